@@ -1,0 +1,233 @@
+#include "cli.hpp"
+
+#include <charconv>
+
+namespace rs {
+
+namespace {
+
+constexpr uint64_t kMaxN = 1ull << 31;
+
+std::string kernel_names() {
+  std::string s;
+  for (const auto& k : kernel_table()) s += (s.empty() ? "" : ", ") + std::string(k.name);
+  return s;
+}
+
+template <class T>
+bool parse_uint(const std::string& s, T& out) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+unsigned parse_block_size(const std::string& v) {
+  unsigned b = 0;
+  if (!parse_uint(v, b)) throw UsageError("--block-size: '" + v + "' is not a number (use 32, 64, ..., 1024)");
+  if (auto why = block_size_problem(b)) throw UsageError("--block-size: " + *why);
+  return b;
+}
+
+KernelId parse_kernel(const std::string& v) {
+  const KernelInfo* k = find_kernel(v);
+  if (!k) throw UsageError("--kernel: unknown kernel '" + v + "' (kernels: " + kernel_names() + ")");
+  return k->id;
+}
+
+}  // namespace
+
+uint64_t parse_count(const std::string& s, const std::string& option) {
+  uint64_t n = 0;
+  if (s.size() > 2 && s.rfind("2^", 0) == 0) {
+    unsigned e = 0;
+    if (!parse_uint(s.substr(2), e) || e > 31) throw UsageError(option + ": '" + s + "' must be 2^0 .. 2^31");
+    n = 1ull << e;
+  } else if (!parse_uint(s, n)) {
+    throw UsageError(option + ": '" + s + "' is not a count (write e.g. 16777216 or 2^24)");
+  }
+  if (n == 0) throw UsageError(option + ": N must be at least 1");
+  if (n > kMaxN) throw UsageError(option + ": N = " + s + " is more than 2^31 elements (8 GiB)");
+  return n;
+}
+
+std::string help_text(const std::string& topic) {
+  if (topic == "bench") {
+    return "usage: reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S]\n"
+           "                         [--pattern ones|random|iota] [--csv FILE]\n"
+           "Times each kernel on the GPU and prints a table in the shape of Harris's slide: time (ms),\n"
+           "effective bandwidth (GB/s), % of the device's theoretical peak, step and cumulative speedup,\n"
+           "and whether the sum matches the CPU reference. Defaults: --kernel all --block-size 256\n"
+           "--n 16777216 --samples 30 --pattern random. N may be written 2^24. Method: 3 warm-ups, then\n"
+           "per sample an L2 flush and CUDA events around the whole multi-launch reduction; median,\n"
+           "min, max. cub::DeviceReduce::Sum and a device-to-device copy are timed the same way.\n"
+           "Exit: 0 all results correct, 1 a runtime error or a wrong result, 2 a usage error.\n";
+  }
+  if (topic == "trace") {
+    return "usage: reducescope trace --kernel NAME --block-size B [--n N] [--pattern P] [--block K]\n"
+           "                         [--out FILE] [--quiet]\n"
+           "Runs the tracing build of a kernel, records block K (default 0) of its first launch, prints\n"
+           "each step (barrier epoch): active warps, active masks, divergence, every warp-level\n"
+           "shared-memory access with its source line and n-way bank conflict. --out saves the trace\n"
+           "(.rstrace) for `reducescope show` and the window. Default --n 16777216.\n";
+  }
+  if (topic == "show") {
+    return "usage: reducescope show FILE\n"
+           "Validates a saved trace and summarises it: what ran where, steps, active warps and\n"
+           "bank conflicts. Exit 1 with a message if the file is not a valid trace.\n";
+  }
+  return "ReduceScope: see what CUDA parallel reduction (Harris's reduce0..reduce6) does on the GPU.\n"
+         "\n"
+         "usage: reducescope [FILE.rstrace] [--kernel NAME] [--block-size B] [--n N] [--pattern P]\n"
+         "       reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S] [--csv FILE]\n"
+         "       reducescope trace --kernel NAME --block-size B [--n N] [--out FILE]\n"
+         "       reducescope show FILE\n"
+         "       reducescope COMMAND --help | --version\n"
+         "\n"
+         "With no command, opens the window: kernel list, block size, step-by-step replay of one\n"
+         "thread block (shared memory, warps x lanes, bank conflicts) and the timings measured so far.\n"
+         "Kernels: " +
+         kernel_names() +
+         ". Block sizes: 32, 64, 128, 256, 512, 1024.\n"
+         "Window automation: --screenshot FILE.png [--step S] [--frames F].\n"
+         "Exit codes: 0 success, 1 runtime error, 2 usage error.\n";
+}
+
+Options parse_cli(const std::vector<std::string>& args) {
+  Options o;
+  size_t i = 0;
+  if (!args.empty()) {
+    const std::string& c = args[0];
+    if (c == "bench") o.command = Command::Bench, i = 1;
+    else if (c == "trace") o.command = Command::Trace, i = 1;
+    else if (c == "show") o.command = Command::Show, i = 1;
+    else if (c == "help") {
+      o.command = Command::Help;
+      o.help_topic = args.size() > 1 ? args[1] : "";
+      return o;
+    }
+  }
+  const Command cmd = o.command;
+  auto topic = [&] {
+    return cmd == Command::Bench ? "bench" : cmd == Command::Trace ? "trace" : cmd == Command::Show ? "show" : "";
+  };
+  // --help anywhere wins, so `reducescope bench --n x --help` still helps.
+  for (size_t j = i; j < args.size(); ++j) {
+    if (args[j] == "--help" || args[j] == "-h") {
+      o.command = Command::Help;
+      o.help_topic = topic();
+      return o;
+    }
+  }
+  bool have_kernel = false, have_block = false;
+  auto allowed = [&](const std::string& opt, std::initializer_list<Command> cmds) {
+    for (Command c : cmds) if (c == cmd) return;
+    throw UsageError(opt + " is not an option of " + (topic()[0] ? std::string("`reducescope ") + topic() + "`"
+                                                                  : std::string("the window")));
+  };
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--version") {
+      o.command = Command::Version;
+      return o;
+    } else if (a == "--kernel") {
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace});
+      std::string v = value();
+      o.kernels.clear();
+      if (v == "all" && cmd == Command::Bench) {
+        for (const auto& k : kernel_table()) o.kernels.push_back(k.id);
+      } else {
+        o.kernels.push_back(parse_kernel(v));
+      }
+      have_kernel = true;
+    } else if (a == "--block-size") {
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace});
+      std::string v = value();
+      o.block_sizes.clear();
+      if (v == "all" && cmd == Command::Bench) {
+        o.block_sizes.assign(kBlockSizes.begin(), kBlockSizes.end());
+        o.block_sizes_all = true;
+      } else {
+        o.block_sizes.push_back(parse_block_size(v));
+      }
+      have_block = true;
+    } else if (a == "--n") {
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace});
+      o.n = parse_count(value(), a);
+    } else if (a == "--samples") {
+      allowed(a, {Command::Bench});
+      std::string v = value();
+      if (!parse_uint(v, o.samples) || o.samples < 20 || o.samples > 100000) {
+        throw UsageError("--samples: '" + v + "' must be a number from 20 to 100000 (the median needs at least 20)");
+      }
+    } else if (a == "--pattern") {
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace});
+      std::string v = value();
+      auto p = parse_pattern(v);
+      if (!p) throw UsageError("--pattern: '" + v + "' is not one of ones, random, iota");
+      o.pattern = *p;
+    } else if (a == "--csv") {
+      allowed(a, {Command::Bench});
+      o.csv = value();
+    } else if (a == "--out") {
+      allowed(a, {Command::Trace});
+      o.out = value();
+    } else if (a == "--block") {
+      allowed(a, {Command::Trace});
+      std::string v = value();
+      if (!parse_uint(v, o.traced_block)) throw UsageError("--block: '" + v + "' is not a block index");
+    } else if (a == "--quiet") {
+      allowed(a, {Command::Trace});
+      o.quiet = true;
+    } else if (a == "--screenshot") {
+      allowed(a, {Command::Gui});
+      o.screenshot = value();
+    } else if (a == "--step") {
+      allowed(a, {Command::Gui});
+      std::string v = value();
+      if (!parse_uint(v, o.step)) throw UsageError("--step: '" + v + "' is not a step number");
+    } else if (a == "--frames") {
+      allowed(a, {Command::Gui});
+      std::string v = value();
+      if (!parse_uint(v, o.frames) || o.frames < 1) throw UsageError("--frames: '" + v + "' must be at least 1");
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("unknown option " + a);
+    } else if ((cmd == Command::Show || cmd == Command::Gui) && o.file.empty()) {
+      o.file = a;
+    } else {
+      throw UsageError("unexpected argument '" + a + "'");
+    }
+  }
+
+  switch (cmd) {
+    case Command::Bench:
+      if (!have_kernel) for (const auto& k : kernel_table()) o.kernels.push_back(k.id);
+      if (!have_block) o.block_sizes = {256};
+      // One explicit kernel at one explicit block size it cannot take: say why, as a usage error.
+      if (o.kernels.size() == 1 && !o.block_sizes_all) {
+        if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
+      }
+      break;
+    case Command::Trace:
+      if (!have_kernel) throw UsageError("trace needs --kernel NAME (" + kernel_names() + ")");
+      if (!have_block) throw UsageError("trace needs --block-size B (32, 64, ..., 1024)");
+      if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
+      break;
+    case Command::Show:
+      if (o.file.empty()) throw UsageError("show needs a trace FILE");
+      break;
+    case Command::Gui:
+      if (have_kernel && have_block) {
+        if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
+      }
+      break;
+    default:
+      break;
+  }
+  return o;
+}
+
+}  // namespace rs

@@ -1,0 +1,62 @@
+// Command-line parsing for `reducescope`. Plain C++ (no CUDA, no GL), tested in CI.
+//
+//   reducescope [FILE.rstrace] [--kernel K] [--block-size B] [--n N] [--pattern P]   the window
+//   reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S] [--csv FILE]
+//   reducescope trace --kernel NAME --block-size B [--n N] [--out FILE]
+//   reducescope show FILE
+//
+// Exit codes (fixed; scripts rely on them): 0 success, 1 runtime error, 2 usage error.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "input.hpp"
+#include "kernel_info.hpp"
+
+namespace rs {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRuntime = 1;
+inline constexpr int kExitUsage = 2;
+
+// A malformed command line. what() is one line naming the option and the problem.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Command { Gui, Bench, Trace, Show, Help, Version };
+
+struct Options {
+  Command command = Command::Gui;
+  std::string help_topic;               // Help: "", "bench", "trace", "show"
+  std::vector<KernelId> kernels;        // bench: the kernels to run (all by default)
+  std::vector<unsigned> block_sizes;    // bench: threads per block (256 by default)
+  bool block_sizes_all = false;         // bench: --block-size all (skip impossible pairs, saying why)
+  uint64_t n = 1u << 24;                // elements
+  int samples = 30;                     // bench: timed samples per kernel (>= 20)
+  Pattern pattern = Pattern::RandomBytes;
+  std::string csv;                      // bench: CSV output path
+  std::string out;                      // trace: trace file to write
+  std::string file;                     // show: trace to read; gui: trace to open
+  unsigned traced_block = 0;            // trace: blockIdx.x to record
+  bool quiet = false;                   // trace: summary only, no per-step text
+  // GUI automation (tests and screenshots):
+  std::string screenshot;               // save a PNG of the window, then exit
+  int step = -1;                        // initial replay step (-1: the middle of the trace)
+  int frames = 0;                       // render this many frames, then exit (0: run until closed)
+};
+
+// Parses argv[1..]. Throws UsageError. For --help anywhere, returns Command::Help.
+Options parse_cli(const std::vector<std::string>& args);
+
+// Help text for a topic ("" for the overview).
+std::string help_text(const std::string& topic);
+
+// Parses an element count: decimal ("16777216") or a power of two ("2^24"). 1 <= N <= 2^31.
+uint64_t parse_count(const std::string& s, const std::string& option);
+
+}  // namespace rs

@@ -1,0 +1,212 @@
+#include "commands.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <ostream>
+
+#include "gpu_reduce.hpp"
+#include "trace_io.hpp"
+
+namespace rs {
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+std::string device_line(const DeviceInfo& d) {
+  char b[256];
+  std::snprintf(b, sizeof b, "%s (compute capability %d.%d, %d SMs, %.0f MiB L2), CUDA runtime %s", d.name.c_str(),
+                d.cc_major, d.cc_minor, d.sm_count, d.l2_bytes / 1048576.0, d.cuda_runtime.c_str());
+  return b;
+}
+
+struct Row {
+  KernelId kernel;
+  unsigned block;
+  std::optional<std::string> skipped;  // why the pair cannot run
+  Timing t;
+  int32_t got = 0;
+  bool correct = false;
+};
+
+}  // namespace
+
+int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
+  try {
+    GpuReducer gpu;
+    const DeviceInfo& d = gpu.device();
+    std::vector<int32_t> input = make_input(o.pattern, o.n);
+    const int32_t expected = cpu_reduce(input);
+    gpu.set_input(input, o.pattern);
+    input = {};
+
+    out << "ReduceScope bench on " << device_line(d) << "\n";
+    char b[512];
+    std::snprintf(b, sizeof b,
+                  "N = %llu int32 (%.1f MiB), pattern %s, CPU reference sum %d\n"
+                  "Method: %d timed samples per row after 3 warm-ups; before each sample the L2 is flushed by "
+                  "writing %.0f MiB;\n        CUDA events around the whole multi-launch reduction; median [min .. max].\n"
+                  "Bandwidth: N x 4 bytes / median time. Theoretical peak %.1f GB/s (2 x %.0f MHz x %d-bit / 8).\n",
+                  static_cast<unsigned long long>(o.n), o.n * 4.0 / 1048576.0, to_string(o.pattern), expected, o.samples,
+                  2.0 * d.l2_bytes / 1048576.0, d.peak_gbps(), d.mem_clock_khz / 1000.0, d.bus_width_bits);
+    out << b;
+
+    Timing copy = gpu.time_copy(o.samples);
+    Timing cub = gpu.time_cub(o.samples);
+    int32_t cub_sum = gpu.run_cub();
+    std::snprintf(b, sizeof b,
+                  "References (same method): device-to-device copy %.1f GB/s counting read+write (%.1f%% of peak);\n"
+                  "                          cub::DeviceReduce::Sum %.4f ms, %.1f GB/s (%.1f%% of peak), sum %s\n\n",
+                  copy.gbps, copy.pct_peak, cub.median_ms, cub.gbps, cub.pct_peak,
+                  cub_sum == expected ? "correct" : "WRONG");
+    out << b;
+    out.flush();
+
+    std::vector<Row> rows;
+    for (unsigned bs : o.block_sizes) {
+      for (KernelId k : o.kernels) {
+        Row r{k, bs, block_size_problem(k, bs), {}, 0, false};
+        if (!r.skipped) {
+          r.got = gpu.run(k, bs);
+          r.correct = r.got == expected;
+          r.t = gpu.time(k, bs, o.samples);
+        }
+        rows.push_back(r);
+      }
+    }
+
+    std::snprintf(b, sizeof b, "%-8s %6s %10s %21s %9s %7s %6s %11s %7s  %s\n", "kernel", "block", "time ms",
+                  "[min .. max] ms", "GB/s", "% peak", "step", "cumulative", "vs CUB", "result");
+    out << b;
+    bool all_correct = cub_sum == expected;
+    std::map<unsigned, double> first_time;  // reduce0 (or the first kernel run) per block size
+    std::map<unsigned, double> prev_time;
+    unsigned last_bs = 0;
+    for (const Row& r : rows) {
+      if (r.block != last_bs && last_bs != 0) out << "\n";
+      last_bs = r.block;
+      const char* name = kernel_info(r.kernel).name;
+      if (r.skipped) {
+        std::snprintf(b, sizeof b, "%-8s %6u  n/a: ", name, r.block);
+        out << b << *r.skipped << "\n";
+        continue;
+      }
+      all_correct = all_correct && r.correct;
+      double step = prev_time.count(r.block) ? prev_time[r.block] / r.t.median_ms : 1.0;
+      if (!first_time.count(r.block)) first_time[r.block] = r.t.median_ms;
+      double cumulative = first_time[r.block] / r.t.median_ms;
+      prev_time[r.block] = r.t.median_ms;
+      std::string result = r.correct ? "correct" : "WRONG: got " + std::to_string(r.got) + ", expected " +
+                                                       std::to_string(expected);
+      std::snprintf(b, sizeof b, "%-8s %6u %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx %6.2fx  %s\n", name,
+                    r.block, r.t.median_ms, r.t.min_ms, r.t.max_ms, r.t.gbps, r.t.pct_peak, step, cumulative,
+                    cub.median_ms / r.t.median_ms, result.c_str());
+      out << b;
+    }
+    out << "\nstep = speedup over the kernel above it at the same block size; cumulative = over the first kernel "
+           "listed; vs CUB = CUB time / kernel time (1.00x = as fast as CUB).\n";
+
+    if (!o.csv.empty()) {
+      std::ofstream csv(o.csv);
+      if (!csv) throw std::runtime_error(o.csv + ": cannot open for writing");
+      csv << "gpu,n,pattern,kernel,block_size,median_ms,min_ms,max_ms,samples,gbps,pct_peak,correct,skipped_reason\n";
+      auto q = [](std::string s) {
+        for (auto& c : s) if (c == '"') c = '\'';
+        return "\"" + s + "\"";
+      };
+      auto line = [&](const std::string& k, unsigned bs, const Timing& t, bool ok, const std::string& why) {
+        csv << q(d.name) << ',' << o.n << ',' << to_string(o.pattern) << ',' << k << ',' << bs << ','
+            << fmt("%.6f", t.median_ms) << ',' << fmt("%.6f", t.min_ms) << ',' << fmt("%.6f", t.max_ms) << ','
+            << t.samples << ',' << fmt("%.2f", t.gbps) << ',' << fmt("%.2f", t.pct_peak) << ',' << (ok ? 1 : 0)
+            << ',' << q(why) << '\n';
+      };
+      line("copy_d2d", 0, copy, true, "");
+      line("cub::DeviceReduce::Sum", 0, cub, cub_sum == expected, "");
+      for (const Row& r : rows) line(kernel_info(r.kernel).name, r.block, r.t, r.correct, r.skipped.value_or(""));
+      if (!csv.flush()) throw std::runtime_error(o.csv + ": write failed");
+      out << "CSV written to " << o.csv << "\n";
+    }
+    if (!all_correct) {
+      err << "reducescope bench: some results do not match the CPU reference\n";
+      return kExitRuntime;
+    }
+    return kExitOk;
+  } catch (const std::exception& e) {
+    err << "reducescope bench: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+}
+
+std::string summarize_trace(const Trace& t, const Replay& replay) {
+  const TraceMeta& m = t.meta;
+  char b[512];
+  std::string s;
+  std::snprintf(b, sizeof b,
+                "%s, block size %u, block %u of %u in the first launch, N = %llu (%s)\n"
+                "recorded on %s (compute capability %s, CUDA %s) at %s by ReduceScope %s\n"
+                "%zu records, %zu steps, %d warps; sum %d\n"
+                "bank conflicts (extra wavefronts, 32 banks x 4 bytes): loads %d, stores %d\n",
+                m.kernel.c_str(), m.block_size, m.traced_block, m.grid_size, static_cast<unsigned long long>(m.n),
+                m.pattern.c_str(), m.gpu.c_str(), m.compute_capability.c_str(), m.cuda_version.c_str(), m.date.c_str(),
+                m.tool_version.c_str(), t.records.size(), replay.num_steps(), replay.num_warps(), m.result,
+                replay.load_conflicts(), replay.store_conflicts());
+  s += b;
+  s += "active warps per step:";
+  for (const Step& st : replay.steps()) s += " " + std::to_string(st.active_warps());
+  s += "\n";
+  return s;
+}
+
+int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
+  try {
+    GpuReducer gpu;
+    std::vector<int32_t> input = make_input(o.pattern, o.n);
+    const int32_t expected = cpu_reduce(input);
+    gpu.set_input(input, o.pattern);
+    input = {};
+    Trace t = gpu.trace(o.kernels[0], o.block_sizes[0], o.traced_block);
+    Replay replay(t);
+    out << summarize_trace(t, replay);
+    out << "CPU reference sum " << expected << ": tracing build " << (t.meta.result == expected ? "correct" : "WRONG")
+        << "\n";
+    if (!o.quiet) {
+      for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
+    }
+    if (!o.out.empty()) {
+      save_trace(t, o.out);
+      out << "trace saved to " << o.out << "\n";
+    }
+    if (t.meta.result != expected) {
+      err << "reducescope trace: the tracing build's sum " << t.meta.result << " differs from the CPU reference "
+          << expected << "\n";
+      return kExitRuntime;
+    }
+    return kExitOk;
+  } catch (const std::invalid_argument& e) {
+    err << "reducescope trace: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "reducescope trace: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+}
+
+int run_show(const Options& o, std::ostream& out, std::ostream& err) {
+  try {
+    Trace t = load_trace(o.file);
+    Replay replay(t);
+    out << o.file << ": ReduceScope trace, format version " << kTraceFormatVersion << "\n" << summarize_trace(t, replay);
+    return kExitOk;
+  } catch (const std::exception& e) {
+    err << "reducescope show: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+}
+
+}  // namespace rs

@@ -1,0 +1,20 @@
+// The command-line front end's commands. Each returns an exit code (cli.hpp) and writes its
+// report to `out` and its one-line errors to `err`.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "cli.hpp"
+#include "replay.hpp"
+
+namespace rs {
+
+int run_bench(const Options& o, std::ostream& out, std::ostream& err);
+int run_trace(const Options& o, std::ostream& out, std::ostream& err);
+int run_show(const Options& o, std::ostream& out, std::ostream& err);
+
+// The summary `reducescope show` prints for a loaded trace (also used by `trace`).
+std::string summarize_trace(const Trace& trace, const Replay& replay);
+
+}  // namespace rs

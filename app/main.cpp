@@ -1,0 +1,45 @@
+// reducescope: the window (no command) and the command-line front end.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "gpu_reduce.hpp"
+#ifdef REDUCESCOPE_HAS_GUI
+#include "gui/gui_app.hpp"
+#endif
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  rs::Options o;
+  try {
+    o = rs::parse_cli(args);
+  } catch (const rs::UsageError& e) {
+    std::cerr << "reducescope: " << e.what() << "\nTry 'reducescope --help'.\n";
+    return rs::kExitUsage;
+  }
+  switch (o.command) {
+    case rs::Command::Help:
+      std::cout << rs::help_text(o.help_topic);
+      return rs::kExitOk;
+    case rs::Command::Version:
+      std::cout << "reducescope " << rs::kToolVersion << "\n";
+      return rs::kExitOk;
+    case rs::Command::Bench:
+      return rs::run_bench(o, std::cout, std::cerr);
+    case rs::Command::Trace:
+      return rs::run_trace(o, std::cout, std::cerr);
+    case rs::Command::Show:
+      return rs::run_show(o, std::cout, std::cerr);
+    case rs::Command::Gui:
+#ifdef REDUCESCOPE_HAS_GUI
+      return rs::run_gui(o);
+#else
+      std::cerr << "reducescope: this build has no window (built with REDUCESCOPE_GUI=OFF); "
+                   "use bench, trace or show\n";
+      return rs::kExitRuntime;
+#endif
+  }
+  return rs::kExitOk;
+}

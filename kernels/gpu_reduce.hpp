@@ -1,0 +1,106 @@
+// The GPU side of ReduceScope: run, time and trace the reduction kernels.
+//
+// Index
+//   CudaError, NoDeviceError   what every CUDA failure raises
+//   DeviceInfo                 the GPU and its theoretical peak bandwidth
+//   Timing                     median / min / max of timed samples, effective bandwidth
+//   GpuReducer                 owns the device buffers for one input; run / time / trace
+//
+// The header is plain C++ (no CUDA types), so the CLI and the GUI include it without nvcc.
+// Built without CUDA (REDUCESCOPE_CUDA=OFF), GpuReducer's constructor raises NoDeviceError.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "input.hpp"
+#include "kernel_info.hpp"
+#include "trace_format.hpp"
+
+namespace rs {
+
+// A CUDA call failed. what(): "<call>: <cudaGetErrorName>: <cudaGetErrorString>" plus advice
+// where there is some (out of memory: "try a smaller --n").
+class CudaError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// No usable CUDA device or driver (or a build without CUDA).
+class NoDeviceError : public CudaError {
+ public:
+  using CudaError::CudaError;
+};
+
+struct DeviceInfo {
+  std::string name;                 // e.g. "NVIDIA H100 80GB HBM3"
+  int cc_major = 0, cc_minor = 0;   // compute capability
+  int sm_count = 0;                 // streaming multiprocessors
+  size_t l2_bytes = 0;              // L2 cache size, bytes
+  size_t global_mem_bytes = 0;      // device memory, bytes
+  int mem_clock_khz = 0;            // peak memory clock, kHz
+  int bus_width_bits = 0;           // memory bus width, bits
+  std::string cuda_runtime;         // e.g. "13.0"
+  // Theoretical peak DRAM bandwidth in GB/s (1e9 bytes/s): 2 (double data rate) x memory
+  // clock x bus width / 8. Harris's slides compute G80's 86.4 GB/s this way; the H100 SXM
+  // gives 2 x 2619 MHz x 5120 bit / 8 = 3352 GB/s.
+  double peak_gbps() const { return 2.0 * mem_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9; }
+};
+
+// Timing of one whole reduction (every launch down to one value), over `samples` samples.
+// Method: `warmups` untimed runs, then for each sample an L2 flush (a write of 2x the L2 size
+// to a scratch buffer), then CUDA events around the run. Reported: median, min and max.
+struct Timing {
+  double median_ms = 0, min_ms = 0, max_ms = 0;  // milliseconds
+  int samples = 0;
+  double gbps = 0;      // effective bandwidth: bytes read (N x 4) / median time, in GB/s
+  double pct_peak = 0;  // gbps / DeviceInfo::peak_gbps() x 100
+};
+
+class GpuReducer {
+ public:
+  // Opens CUDA device `device`. Throws NoDeviceError if there is none or no driver.
+  explicit GpuReducer(int device = 0);
+  ~GpuReducer();
+  GpuReducer(const GpuReducer&) = delete;
+  GpuReducer& operator=(const GpuReducer&) = delete;
+
+  const DeviceInfo& device() const;
+
+  // Uploads `data` (N = data.size() >= 1 elements; `pattern` is recorded in traces).
+  // Throws CudaError if the device lacks the memory ("needs X MiB, Y MiB free").
+  void set_input(const std::vector<int32_t>& data, Pattern pattern);
+  size_t n() const;
+
+  // Grid size of the first launch for `kernel` at `block_size` on the current input.
+  unsigned first_grid(KernelId kernel, unsigned block_size) const;
+
+  // One full reduction with the timing build; returns the sum. Throws std::invalid_argument
+  // for a block size the kernel cannot take (see block_size_problem), CudaError on failure.
+  int32_t run(KernelId kernel, unsigned block_size);
+
+  // Times the timing build (see Timing for the method). samples >= 1, warmups >= 0.
+  Timing time(KernelId kernel, unsigned block_size, int samples, int warmups = 3);
+
+  // References measured the same way, for ratios: cub::DeviceReduce::Sum over the input, and
+  // a device-to-device copy of the input (its bandwidth counts bytes read + written).
+  Timing time_cub(int samples, int warmups = 3);
+  int32_t run_cub();
+  Timing time_copy(int samples, int warmups = 3);
+
+  // One full reduction with the tracing build, recording block `traced_block` of the first
+  // launch. The returned trace's meta.result is the sum the tracing build computed.
+  Trace trace(KernelId kernel, unsigned block_size, unsigned traced_block = 0);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The embedded text of kernels/reduce_kernels.cuh (the line numbers in traces refer to it).
+extern const char* const kKernelSource;
+// ReduceScope's version, e.g. "0.1.0".
+extern const char* const kToolVersion;
+
+}  // namespace rs

@@ -1,0 +1,23 @@
+// GpuReducer for builds without CUDA (REDUCESCOPE_CUDA=OFF): there is no device to open.
+#include "gpu_reduce.hpp"
+
+namespace rs {
+
+struct GpuReducer::Impl {};
+
+GpuReducer::GpuReducer(int) {
+  throw NoDeviceError("this build of ReduceScope has no CUDA support (the CUDA toolkit was not found at build time)");
+}
+GpuReducer::~GpuReducer() = default;
+const DeviceInfo& GpuReducer::device() const { throw NoDeviceError("no CUDA support"); }
+void GpuReducer::set_input(const std::vector<int32_t>&, Pattern) { throw NoDeviceError("no CUDA support"); }
+size_t GpuReducer::n() const { return 0; }
+unsigned GpuReducer::first_grid(KernelId, unsigned) const { throw NoDeviceError("no CUDA support"); }
+int32_t GpuReducer::run(KernelId, unsigned) { throw NoDeviceError("no CUDA support"); }
+Timing GpuReducer::time(KernelId, unsigned, int, int) { throw NoDeviceError("no CUDA support"); }
+Timing GpuReducer::time_cub(int, int) { throw NoDeviceError("no CUDA support"); }
+int32_t GpuReducer::run_cub() { throw NoDeviceError("no CUDA support"); }
+Timing GpuReducer::time_copy(int, int) { throw NoDeviceError("no CUDA support"); }
+Trace GpuReducer::trace(KernelId, unsigned, unsigned) { throw NoDeviceError("no CUDA support"); }
+
+}  // namespace rs

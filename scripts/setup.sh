@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs everything ReduceScope needs to build, run and test on Debian 12.
+#   scripts/setup.sh          build + GUI + test dependencies
+# The CUDA toolkit is expected at /usr/local/cuda (NVIDIA's packages); without it the
+# project still builds: the app then replays recorded traces only (see README).
+set -euo pipefail
+pkgs=(
+  build-essential cmake ninja-build pkg-config ccache git
+  libimgui-dev libglfw3-dev python3-glad libstb-dev   # GUI: Dear ImGui 1.86, GLFW, GL loader generator, stb
+  libgl-dev fonts-dejavu-core                        # OpenGL headers; the UI font
+  libgtest-dev                                       # unit tests
+  xvfb xauth xdotool x11-apps imagemagick            # GUI tests: virtual X server, input events, screenshots
+  libgl1-mesa-dri libegl-mesa0                        # Mesa software GL (llvmpipe) for windows without a GPU
+)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup: no CUDA toolkit at /usr/local/cuda: building without GPU kernels (replay only)." >&2
+fi

@@ -1,0 +1,37 @@
+// Reading and writing ReduceScope trace files (.rstrace). Layout: docs/trace-format.md.
+//
+// A file is: 8 magic bytes "RSTRACE\0", u32 format version, u32 reserved, then sections,
+// each a u32 tag, u32 reserved, u64 payload size in bytes, and the payload. All integers are
+// little-endian. Unknown tags are skipped, so sections can be appended in later versions.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "trace_format.hpp"
+
+namespace rs {
+
+inline constexpr uint32_t kTraceFormatVersion = 1;
+
+// Raised for any file that is not a valid trace: unreadable, truncated, corrupt, a version
+// this build does not read. what() names the file and the problem, in one line.
+class TraceFormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Writes `trace` to `path` (through a temporary file, then renamed, so a failed write never
+// leaves a half-written trace under the final name). Throws TraceFormatError on I/O failure.
+void save_trace(const Trace& trace, const std::string& path);
+
+// Reads and validates a trace file. Every count, offset and size is checked against the
+// file's length before use; records are checked (kind, thread < block size, address inside
+// shared memory). Throws TraceFormatError naming `path` and what is wrong.
+Trace load_trace(const std::string& path);
+
+// Same, from bytes in memory; `name` is used in error messages.
+Trace parse_trace(const std::string& bytes, const std::string& name);
+std::string serialize_trace(const Trace& trace);
+
+}  // namespace rs
