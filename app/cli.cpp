@@ -70,6 +70,14 @@ std::string help_text(const std::string& topic) {
            "shared-memory access with its source line and n-way bank conflict. --out saves the trace\n"
            "(.rstrace) for `reducescope show` and the window. Default --n 16777216.\n";
   }
+  if (topic == "run") {
+    return "usage: reducescope run --kernel NAME --block-size B [--n N] [--pattern P]\n"
+           "Runs the timing build of one kernel once (every launch down to one value) and prints the sum\n"
+           "and whether it matches the CPU reference. Meant for profilers and sanitizers, e.g.\n"
+           "  ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum reducescope run \\\n"
+           "      --kernel reduce1 --block-size 256 --n 256\n"
+           "  compute-sanitizer --tool racecheck reducescope run --kernel reduce5 --block-size 128 --n 100003\n";
+  }
   if (topic == "show") {
     return "usage: reducescope show FILE\n"
            "Validates a saved trace and summarises it: what ran where, steps, active warps and\n"
@@ -81,6 +89,7 @@ std::string help_text(const std::string& topic) {
          "       reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S] [--csv FILE]\n"
          "       reducescope trace --kernel NAME --block-size B [--n N] [--out FILE]\n"
          "       reducescope show FILE\n"
+         "       reducescope run --kernel NAME --block-size B [--n N]\n"
          "       reducescope COMMAND --help | --version\n"
          "\n"
          "With no command, opens the window: kernel list, block size, step-by-step replay of one\n"
@@ -100,6 +109,7 @@ Options parse_cli(const std::vector<std::string>& args) {
     if (c == "bench") o.command = Command::Bench, i = 1;
     else if (c == "trace") o.command = Command::Trace, i = 1;
     else if (c == "show") o.command = Command::Show, i = 1;
+    else if (c == "run") o.command = Command::Run, i = 1;
     else if (c == "help") {
       o.command = Command::Help;
       o.help_topic = args.size() > 1 ? args[1] : "";
@@ -108,7 +118,11 @@ Options parse_cli(const std::vector<std::string>& args) {
   }
   const Command cmd = o.command;
   auto topic = [&] {
-    return cmd == Command::Bench ? "bench" : cmd == Command::Trace ? "trace" : cmd == Command::Show ? "show" : "";
+    return cmd == Command::Bench   ? "bench"
+           : cmd == Command::Trace ? "trace"
+           : cmd == Command::Show  ? "show"
+           : cmd == Command::Run   ? "run"
+                                   : "";
   };
   // --help anywhere wins, so `reducescope bench --n x --help` still helps.
   for (size_t j = i; j < args.size(); ++j) {
@@ -134,7 +148,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       o.command = Command::Version;
       return o;
     } else if (a == "--kernel") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run});
       std::string v = value();
       o.kernels.clear();
       if (v == "all" && cmd == Command::Bench) {
@@ -144,7 +158,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       }
       have_kernel = true;
     } else if (a == "--block-size") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run});
       std::string v = value();
       o.block_sizes.clear();
       if (v == "all" && cmd == Command::Bench) {
@@ -155,7 +169,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       }
       have_block = true;
     } else if (a == "--n") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run});
       o.n = parse_count(value(), a);
     } else if (a == "--samples") {
       allowed(a, {Command::Bench});
@@ -164,7 +178,7 @@ Options parse_cli(const std::vector<std::string>& args) {
         throw UsageError("--samples: '" + v + "' must be a number from 20 to 100000 (the median needs at least 20)");
       }
     } else if (a == "--pattern") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run});
       std::string v = value();
       auto p = parse_pattern(v);
       if (!p) throw UsageError("--pattern: '" + v + "' is not one of ones, random, iota");
@@ -212,8 +226,9 @@ Options parse_cli(const std::vector<std::string>& args) {
       }
       break;
     case Command::Trace:
-      if (!have_kernel) throw UsageError("trace needs --kernel NAME (" + kernel_names() + ")");
-      if (!have_block) throw UsageError("trace needs --block-size B (32, 64, ..., 1024)");
+    case Command::Run:
+      if (!have_kernel) throw UsageError(std::string(topic()) + " needs --kernel NAME (" + kernel_names() + ")");
+      if (!have_block) throw UsageError(std::string(topic()) + " needs --block-size B (32, 64, ..., 1024)");
       if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
       break;
     case Command::Show:

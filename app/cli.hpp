@@ -4,6 +4,7 @@
 //   reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S] [--csv FILE]
 //   reducescope trace --kernel NAME --block-size B [--n N] [--out FILE]
 //   reducescope show FILE
+//   reducescope run --kernel NAME --block-size B [--n N]    one reduction (for ncu, compute-sanitizer)
 //
 // Exit codes (fixed; scripts rely on them): 0 success, 1 runtime error, 2 usage error.
 #pragma once
@@ -28,7 +29,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Gui, Bench, Trace, Show, Help, Version };
+enum class Command { Gui, Bench, Trace, Show, Run, Help, Version };
 
 struct Options {
   Command command = Command::Gui;

@@ -197,6 +197,26 @@ int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
   }
 }
 
+int run_once(const Options& o, std::ostream& out, std::ostream& err) {
+  try {
+    GpuReducer gpu;
+    std::vector<int32_t> input = make_input(o.pattern, o.n);
+    const int32_t expected = cpu_reduce(input);
+    gpu.set_input(input, o.pattern);
+    const int32_t got = gpu.run(o.kernels[0], o.block_sizes[0]);
+    out << kernel_info(o.kernels[0]).name << " block size " << o.block_sizes[0] << " N " << o.n << " ("
+        << gpu.first_grid(o.kernels[0], o.block_sizes[0]) << " blocks in the first launch): sum " << got << ", "
+        << (got == expected ? "correct" : "WRONG, CPU reference " + std::to_string(expected)) << "\n";
+    return got == expected ? kExitOk : kExitRuntime;
+  } catch (const std::invalid_argument& e) {
+    err << "reducescope run: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "reducescope run: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+}
+
 int run_show(const Options& o, std::ostream& out, std::ostream& err) {
   try {
     Trace t = load_trace(o.file);

@@ -12,6 +12,7 @@ namespace rs {
 
 int run_bench(const Options& o, std::ostream& out, std::ostream& err);
 int run_trace(const Options& o, std::ostream& out, std::ostream& err);
+int run_once(const Options& o, std::ostream& out, std::ostream& err);
 int run_show(const Options& o, std::ostream& out, std::ostream& err);
 
 // The summary `reducescope show` prints for a loaded trace (also used by `trace`).

@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
       return rs::run_bench(o, std::cout, std::cerr);
     case rs::Command::Trace:
       return rs::run_trace(o, std::cout, std::cerr);
+    case rs::Command::Run:
+      return rs::run_once(o, std::cout, std::cerr);
     case rs::Command::Show:
       return rs::run_show(o, std::cout, std::cerr);
     case rs::Command::Gui:

@@ -1,0 +1,109 @@
+#include <algorithm>
+#include <cstdio>
+
+#include "panels.hpp"
+
+namespace rs::gui {
+
+// One row per 32 words, so each column is one bank (32 banks x 4 bytes).
+void SmemPanel::drawContent(AppState& s) {
+  const Step* st = s.current_step();
+  if (!st) {
+    ImGui::TextDisabled("No trace yet.");
+    return;
+  }
+  const size_t words = st->smem.size();
+  const int cols = kNumBanks;
+  const int rows = static_cast<int>((words + cols - 1) / cols);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  // Legend.
+  auto swatch = [&](ImU32 c, const char* label) {
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    float h = ImGui::GetTextLineHeight();
+    dl->AddRectFilled(p, ImVec2(p.x + h, p.y + h), c);
+    ImGui::Dummy(ImVec2(h, h));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(0, h);
+  };
+  swatch(color::kOrange, "written this step");
+  swatch(color::kSkyBlue, "read this step");
+  swatch(color::kCell, "unchanged");
+  swatch(color::kEmpty, "never written");
+  ImGui::NewLine();
+
+  const float label_w = ImGui::CalcTextSize("1023").x + 6;
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float head_h = ImGui::GetTextLineHeight();
+  float cell = std::min((avail.x - label_w) / cols, (avail.y - head_h) / std::max(rows, 1));
+  cell = std::max(cell, 6.0f);
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  origin.x += label_w;
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+
+  // Bank numbers above the columns (every 4th when cells are narrow).
+  char buf[32];
+  const int bank_every = cell >= ImGui::CalcTextSize("31").x + 4 ? 1 : 4;
+  for (int c = 0; c < cols; c += bank_every) {
+    std::snprintf(buf, sizeof buf, "%d", c);
+    dl->AddText(ImVec2(origin.x + c * cell + 2, origin.y), dim, buf);
+  }
+  origin.y += head_h;
+
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  long hovered = -1;
+  const bool fits_text = cell >= ImGui::CalcTextSize("-1.2M").x + 2 && cell >= ImGui::GetTextLineHeight();
+  for (size_t w = 0; w < words; ++w) {
+    const int r = static_cast<int>(w / cols), c = static_cast<int>(w % cols);
+    ImVec2 a(origin.x + c * cell, origin.y + r * cell);
+    ImVec2 z(a.x + cell - 1, a.y + cell - 1);
+    if (c == 0) {
+      std::snprintf(buf, sizeof buf, "%zu", w);
+      dl->AddText(ImVec2(origin.x - label_w, a.y + (cell - head_h) / 2), dim, buf);
+    }
+    ImU32 fill = !st->defined[w] ? color::kEmpty : st->written[w] ? color::kOrange : st->read[w] ? color::kSkyBlue
+                                                                                                  : color::kCell;
+    dl->AddRectFilled(a, z, fill);
+    if (fits_text && st->defined[w]) {
+      compact_int(st->smem[w], buf, sizeof buf);
+      ImVec2 ts = ImGui::CalcTextSize(buf);
+      bool light = st->written[w] || st->read[w];
+      dl->AddText(ImVec2(a.x + (cell - ts.x) / 2, a.y + (cell - ts.y) / 2), light ? color::kInk : text, buf);
+    }
+    if (mouse.x >= a.x && mouse.x < a.x + cell && mouse.y >= a.y && mouse.y < a.y + cell) hovered = static_cast<long>(w);
+  }
+  ImGui::Dummy(ImVec2(label_w + cols * cell, rows * cell + 4));
+
+  // Where each written cell's value came from: arrows from the cells read by the thread that
+  // wrote it. All of them when there are few, else only for the cell under the mouse.
+  auto center = [&](uint32_t w) {
+    return ImVec2(origin.x + (w % cols) * cell + cell / 2, origin.y + (w / cols) * cell + cell / 2);
+  };
+  const bool all = st->flows.size() <= 48;
+  for (const auto& [dst, src] : st->flows) {
+    if (!all && static_cast<long>(dst) != hovered) continue;
+    dl->AddLine(center(src), center(dst), with_alpha(color::kVermillion, all ? 0.8f : 1.0f), 2.0f);
+    dl->AddCircleFilled(center(dst), std::max(2.0f, cell * 0.12f), color::kVermillion);
+  }
+
+  if (hovered >= 0 && ImGui::IsWindowHovered()) {
+    const size_t w = static_cast<size_t>(hovered);
+    ImGui::BeginTooltip();
+    ImGui::Text("sdata[%zu]  (byte %zu, bank %zu)", w, w * 4, w % kNumBanks);
+    if (st->defined[w]) ImGui::Text("value %d", st->smem[w]);
+    else ImGui::TextUnformatted("never written yet");
+    if (st->written[w]) {
+      ImGui::TextUnformatted("written this step, from:");
+      for (const auto& [dst, src] : st->flows) {
+        if (dst == w) ImGui::Text("  sdata[%u]", src);
+      }
+    } else if (st->read[w]) {
+      ImGui::TextUnformatted("read this step");
+    }
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace rs::gui
