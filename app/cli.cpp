@@ -79,16 +79,17 @@ std::string help_text(const std::string& topic) {
            "  compute-sanitizer --tool racecheck reducescope run --kernel reduce5 --block-size 128 --n 100003\n";
   }
   if (topic == "show") {
-    return "usage: reducescope show FILE\n"
+    return "usage: reducescope show FILE [--steps]\n"
            "Validates a saved trace and summarises it: what ran where, steps, active warps and\n"
-           "bank conflicts. Exit 1 with a message if the file is not a valid trace.\n";
+           "bank conflicts; --steps also prints every step as `trace` does. Exit 1 with a message if\n"
+           "the file is not a valid trace.\n";
   }
   return "ReduceScope: see what CUDA parallel reduction (Harris's reduce0..reduce6) does on the GPU.\n"
          "\n"
          "usage: reducescope [FILE.rstrace] [--kernel NAME] [--block-size B] [--n N] [--pattern P]\n"
          "       reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S] [--csv FILE]\n"
          "       reducescope trace --kernel NAME --block-size B [--n N] [--out FILE]\n"
-         "       reducescope show FILE\n"
+         "       reducescope show FILE [--steps]\n"
          "       reducescope run --kernel NAME --block-size B [--n N]\n"
          "       reducescope COMMAND --help | --version\n"
          "\n"
@@ -193,6 +194,9 @@ Options parse_cli(const std::vector<std::string>& args) {
       allowed(a, {Command::Trace});
       std::string v = value();
       if (!parse_uint(v, o.traced_block)) throw UsageError("--block: '" + v + "' is not a block index");
+    } else if (a == "--steps") {
+      allowed(a, {Command::Show});
+      o.steps = true;
     } else if (a == "--quiet") {
       allowed(a, {Command::Trace});
       o.quiet = true;

@@ -3,7 +3,7 @@
 //   reducescope [FILE.rstrace] [--kernel K] [--block-size B] [--n N] [--pattern P]   the window
 //   reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S] [--csv FILE]
 //   reducescope trace --kernel NAME --block-size B [--n N] [--out FILE]
-//   reducescope show FILE
+//   reducescope show FILE [--steps]
 //   reducescope run --kernel NAME --block-size B [--n N]    one reduction (for ncu, compute-sanitizer)
 //
 // Exit codes (fixed; scripts rely on them): 0 success, 1 runtime error, 2 usage error.
@@ -45,10 +45,12 @@ struct Options {
   std::string file;                     // show: trace to read; gui: trace to open
   unsigned traced_block = 0;            // trace: blockIdx.x to record
   bool quiet = false;                   // trace: summary only, no per-step text
+  bool steps = false;                   // show: print every step too
   // GUI automation (tests and screenshots):
   std::string screenshot;               // save a PNG of the window, then exit
   int step = -1;                        // initial replay step (-1: the middle of the trace)
-  int frames = 0;                       // render this many frames, then exit (0: run until closed)
+  int frames = 0;                       // exit after this many frames; with --screenshot: at least
+                                        // this many frames before it (0: run until closed)
 };
 
 // Parses argv[1..]. Throws UsageError. For --help anywhere, returns Command::Help.

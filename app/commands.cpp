@@ -222,6 +222,9 @@ int run_show(const Options& o, std::ostream& out, std::ostream& err) {
     Trace t = load_trace(o.file);
     Replay replay(t);
     out << o.file << ": ReduceScope trace, format version " << kTraceFormatVersion << "\n" << summarize_trace(t, replay);
+    if (o.steps) {
+      for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
+    }
     return kExitOk;
   } catch (const std::exception& e) {
     err << "reducescope show: " << e.what() << "\n";

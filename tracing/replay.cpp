@@ -69,6 +69,12 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     max_epoch = std::max(max_epoch, r.epoch);
     last_epoch[r.thread] = std::max<int64_t>(last_epoch[r.thread], r.epoch);
   }
+  // One snapshot per step: refuse traces whose snapshots would not fit in memory (a real
+  // reduction of a 1024-thread block has about 20 steps of 1024 words).
+  if (static_cast<uint64_t>(max_epoch + 1) * std::max<size_t>(words_, 1) > kMaxSnapshotCells) {
+    throw ReplayError(meta_.kernel + ": " + std::to_string(max_epoch + 1) + " steps of " + std::to_string(words_) +
+                      " shared-memory words are too many to replay");
+  }
 
   steps_.resize(max_epoch + 1);
   std::vector<int32_t> smem(words_, 0);
@@ -91,6 +97,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
       const TraceRecord& r0 = recs[i];
       const uint32_t warp = r0.thread / kWarpSize;
       WarpStep& ws = st.warps[warp];
+      (void)ws;
       const auto kind = static_cast<AccessKind>(r0.kind);
       if (kind == AccessKind::BlockBarrier || kind == AccessKind::WarpBarrier) {
         // Barriers end the step; all lanes of a correct kernel agree on which barrier.
@@ -99,7 +106,6 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
           st.ended_by = end;
           st.barrier_line = r0.line;
         }
-        ws.active_mask |= r0.active_mask;
         ++i;
         continue;
       }

@@ -23,6 +23,8 @@
 namespace rs {
 
 inline constexpr int kWarpSize = 32;
+// Largest steps x shared-memory words a Replay keeps snapshots of (about 100 MiB).
+inline constexpr uint64_t kMaxSnapshotCells = 1u << 24;
 
 // Shared memory on compute capability 5.x-9.x has 32 banks, each 4 bytes wide; successive
 // 4-byte words go to successive banks (CUDA C++ Best Practices Guide, "Shared Memory and
@@ -65,7 +67,7 @@ struct WarpAccess {
 // One warp during one step.
 struct WarpStep {
   uint32_t useful = 0;       // lanes that made at least one shared-memory access this step
-  uint32_t active_mask = 0;  // union of __activemask() over the warp's events this step
+  uint32_t active_mask = 0;  // union of __activemask() at the warp's shared-memory accesses this step
   uint32_t exited = 0;       // lanes that have finished the kernel (no event at this or a later epoch)
   bool diverged = false;     // an access ran with fewer lanes active than the warp has live lanes
   float efficiency = 0.f;    // mean over the warp's accesses of useful lanes / 32 (warp execution efficiency); 0 if none
@@ -102,7 +104,8 @@ class ReplayError : public std::runtime_error {
 
 class Replay {
  public:
-  // Builds the replay. Throws ReplayError if the trace has no records.
+  // Builds the replay. Throws ReplayError if the trace has no records, a record lies outside
+  // the block (thread, address, epoch), or the snapshots would exceed kMaxSnapshotCells.
   explicit Replay(const Trace& trace);
 
   const TraceMeta& meta() const { return meta_; }

@@ -230,7 +230,7 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
     if (r.kind > static_cast<uint8_t>(AccessKind::WarpBarrier)) bad("unknown kind " + std::to_string(r.kind));
     if (r.thread >= m.block_size) bad("thread " + std::to_string(r.thread) + " is outside the block");
     bool access = r.kind <= static_cast<uint8_t>(AccessKind::Store);
-    if (access && (r.addr % 4 != 0 || r.addr + 4 > m.smem_bytes)) {
+    if (access && (r.addr % 4 != 0 || uint64_t{r.addr} + 4 > m.smem_bytes)) {
       bad("address " + std::to_string(r.addr) + " is outside the block's " + std::to_string(m.smem_bytes) +
           " bytes of shared memory or not 4-byte aligned");
     }

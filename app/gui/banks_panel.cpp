@@ -17,7 +17,7 @@ void BanksPanel::drawContent(AppState& s) {
     selected_step_ = s.step;
     selected_ = static_cast<size_t>(-1);
   }
-  ImGui::Text("Step %zu: %d warp-level loads, %d stores; bank conflicts: %d load, %d store", s.step, st->loads,
+  ImGui::TextWrapped("Step %zu: %d warp-level loads, %d stores; bank conflicts: %d load, %d store", s.step, st->loads,
               st->stores, st->load_conflicts, st->store_conflicts);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(

@@ -37,12 +37,16 @@ void step_to(AppState& s, long target) {
 }
 }  // namespace
 
-void ControlsPanel::handleKeys(AppState& s) {
+void ControlsPanel::handleKeys(AppState& s, const std::vector<Key>& keys) {
   if (ImGui::GetIO().WantTextInput) return;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) step_to(s, static_cast<long>(s.step) + 1);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) step_to(s, static_cast<long>(s.step) - 1);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) step_to(s, 0);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) step_to(s, static_cast<long>(s.num_steps()) - 1);
+  for (Key k : keys) {
+    switch (k) {
+      case Key::Forward: step_to(s, static_cast<long>(s.step) + 1); break;
+      case Key::Back: step_to(s, static_cast<long>(s.step) - 1); break;
+      case Key::Start: step_to(s, 0); break;
+      case Key::End: step_to(s, static_cast<long>(s.num_steps()) - 1); break;
+    }
+  }
 }
 
 void ControlsPanel::drawContent(AppState& s) {
@@ -79,7 +83,7 @@ void ControlsPanel::drawContent(AppState& s) {
   for (unsigned bs : kBlockSizes) {
     char label[16];
     std::snprintf(label, sizeof label, "%u", bs);
-    if (bs != kBlockSizes.front()) ImGui::SameLine();
+    if (bs != kBlockSizes.front() && bs != 256) ImGui::SameLine();  // two rows of three
     const bool possible = !block_size_problem(s.kernel, bs);
     if (!possible) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.4f);
     if (ImGui::RadioButton(label, s.block_size == bs) && possible && s.block_size != bs) {
@@ -120,7 +124,7 @@ void ControlsPanel::drawContent(AppState& s) {
 
   if (const Step* st = s.current_step()) {
     const auto& m = s.shown->trace.meta;
-    ImGui::Text("%s, %u threads, step %zu of %zu", m.kernel.c_str(), m.block_size, s.step, steps - 1);
+    ImGui::Text("%s, %u threads: step %zu (steps 0-%zu)", m.kernel.c_str(), m.block_size, s.step, steps - 1);
     ImGui::Text("ends at %s%s", to_string(st->ended_by),
                 st->barrier_line ? (" (line " + std::to_string(st->barrier_line) + ")").c_str() : "");
     for (uint16_t line : st->lines) {

@@ -28,6 +28,14 @@ namespace fs = std::filesystem;
 
 void glfw_error(int code, const char* what) { std::fprintf(stderr, "reducescope: GLFW error %d: %s\n", code, what); }
 
+// Key presses, queued. ImGui 1.86's GLFW backend keeps only the key state per frame, so a
+// press and release within one frame (a quick tap, or xdotool) would be lost; ImGui's
+// backend chains to this callback, installed before it.
+std::vector<int> g_keys;
+void key_callback(GLFWwindow*, int key, int, int action, int) {
+  if (action == GLFW_PRESS || action == GLFW_REPEAT) g_keys.push_back(key);
+}
+
 // Where the app's run-time files are: $REDUCESCOPE_ASSETS, beside the binary, or the source tree.
 fs::path asset_dir() {
   if (const char* env = std::getenv("REDUCESCOPE_ASSETS")) return env;
@@ -120,6 +128,7 @@ int run_gui(const Options& o) {
   glfwGetWindowContentScale(win, &xs, &ys);
   ImGui::GetStyle().ScaleAllSizes(xs);
   load_font(xs);
+  glfwSetKeyCallback(win, key_callback);
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
@@ -159,6 +168,7 @@ int run_gui(const Options& o) {
     s.shown = std::move(t);
     const size_t steps = s.num_steps();
     s.step = want_step >= 0 ? std::min<size_t>(static_cast<size_t>(want_step), steps ? steps - 1 : 0) : steps / 2;
+    want_step = -1;  // only the first trace opens at --step
   };
   if (s.shown) show(s.shown);
   if (!opened_file) request();
@@ -208,14 +218,21 @@ int run_gui(const Options& o) {
           break;
       }
     }
-    want_step = -1;  // only the first trace opens at --step
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    controls.handleKeys(s);
+    std::vector<gui::Key> keys;
+    for (int k : g_keys) {
+      if (k == GLFW_KEY_RIGHT) keys.push_back(gui::Key::Forward);
+      if (k == GLFW_KEY_LEFT) keys.push_back(gui::Key::Back);
+      if (k == GLFW_KEY_HOME) keys.push_back(gui::Key::Start);
+      if (k == GLFW_KEY_END) keys.push_back(gui::Key::End);
+    }
+    g_keys.clear();
+    controls.handleKeys(s, keys);
     const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float lw = std::max(340.0f, d.x * 0.24f), rw = std::max(380.0f, d.x * 0.30f);
+    const float lw = std::max(330.0f, d.x * 0.21f), rw = std::max(360.0f, d.x * 0.25f);
     const float mw = d.x - lw - rw, top = d.y * 0.58f;
     controls.draw(s, ImVec2(0, 0), ImVec2(lw, d.y));
     smem.draw(s, ImVec2(lw, 0), ImVec2(mw, top));
@@ -245,13 +262,15 @@ int run_gui(const Options& o) {
     if (idle && frames_after_idle < 0) frames_after_idle = 0;
     if (frames_after_idle >= 0) ++frames_after_idle;
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    bool done = o.frames > 0 && frame >= o.frames;
-    if (!o.screenshot.empty() && (frames_after_idle >= 3 || secs > 120)) {
+    bool done = o.screenshot.empty() && o.frames > 0 && frame >= o.frames;
+    if (!o.screenshot.empty() && ((frames_after_idle >= 3 && frame >= o.frames) || secs > 120)) {
       if (!save_screenshot(win, o.screenshot)) {
         std::cerr << "reducescope: cannot write " << o.screenshot << "\n";
         rc = kExitRuntime;
       } else {
-        std::cout << "screenshot saved to " << o.screenshot << " after " << frame << " frames, " << secs << " s\n";
+        std::cout << "screenshot saved to " << o.screenshot << " after " << frame << " frames, " << secs
+                  << " s; showing " << (s.shown ? s.shown->trace.meta.kernel : std::string("nothing")) << " at "
+                  << s.block_size << " threads, step " << s.step << " of " << s.num_steps() << std::endl;
       }
       done = true;
     }

@@ -12,6 +12,7 @@
 #include <imgui.h>
 
 #include <cstddef>
+#include <vector>
 
 #include "app_state.hpp"
 
@@ -47,11 +48,14 @@ class Panel {
   const char* title_;
 };
 
+// Replay shortcuts: Right / Left arrow, Home, End.
+enum class Key { Forward, Back, Start, End };
+
 class ControlsPanel : public Panel {
  public:
   ControlsPanel() : Panel("Kernels and replay") {}
-  // Keyboard shortcuts, handled whether or not the panel has focus.
-  void handleKeys(AppState& s);
+  // Keyboard shortcuts pressed since the last frame, whichever panel has focus.
+  void handleKeys(AppState& s, const std::vector<Key>& keys);
 
  protected:
   void drawContent(AppState& s) override;

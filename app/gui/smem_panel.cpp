@@ -54,7 +54,12 @@ void SmemPanel::drawContent(AppState& s) {
 
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   long hovered = -1;
-  const bool fits_text = cell >= ImGui::CalcTextSize("-1.2M").x + 2 && cell >= ImGui::GetTextLineHeight();
+  // Values in a font scaled to the cell: four characters ("1.2k", "123k") must fit.
+  ImFont* font = ImGui::GetFont();
+  const float full = ImGui::GetFontSize();
+  const float four = ImGui::CalcTextSize("0.0k").x;
+  const float value_size = std::min(full, full * (cell - 3) / four);
+  const bool fits_text = value_size >= 8.0f;
   for (size_t w = 0; w < words; ++w) {
     const int r = static_cast<int>(w / cols), c = static_cast<int>(w % cols);
     ImVec2 a(origin.x + c * cell, origin.y + r * cell);
@@ -68,20 +73,22 @@ void SmemPanel::drawContent(AppState& s) {
     dl->AddRectFilled(a, z, fill);
     if (fits_text && st->defined[w]) {
       compact_int(st->smem[w], buf, sizeof buf);
-      ImVec2 ts = ImGui::CalcTextSize(buf);
+      ImVec2 ts = font->CalcTextSizeA(value_size, 1e9f, 0, buf);
       bool light = st->written[w] || st->read[w];
-      dl->AddText(ImVec2(a.x + (cell - ts.x) / 2, a.y + (cell - ts.y) / 2), light ? color::kInk : text, buf);
+      dl->AddText(font, value_size, ImVec2(a.x + (cell - ts.x) / 2, a.y + (cell - ts.y) / 2),
+                  light ? color::kInk : text, buf);
     }
     if (mouse.x >= a.x && mouse.x < a.x + cell && mouse.y >= a.y && mouse.y < a.y + cell) hovered = static_cast<long>(w);
   }
   ImGui::Dummy(ImVec2(label_w + cols * cell, rows * cell + 4));
 
   // Where each written cell's value came from: arrows from the cells read by the thread that
-  // wrote it. All of them when there are few, else only for the cell under the mouse.
+  // wrote it. All of them when there are few (they would hide the values otherwise), else only
+  // for the cell under the mouse.
   auto center = [&](uint32_t w) {
     return ImVec2(origin.x + (w % cols) * cell + cell / 2, origin.y + (w / cols) * cell + cell / 2);
   };
-  const bool all = st->flows.size() <= 48;
+  const bool all = st->flows.size() <= 8;
   for (const auto& [dst, src] : st->flows) {
     if (!all && static_cast<long>(dst) != hovered) continue;
     dl->AddLine(center(src), center(dst), with_alpha(color::kVermillion, all ? 0.8f : 1.0f), 2.0f);

@@ -1,0 +1,448 @@
+// Command-line parsing (parse_cli, parse_count, help_text), the kernel table's block-size rules
+// and the CPU-side input and reference sum. No GPU needed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "input.hpp"
+#include "kernel_info.hpp"
+
+namespace rs {
+namespace {
+
+using Args = std::vector<std::string>;
+
+// The UsageError message of parse_cli(args); fails the test if it does not throw one.
+std::string usage_error(const Args& args) {
+  try {
+    parse_cli(args);
+  } catch (const UsageError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected UsageError, got another exception: " << e.what();
+    return "";
+  }
+  std::string joined;
+  for (const auto& a : args) joined += " " + a;
+  ADD_FAILURE() << "expected UsageError for:" << joined;
+  return "";
+}
+
+std::string count_error(const std::string& s) {
+  try {
+    uint64_t n = parse_count(s, "--n");
+    ADD_FAILURE() << "parse_count('" << s << "') returned " << n << " instead of throwing";
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+std::vector<KernelId> all_kernels() {
+  std::vector<KernelId> v;
+  for (const auto& k : kernel_table()) v.push_back(k.id);
+  return v;
+}
+
+// ---- bench ---------------------------------------------------------------------------------
+
+TEST(ParseCli, BenchDefaults) {
+  Options o = parse_cli({"bench"});
+  EXPECT_EQ(o.command, Command::Bench);
+  ASSERT_EQ(o.kernels.size(), 7u);
+  EXPECT_EQ(o.kernels, all_kernels());
+  EXPECT_EQ(o.kernels.front(), KernelId::reduce0);
+  EXPECT_EQ(o.kernels.back(), KernelId::reduce6);
+  EXPECT_EQ(o.block_sizes, std::vector<unsigned>{256});
+  EXPECT_FALSE(o.block_sizes_all);
+  EXPECT_EQ(o.n, uint64_t{1} << 24);
+  EXPECT_EQ(o.samples, 30);
+  EXPECT_EQ(o.pattern, Pattern::RandomBytes);
+  EXPECT_TRUE(o.csv.empty());
+}
+
+TEST(ParseCli, BenchAllKernelsAllBlockSizes) {
+  Options o = parse_cli({"bench", "--kernel", "all", "--block-size", "all"});
+  EXPECT_EQ(o.command, Command::Bench);
+  EXPECT_EQ(o.kernels, all_kernels());
+  EXPECT_EQ(o.block_sizes, (std::vector<unsigned>{32, 64, 128, 256, 512, 1024}));
+  EXPECT_TRUE(o.block_sizes_all);
+}
+
+TEST(ParseCli, BenchExplicitValues) {
+  Options o = parse_cli({"bench", "--kernel", "reduce3", "--block-size", "128", "--n", "2^20", "--samples", "20",
+                         "--pattern", "iota", "--csv", "out.csv"});
+  EXPECT_EQ(o.kernels, std::vector<KernelId>{KernelId::reduce3});
+  EXPECT_EQ(o.block_sizes, std::vector<unsigned>{128});
+  EXPECT_EQ(o.n, uint64_t{1} << 20);
+  EXPECT_EQ(o.samples, 20);
+  EXPECT_EQ(o.pattern, Pattern::Iota);
+  EXPECT_EQ(o.csv, "out.csv");
+}
+
+TEST(ParseCli, BenchBlockSizeAllAcceptsUnrolledKernel) {
+  // reduce4 cannot take 32 threads, but with --block-size all the bench skips that pair itself.
+  Options o = parse_cli({"bench", "--kernel", "reduce4", "--block-size", "all"});
+  EXPECT_EQ(o.kernels, std::vector<KernelId>{KernelId::reduce4});
+  EXPECT_TRUE(o.block_sizes_all);
+}
+
+TEST(ParseCli, BenchSingleKernelImpossibleBlockSize) {
+  std::string msg = usage_error({"bench", "--kernel", "reduce5", "--block-size", "32"});
+  EXPECT_TRUE(contains(msg, "at least 64")) << msg;
+}
+
+TEST(ParseCli, BenchAllKernelsAt32IsAllowed) {
+  // Several kernels: the impossible pairs are skipped by the bench, not rejected here.
+  Options o = parse_cli({"bench", "--block-size", "32"});
+  EXPECT_EQ(o.kernels.size(), 7u);
+  EXPECT_EQ(o.block_sizes, std::vector<unsigned>{32});
+}
+
+// ---- counts --------------------------------------------------------------------------------
+
+TEST(ParseCount, DecimalAndPowerOfTwo) {
+  EXPECT_EQ(parse_count("2^24", "--n"), 16777216u);
+  EXPECT_EQ(parse_count("16777216", "--n"), 16777216u);
+  EXPECT_EQ(parse_count("1", "--n"), 1u);
+  EXPECT_EQ(parse_count("2^0", "--n"), 1u);
+  EXPECT_EQ(parse_count("1000", "--n"), 1000u);
+  EXPECT_EQ(parse_count("2^31", "--n"), uint64_t{1} << 31);
+  EXPECT_EQ(parse_count("2147483648", "--n"), uint64_t{1} << 31);
+}
+
+TEST(ParseCount, Zero) {
+  std::string msg = count_error("0");
+  EXPECT_TRUE(contains(msg, "--n")) << msg;
+  EXPECT_TRUE(contains(msg, "at least 1")) << msg;
+}
+
+TEST(ParseCount, MoreThan2To31) {
+  EXPECT_TRUE(contains(count_error("2147483649"), "2^31"));
+  EXPECT_TRUE(contains(count_error("2^32"), "2^31"));
+  count_error("4294967296");
+  count_error("99999999999999999999999");  // overflows uint64
+}
+
+TEST(ParseCount, NotANumber) {
+  for (const char* s : {"", "abc", "12x", "-5", "+5", " 5", "1e6", "2^", "2^x", "2^-1", "2^24.0", "0x10", "3^4"}) {
+    std::string msg = count_error(s);
+    EXPECT_TRUE(contains(msg, "--n")) << "'" << s << "': " << msg;
+  }
+}
+
+TEST(ParseCount, NameOfOptionInMessage) {
+  try {
+    parse_count("nope", "--elements");
+    FAIL() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(contains(e.what(), "--elements")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "nope")) << e.what();
+  }
+}
+
+TEST(ParseCli, CountOption) {
+  EXPECT_EQ(parse_cli({"bench", "--n", "2^24"}).n, uint64_t{1} << 24);
+  EXPECT_EQ(parse_cli({"bench", "--n", "12345"}).n, 12345u);
+  EXPECT_EQ(parse_cli({"trace", "--kernel", "reduce0", "--block-size", "64", "--n", "2^10"}).n, 1024u);
+}
+
+// ---- usage errors ----------------------------------------------------------------------------
+
+TEST(ParseCli, CountErrors) {
+  EXPECT_TRUE(contains(usage_error({"bench", "--n", "0"}), "at least 1"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--n", "3000000000"}), "2^31"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--n", "lots"}), "lots"));
+}
+
+TEST(ParseCli, BadBlockSizes) {
+  for (const char* b : {"3", "48", "2048", "0", "16", "96", "1023"}) {
+    std::string msg = usage_error({"bench", "--block-size", b});
+    EXPECT_TRUE(contains(msg, "--block-size")) << b << ": " << msg;
+    EXPECT_TRUE(contains(msg, std::string("block size ") + b)) << b << ": " << msg;
+  }
+  EXPECT_TRUE(contains(usage_error({"bench", "--block-size", "big"}), "not a number"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--block-size", "-64"}), "not a number"));
+  // "all" is a bench-only value.
+  usage_error({"trace", "--kernel", "reduce0", "--block-size", "all"});
+}
+
+TEST(ParseCli, UnknownKernel) {
+  std::string msg = usage_error({"bench", "--kernel", "reduce7"});
+  EXPECT_TRUE(contains(msg, "reduce7")) << msg;
+  EXPECT_TRUE(contains(msg, "reduce0")) << "should list the kernels: " << msg;
+  EXPECT_TRUE(contains(usage_error({"trace", "--kernel", "nope", "--block-size", "256"}), "nope"));
+  // "all" is a bench-only value.
+  usage_error({"trace", "--kernel", "all", "--block-size", "256"});
+}
+
+TEST(ParseCli, UnknownOption) {
+  EXPECT_TRUE(contains(usage_error({"bench", "--frobnicate"}), "--frobnicate"));
+  EXPECT_TRUE(contains(usage_error({"--frobnicate"}), "--frobnicate"));
+  EXPECT_TRUE(contains(usage_error({"show", "-x", "file.rstrace"}), "-x"));
+}
+
+TEST(ParseCli, MissingValue) {
+  for (const char* opt : {"--kernel", "--block-size", "--n", "--samples", "--pattern", "--csv"}) {
+    std::string msg = usage_error({"bench", opt});
+    EXPECT_TRUE(contains(msg, opt)) << msg;
+    EXPECT_TRUE(contains(msg, "needs a value")) << msg;
+  }
+  EXPECT_TRUE(contains(usage_error({"trace", "--kernel", "reduce0", "--block-size", "64", "--out"}), "--out"));
+}
+
+TEST(ParseCli, Samples) {
+  EXPECT_EQ(parse_cli({"bench", "--samples", "100"}).samples, 100);
+  EXPECT_TRUE(contains(usage_error({"bench", "--samples", "5"}), "20"));
+  usage_error({"bench", "--samples", "19"});
+  usage_error({"bench", "--samples", "-30"});
+  usage_error({"bench", "--samples", "x"});
+  usage_error({"bench", "--samples", "100001"});
+}
+
+TEST(ParseCli, BadPattern) {
+  EXPECT_TRUE(contains(usage_error({"bench", "--pattern", "zeros"}), "zeros"));
+  EXPECT_EQ(parse_cli({"bench", "--pattern", "ones"}).pattern, Pattern::Ones);
+}
+
+TEST(ParseCli, OptionOfAnotherCommand) {
+  std::string msg = usage_error({"show", "--csv", "x"});
+  EXPECT_TRUE(contains(msg, "--csv")) << msg;
+  EXPECT_TRUE(contains(msg, "show")) << msg;
+  EXPECT_TRUE(contains(usage_error({"show", "f.rstrace", "--kernel", "reduce0"}), "--kernel"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--out", "x.rstrace"}), "--out"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--quiet"}), "--quiet"));
+  EXPECT_TRUE(contains(usage_error({"trace", "--kernel", "reduce0", "--block-size", "64", "--csv", "x"}), "--csv"));
+  EXPECT_TRUE(contains(usage_error({"trace", "--kernel", "reduce0", "--block-size", "64", "--samples", "30"}),
+                       "--samples"));
+  EXPECT_TRUE(contains(usage_error({"--samples", "30"}), "window"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--screenshot", "a.png"}), "--screenshot"));
+}
+
+TEST(ParseCli, TraceNeedsKernelAndBlockSize) {
+  EXPECT_TRUE(contains(usage_error({"trace"}), "--kernel"));
+  EXPECT_TRUE(contains(usage_error({"trace", "--block-size", "256"}), "--kernel"));
+  EXPECT_TRUE(contains(usage_error({"trace", "--kernel", "reduce2"}), "--block-size"));
+}
+
+TEST(ParseCli, TraceUnrolledKernelNeeds64Threads) {
+  for (const char* k : {"reduce4", "reduce5", "reduce6"}) {
+    std::string msg = usage_error({"trace", "--kernel", k, "--block-size", "32"});
+    EXPECT_TRUE(contains(msg, "at least 64")) << msg;
+    EXPECT_TRUE(contains(msg, k)) << msg;
+  }
+  // The kernels before the unrolled ones take one warp.
+  for (const char* k : {"reduce0", "reduce1", "reduce2", "reduce3"}) {
+    Options o = parse_cli({"trace", "--kernel", k, "--block-size", "32"});
+    EXPECT_EQ(o.block_sizes, std::vector<unsigned>{32});
+  }
+}
+
+TEST(ParseCli, TraceOptions) {
+  Options o = parse_cli({"trace", "--kernel", "reduce4", "--block-size", "64", "--block", "3", "--out", "t.rstrace",
+                         "--quiet", "--pattern", "ones"});
+  EXPECT_EQ(o.command, Command::Trace);
+  EXPECT_EQ(o.kernels, std::vector<KernelId>{KernelId::reduce4});
+  EXPECT_EQ(o.block_sizes, std::vector<unsigned>{64});
+  EXPECT_EQ(o.traced_block, 3u);
+  EXPECT_EQ(o.out, "t.rstrace");
+  EXPECT_TRUE(o.quiet);
+  EXPECT_EQ(o.pattern, Pattern::Ones);
+  EXPECT_EQ(o.n, uint64_t{1} << 24);
+  EXPECT_TRUE(contains(usage_error({"trace", "--kernel", "reduce4", "--block-size", "64", "--block", "-1"}),
+                       "--block"));
+}
+
+TEST(ParseCli, Show) {
+  Options o = parse_cli({"show", "a.rstrace"});
+  EXPECT_EQ(o.command, Command::Show);
+  EXPECT_EQ(o.file, "a.rstrace");
+  EXPECT_TRUE(contains(usage_error({"show"}), "FILE"));
+  EXPECT_TRUE(contains(usage_error({"show", "a.rstrace", "b.rstrace"}), "b.rstrace"));
+}
+
+TEST(ParseCli, Gui) {
+  Options o = parse_cli({});
+  EXPECT_EQ(o.command, Command::Gui);
+  EXPECT_TRUE(o.file.empty());
+  o = parse_cli({"t.rstrace", "--step", "4", "--frames", "2", "--screenshot", "s.png"});
+  EXPECT_EQ(o.command, Command::Gui);
+  EXPECT_EQ(o.file, "t.rstrace");
+  EXPECT_EQ(o.step, 4);
+  EXPECT_EQ(o.frames, 2);
+  EXPECT_EQ(o.screenshot, "s.png");
+  usage_error({"--frames", "0"});
+  EXPECT_TRUE(contains(usage_error({"--kernel", "reduce6", "--block-size", "32"}), "at least 64"));
+}
+
+TEST(ParseCli, Version) { EXPECT_EQ(parse_cli({"--version"}).command, Command::Version); }
+
+// ---- help ----------------------------------------------------------------------------------
+
+TEST(ParseCli, HelpAnywhere) {
+  struct Case {
+    Args args;
+    const char* topic;
+  };
+  const std::vector<Case> cases = {
+      {{"--help"}, ""},
+      {{"-h"}, ""},
+      {{"bench", "--help"}, "bench"},
+      {{"bench", "--n", "x", "--help"}, "bench"},          // wins over a bad value before it
+      {{"bench", "--n", "0", "--samples", "-h"}, "bench"}, // even as an option's value
+      {{"bench", "--csv", "--help"}, "bench"},
+      {{"trace", "--help"}, "trace"},
+      {{"trace", "--kernel", "reduce4", "--block-size", "32", "--help"}, "trace"},
+      {{"show", "--help"}, "show"},
+      {{"show", "-h"}, "show"},
+      {{"t.rstrace", "--bogus", "--help"}, ""},
+      {{"help"}, ""},
+      {{"help", "trace"}, "trace"},
+  };
+  for (const auto& c : cases) {
+    std::string joined;
+    for (const auto& a : c.args) joined += " " + a;
+    Options o;
+    ASSERT_NO_THROW(o = parse_cli(c.args)) << joined;
+    EXPECT_EQ(o.command, Command::Help) << joined;
+    EXPECT_EQ(o.help_topic, c.topic) << joined;
+  }
+}
+
+TEST(HelpText, Topics) {
+  const std::string overview = help_text("");
+  EXPECT_TRUE(contains(overview, "usage:"));
+  for (const auto& k : kernel_table()) EXPECT_TRUE(contains(overview, k.name)) << k.name;
+  EXPECT_TRUE(contains(overview, "Exit codes"));
+  EXPECT_TRUE(contains(help_text("bench"), "usage: reducescope bench"));
+  EXPECT_TRUE(contains(help_text("bench"), "--samples"));
+  EXPECT_TRUE(contains(help_text("trace"), "usage: reducescope trace"));
+  EXPECT_TRUE(contains(help_text("show"), "usage: reducescope show"));
+  EXPECT_NE(help_text("bench"), overview);
+  EXPECT_NE(help_text("trace"), help_text("show"));
+}
+
+// ---- kernel table, block sizes ---------------------------------------------------------------
+
+TEST(KernelInfo, Table) {
+  ASSERT_EQ(kernel_table().size(), 7u);
+  for (int i = 0; i < kNumKernels; ++i) {
+    const KernelInfo& k = kernel_table()[i];
+    EXPECT_EQ(static_cast<int>(k.id), i);
+    EXPECT_EQ(std::string(k.name), "reduce" + std::to_string(i));
+    EXPECT_EQ(find_kernel(k.name), &k);
+    EXPECT_EQ(&kernel_info(k.id), &k);
+  }
+  EXPECT_EQ(find_kernel("reduce7"), nullptr);
+  EXPECT_EQ(find_kernel(""), nullptr);
+  EXPECT_EQ(find_kernel("REDUCE0"), nullptr);
+}
+
+TEST(BlockSizeProblem, AnyKernel) {
+  for (unsigned b : kBlockSizes) EXPECT_FALSE(block_size_problem(b).has_value()) << b;
+  for (unsigned b : {0u, 1u, 3u, 16u, 31u, 33u, 48u, 96u, 1000u, 1023u, 2048u, 4096u, 0x80000000u}) {
+    auto p = block_size_problem(b);
+    ASSERT_TRUE(p.has_value()) << b;
+    EXPECT_TRUE(contains(*p, std::to_string(b))) << *p;
+  }
+}
+
+TEST(BlockSizeProblem, PerKernel) {
+  for (KernelId id : {KernelId::reduce0, KernelId::reduce1, KernelId::reduce2, KernelId::reduce3}) {
+    for (unsigned b : kBlockSizes) EXPECT_FALSE(block_size_problem(id, b).has_value());
+  }
+  for (KernelId id : {KernelId::reduce4, KernelId::reduce5, KernelId::reduce6}) {
+    auto p = block_size_problem(id, 32);
+    ASSERT_TRUE(p.has_value());
+    EXPECT_TRUE(contains(*p, kernel_info(id).name)) << *p;
+    EXPECT_TRUE(contains(*p, "at least 64")) << *p;
+    for (unsigned b : {64u, 128u, 256u, 512u, 1024u}) EXPECT_FALSE(block_size_problem(id, b).has_value());
+  }
+  // The generic problem comes first.
+  auto p = block_size_problem(KernelId::reduce0, 48);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_TRUE(contains(*p, "48"));
+}
+
+// ---- input and CPU reference ---------------------------------------------------------------
+
+TEST(Input, Patterns) {
+  auto ones = make_input(Pattern::Ones, 1000);
+  ASSERT_EQ(ones.size(), 1000u);
+  EXPECT_TRUE(std::all_of(ones.begin(), ones.end(), [](int32_t x) { return x == 1; }));
+  EXPECT_EQ(cpu_reduce(ones), 1000);
+
+  auto iota = make_input(Pattern::Iota, 1000);
+  ASSERT_EQ(iota.size(), 1000u);
+  for (size_t i = 0; i < iota.size(); ++i) ASSERT_EQ(iota[i], static_cast<int32_t>(i));
+  EXPECT_EQ(cpu_reduce(iota), 999 * 1000 / 2);
+
+  EXPECT_TRUE(make_input(Pattern::RandomBytes, 0).empty());
+  EXPECT_EQ(make_input(Pattern::Ones, 7).size(), 7u);
+}
+
+TEST(Input, RandomBytes) {
+  const size_t n = 100003;  // not a multiple of 8: the last draw is split
+  auto v = make_input(Pattern::RandomBytes, n);
+  ASSERT_EQ(v.size(), n);
+  std::vector<int> histogram(256, 0);
+  for (int32_t x : v) {
+    ASSERT_GE(x, 0);
+    ASSERT_LE(x, 255);
+    histogram[x]++;
+  }
+  // Uniform: each value expected ~391 times; all 256 values appear, none wildly over-represented.
+  for (int c = 0; c < 256; ++c) {
+    EXPECT_GT(histogram[c], 200) << c;
+    EXPECT_LT(histogram[c], 600) << c;
+  }
+  int64_t sum = 0;
+  for (int32_t x : v) sum += x;
+  EXPECT_EQ(cpu_reduce(v), static_cast<int32_t>(sum));
+}
+
+TEST(Input, RandomDeterministicPerSeed) {
+  auto a = make_input(Pattern::RandomBytes, 4099, 42);
+  auto b = make_input(Pattern::RandomBytes, 4099, 42);
+  auto c = make_input(Pattern::RandomBytes, 4099, 43);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  // The default seed is fixed too, and a shorter input is a prefix of a longer one.
+  auto d = make_input(Pattern::RandomBytes, 1000);
+  auto e = make_input(Pattern::RandomBytes, 1003);
+  EXPECT_TRUE(std::equal(d.begin(), d.end(), e.begin()));
+}
+
+TEST(Input, PatternNames) {
+  for (Pattern p : {Pattern::Ones, Pattern::RandomBytes, Pattern::Iota}) {
+    auto back = parse_pattern(to_string(p));
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(*back, p);
+  }
+  EXPECT_EQ(std::string(to_string(Pattern::RandomBytes)), "random");
+  EXPECT_FALSE(parse_pattern("Random").has_value());
+  EXPECT_FALSE(parse_pattern("").has_value());
+}
+
+TEST(CpuReduce, WrapsAround) {
+  EXPECT_EQ(cpu_reduce({}), 0);
+  EXPECT_EQ(cpu_reduce({INT32_MAX, 1}), INT32_MIN);
+  EXPECT_EQ(cpu_reduce({INT32_MIN, -1}), INT32_MAX);
+  EXPECT_EQ(cpu_reduce({INT32_MAX, INT32_MAX, 2}), 0);
+  EXPECT_EQ(cpu_reduce({-5, 3, 7}), 5);
+  // 2^16 elements of 2^16 sum to 2^32, which wraps to 0.
+  std::vector<int32_t> big(1 << 16, 1 << 16);  // 2^16 x 2^16 = 2^32
+  EXPECT_EQ(cpu_reduce(big), 0);
+  big.push_back(7);
+  EXPECT_EQ(cpu_reduce(big), 7);
+}
+
+}  // namespace
+}  // namespace rs

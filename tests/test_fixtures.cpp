@@ -1,0 +1,176 @@
+// Replay-model tests on traces recorded on an H100 (assets/traces/*.rstrace, made by
+// scripts/device/gpu_checks.sh; docs/gpu-results.md). They check the model against the
+// hardware (Nsight Compute's bank-conflict counters) and against the slides' analysis.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "kernel_info.hpp"
+#include "replay.hpp"
+#include "trace_io.hpp"
+
+namespace rs {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string fixture(const std::string& kernel, unsigned bs) {
+  return std::string(RS_FIXTURE_DIR) + "/" + kernel + "_bs" + std::to_string(bs) + ".rstrace";
+}
+
+struct Loaded {
+  Trace trace;
+  Replay replay;
+  explicit Loaded(const std::string& path) : trace(load_trace(path)), replay(trace) {}
+};
+
+const std::vector<unsigned> kFixtureSizes = {64, 256};
+
+TEST(Fixtures, AllFourteenArePresentAndRecordedOnAnH100) {
+  int count = 0;
+  for (const KernelInfo& k : kernel_table()) {
+    for (unsigned bs : kFixtureSizes) {
+      ASSERT_TRUE(fs::exists(fixture(k.name, bs))) << fixture(k.name, bs);
+      Loaded l(fixture(k.name, bs));
+      EXPECT_EQ(l.trace.meta.kernel, k.name);
+      EXPECT_EQ(l.trace.meta.block_size, bs);
+      EXPECT_NE(l.trace.meta.gpu.find("H100"), std::string::npos) << l.trace.meta.gpu;
+      EXPECT_EQ(l.trace.meta.compute_capability, "9.0");
+      EXPECT_NE(l.trace.source.find(std::string("__global__ void ") + k.name), std::string::npos);
+      ++count;
+    }
+  }
+  EXPECT_EQ(count, 14);
+}
+
+// Every kernel stores one value per thread in step 0 (its element, or its first-add or
+// grid-stride sum); the tree must leave their int32 sum in sdata[0].
+TEST(Fixtures, TheLastStepHoldsTheSumOfWhatStepZeroStored) {
+  for (const KernelInfo& k : kernel_table()) {
+    for (unsigned bs : kFixtureSizes) {
+      Loaded l(fixture(k.name, bs));
+      const Step& first = l.replay.step(0);
+      uint32_t sum = 0;
+      int stores = 0;
+      for (size_t ai : first.accesses) {
+        const WarpAccess& a = l.replay.accesses()[ai];
+        ASSERT_EQ(a.kind, AccessKind::Store);
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          if (a.lanes >> lane & 1u) sum += static_cast<uint32_t>(a.value[lane]), ++stores;
+        }
+      }
+      EXPECT_EQ(stores, static_cast<int>(bs)) << k.name << " " << bs;
+      EXPECT_EQ(l.replay.steps().back().smem[0], static_cast<int32_t>(sum)) << k.name << " " << bs;
+      EXPECT_EQ(l.replay.steps().back().ended_by, StepEnd::KernelEnd);
+    }
+  }
+}
+
+// The model's totals equal what Nsight Compute counted on the H100 for 1-block launches of
+// the timing build (docs/data/ncu-bank-conflicts-h100.csv).
+TEST(Fixtures, BankConflictTotalsEqualNsightComputeOnTheH100) {
+  std::ifstream csv(RS_NCU_CSV);
+  ASSERT_TRUE(csv) << RS_NCU_CSV;
+  std::string line;
+  std::getline(csv, line);
+  ASSERT_EQ(line, "kernel,block,trace_ld,trace_st,ncu_ld,ncu_st");
+  int compared = 0;
+  while (std::getline(csv, line)) {
+    std::stringstream ss(line);
+    std::string kernel, f;
+    std::vector<long> v;
+    std::getline(ss, kernel, ',');
+    while (std::getline(ss, f, ',')) v.push_back(std::stol(f));
+    ASSERT_EQ(v.size(), 5u) << line;
+    const unsigned bs = static_cast<unsigned>(v[0]);
+    EXPECT_EQ(v[3], v[1]) << "ncu vs trace, loads: " << line;
+    EXPECT_EQ(v[4], v[2]) << "ncu vs trace, stores: " << line;
+    if (!fs::exists(fixture(kernel, bs))) continue;
+    Loaded l(fixture(kernel, bs));
+    EXPECT_EQ(l.replay.load_conflicts(), v[3]) << line;
+    EXPECT_EQ(l.replay.store_conflicts(), v[4]) << line;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 14);
+}
+
+TEST(Fixtures, Reduce1HasTheStridedIndexConflictsTheSlideDescribes) {
+  // index = 2*s*tid: at s = 1 a warp's 32 lanes hit the even banks twice (2-way), at s = 2
+  // 4-way, at s = 4 8-way (banks 0, 8, 16, 24). From s = 8 on fewer lanes work (256 / 2s),
+  // all in bank 0 and 16 or bank 0 alone, so the degree is min(8, lanes): 8, 8, 4, 2, 1.
+  // The last step is thread 0 reading sdata[0].
+  Loaded l(fixture("reduce1", 256));
+  std::vector<int> worst;
+  for (const Step& st : l.replay.steps()) worst.push_back(st.max_degree);
+  EXPECT_EQ(worst, (std::vector<int>{1, 2, 4, 8, 8, 8, 4, 2, 1, 1}));
+  EXPECT_EQ(l.replay.load_conflicts(), 70);
+  EXPECT_EQ(l.replay.store_conflicts(), 35);
+}
+
+// reduce0: "highly divergent warps". Every warp stays busy while its useful lanes halve.
+TEST(Fixtures, Reduce0KeepsEveryWarpBusyWithFewUsefulLanes) {
+  Loaded l(fixture("reduce0", 256));
+  const int warps = l.replay.num_warps();
+  ASSERT_EQ(warps, 8);
+  for (unsigned s = 1, step = 1; s < 32; s *= 2, ++step) {
+    const Step& st = l.replay.step(step);
+    EXPECT_EQ(st.active_warps(), warps) << "s = " << s;
+    for (const WarpStep& w : st.warps) {
+      EXPECT_EQ(std::popcount(w.useful), static_cast<int>(16 / s)) << "s = " << s;
+      EXPECT_TRUE(w.diverged) << "s = " << s;
+      EXPECT_FLOAT_EQ(w.efficiency, 0.5f / static_cast<float>(s));
+    }
+  }
+  // The hardware ran the branch, not a predicated add: the active mask is the useful lanes.
+  EXPECT_EQ(l.replay.step(1).warps[0].active_mask, 0x55555555u);
+}
+
+// reduce2: sequential addressing packs the useful lanes into the fewest warps.
+TEST(Fixtures, Reduce2PacksUsefulLanesIntoTheFewestWarps) {
+  Loaded l(fixture("reduce2", 256));
+  unsigned step = 1;
+  for (unsigned s = 128; s > 0; s >>= 1, ++step) {
+    const Step& st = l.replay.step(step);
+    EXPECT_EQ(st.active_warps(), static_cast<int>((s + 31) / 32)) << "s = " << s;
+    for (int w = 0; w < st.active_warps(); ++w) {
+      EXPECT_EQ(std::popcount(st.warps[w].useful), static_cast<int>(std::min(s, 32u))) << "s = " << s;
+      EXPECT_EQ(st.warps[w].diverged, s < 32) << "s = " << s;  // only the last warp diverges
+    }
+    EXPECT_EQ(st.max_degree, 1) << "sequential addressing is conflict free";
+  }
+}
+
+// reduce4..6 finish with one warp and __syncwarp(): the other warps have exited.
+TEST(Fixtures, UnrolledKernelsFinishInOneWarpWhileTheOthersHaveExited) {
+  for (const char* name : {"reduce4", "reduce5", "reduce6"}) {
+    Loaded l(fixture(name, 256));
+    int warp_steps = 0;
+    for (const Step& st : l.replay.steps()) {
+      if (st.ended_by != StepEnd::WarpBarrier) continue;
+      ++warp_steps;
+      EXPECT_LE(st.active_warps(), 1) << name;
+      for (int w = 1; w < l.replay.num_warps(); ++w) EXPECT_EQ(st.warps[w].exited, 0xffffffffu) << name;
+      EXPECT_EQ(st.warps[0].exited, 0u) << name;
+    }
+    EXPECT_EQ(warp_steps, 12) << name;  // six levels, each: read, __syncwarp, write, __syncwarp
+  }
+}
+
+// The completely unrolled reduce5 needs fewer block-wide barriers than reduce2's loop.
+TEST(Fixtures, UnrollingRemovesBlockBarriers) {
+  auto barriers = [](const std::string& k) {
+    Loaded l(fixture(k, 256));
+    int n = 0;
+    for (const Step& st : l.replay.steps()) n += st.ended_by == StepEnd::BlockBarrier;
+    return n;
+  };
+  EXPECT_EQ(barriers("reduce2"), 9);  // the load + 8 levels
+  EXPECT_EQ(barriers("reduce5"), 3);  // the load + the 128 and 64 levels; the last warp needs none
+}
+
+}  // namespace
+}  // namespace rs
