@@ -197,6 +197,7 @@ int run_gui(const Options& o) {
           if (!s.shown) {
             std::string why;
             if (auto t = bundled_trace(s.kernel, s.block_size, why)) show(t);
+            else s.error = why;
           }
           break;
         case K::Status:

@@ -14,6 +14,7 @@ struct BarItem {
   double value;
   ImU32 color;
   std::string tooltip;
+  std::string short_label;
 };
 struct Chart {
   std::string title, unit;
@@ -44,9 +45,9 @@ bool BeginBarChart(const char* id, const char* title, const char* y_unit, ImVec2
   return true;
 }
 
-void Bar(const char* label, double value, ImU32 color, const char* tooltip) {
+void Bar(const char* label, double value, ImU32 color, const char* tooltip, const char* short_label) {
   if (!g_chart.open) return;
-  g_chart.bars.push_back({label, value, color, tooltip ? tooltip : ""});
+  g_chart.bars.push_back({label, value, color, tooltip ? tooltip : "", short_label ? short_label : label});
 }
 
 void EndBarChart() {
@@ -57,7 +58,7 @@ void EndBarChart() {
   const float fh = ImGui::GetFontSize();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 grid = ImGui::GetColorU32(ImGuiCol_TextDisabled, 0.35f);
-  dl->AddText(c.pos, text, c.title.c_str());
+  dl->AddText(ImVec2(c.pos.x + fh * 4.0f, c.pos.y), text, c.title.c_str());
 
   double max = 0;
   for (const auto& b : c.bars) max = std::max(max, b.value);
@@ -78,8 +79,7 @@ void EndBarChart() {
     ImVec2 ts = ImGui::CalcTextSize(buf);
     dl->AddText(ImVec2(p0.x - ts.x - fh * 0.3f, y - ts.y * 0.5f), text, buf);
   }
-  ImVec2 us = ImGui::CalcTextSize(c.unit.c_str());
-  dl->AddText(ImVec2(p0.x - us.x - fh * 0.3f, c.pos.y), text, c.unit.c_str());
+  dl->AddText(c.pos, text, c.unit.c_str());
   dl->AddLine(ImVec2(p0.x, p1.y), ImVec2(p1.x, p1.y), text);
 
   const size_t n = c.bars.size();
@@ -99,8 +99,9 @@ void EndBarChart() {
     float y0 = p1.y - static_cast<float>(b.value / top) * (p1.y - p0.y);
     ImVec2 a(x0, y0), z(x0 + bw, p1.y);
     dl->AddRectFilled(a, z, b.color);
-    ImVec2 ls = ImGui::CalcTextSize(b.label.c_str());
-    dl->AddText(ImVec2(x0 + (bw - ls.x) / 2, p1.y + fh * 0.2f), text, b.label.c_str());
+    const std::string& lab = ImGui::CalcTextSize(b.label.c_str()).x <= slot - 2 ? b.label : b.short_label;
+    ImVec2 ls = ImGui::CalcTextSize(lab.c_str());
+    dl->AddText(ImVec2(x0 + (bw - ls.x) / 2, p1.y + fh * 0.2f), text, lab.c_str());
     bool hover = mouse.x >= x0 && mouse.x <= x0 + bw && mouse.y >= p0.y && mouse.y <= p1.y;
     if (hover && ImGui::IsWindowHovered()) {
       dl->AddRect(a, z, text, 0, 0, 2.0f);

@@ -15,8 +15,10 @@ namespace rs::plot {
 // Starts a chart filling `size` (0 = the rest of the window). Returns false if there is no
 // room; then do not call Bar() or EndBarChart().
 bool BeginBarChart(const char* id, const char* title, const char* y_unit, ImVec2 size = ImVec2(0, 0));
-// Adds one bar. `value` is in y_unit; `tooltip` (optional) shows when the mouse is over it.
-void Bar(const char* label, double value, ImU32 color, const char* tooltip = nullptr);
+// Adds one bar. `value` is in y_unit; `tooltip` (optional) shows when the mouse is over it;
+// `short_label` (optional) is drawn instead of `label` when the label is wider than its slot.
+void Bar(const char* label, double value, ImU32 color, const char* tooltip = nullptr,
+         const char* short_label = nullptr);
 // Draws the axis, the grid and the bars added since BeginBarChart.
 void EndBarChart();
 

@@ -82,17 +82,15 @@ void SmemPanel::drawContent(AppState& s) {
   }
   ImGui::Dummy(ImVec2(label_w + cols * cell, rows * cell + 4));
 
-  // Where each written cell's value came from: arrows from the cells read by the thread that
-  // wrote it. All of them when there are few (they would hide the values otherwise), else only
-  // for the cell under the mouse.
+  // Where the hovered cell's value came from: arrows from the cells the writing thread read.
+  // (Drawn on hover only: with many flows the arrows would hide the values.)
   auto center = [&](uint32_t w) {
     return ImVec2(origin.x + (w % cols) * cell + cell / 2, origin.y + (w / cols) * cell + cell / 2);
   };
-  const bool all = st->flows.size() <= 8;
   for (const auto& [dst, src] : st->flows) {
-    if (!all && static_cast<long>(dst) != hovered) continue;
-    dl->AddLine(center(src), center(dst), with_alpha(color::kVermillion, all ? 0.8f : 1.0f), 2.0f);
-    dl->AddCircleFilled(center(dst), std::max(2.0f, cell * 0.12f), color::kVermillion);
+    if (static_cast<long>(dst) != hovered) continue;
+    dl->AddLine(center(src), center(dst), color::kVermillion, 2.5f);
+    dl->AddCircleFilled(center(dst), std::max(2.5f, cell * 0.15f), color::kVermillion);
   }
 
   if (hovered >= 0 && ImGui::IsWindowHovered()) {

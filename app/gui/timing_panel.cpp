@@ -10,17 +10,18 @@ void TimingPanel::drawContent(AppState& s) {
     ImGui::TextWrapped("Timings need a CUDA GPU.");
     return;
   }
-  ImGui::Text("N = %llu int32, %s; median of 20 samples, L2 flushed before each", static_cast<unsigned long long>(s.n),
-              to_string(s.pattern));
+  ImGui::TextWrapped("N = %llu int32, %s; median of 20 samples, L2 flushed before each",
+                     static_cast<unsigned long long>(s.n), to_string(s.pattern));
   // Table in the shape of Harris's slide, for the current block size.
   const double peak = s.device.peak_gbps();
   double first = 0, prev = 0;
-  if (ImGui::BeginTable("##harris", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
+  if (ImGui::BeginTable("##harris", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("kernel");
     ImGui::TableSetupColumn("ms");
     ImGui::TableSetupColumn("GB/s");
     ImGui::TableSetupColumn("% peak");
-    ImGui::TableSetupColumn("step / cumul.");
+    ImGui::TableSetupColumn("step");
+    ImGui::TableSetupColumn("cumul.");
     ImGui::TableHeadersRow();
     for (const KernelInfo& k : kernel_table()) {
       auto it = s.timings.find({k.id, s.block_size});
@@ -39,7 +40,11 @@ void TimingPanel::drawContent(AppState& s) {
       ImGui::TableNextColumn();
       ImGui::Text("%.1f%%", peak > 0 ? 100 * t.gbps / peak : 0);
       ImGui::TableNextColumn();
-      ImGui::Text("%.2fx / %.2fx", prev > 0 ? prev / t.median_ms : 1.0, first / t.median_ms);
+      ImGui::Text("%.2fx", prev > 0 ? prev / t.median_ms : 1.0);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("step speedup: time of the kernel above / this kernel's time");
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2fx", first / t.median_ms);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("cumulative speedup: time of the first kernel / this one's");
       prev = t.median_ms;
     }
     ImGui::EndTable();
@@ -54,7 +59,8 @@ void TimingPanel::drawContent(AppState& s) {
       char tip[160];
       std::snprintf(tip, sizeof tip, "%s at %u threads: %.4f ms (min %.4f, max %.4f)\n%.0f GB/s, %.1f%% of peak",
                     k.name, s.block_size, t.median_ms, t.min_ms, t.max_ms, t.gbps, t.pct_peak);
-      plot::Bar(k.name, t.median_ms, k.id == s.kernel ? color::kPurple : color::kBlue, tip);
+      const std::string short_label = std::string("r") + (k.name + 6);  // "reduce3" -> "r3"
+      plot::Bar(k.name, t.median_ms, k.id == s.kernel ? color::kPurple : color::kBlue, tip, short_label.c_str());
     }
     plot::EndBarChart();
   }

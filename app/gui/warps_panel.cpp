@@ -60,13 +60,21 @@ void WarpsPanel::drawContent(AppState& s) {
       dl->AddRectFilled(a, ImVec2(a.x + cell - 1, a.y + cell - 1), c);
       if (mouse.x >= a.x && mouse.x < a.x + cell && mouse.y >= a.y && mouse.y < a.y + cell) hw = w, hl = l;
     }
-    if (ws.active() && (cell >= th * 0.8f || ws.diverged)) {
+    const float fx = o.x + label_w + kWarpSize * cell + 6;
+    if (ws.active() && cell >= th * 0.8f) {
       std::snprintf(buf, sizeof buf, "%s %3.0f%%", ws.diverged ? "DIVERGED" : "", 100.0 * ws.efficiency);
-      dl->AddText(ImVec2(o.x + label_w + kWarpSize * cell + 6, y + (cell - th) / 2),
-                  ws.diverged ? color::kVermillion : text, buf);
+      dl->AddText(ImVec2(fx, y + (cell - th) / 2), ws.diverged ? color::kVermillion : text, buf);
+    } else if (ws.diverged) {  // rows too short for text: a marker, explained once below
+      dl->AddRectFilled(ImVec2(fx, y + 1), ImVec2(fx + cell * 2, y + cell - 1), color::kVermillion);
     }
   }
   ImGui::Dummy(ImVec2(label_w + kWarpSize * cell + flag_w, warps * cell + 2));
+  if (cell < th * 0.8f) {
+    int diverged = 0;
+    for (const WarpStep& ws : st->warps) diverged += ws.diverged;
+    ImGui::TextColored(ImVec4(0.84f, 0.37f, 0.0f, 1), "%d warp(s) diverged (red marks); hover a row for its masks",
+                       diverged);
+  }
   if (hw >= 0 && ImGui::IsWindowHovered()) {
     const WarpStep& ws = st->warps[hw];
     ImGui::BeginTooltip();
