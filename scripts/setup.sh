@@ -8,7 +8,9 @@ pkgs=(
   build-essential cmake ninja-build pkg-config ccache git
   libimgui-dev libglfw3-dev python3-glad libstb-dev   # GUI: Dear ImGui 1.86, GLFW, GL loader generator, stb
   libgl-dev fonts-dejavu-core                        # OpenGL headers; the UI font
+  zlib1g-dev                                         # CRC-32 of trace files
   libgtest-dev                                       # unit tests
+  clang-14 libclang-rt-14-dev                        # libFuzzer + ASan/UBSan for the trace reader
   xvfb xauth xdotool x11-apps imagemagick            # GUI tests: virtual X server, input events, screenshots
   libgl1-mesa-dri libegl-mesa0                        # Mesa software GL (llvmpipe) for windows without a GPU
 )

@@ -117,7 +117,18 @@ void append_section(std::string& b, uint32_t tag, const std::string& payload) {
   b += payload;
 }
 
-// The record section is written last: its payload is a u64 count, then 32 bytes per record.
+// Every version-2 file ends with the checksum section (16-byte header + 4-byte CRC-32). Tests
+// that patch a field must reach the field's own check, not the checksum, so they patch the same
+// file as format version 1: no checksum section, version field 1.
+constexpr size_t kChecksumSection = 20;
+std::string as_v1(const std::string& bytes) {
+  std::string b = bytes.substr(0, bytes.size() - kChecksumSection);
+  put_u32(b, 8, 1);
+  return b;
+}
+
+// In a version-1 file the record section is last: its payload is a u64 count, then 32 bytes
+// per record.
 size_t record_count_offset(const std::string& bytes, size_t records) { return bytes.size() - records * 32 - 8; }
 
 void expect_same(const Trace& a, const Trace& b) {
@@ -224,7 +235,7 @@ TEST(TraceIo, SourceWithNulBytes) {
 
 TEST(TraceIo, UnknownSectionIsSkipped) {
   const Trace t = small_trace();
-  std::string bytes = serialize_trace(t);
+  std::string bytes = as_v1(serialize_trace(t));
   append_section(bytes, 77, "a section from a later version");
   append_section(bytes, 0, "");
   Trace back;
@@ -375,7 +386,7 @@ TEST(TraceIo, CurrentVersionWritten) {
 TEST(TraceIo, MissingSections) {
   const Trace t = small_trace();
   std::string header("RSTRACE\0", 8);
-  append_u32(header, kTraceFormatVersion);
+  append_u32(header, 1);
   append_u32(header, 0);
   EXPECT_TRUE(contains(format_error(header), "no metadata section"));
 
@@ -385,7 +396,7 @@ TEST(TraceIo, MissingSections) {
   EXPECT_TRUE(contains(format_error(only_source), "no metadata section"));
 
   // The full file less its record section (which is written last).
-  std::string full = serialize_trace(t);
+  std::string full = as_v1(serialize_trace(t));
   const size_t records_section = record_count_offset(full, t.records.size()) - 16;
   EXPECT_TRUE(contains(format_error(full.substr(0, records_section)), "no record section"));
 }
@@ -405,8 +416,48 @@ TEST(TraceIo, TruncatedAtEveryByte) {
   EXPECT_EQ(try_parse(bytes), Outcome::Parsed);
 }
 
-TEST(TraceIo, BitFlipAtEveryByte) {
+TEST(TraceIo, Version1FilesWithoutChecksumAreStillRead) {
+  const Trace t = small_trace();
+  Trace back;
+  ASSERT_EQ(try_parse(as_v1(serialize_trace(t)), &back), Outcome::Parsed);
+  expect_same(t, back);
+}
+
+TEST(TraceIo, ChecksumCatchesAChangedValue) {
+  Trace t = small_trace();
+  std::string bytes = serialize_trace(t);
+  // A value byte of the last record: structurally fine, so only the checksum can tell.
+  const size_t value_at = bytes.size() - kChecksumSection - 32 + 12;
+  bytes[value_at] = static_cast<char>(bytes[value_at] ^ 0x10);
+  EXPECT_TRUE(contains(format_error(bytes), "checksum mismatch")) << format_error(bytes);
+  EXPECT_TRUE(contains(format_error(bytes), kName));
+}
+
+TEST(TraceIo, Version2WithoutChecksumOrWithDataAfterItIsRefused) {
   const std::string bytes = serialize_trace(small_trace());
+  std::string cut = bytes.substr(0, bytes.size() - kChecksumSection);
+  EXPECT_TRUE(contains(format_error(cut), "no checksum section")) << format_error(cut);
+  std::string extra = bytes;
+  append_section(extra, 77, "after the checksum");
+  EXPECT_TRUE(contains(format_error(extra), "after the checksum")) << format_error(extra);
+}
+
+TEST(TraceIo, BitFlipAtEveryByteOfAVersion2FileIsRejected) {
+  // The checksum section makes every single-bit flip detectable.
+  const std::string bytes = serialize_trace(small_trace());
+  for (size_t at = 0; at < bytes.size(); ++at) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string b = bytes;
+      b[at] = static_cast<char>(b[at] ^ (1 << bit));
+      std::string msg;
+      ASSERT_EQ(try_parse(b, nullptr, &msg), Outcome::FormatError) << "byte " << at << " bit " << bit;
+      ASSERT_TRUE(contains(msg, kName)) << msg;
+    }
+  }
+}
+
+TEST(TraceIo, BitFlipAtEveryByteOfAVersion1FileNeverCrashes) {
+  const std::string bytes = as_v1(serialize_trace(small_trace()));
   int parsed = 0, rejected = 0, replayed = 0;
   for (size_t at = 0; at < bytes.size(); ++at) {
     for (int bit = 0; bit < 8; ++bit) {
@@ -478,7 +529,7 @@ TEST(TraceIo, StringLengthBeyondSection) {
 
 TEST(TraceIo, ImplausibleRecordCount) {
   const Trace t = small_trace();
-  std::string bytes = serialize_trace(t);
+  std::string bytes = as_v1(serialize_trace(t));
   const size_t at = record_count_offset(bytes, t.records.size());
   put_u64(bytes, at, uint64_t{1} << 40);
   EXPECT_TRUE(contains(format_error(bytes), "implausible"));
@@ -490,7 +541,7 @@ TEST(TraceIo, ImplausibleRecordCount) {
   put_u64(bytes, at, t.records.size() - 1);
   EXPECT_TRUE(contains(format_error(bytes), "record section"));
   // 2^59 records of 32 bytes is 2^64 bytes: must not wrap around to "0 bytes needed".
-  std::string no_records = serialize_trace(Trace{t.meta, t.source, {}});
+  std::string no_records = as_v1(serialize_trace(Trace{t.meta, t.source, {}}));
   put_u64(no_records, no_records.size() - 8, uint64_t{1} << 59);
   format_error(no_records);
 }

@@ -1,9 +1,12 @@
 #include "trace_io.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include <zlib.h>
 
 namespace rs {
 
@@ -22,7 +25,7 @@ namespace {
 constexpr char kMagic[8] = {'R', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
 
 // Section tags. Append-only: never renumber.
-enum Tag : uint32_t { kTagMeta = 1, kTagSource = 2, kTagRecords = 3 };
+enum Tag : uint32_t { kTagMeta = 1, kTagSource = 2, kTagRecords = 3, kTagChecksum = 4 };
 
 constexpr uint64_t kMaxRecords = 1ull << 26;  // 2 GiB of records: far beyond any one block
 
@@ -136,6 +139,17 @@ TraceRecord read_record(Reader& r) {
   return rec;
 }
 
+uint32_t crc32_of(const char* p, size_t n) {
+  uLong c = crc32(0L, Z_NULL, 0);
+  while (n > 0) {
+    uInt chunk = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
+    c = crc32(c, reinterpret_cast<const Bytef*>(p), chunk);
+    p += chunk;
+    n -= chunk;
+  }
+  return static_cast<uint32_t>(c);
+}
+
 void section(Writer& w, uint32_t tag, const std::string& payload) {
   w.u32(tag);
   w.u32(0);
@@ -158,6 +172,10 @@ std::string serialize_trace(const Trace& t) {
   recs.u64(t.records.size());
   for (const auto& r : t.records) write_record(recs, r);
   section(w, kTagRecords, recs.data());
+  // Last: CRC-32 (zlib) of every byte before this section's header.
+  Writer crc;
+  crc.u32(crc32_of(w.data().data(), w.data().size()));
+  section(w, kTagChecksum, crc.data());
   return std::move(w.data());
 }
 
@@ -169,7 +187,7 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
   }
   top.skip(sizeof kMagic);
   uint32_t version = top.u32();
-  top.u32();
+  if (top.u32() != 0) top.fail("the header's reserved field is not zero");
   if (version > kTraceFormatVersion) {
     top.fail("format version " + std::to_string(version) + " is newer than this build reads (" +
              std::to_string(kTraceFormatVersion) + "); update ReduceScope");
@@ -177,10 +195,11 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
   if (version < 1) top.fail("format version " + std::to_string(version) + " is too old (oldest read: 1)");
 
   Trace t;
-  bool have_meta = false, have_records = false;
+  bool have_meta = false, have_records = false, have_checksum = false;
   while (top.left() > 0) {
+    const size_t section_start = top.pos();
     uint32_t tag = top.u32();
-    top.u32();
+    if (top.u32() != 0) top.fail("a section header's reserved field is not zero (corrupt file)");
     uint64_t size = top.u64();
     top.need(size);
     const char* payload = bytes.data() + top.pos();
@@ -208,9 +227,21 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
         have_records = true;
         break;
       }
+      case kTagChecksum: {
+        Reader r(payload, size, name, "checksum section");
+        const uint32_t stored = r.u32();
+        const uint32_t actual = crc32_of(bytes.data(), section_start);
+        if (stored != actual) top.fail("checksum mismatch: the file is corrupt");
+        if (top.left() != 0) top.fail("data after the checksum section");
+        have_checksum = true;
+        break;
+      }
       default:
         break;  // a section from a later minor revision: skip it
     }
+  }
+  if (version >= 2 && !have_checksum) {
+    throw TraceFormatError(name + ": no checksum section (the file is truncated or was not written completely)");
   }
   if (!have_meta) throw TraceFormatError(name + ": no metadata section");
   if (!have_records) throw TraceFormatError(name + ": no record section");

@@ -2,7 +2,8 @@
 //
 // A file is: 8 magic bytes "RSTRACE\0", u32 format version, u32 reserved, then sections,
 // each a u32 tag, u32 reserved, u64 payload size in bytes, and the payload. All integers are
-// little-endian. Unknown tags are skipped, so sections can be appended in later versions.
+// little-endian. Unknown tags are skipped, so sections can be appended in later versions. The
+// last section is a CRC-32 of all bytes before it, so any corruption is detected.
 #pragma once
 
 #include <stdexcept>
@@ -12,7 +13,9 @@
 
 namespace rs {
 
-inline constexpr uint32_t kTraceFormatVersion = 1;
+// Version 2 added the checksum section (CRC-32 of everything before it), which version 2 files
+// must end with. Version 1 files (no checksum) are still read.
+inline constexpr uint32_t kTraceFormatVersion = 2;
 
 // Raised for any file that is not a valid trace: unreadable, truncated, corrupt, a version
 // this build does not read. what() names the file and the problem, in one line.
