@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Sets everything up, builds every target (kernels for sm_75..sm_90 included) and runs the
-# tests that need no GPU: unit tests, traces recorded on an H100, the CLI, and the window
-# under Xvfb. On a machine with a CUDA GPU, also run: ctest --test-dir build -L gpu
+# tests that need no GPU: unit tests, traces recorded on an H100, the CLI, the window under
+# Xvfb; then the host code again under ASan + UBSan, and the trace-reader fuzzer for 60 s.
+# On a machine with a CUDA GPU, also run: ctest --test-dir build -L gpu
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh build
 ctest --test-dir build -LE gpu --output-on-failure
+bash scripts/sanitize.sh

@@ -416,6 +416,28 @@ TEST(TraceIo, TruncatedAtEveryByte) {
   EXPECT_EQ(try_parse(bytes), Outcome::Parsed);
 }
 
+// tests/corpus: bad files kept for the fuzzer's seed corpus. Each must be refused with a message
+// naming the file; v1-valid.rstrace is the one good file (an old, checksum-free version).
+TEST(TraceIo, EveryBadFileInTheCorpusIsRefused) {
+  int bad = 0;
+  for (const auto& e : std::filesystem::directory_iterator(RS_CORPUS_DIR)) {
+    const std::string path = e.path().string();
+    if (e.path().filename() == "v1-valid.rstrace") {
+      EXPECT_NO_THROW(Replay(load_trace(path))) << path;
+      continue;
+    }
+    try {
+      Replay r(load_trace(path));
+      ADD_FAILURE() << path << " was accepted";
+    } catch (const TraceFormatError& ex) {
+      EXPECT_TRUE(contains(ex.what(), path)) << ex.what();
+    } catch (const ReplayError&) {
+    }
+    ++bad;
+  }
+  EXPECT_GE(bad, 10);
+}
+
 TEST(TraceIo, Version1FilesWithoutChecksumAreStillRead) {
   const Trace t = small_trace();
   Trace back;

@@ -180,7 +180,7 @@ std::string serialize_trace(const Trace& t) {
 }
 
 Trace parse_trace(const std::string& bytes, const std::string& name) {
-  Reader top(bytes.data(), bytes.size(), name, "file header");
+  Reader top(bytes.data(), bytes.size(), name, "file");
   top.need(sizeof kMagic);
   if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     top.fail("not a ReduceScope trace (bad magic bytes)");
@@ -201,7 +201,10 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
     uint32_t tag = top.u32();
     if (top.u32() != 0) top.fail("a section header's reserved field is not zero (corrupt file)");
     uint64_t size = top.u64();
-    top.need(size);
+    if (size > top.left()) {
+      top.fail("truncated file: section " + std::to_string(tag) + " at offset " + std::to_string(section_start) +
+               " declares " + std::to_string(size) + " bytes, but only " + std::to_string(top.left()) + " remain");
+    }
     const char* payload = bytes.data() + top.pos();
     top.skip(size);
     switch (tag) {

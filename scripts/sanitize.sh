@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Host code under sanitizers (no GPU, no window): an ASan + UBSan build of the data layer, the
+# CLI and the tests, built with clang, whose unit and CLI tests must pass; then the libFuzzer
+# target over the trace reader and replay model for FUZZ_SECONDS (default 60), seeded with the
+# bad files in tests/corpus and the shipped traces. Called by scripts/test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=build-sanitize
+CC=clang-14 CXX=clang++-14 bash scripts/build.sh "$dir" -DREDUCESCOPE_CUDA=OFF -DREDUCESCOPE_GUI=OFF \
+  -DREDUCESCOPE_SANITIZE=ON -DREDUCESCOPE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir "$dir" -L unit --output-on-failure
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/new"
+echo "fuzzing the trace reader for ${FUZZ_SECONDS:-60} s"
+"$dir/tests/fuzz_trace" -max_total_time="${FUZZ_SECONDS:-60}" -rss_limit_mb=2048 -timeout=10 \
+  -artifact_prefix="$work/" "$work/new" tests/corpus assets/traces 2>&1 | tail -5
