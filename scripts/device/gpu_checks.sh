@@ -3,14 +3,13 @@
 #   bash scripts/device/gpu_checks.sh BIN_DIR OUT_DIR
 # BIN_DIR holds reducescope and rs_gpu_tests built for the GPU (e.g. -DCMAKE_CUDA_ARCHITECTURES=90).
 # Writes OUT_DIR/summary.txt and OUT_DIR/results.tar.gz (logs, bench CSV, traces, ncu and
-# compute-sanitizer output).
+# compute-sanitizer output, SASS comparison). Run from the repository root.
 set -u
 B=${1:?BIN_DIR}; OUT=${2:?OUT_DIR}
 R=$OUT/r; mkdir -p "$R/fixtures"
 S=$OUT/summary.txt
 log() { echo "== $*" | tee -a "$S"; }
 export PATH=$PATH:/usr/local/cuda/bin:/opt/nvidia/nsight-compute/2025.3.1
-NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 log "$(date -u +%FT%TZ) $(nvidia-smi -L | head -1)"; nvidia-smi --query-gpu=driver_version,clocks.max.mem --format=csv >>"$S"
 
 log "GPU tests (ctest label gpu)"
@@ -30,16 +29,10 @@ done; done
 head -8 "$R/trace_reduce1_bs256.txt" >>"$S"
 
 log "ncu bank conflicts vs trace, 1-block launches, block sizes 64..1024"
-echo "kernel,block,trace_ld,trace_st,ncu_ld,ncu_st" >"$R/ncu_compare.csv"
-for k in 0 1 2 3 4 5 6; do for bs in 64 128 256 512 1024; do
-  n=$bs; [ $k -ge 3 ] && n=$((2 * bs))
-  tr=$("$B/reducescope" trace --kernel reduce$k --block-size $bs --n $n --quiet 2>&1 | sed -n 's/.*loads \([0-9]*\), stores \([0-9]*\).*/\1,\2/p')
-  m=$(timeout 60 "$NCU" --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum \
-      "$B/reducescope" run --kernel reduce$k --block-size $bs --n $n 2>&1 | tee -a "$R/ncu.log")
-  ld=$(echo "$m" | awk '/op_ld.sum/ {print $NF}' | tr -d ','); st=$(echo "$m" | awk '/op_st.sum/ {print $NF}' | tr -d ',')
-  echo "reduce$k,$bs,$tr,$ld,$st" >>"$R/ncu_compare.csv"
-done; done
-cat "$R/ncu_compare.csv" >>"$S"
+bash tests/ncu_compare.sh "$B/reducescope" "$R/ncu_compare.csv" | tail -3 | tee -a "$S"
+
+log "SASS of the timing build (NullProbe) against a probe-free copy of the kernels"
+bash tests/sass/compare_sass.sh "$R/sass" 90 | tee -a "$S"
 
 log "compute-sanitizer memcheck / racecheck / synccheck, every kernel x block size, N = 3001 and 70001"
 for tool in memcheck racecheck synccheck; do
