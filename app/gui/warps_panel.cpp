@@ -75,6 +75,20 @@ void WarpsPanel::drawContent(AppState& s) {
     ImGui::TextColored(ImVec4(0.84f, 0.37f, 0.0f, 1), "%d warp(s) diverged (red marks); hover a row for its masks",
                        diverged);
   }
+  int diverged = 0;
+  for (const WarpStep& ws : st->warps) diverged += ws.diverged;
+  if (diverged > 0) {
+    ImGui::TextDisabled("Branch or predicate? (hover)");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "The lanes shown come from the tracing build, where __activemask() saw a real branch: the\n"
+          "idle lanes were masked off (inactive). In the timing build the compiler turns a short `if`\n"
+          "like `if (tid < s) sdata[tid] += sdata[tid + s];` into predicated instructions instead\n"
+          "(sm_90 SASS: @!P1 LDS / @!P1 STS, no branch): there the idle lanes stay active and\n"
+          "issue the instruction with their predicate off. Either way they do no useful work and\n"
+          "the warp spends the same issue slots. See docs/gpu-results.md.");
+    }
+  }
   if (hw >= 0 && ImGui::IsWindowHovered()) {
     const WarpStep& ws = st->warps[hw];
     ImGui::BeginTooltip();
