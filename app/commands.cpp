@@ -26,6 +26,14 @@ std::string device_line(const DeviceInfo& d) {
   return b;
 }
 
+// Opens the GPU and uploads the input `o` asks for; returns the CPU reference sum.
+int32_t prepare_input(GpuReducer& gpu, const Options& o) {
+  std::vector<int32_t> input = make_input(o.pattern, o.n);
+  const int32_t expected = cpu_reduce(input);
+  gpu.set_input(input, o.pattern);
+  return expected;
+}
+
 struct Row {
   KernelId kernel;
   unsigned block;
@@ -41,10 +49,7 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
   try {
     GpuReducer gpu;
     const DeviceInfo& d = gpu.device();
-    std::vector<int32_t> input = make_input(o.pattern, o.n);
-    const int32_t expected = cpu_reduce(input);
-    gpu.set_input(input, o.pattern);
-    input = {};
+    const int32_t expected = prepare_input(gpu, o);
 
     out << "ReduceScope bench on " << device_line(d) << "\n";
     char b[512];
@@ -166,10 +171,7 @@ std::string summarize_trace(const Trace& t, const Replay& replay) {
 int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
   try {
     GpuReducer gpu;
-    std::vector<int32_t> input = make_input(o.pattern, o.n);
-    const int32_t expected = cpu_reduce(input);
-    gpu.set_input(input, o.pattern);
-    input = {};
+    const int32_t expected = prepare_input(gpu, o);
     Trace t = gpu.trace(o.kernels[0], o.block_sizes[0], o.traced_block);
     Replay replay(t);
     out << summarize_trace(t, replay);
@@ -200,9 +202,7 @@ int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
 int run_once(const Options& o, std::ostream& out, std::ostream& err) {
   try {
     GpuReducer gpu;
-    std::vector<int32_t> input = make_input(o.pattern, o.n);
-    const int32_t expected = cpu_reduce(input);
-    gpu.set_input(input, o.pattern);
+    const int32_t expected = prepare_input(gpu, o);
     const int32_t got = gpu.run(o.kernels[0], o.block_sizes[0]);
     out << kernel_info(o.kernels[0]).name << " block size " << o.block_sizes[0] << " N " << o.n << " ("
         << gpu.first_grid(o.kernels[0], o.block_sizes[0]) << " blocks in the first launch): sum " << got << ", "

@@ -24,6 +24,17 @@ const char* compact_int(int32_t v, char* buf, size_t len) {
   return buf;
 }
 
+void legend_swatch(ImU32 c, const char* label, const char* tip) {
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  float h = ImGui::GetTextLineHeight();
+  ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + h, p.y + h), c);
+  ImGui::Dummy(ImVec2(h, h));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  if (tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+  ImGui::SameLine(0, h);
+}
+
 ImU32 with_alpha(ImU32 c, float a) {
   ImU32 alpha = static_cast<ImU32>(static_cast<float>((c >> 24) & 0xff) * a);
   return (c & 0x00ffffffu) | alpha << 24;

@@ -99,6 +99,8 @@ class TimingPanel : public Panel {
 
 // Short human form of an int for a small cell: 123, 12k, 1.2M, -5k.
 const char* compact_int(int32_t v, char* buf, size_t len);
+// A legend entry on the current line: a square of colour `c`, then `label`; `tip` on hover.
+void legend_swatch(ImU32 c, const char* label, const char* tip = nullptr);
 // The colour of `c` with its alpha scaled by `a` (0..1).
 ImU32 with_alpha(ImU32 c, float a);
 

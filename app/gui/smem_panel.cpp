@@ -17,20 +17,10 @@ void SmemPanel::drawContent(AppState& s) {
   const int rows = static_cast<int>((words + cols - 1) / cols);
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
-  // Legend.
-  auto swatch = [&](ImU32 c, const char* label) {
-    ImVec2 p = ImGui::GetCursorScreenPos();
-    float h = ImGui::GetTextLineHeight();
-    dl->AddRectFilled(p, ImVec2(p.x + h, p.y + h), c);
-    ImGui::Dummy(ImVec2(h, h));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(label);
-    ImGui::SameLine(0, h);
-  };
-  swatch(color::kOrange, "written this step");
-  swatch(color::kSkyBlue, "read this step");
-  swatch(color::kCell, "unchanged");
-  swatch(color::kEmpty, "never written");
+  legend_swatch(color::kOrange, "written this step");
+  legend_swatch(color::kSkyBlue, "read this step");
+  legend_swatch(color::kCell, "unchanged");
+  legend_swatch(color::kEmpty, "never written");
   ImGui::NewLine();
 
   const float label_w = ImGui::CalcTextSize("1023").x + 6;

@@ -13,22 +13,12 @@ void WarpsPanel::drawContent(AppState& s) {
     return;
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  auto swatch = [&](ImU32 c, const char* label, const char* tip) {
-    ImVec2 p = ImGui::GetCursorScreenPos();
-    float h = ImGui::GetTextLineHeight();
-    dl->AddRectFilled(p, ImVec2(p.x + h, p.y + h), c);
-    ImGui::Dummy(ImVec2(h, h));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(label);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
-    ImGui::SameLine(0, h);
-  };
-  swatch(color::kGreen, "useful", "The lane made a shared-memory access this step.");
-  swatch(color::kYellow, "active, idle",
+  legend_swatch(color::kGreen, "useful", "The lane made a shared-memory access this step.");
+  legend_swatch(color::kYellow, "active, idle",
          "In the warp's active mask (__activemask()) but did no access: the lane ran the instruction\n"
          "predicated off. The compiler often predicates a short `if` instead of branching.");
-  swatch(color::kCell, "inactive", "Not in the active mask: the warp diverged and this lane waited.");
-  swatch(color::kEmpty, "exited", "The thread has finished the kernel.");
+  legend_swatch(color::kCell, "inactive", "Not in the active mask: the warp diverged and this lane waited.");
+  legend_swatch(color::kEmpty, "exited", "The thread has finished the kernel.");
   ImGui::NewLine();
   ImGui::Text("Active warps: %d of %d", st->active_warps(), static_cast<int>(st->warps.size()));
 
