@@ -26,6 +26,22 @@ std::string device_line(const DeviceInfo& d) {
   return b;
 }
 
+// Runs a command body, turning what it throws into the one-line message and exit code the CLI
+// promises: a request the GPU code cannot take (std::invalid_argument) is a usage error (2),
+// anything else (no GPU, CUDA error, bad file) a runtime error (1).
+template <class Body>
+int guarded(const char* command, std::ostream& err, Body body) {
+  try {
+    return body();
+  } catch (const std::invalid_argument& e) {
+    err << "reducescope " << command << ": " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "reducescope " << command << ": " << e.what() << "\n";
+    return kExitRuntime;
+  }
+}
+
 // Opens the GPU and uploads the input `o` asks for; returns the CPU reference sum.
 int32_t prepare_input(GpuReducer& gpu, const Options& o) {
   std::vector<int32_t> input = make_input(o.pattern, o.n);
@@ -46,7 +62,7 @@ struct Row {
 }  // namespace
 
 int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
-  try {
+  return guarded("bench", err, [&] {
     GpuReducer gpu;
     const DeviceInfo& d = gpu.device();
     const int32_t expected = prepare_input(gpu, o);
@@ -142,10 +158,7 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
       return kExitRuntime;
     }
     return kExitOk;
-  } catch (const std::exception& e) {
-    err << "reducescope bench: " << e.what() << "\n";
-    return kExitRuntime;
-  }
+  });
 }
 
 std::string summarize_trace(const Trace& t, const Replay& replay) {
@@ -169,7 +182,7 @@ std::string summarize_trace(const Trace& t, const Replay& replay) {
 }
 
 int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
-  try {
+  return guarded("trace", err, [&] {
     GpuReducer gpu;
     const int32_t expected = prepare_input(gpu, o);
     Trace t = gpu.trace(o.kernels[0], o.block_sizes[0], o.traced_block);
@@ -190,17 +203,11 @@ int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
       return kExitRuntime;
     }
     return kExitOk;
-  } catch (const std::invalid_argument& e) {
-    err << "reducescope trace: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    err << "reducescope trace: " << e.what() << "\n";
-    return kExitRuntime;
-  }
+  });
 }
 
 int run_once(const Options& o, std::ostream& out, std::ostream& err) {
-  try {
+  return guarded("run", err, [&] {
     GpuReducer gpu;
     const int32_t expected = prepare_input(gpu, o);
     const int32_t got = gpu.run(o.kernels[0], o.block_sizes[0]);
@@ -208,17 +215,11 @@ int run_once(const Options& o, std::ostream& out, std::ostream& err) {
         << gpu.first_grid(o.kernels[0], o.block_sizes[0]) << " blocks in the first launch): sum " << got << ", "
         << (got == expected ? "correct" : "WRONG, CPU reference " + std::to_string(expected)) << "\n";
     return got == expected ? kExitOk : kExitRuntime;
-  } catch (const std::invalid_argument& e) {
-    err << "reducescope run: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    err << "reducescope run: " << e.what() << "\n";
-    return kExitRuntime;
-  }
+  });
 }
 
 int run_show(const Options& o, std::ostream& out, std::ostream& err) {
-  try {
+  return guarded("show", err, [&] {
     Trace t = load_trace(o.file);
     Replay replay(t);
     out << o.file << ": ReduceScope trace, format version " << kTraceFormatVersion << "\n" << summarize_trace(t, replay);
@@ -226,10 +227,7 @@ int run_show(const Options& o, std::ostream& out, std::ostream& err) {
       for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
     }
     return kExitOk;
-  } catch (const std::exception& e) {
-    err << "reducescope show: " << e.what() << "\n";
-    return kExitRuntime;
-  }
+  });
 }
 
 }  // namespace rs

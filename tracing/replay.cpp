@@ -48,12 +48,8 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     throw ReplayError(meta_.kernel + ": block size " + std::to_string(meta_.block_size) + " is outside 1..1024");
   }
   for (const TraceRecord& r : trace.records) {
-    const bool access = r.kind <= static_cast<uint8_t>(AccessKind::Store);
-    if (r.thread >= meta_.block_size || r.kind > static_cast<uint8_t>(AccessKind::WarpBarrier) ||
-        (access && r.addr / kBankWidthBytes >= words_) || r.epoch > 4096) {
-      throw ReplayError(meta_.kernel + ": a record lies outside the traced block (thread " + std::to_string(r.thread) +
-                        ", byte address " + std::to_string(r.addr) + ", epoch " + std::to_string(r.epoch) + ")");
-    }
+    std::string why = record_problem(meta_, r);
+    if (!why.empty()) throw ReplayError(meta_.kernel + ": a record does not fit the traced block: " + why);
   }
   std::vector<TraceRecord> recs = trace.records;
   std::sort(recs.begin(), recs.end(), [](const TraceRecord& a, const TraceRecord& b) {
@@ -96,8 +92,6 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     while (i < recs.size() && recs[i].epoch == e) {
       const TraceRecord& r0 = recs[i];
       const uint32_t warp = r0.thread / kWarpSize;
-      WarpStep& ws = st.warps[warp];
-      (void)ws;
       const auto kind = static_cast<AccessKind>(r0.kind);
       if (kind == AccessKind::BlockBarrier || kind == AccessKind::WarpBarrier) {
         // Barriers end the step; all lanes of a correct kernel agree on which barrier.
@@ -143,6 +137,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
         ++i;
       }
       wa.banks = analyze_banks(wa.addr, wa.lanes);
+      WarpStep& ws = st.warps[warp];
       ws.useful |= wa.lanes;
       ws.active_mask |= wa.active_mask;
       // Live lanes of this warp: those that have not finished the kernel.

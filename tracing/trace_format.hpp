@@ -69,6 +69,14 @@ struct TraceMeta {
   int32_t result = 0;            // the reduction's final sum (int32, wrapped)
 };
 
+// Largest barrier epoch a trace may hold; a reduction of a 1024-thread block has about 20.
+inline constexpr uint32_t kMaxEpoch = 4096;
+
+// Why `r` cannot belong to a block described by `m` (unknown kind, thread outside the block,
+// address outside shared memory or not 4-byte aligned, implausible epoch), or "" if it can.
+// The file reader and the replay model both check records with it.
+std::string record_problem(const TraceMeta& m, const TraceRecord& r);
+
 struct Trace {
   TraceMeta meta;
   std::string source;                // text of the kernel source file that `line` refers to

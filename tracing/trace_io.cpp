@@ -20,6 +20,18 @@ const char* to_string(AccessKind k) {
   return "?";
 }
 
+std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
+  if (r.kind > static_cast<uint8_t>(AccessKind::WarpBarrier)) return "unknown kind " + std::to_string(r.kind);
+  if (r.thread >= m.block_size) return "thread " + std::to_string(r.thread) + " is outside the block";
+  const bool access = r.kind <= static_cast<uint8_t>(AccessKind::Store);
+  if (access && (r.addr % 4 != 0 || uint64_t{r.addr} + 4 > m.smem_bytes)) {
+    return "address " + std::to_string(r.addr) + " is outside the block's " + std::to_string(m.smem_bytes) +
+           " bytes of shared memory or not 4-byte aligned";
+  }
+  if (r.epoch > kMaxEpoch) return "barrier epoch " + std::to_string(r.epoch) + " is implausible";
+  return {};
+}
+
 namespace {
 
 constexpr char kMagic[8] = {'R', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
@@ -257,18 +269,8 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
     throw TraceFormatError(name + ": shared memory size " + std::to_string(m.smem_bytes) + " bytes is implausible");
   }
   for (size_t i = 0; i < t.records.size(); ++i) {
-    const TraceRecord& r = t.records[i];
-    auto bad = [&](const std::string& why) {
-      throw TraceFormatError(name + ": record " + std::to_string(i) + ": " + why);
-    };
-    if (r.kind > static_cast<uint8_t>(AccessKind::WarpBarrier)) bad("unknown kind " + std::to_string(r.kind));
-    if (r.thread >= m.block_size) bad("thread " + std::to_string(r.thread) + " is outside the block");
-    bool access = r.kind <= static_cast<uint8_t>(AccessKind::Store);
-    if (access && (r.addr % 4 != 0 || uint64_t{r.addr} + 4 > m.smem_bytes)) {
-      bad("address " + std::to_string(r.addr) + " is outside the block's " + std::to_string(m.smem_bytes) +
-          " bytes of shared memory or not 4-byte aligned");
-    }
-    if (r.epoch > 4096) bad("barrier epoch " + std::to_string(r.epoch) + " is implausible");
+    std::string why = record_problem(m, t.records[i]);
+    if (!why.empty()) throw TraceFormatError(name + ": record " + std::to_string(i) + ": " + why);
   }
   return t;
 }
