@@ -80,17 +80,34 @@ std::string help_text(const std::string& topic) {
   }
   if (topic == "show") {
     return "usage: reducescope show FILE [--steps]\n"
-           "Validates a saved trace and summarises it: what ran where, steps, active warps and\n"
-           "bank conflicts; --steps also prints every step as `trace` does. Exit 1 with a message if\n"
-           "the file is not a valid trace.\n";
+           "Validates a saved trace (.rstrace) or session (.rssession) and summarises it. A trace: what\n"
+           "ran where, steps, active warps and bank conflicts; --steps also prints every step as `trace`\n"
+           "does. A session: the GPU and date it was recorded on, its timing table and its traces.\n"
+           "Exit 1 with a message if the file is not valid.\n";
+  }
+  if (topic == "record") {
+    return "usage: reducescope record --out FILE [--n N] [--pattern P] [--samples S]\n"
+           "Runs every kernel at every block size it accepts on the GPU: times each as `bench` does and\n"
+           "traces block 0 of each, and saves it all, with the GPU's name and the date, in one session\n"
+           "file (.rssession). The window and `export` open it on machines without a GPU.\n"
+           "Defaults: --n 16777216 --pattern random --samples 30.\n";
+  }
+  if (topic == "export") {
+    return "usage: reducescope export SESSION --out DIR [--block-size B]\n"
+           "Writes the session's timing charts into DIR as PNG, SVG and PDF, with the numbers behind\n"
+           "each as CSV: time and bandwidth per kernel (at B, or at every block size), time and\n"
+           "bandwidth against block size, and Harris's table. Each chart names the GPU, N, the block\n"
+           "size and the timing method.\n";
   }
   return "ReduceScope: see what CUDA parallel reduction (Harris's reduce0..reduce6) does on the GPU.\n"
          "\n"
-         "usage: reducescope [FILE.rstrace] [--kernel NAME] [--block-size B] [--n N] [--pattern P]\n"
+         "usage: reducescope [FILE.rssession|FILE.rstrace] [--kernel NAME] [--block-size B] [--n N] [--pattern P]\n"
          "       reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S] [--csv FILE]\n"
          "       reducescope trace --kernel NAME --block-size B [--n N] [--out FILE]\n"
          "       reducescope show FILE [--steps]\n"
          "       reducescope run --kernel NAME --block-size B [--n N]\n"
+         "       reducescope record --out FILE.rssession [--n N] [--samples S]\n"
+         "       reducescope export SESSION --out DIR [--block-size B]\n"
          "       reducescope COMMAND --help | --version\n"
          "\n"
          "With no command, opens the window: kernel list, block size, step-by-step replay of one\n"
@@ -111,6 +128,8 @@ Options parse_cli(const std::vector<std::string>& args) {
     else if (c == "trace") o.command = Command::Trace, i = 1;
     else if (c == "show") o.command = Command::Show, i = 1;
     else if (c == "run") o.command = Command::Run, i = 1;
+    else if (c == "record") o.command = Command::Record, i = 1;
+    else if (c == "export") o.command = Command::Export, i = 1;
     else if (c == "help") {
       o.command = Command::Help;
       o.help_topic = args.size() > 1 ? args[1] : "";
@@ -122,8 +141,10 @@ Options parse_cli(const std::vector<std::string>& args) {
     return cmd == Command::Bench   ? "bench"
            : cmd == Command::Trace ? "trace"
            : cmd == Command::Show  ? "show"
-           : cmd == Command::Run   ? "run"
-                                   : "";
+           : cmd == Command::Run    ? "run"
+           : cmd == Command::Record ? "record"
+           : cmd == Command::Export ? "export"
+                                    : "";
   };
   // --help anywhere wins, so `reducescope bench --n x --help` still helps.
   for (size_t j = i; j < args.size(); ++j) {
@@ -159,7 +180,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       }
       have_kernel = true;
     } else if (a == "--block-size") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Export});
       std::string v = value();
       o.block_sizes.clear();
       if (v == "all" && cmd == Command::Bench) {
@@ -170,16 +191,16 @@ Options parse_cli(const std::vector<std::string>& args) {
       }
       have_block = true;
     } else if (a == "--n") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Record});
       o.n = parse_count(value(), a);
     } else if (a == "--samples") {
-      allowed(a, {Command::Bench});
+      allowed(a, {Command::Bench, Command::Record});
       std::string v = value();
       if (!parse_uint(v, o.samples) || o.samples < 20 || o.samples > 100000) {
         throw UsageError("--samples: '" + v + "' must be a number from 20 to 100000 (the median needs at least 20)");
       }
     } else if (a == "--pattern") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Record});
       std::string v = value();
       auto p = parse_pattern(v);
       if (!p) throw UsageError("--pattern: '" + v + "' is not one of ones, random, iota");
@@ -188,7 +209,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       allowed(a, {Command::Bench});
       o.csv = value();
     } else if (a == "--out") {
-      allowed(a, {Command::Trace});
+      allowed(a, {Command::Trace, Command::Record, Command::Export});
       o.out = value();
     } else if (a == "--block") {
       allowed(a, {Command::Trace});
@@ -213,7 +234,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       if (!parse_uint(v, o.frames) || o.frames < 1) throw UsageError("--frames: '" + v + "' must be at least 1");
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option " + a);
-    } else if ((cmd == Command::Show || cmd == Command::Gui) && o.file.empty()) {
+    } else if ((cmd == Command::Show || cmd == Command::Gui || cmd == Command::Export) && o.file.empty()) {
       o.file = a;
     } else {
       throw UsageError("unexpected argument '" + a + "'");
@@ -236,7 +257,14 @@ Options parse_cli(const std::vector<std::string>& args) {
       if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
       break;
     case Command::Show:
-      if (o.file.empty()) throw UsageError("show needs a trace FILE");
+      if (o.file.empty()) throw UsageError("show needs a trace or session FILE");
+      break;
+    case Command::Record:
+      if (o.out.empty()) throw UsageError("record needs --out FILE (the session file to write)");
+      break;
+    case Command::Export:
+      if (o.file.empty()) throw UsageError("export needs a SESSION file (recorded with `reducescope record`)");
+      if (o.out.empty()) throw UsageError("export needs --out DIR (the folder for the charts)");
       break;
     case Command::Gui:
       if (have_kernel && have_block) {

@@ -5,6 +5,8 @@
 //   reducescope trace --kernel NAME --block-size B [--n N] [--out FILE]
 //   reducescope show FILE [--steps]
 //   reducescope run --kernel NAME --block-size B [--n N]    one reduction (for ncu, compute-sanitizer)
+//   reducescope record --out FILE [--n N] [--pattern P] [--samples S]    a session (.rssession)
+//   reducescope export SESSION --out DIR [--block-size B]   its charts: PNG, SVG, PDF, CSV
 //
 // Exit codes (fixed; scripts rely on them): 0 success, 1 runtime error, 2 usage error.
 #pragma once
@@ -29,11 +31,11 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Gui, Bench, Trace, Show, Run, Help, Version };
+enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Help, Version };
 
 struct Options {
   Command command = Command::Gui;
-  std::string help_topic;               // Help: "", "bench", "trace", "show"
+  std::string help_topic;               // Help: "", or a command's name
   std::vector<KernelId> kernels;        // bench: the kernels to run (all by default)
   std::vector<unsigned> block_sizes;    // bench: threads per block (256 by default)
   bool block_sizes_all = false;         // bench: --block-size all (skip impossible pairs, saying why)
@@ -41,8 +43,8 @@ struct Options {
   int samples = 30;                     // bench: timed samples per kernel (>= 20)
   Pattern pattern = Pattern::RandomBytes;
   std::string csv;                      // bench: CSV output path
-  std::string out;                      // trace: trace file to write
-  std::string file;                     // show: trace to read; gui: trace to open
+  std::string out;                      // trace: trace file; record: session file; export: folder
+  std::string file;                     // show, export: trace or session to read; gui: one to open
   unsigned traced_block = 0;            // trace: blockIdx.x to record
   bool quiet = false;                   // trace: summary only, no per-step text
   bool steps = false;                   // show: print every step too

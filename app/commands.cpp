@@ -1,6 +1,8 @@
 #include "commands.hpp"
 
+#include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -8,6 +10,9 @@
 
 #include "gpu_reduce.hpp"
 #include "trace_io.hpp"
+#ifdef REDUCESCOPE_HAS_CHARTS
+#include "charts.hpp"
+#endif
 
 namespace rs {
 
@@ -218,11 +223,141 @@ int run_once(const Options& o, std::ostream& out, std::ostream& err) {
   });
 }
 
+std::string timing_method(int samples, int warmups, size_t l2_bytes) {
+  char b[256];
+  std::snprintf(b, sizeof b,
+                "CUDA events around the whole multi-launch reduction; %d warm-ups, %d samples, L2 flushed (%.0f MiB "
+                "write) before each; median, min-max",
+                warmups, samples, 2.0 * l2_bytes / 1048576.0);
+  return b;
+}
+
+std::string summarize_session(const Session& s) {
+  const SessionMeta& m = s.meta;
+  char b[1024];
+  std::snprintf(b, sizeof b,
+                "recorded on %s (compute capability %s, %u SMs, CUDA %s) at %s by ReduceScope %s\n"
+                "N = %llu int32, pattern %s; timing: %s\n"
+                "theoretical peak %.1f GB/s; device-to-device copy %.1f GB/s; cub::DeviceReduce::Sum %.4f ms (%.1f GB/s)\n",
+                m.gpu.c_str(), m.compute_capability.c_str(), m.sm_count, m.cuda_version.c_str(), m.date.c_str(),
+                m.tool_version.c_str(), static_cast<unsigned long long>(m.n), m.pattern.c_str(), m.method.c_str(),
+                m.peak_gbps, m.copy_gbps, m.cub_ms, m.cub_gbps);
+  std::string out = b;
+  for (uint32_t bs : s.block_sizes()) {
+    std::snprintf(b, sizeof b, "\n%u threads per block\n%-8s %10s %21s %9s %7s %6s %11s  %s\n", bs, "kernel",
+                  "time ms", "[min .. max] ms", "GB/s", "% peak", "step", "cumulative", "result");
+    out += b;
+    double first = 0, prev = 0;
+    for (const auto& k : kernel_table()) {
+      const SessionTiming* t = s.find_timing(k.name, bs);
+      if (!t) continue;
+      if (first == 0) first = t->median_ms;
+      std::snprintf(b, sizeof b, "%-8s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx  %s%s\n", k.name,
+                    t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak, prev > 0 ? prev / t->median_ms : 1.0,
+                    first / t->median_ms, t->correct ? "correct" : "WRONG",
+                    s.find_trace(k.name, bs) ? ", traced" : "");
+      out += b;
+      prev = t->median_ms;
+    }
+  }
+  out += "\n" + std::to_string(s.traces.size()) + " traces, " + std::to_string(s.timings.size()) + " timings\n";
+  return out;
+}
+
+int run_record(const Options& o, std::ostream& out, std::ostream& err) {
+  return guarded("record", err, [&] {
+    GpuReducer gpu;
+    const DeviceInfo& d = gpu.device();
+    const int32_t expected = prepare_input(gpu, o);
+    constexpr int kWarmups = 3;
+    Session s;
+    SessionMeta& m = s.meta;
+    m.gpu = d.name;
+    m.compute_capability = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+    m.cuda_version = d.cuda_runtime;
+    std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    m.date = date;
+    m.tool_version = kToolVersion;
+    m.pattern = to_string(o.pattern);
+    m.method = timing_method(o.samples, kWarmups, d.l2_bytes);
+    m.n = o.n;
+    m.sm_count = static_cast<uint32_t>(d.sm_count);
+    m.l2_bytes = d.l2_bytes;
+    m.samples = static_cast<uint32_t>(o.samples);
+    m.warmups = kWarmups;
+    m.peak_gbps = d.peak_gbps();
+    out << "Recording a session on " << device_line(d) << "\nN = " << o.n << ", pattern " << m.pattern << "; "
+        << m.method << "\n";
+    out.flush();
+    m.copy_gbps = gpu.time_copy(o.samples, kWarmups).gbps;
+    const Timing cub = gpu.time_cub(o.samples, kWarmups);
+    m.cub_ms = cub.median_ms;
+    m.cub_gbps = cub.gbps;
+    bool all_correct = true;
+    for (const auto& k : kernel_table()) {
+      for (unsigned bs : kBlockSizes) {
+        if (block_size_problem(k.id, bs)) continue;
+        const int32_t got = gpu.run(k.id, bs);
+        const Timing t = gpu.time(k.id, bs, o.samples, kWarmups);
+        Trace tr = gpu.trace(k.id, bs);
+        const bool ok = got == expected && tr.meta.result == expected;
+        all_correct = all_correct && ok;
+        s.timings.push_back({k.name, bs, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
+                             t.pct_peak, ok});
+        s.traces.push_back(std::move(tr));
+        char b[160];
+        std::snprintf(b, sizeof b, "  %-8s %5u threads  %9.4f ms  %7.1f GB/s  %zu trace records  %s\n", k.name, bs,
+                      t.median_ms, t.gbps, s.traces.back().records.size(), ok ? "correct" : "WRONG");
+        out << b;
+        out.flush();
+      }
+    }
+    save_session(s, o.out);
+    out << "session saved to " << o.out << "\n";
+    if (!all_correct) {
+      err << "reducescope record: some results do not match the CPU reference (marked WRONG in the session)\n";
+      return kExitRuntime;
+    }
+    return kExitOk;
+  });
+}
+
+int run_export(const Options& o, std::ostream& out, std::ostream& err) {
+  return guarded("export", err, [&] {
+#ifdef REDUCESCOPE_HAS_CHARTS
+    const Session s = load_session(o.file);
+    const ChartFiles files = export_charts(s, o.out, o.block_sizes.empty() ? 0 : o.block_sizes[0]);
+    out << "charts of " << s.meta.gpu << " (" << s.meta.date << ") written to " << o.out << ":\n";
+    for (const auto& p : files.paths) out << "  " << p << "\n";
+    return kExitOk;
+#else
+    (void)o;
+    (void)out;
+    err << "reducescope export: this build has no chart export (built with REDUCESCOPE_CHARTS=OFF)\n";
+    return kExitRuntime;
+#endif
+  });
+}
+
 int run_show(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("show", err, [&] {
+    if (is_session_file(o.file)) {
+      const Session s = load_session(o.file);
+      out << o.file << ": ReduceScope session\n" << summarize_session(s);
+      for (const Trace& t : s.traces) {
+        Replay replay(t);
+        out << "\n" << summarize_trace(t, replay);
+        if (o.steps) {
+          for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
+        }
+      }
+      return kExitOk;
+    }
     Trace t = load_trace(o.file);
     Replay replay(t);
-    out << o.file << ": ReduceScope trace, format version " << kTraceFormatVersion << "\n" << summarize_trace(t, replay);
+    out << o.file << ": ReduceScope trace\n" << summarize_trace(t, replay);
     if (o.steps) {
       for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
     }

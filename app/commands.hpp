@@ -7,6 +7,7 @@
 
 #include "cli.hpp"
 #include "replay.hpp"
+#include "session.hpp"
 
 namespace rs {
 
@@ -14,8 +15,16 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err);
 int run_trace(const Options& o, std::ostream& out, std::ostream& err);
 int run_once(const Options& o, std::ostream& out, std::ostream& err);
 int run_show(const Options& o, std::ostream& out, std::ostream& err);
+int run_record(const Options& o, std::ostream& out, std::ostream& err);
+int run_export(const Options& o, std::ostream& out, std::ostream& err);
 
 // The summary `reducescope show` prints for a loaded trace (also used by `trace`).
 std::string summarize_trace(const Trace& trace, const Replay& replay);
+// The summary `reducescope show` prints for a session: GPU, date, input, method, Harris's
+// table per block size, and the traces it holds.
+std::string summarize_session(const Session& s);
+
+// The timing method of GpuReducer::time in words, for session files and chart captions.
+std::string timing_method(int samples, int warmups, size_t l2_bytes);
 
 }  // namespace rs

@@ -34,6 +34,10 @@ int main(int argc, char** argv) {
       return rs::run_once(o, std::cout, std::cerr);
     case rs::Command::Show:
       return rs::run_show(o, std::cout, std::cerr);
+    case rs::Command::Record:
+      return rs::run_record(o, std::cout, std::cerr);
+    case rs::Command::Export:
+      return rs::run_export(o, std::cout, std::cerr);
     case rs::Command::Gui:
 #ifdef REDUCESCOPE_HAS_GUI
       return rs::run_gui(o);

@@ -1,12 +1,12 @@
 #include "trace_io.hpp"
 
+#include "binary_io.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <zlib.h>
 
 namespace rs {
 
@@ -32,6 +32,10 @@ std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
   return {};
 }
 
+using detail::Reader;
+using detail::section;
+using detail::Writer;
+
 namespace {
 
 constexpr char kMagic[8] = {'R', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
@@ -40,56 +44,6 @@ constexpr char kMagic[8] = {'R', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
 enum Tag : uint32_t { kTagMeta = 1, kTagSource = 2, kTagRecords = 3, kTagChecksum = 4 };
 
 constexpr uint64_t kMaxRecords = 1ull << 26;  // 2 GiB of records: far beyond any one block
-
-class Writer {
- public:
-  void u8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
-  void u16(uint16_t v) { for (int i = 0; i < 2; ++i) u8(static_cast<uint8_t>(v >> (8 * i))); }
-  void u32(uint32_t v) { for (int i = 0; i < 4; ++i) u8(static_cast<uint8_t>(v >> (8 * i))); }
-  void u64(uint64_t v) { for (int i = 0; i < 8; ++i) u8(static_cast<uint8_t>(v >> (8 * i))); }
-  void bytes(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
-  void str(const std::string& s) { u32(static_cast<uint32_t>(s.size())); bytes(s.data(), s.size()); }
-  std::string& data() { return out_; }
-
- private:
-  std::string out_;
-};
-
-class Reader {
- public:
-  Reader(const char* p, size_t n, const std::string& name, const char* what)
-      : p_(p), n_(n), name_(name), what_(what) {}
-  [[noreturn]] void fail(const std::string& msg) const {
-    throw TraceFormatError(name_ + ": " + msg);
-  }
-  void need(uint64_t k) const {
-    if (k > n_ - pos_) {
-      fail(std::string("truncated ") + what_ + " (needs " + std::to_string(k) + " more bytes at offset " +
-           std::to_string(pos_) + ", has " + std::to_string(n_ - pos_) + ")");
-    }
-  }
-  uint8_t u8() { need(1); return static_cast<uint8_t>(p_[pos_++]); }
-  uint16_t u16() { uint16_t v = 0; for (int i = 0; i < 2; ++i) v |= uint16_t(u8()) << (8 * i); return v; }
-  uint32_t u32() { uint32_t v = 0; for (int i = 0; i < 4; ++i) v |= uint32_t(u8()) << (8 * i); return v; }
-  uint64_t u64() { uint64_t v = 0; for (int i = 0; i < 8; ++i) v |= uint64_t(u8()) << (8 * i); return v; }
-  std::string str() {
-    uint32_t len = u32();
-    need(len);
-    std::string s(p_ + pos_, len);
-    pos_ += len;
-    return s;
-  }
-  void skip(uint64_t k) { need(k); pos_ += k; }
-  size_t pos() const { return pos_; }
-  size_t left() const { return n_ - pos_; }
-
- private:
-  const char* p_;
-  size_t n_;
-  size_t pos_ = 0;
-  const std::string& name_;
-  const char* what_;
-};
 
 void write_meta(Writer& w, const TraceMeta& m) {
   w.str(m.kernel);
@@ -151,24 +105,6 @@ TraceRecord read_record(Reader& r) {
   return rec;
 }
 
-uint32_t crc32_of(const char* p, size_t n) {
-  uLong c = crc32(0L, Z_NULL, 0);
-  while (n > 0) {
-    uInt chunk = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
-    c = crc32(c, reinterpret_cast<const Bytef*>(p), chunk);
-    p += chunk;
-    n -= chunk;
-  }
-  return static_cast<uint32_t>(c);
-}
-
-void section(Writer& w, uint32_t tag, const std::string& payload) {
-  w.u32(tag);
-  w.u32(0);
-  w.u64(payload.size());
-  w.bytes(payload.data(), payload.size());
-}
-
 }  // namespace
 
 std::string serialize_trace(const Trace& t) {
@@ -185,40 +121,17 @@ std::string serialize_trace(const Trace& t) {
   for (const auto& r : t.records) write_record(recs, r);
   section(w, kTagRecords, recs.data());
   // Last: CRC-32 (zlib) of every byte before this section's header.
-  Writer crc;
-  crc.u32(crc32_of(w.data().data(), w.data().size()));
-  section(w, kTagChecksum, crc.data());
+  detail::append_checksum(w, kTagChecksum);
   return std::move(w.data());
 }
 
 Trace parse_trace(const std::string& bytes, const std::string& name) {
   Reader top(bytes.data(), bytes.size(), name, "file");
-  top.need(sizeof kMagic);
-  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
-    top.fail("not a ReduceScope trace (bad magic bytes)");
-  }
-  top.skip(sizeof kMagic);
-  uint32_t version = top.u32();
-  if (top.u32() != 0) top.fail("the header's reserved field is not zero");
-  if (version > kTraceFormatVersion) {
-    top.fail("format version " + std::to_string(version) + " is newer than this build reads (" +
-             std::to_string(kTraceFormatVersion) + "); update ReduceScope");
-  }
-  if (version < 1) top.fail("format version " + std::to_string(version) + " is too old (oldest read: 1)");
-
+  const uint32_t version = detail::read_header(top, bytes, kMagic, kTraceFormatVersion, "trace");
   Trace t;
-  bool have_meta = false, have_records = false, have_checksum = false;
-  while (top.left() > 0) {
-    const size_t section_start = top.pos();
-    uint32_t tag = top.u32();
-    if (top.u32() != 0) top.fail("a section header's reserved field is not zero (corrupt file)");
-    uint64_t size = top.u64();
-    if (size > top.left()) {
-      top.fail("truncated file: section " + std::to_string(tag) + " at offset " + std::to_string(section_start) +
-               " declares " + std::to_string(size) + " bytes, but only " + std::to_string(top.left()) + " remain");
-    }
-    const char* payload = bytes.data() + top.pos();
-    top.skip(size);
+  bool have_meta = false, have_records = false;
+  const bool have_checksum = detail::walk_sections(top, bytes, kTagChecksum, [&](uint32_t tag, const char* payload,
+                                                                                 uint64_t size) {
     switch (tag) {
       case kTagMeta: {
         Reader r(payload, size, name, "metadata section");
@@ -242,19 +155,10 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
         have_records = true;
         break;
       }
-      case kTagChecksum: {
-        Reader r(payload, size, name, "checksum section");
-        const uint32_t stored = r.u32();
-        const uint32_t actual = crc32_of(bytes.data(), section_start);
-        if (stored != actual) top.fail("checksum mismatch: the file is corrupt");
-        if (top.left() != 0) top.fail("data after the checksum section");
-        have_checksum = true;
-        break;
-      }
       default:
         break;  // a section from a later minor revision: skip it
     }
-  }
+  });
   if (version >= 2 && !have_checksum) {
     throw TraceFormatError(name + ": no checksum section (the file is truncated or was not written completely)");
   }
@@ -275,14 +179,19 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
   return t;
 }
 
-void save_trace(const Trace& trace, const std::string& path) {
-  const std::string bytes = serialize_trace(trace);
+namespace detail {
+
+void write_file_atomically(const std::string& path, const std::string& bytes) {
   const std::string tmp = path + ".part";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) throw TraceFormatError(path + ": cannot open for writing");
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!f.flush()) throw TraceFormatError(path + ": write failed");
+    if (!f.flush()) {
+      f.close();
+      std::remove(tmp.c_str());
+      throw TraceFormatError(path + ": write failed (disk full?)");
+    }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
@@ -290,13 +199,19 @@ void save_trace(const Trace& trace, const std::string& path) {
   }
 }
 
-Trace load_trace(const std::string& path) {
+std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw TraceFormatError(path + ": cannot open (does the file exist?)");
   std::ostringstream ss;
   ss << f.rdbuf();
   if (f.bad()) throw TraceFormatError(path + ": read failed");
-  return parse_trace(ss.str(), path);
+  return ss.str();
 }
+
+}  // namespace detail
+
+void save_trace(const Trace& trace, const std::string& path) { detail::write_file_atomically(path, serialize_trace(trace)); }
+
+Trace load_trace(const std::string& path) { return parse_trace(detail::read_file(path), path); }
 
 }  // namespace rs

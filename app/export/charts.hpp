@@ -1,0 +1,43 @@
+// Timing charts for slides and handouts: PNG, SVG and PDF through cairo (Debian's
+// libcairo2-dev), and CSV of the numbers behind each chart. Used by `reducescope export`
+// and by the window's File -> Export.
+//
+// Index
+//   ChartFiles        what one export wrote
+//   ExportError       what every failure raises
+//   export_charts()   all charts of a session into a folder
+//
+// Each chart's caption states the GPU, N, the pattern, the block size (where one applies) and
+// the timing method (SessionMeta::method), so a chart pasted into a slide carries its context.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "session.hpp"
+
+namespace rs {
+
+class ExportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ChartFiles {
+  std::vector<std::string> paths;  // every file written, in the order written
+};
+
+// Writes into `dir` (created if missing):
+//   kernels_time_bs<B>.{png,svg,pdf,csv}       median time per kernel at block size B, min-max whiskers
+//   kernels_bandwidth_bs<B>.{png,svg,pdf,csv}  effective bandwidth per kernel at B, with the
+//                                              theoretical peak and the measured copy ceiling as lines
+//   blocksize_time.{png,svg,pdf,csv}           median time against block size, one line per kernel
+//   blocksize_bandwidth.{png,svg,pdf,csv}      effective bandwidth against block size, one line per kernel
+//   harris_table_bs<B>.csv                     Harris's table at B: time, GB/s, % of peak, step and
+//                                              cumulative speedup
+// for B = `block_size`, or for every block size in the session when `block_size` is 0.
+// Throws ExportError if the session has no timings, B has none, or a file cannot be written.
+ChartFiles export_charts(const Session& s, const std::string& dir, uint32_t block_size = 0);
+
+}  // namespace rs

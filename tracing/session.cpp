@@ -1,0 +1,234 @@
+#include "session.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+#include "binary_io.hpp"
+
+namespace rs {
+
+using detail::Reader;
+using detail::Writer;
+
+namespace {
+
+constexpr char kMagic[8] = {'R', 'S', 'S', 'E', 'S', 'S', 'N', '\0'};
+
+// Section tags. Append-only: never renumber.
+enum Tag : uint32_t { kTagMeta = 1, kTagTimings = 2, kTagTrace = 3, kTagChecksum = 4 };
+
+constexpr uint32_t kMaxTimings = 4096;
+constexpr uint64_t kMaxTraceBytes = 1ull << 30;  // one uncompressed trace: far beyond one block's
+
+void write_meta(Writer& w, const SessionMeta& m) {
+  for (const std::string* s : {&m.gpu, &m.compute_capability, &m.cuda_version, &m.date, &m.tool_version, &m.pattern,
+                               &m.method}) {
+    w.str(*s);
+  }
+  w.u64(m.n);
+  w.u32(m.sm_count);
+  w.u64(m.l2_bytes);
+  w.u32(m.samples);
+  w.u32(m.warmups);
+  for (double d : {m.peak_gbps, m.copy_gbps, m.cub_ms, m.cub_gbps}) w.f64(d);
+}
+
+SessionMeta read_meta(Reader& r) {
+  SessionMeta m;
+  for (std::string* s : {&m.gpu, &m.compute_capability, &m.cuda_version, &m.date, &m.tool_version, &m.pattern,
+                         &m.method}) {
+    *s = r.str();
+  }
+  m.n = r.u64();
+  m.sm_count = r.u32();
+  m.l2_bytes = r.u64();
+  m.samples = r.u32();
+  m.warmups = r.u32();
+  for (double* d : {&m.peak_gbps, &m.copy_gbps, &m.cub_ms, &m.cub_gbps}) *d = r.f64();
+  return m;
+}
+
+void write_timing(Writer& w, const SessionTiming& t) {
+  w.str(t.kernel);
+  w.u32(t.block_size);
+  for (double d : {t.median_ms, t.min_ms, t.max_ms}) w.f64(d);
+  w.u32(t.samples);
+  w.f64(t.gbps);
+  w.f64(t.pct_peak);
+  w.u8(t.correct ? 1 : 0);
+}
+
+SessionTiming read_timing(Reader& r) {
+  SessionTiming t;
+  t.kernel = r.str();
+  t.block_size = r.u32();
+  for (double* d : {&t.median_ms, &t.min_ms, &t.max_ms}) *d = r.f64();
+  t.samples = r.u32();
+  t.gbps = r.f64();
+  t.pct_peak = r.f64();
+  const uint8_t c = r.u8();
+  if (c > 1) r.fail("a timing's correctness flag is " + std::to_string(c) + ", not 0 or 1");
+  t.correct = c == 1;
+  return t;
+}
+
+// A trace section: u64 size of the .rstrace bytes, then those bytes compressed with zlib.
+std::string pack_trace(const Trace& t) {
+  const std::string raw = serialize_trace(t);
+  uLongf len = compressBound(static_cast<uLong>(raw.size()));
+  std::string z(len, '\0');
+  if (compress2(reinterpret_cast<Bytef*>(z.data()), &len, reinterpret_cast<const Bytef*>(raw.data()),
+                static_cast<uLong>(raw.size()), Z_BEST_COMPRESSION) != Z_OK) {
+    throw SessionFormatError("cannot compress the trace of " + t.meta.kernel);
+  }
+  z.resize(len);
+  Writer w;
+  w.u64(raw.size());
+  w.bytes(z.data(), z.size());
+  return std::move(w.data());
+}
+
+Trace unpack_trace(const char* payload, uint64_t size, const std::string& name, size_t index) {
+  Reader r(payload, size, name, "trace section");
+  const uint64_t raw_size = r.u64();
+  const uint64_t z_size = r.left();
+  // deflate expands at most about 1032:1 (zlib's FAQ), so a larger claim is corruption; checking
+  // it first keeps a corrupt file from making us allocate gigabytes.
+  if (raw_size > kMaxTraceBytes || raw_size > z_size * 1032 + 64) {
+    r.fail("trace " + std::to_string(index) + " declares an implausible size (corrupt file)");
+  }
+  std::string raw(raw_size, '\0');
+  uLongf len = static_cast<uLongf>(raw_size);
+  const int rc = uncompress(reinterpret_cast<Bytef*>(raw.data()), &len,
+                            reinterpret_cast<const Bytef*>(payload + 8), static_cast<uLong>(z_size));
+  if (rc != Z_OK || len != raw_size) r.fail("trace " + std::to_string(index) + " does not decompress (corrupt file)");
+  return parse_trace(raw, name + " (trace " + std::to_string(index) + ")");
+}
+
+}  // namespace
+
+const SessionTiming* Session::find_timing(const std::string& kernel, uint32_t block_size) const {
+  for (const auto& t : timings) {
+    if (t.kernel == kernel && t.block_size == block_size) return &t;
+  }
+  return nullptr;
+}
+
+const Trace* Session::find_trace(const std::string& kernel, uint32_t block_size) const {
+  for (const auto& t : traces) {
+    if (t.meta.kernel == kernel && t.meta.block_size == block_size) return &t;
+  }
+  return nullptr;
+}
+
+std::vector<uint32_t> Session::block_sizes() const {
+  std::set<uint32_t> b;
+  for (const auto& t : timings) b.insert(t.block_size);
+  for (const auto& t : traces) b.insert(t.meta.block_size);
+  return {b.begin(), b.end()};
+}
+
+std::string serialize_session(const Session& s) {
+  Writer w;
+  w.bytes(kMagic, sizeof kMagic);
+  w.u32(kSessionFormatVersion);
+  w.u32(0);
+  Writer meta;
+  write_meta(meta, s.meta);
+  detail::section(w, kTagMeta, meta.data());
+  Writer tab;
+  tab.u32(static_cast<uint32_t>(s.timings.size()));
+  for (const auto& t : s.timings) write_timing(tab, t);
+  detail::section(w, kTagTimings, tab.data());
+  for (const auto& t : s.traces) detail::section(w, kTagTrace, pack_trace(t));
+  detail::append_checksum(w, kTagChecksum);
+  return std::move(w.data());
+}
+
+Session parse_session(const std::string& bytes, const std::string& name) {
+  try {
+    Reader top(bytes.data(), bytes.size(), name, "file");
+    detail::read_header(top, bytes, kMagic, kSessionFormatVersion, "session");
+    Session s;
+    bool have_meta = false, have_timings = false;
+    const bool have_checksum =
+        detail::walk_sections(top, bytes, kTagChecksum, [&](uint32_t tag, const char* payload, uint64_t size) {
+          switch (tag) {
+            case kTagMeta: {
+              Reader r(payload, size, name, "metadata section");
+              s.meta = read_meta(r);
+              have_meta = true;
+              break;
+            }
+            case kTagTimings: {
+              Reader r(payload, size, name, "timing section");
+              const uint32_t count = r.u32();
+              if (count > kMaxTimings) r.fail("timing count " + std::to_string(count) + " is implausible");
+              for (uint32_t i = 0; i < count; ++i) s.timings.push_back(read_timing(r));
+              if (r.left() != 0) r.fail("the timing section has " + std::to_string(r.left()) + " stray bytes");
+              have_timings = true;
+              break;
+            }
+            case kTagTrace: {
+              s.traces.push_back(unpack_trace(payload, size, name, s.traces.size()));
+              break;
+            }
+            default:
+              break;  // a section from a later minor revision: skip it
+          }
+        });
+    if (!have_checksum) throw SessionFormatError(name + ": no checksum section (the file is truncated or was not written completely)");
+    if (!have_meta) throw SessionFormatError(name + ": no metadata section");
+    if (!have_timings) throw SessionFormatError(name + ": no timing section");
+    for (const auto& t : s.timings) {
+      if (t.block_size == 0 || t.block_size > 1024) {
+        throw SessionFormatError(name + ": a timing of " + t.kernel + " has block size " + std::to_string(t.block_size));
+      }
+      if (!(t.median_ms >= 0) || !(t.min_ms >= 0) || !(t.max_ms >= t.min_ms)) {
+        throw SessionFormatError(name + ": the timing of " + t.kernel + " at " + std::to_string(t.block_size) +
+                                 " threads is not a valid min <= max in ms");
+      }
+    }
+    return s;
+  } catch (const SessionFormatError&) {
+    throw;
+  } catch (const TraceFormatError& e) {
+    throw SessionFormatError(e.what());
+  }
+}
+
+void save_session(const Session& s, const std::string& path) {
+  try {
+    detail::write_file_atomically(path, serialize_session(s));
+  } catch (const SessionFormatError&) {
+    throw;
+  } catch (const TraceFormatError& e) {
+    throw SessionFormatError(e.what());
+  }
+}
+
+Session load_session(const std::string& path) {
+  std::string bytes;
+  try {
+    bytes = detail::read_file(path);
+  } catch (const TraceFormatError& e) {
+    throw SessionFormatError(e.what());
+  }
+  return parse_session(bytes, path);
+}
+
+bool is_session_bytes(const std::string& bytes) {
+  return bytes.size() >= sizeof kMagic && std::equal(kMagic, kMagic + sizeof kMagic, bytes.begin());
+}
+
+bool is_session_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  char head[sizeof kMagic] = {};
+  if (!f.read(head, sizeof head)) return false;
+  return std::equal(kMagic, kMagic + sizeof kMagic, head);
+}
+
+}  // namespace rs

@@ -1,0 +1,91 @@
+// ReduceScope session files (.rssession): everything one `reducescope record` run measured on
+// a GPU (timings of every kernel x block size, the references, and a trace of one block of
+// each), so that a machine without a GPU can replay it and export its charts.
+//
+// Index
+//   SessionMeta      the GPU, the input, the timing method, when and with what it was recorded
+//   SessionTiming    one kernel at one block size: median / min / max time, bandwidth
+//   Session          meta + timings + traces, with look-ups
+//   save_session / load_session / parse_session / serialize_session / is_session_bytes
+//
+// File layout (docs/trace-format.md, "Session files"): 8 magic bytes "RSSESSN\0", u32 format
+// version, u32 reserved (0), then sections like a trace file's (u32 tag, u32 reserved, u64
+// size, payload): 1 meta, 2 timing table, 3 one trace (repeated; a zlib-compressed .rstrace
+// file), 4 CRC-32 of every byte before it (last). Little-endian; unknown tags are skipped.
+//
+// Plain C++: no CUDA, no GL.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trace_format.hpp"
+#include "trace_io.hpp"
+
+namespace rs {
+
+inline constexpr uint32_t kSessionFormatVersion = 1;
+
+// Raised for any file that is not a valid session (unreadable, truncated, corrupt, too new,
+// or holding an invalid trace). Derives from TraceFormatError: the CLI maps both to exit 1.
+class SessionFormatError : public TraceFormatError {
+ public:
+  using TraceFormatError::TraceFormatError;
+};
+
+struct SessionMeta {
+  std::string gpu;                 // device name, e.g. "NVIDIA H100 80GB HBM3"
+  std::string compute_capability;  // e.g. "9.0"
+  std::string cuda_version;        // CUDA runtime, e.g. "13.0"
+  std::string date;                // when it was recorded, UTC, ISO 8601
+  std::string tool_version;        // ReduceScope version that recorded it
+  std::string pattern;             // input pattern: "ones", "random", "iota"
+  std::string method;              // timing method in words, for chart captions
+  uint64_t n = 0;                  // elements (int32) reduced in the timed runs
+  uint32_t sm_count = 0;           // streaming multiprocessors
+  uint64_t l2_bytes = 0;           // L2 cache size, bytes
+  uint32_t samples = 0;            // timed samples per measurement
+  uint32_t warmups = 0;            // untimed runs before them
+  double peak_gbps = 0;            // theoretical DRAM peak, GB/s (2 x memory clock x bus width / 8)
+  double copy_gbps = 0;            // measured device-to-device copy, GB/s (bytes read + written)
+  double cub_ms = 0;               // cub::DeviceReduce::Sum median time on the same input, ms
+  double cub_gbps = 0;             // its effective bandwidth, GB/s (N x 4 bytes / median)
+};
+
+// One kernel at one block size, timed as SessionMeta::method says.
+struct SessionTiming {
+  std::string kernel;         // slide name, "reduce0" ... "reduce6"
+  uint32_t block_size = 0;    // threads per block
+  double median_ms = 0, min_ms = 0, max_ms = 0;  // milliseconds
+  uint32_t samples = 0;
+  double gbps = 0;            // effective bandwidth: N x 4 bytes / median, GB/s
+  double pct_peak = 0;        // gbps / SessionMeta::peak_gbps x 100
+  bool correct = true;        // the sum matched the CPU reference
+};
+
+struct Session {
+  SessionMeta meta;
+  std::vector<SessionTiming> timings;  // any order; at most one per (kernel, block size)
+  std::vector<Trace> traces;           // one block of each kernel x block size recorded
+
+  // nullptr when the session has no such entry.
+  const SessionTiming* find_timing(const std::string& kernel, uint32_t block_size) const;
+  const Trace* find_trace(const std::string& kernel, uint32_t block_size) const;
+  // Block sizes that have a timing or a trace, ascending.
+  std::vector<uint32_t> block_sizes() const;
+};
+
+// Writes through a temporary file renamed into place. Throws SessionFormatError on I/O failure.
+void save_session(const Session& s, const std::string& path);
+// Reads and validates every section and every trace inside (as load_trace does). Throws
+// SessionFormatError naming `path` and the problem.
+Session load_session(const std::string& path);
+Session parse_session(const std::string& bytes, const std::string& name);
+std::string serialize_session(const Session& s);
+// True if `bytes` start with the session magic (to tell sessions from traces by content).
+bool is_session_bytes(const std::string& bytes);
+// True if the file at `path` starts with the session magic; false if not or unreadable.
+bool is_session_file(const std::string& path);
+
+}  // namespace rs
