@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include <charconv>
+#include <cstdlib>
 
 namespace rs {
 
@@ -115,7 +116,10 @@ std::string help_text(const std::string& topic) {
          "Kernels: " +
          kernel_names() +
          ". Block sizes: 32, 64, 128, 256, 512, 1024.\n"
-         "Window automation: --screenshot FILE.png [--step S] [--frames F].\n"
+         "Window options: --compare K[:B] (side B: kernel K at B threads), --view table|live|blocksize,\n"
+         "  --scale F, --high-contrast, --play, --help-overlay, --export-dir DIR (File > Export's folder).\n"
+         "Window automation: --screenshot FILE.png [--step S] [--frames F] [--stats].\n"
+         "Without a GPU the window replays the session recorded on an H100 that ships in assets/sessions.\n"
          "Exit codes: 0 success, 1 runtime error, 2 usage error.\n";
 }
 
@@ -179,6 +183,7 @@ Options parse_cli(const std::vector<std::string>& args) {
         o.kernels.push_back(parse_kernel(v));
       }
       have_kernel = true;
+      o.have_kernel = true;
     } else if (a == "--block-size") {
       allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Export});
       std::string v = value();
@@ -190,9 +195,11 @@ Options parse_cli(const std::vector<std::string>& args) {
         o.block_sizes.push_back(parse_block_size(v));
       }
       have_block = true;
+      o.have_block_size = true;
     } else if (a == "--n") {
       allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Record});
       o.n = parse_count(value(), a);
+      o.have_n = true;
     } else if (a == "--samples") {
       allowed(a, {Command::Bench, Command::Record});
       std::string v = value();
@@ -205,6 +212,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       auto p = parse_pattern(v);
       if (!p) throw UsageError("--pattern: '" + v + "' is not one of ones, random, iota");
       o.pattern = *p;
+      o.have_pattern = true;
     } else if (a == "--csv") {
       allowed(a, {Command::Bench});
       o.csv = value();
@@ -232,6 +240,32 @@ Options parse_cli(const std::vector<std::string>& args) {
       allowed(a, {Command::Gui});
       std::string v = value();
       if (!parse_uint(v, o.frames) || o.frames < 1) throw UsageError("--frames: '" + v + "' must be at least 1");
+    } else if (a == "--compare") {
+      allowed(a, {Command::Gui});
+      const std::string v = value();
+      const size_t colon = v.find(':');
+      o.compare_kernel = parse_kernel(v.substr(0, colon));
+      if (colon != std::string::npos) o.compare_block_size = parse_block_size(v.substr(colon + 1));
+      o.compare = true;
+    } else if (a == "--view") {
+      allowed(a, {Command::Gui});
+      const std::string v = value();
+      o.view = v == "table" ? 0 : v == "live" ? 1 : v == "blocksize" ? 2 : -2;
+      if (o.view < 0) throw UsageError("--view: '" + v + "' is not one of table, live, blocksize");
+    } else if (a == "--scale") {
+      allowed(a, {Command::Gui});
+      const std::string v = value();
+      char* end = nullptr;
+      o.ui_scale = std::strtof(v.c_str(), &end);
+      if (end == v.c_str() || *end || !(o.ui_scale >= 0.75f && o.ui_scale <= 3.0f)) {
+        throw UsageError("--scale: '" + v + "' must be a number from 0.75 to 3");
+      }
+    } else if (a == "--high-contrast" || a == "--help-overlay" || a == "--play" || a == "--stats") {
+      allowed(a, {Command::Gui});
+      (a == "--high-contrast" ? o.high_contrast : a == "--help-overlay" ? o.help_overlay : a == "--play" ? o.play : o.stats) = true;
+    } else if (a == "--export-dir") {
+      allowed(a, {Command::Gui});
+      o.export_dir = value();
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option " + a);
     } else if ((cmd == Command::Show || cmd == Command::Gui || cmd == Command::Export) && o.file.empty()) {

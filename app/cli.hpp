@@ -53,6 +53,18 @@ struct Options {
   int step = -1;                        // initial replay step (-1: the middle of the trace)
   int frames = 0;                       // exit after this many frames; with --screenshot: at least
                                         // this many frames before it (0: run until closed)
+  // Window presentation (also settable in the window; these override the saved settings):
+  bool compare = false;                 // --compare K[:B]: side B is kernel K at B threads
+  KernelId compare_kernel = KernelId::reduce2;
+  unsigned compare_block_size = 0;      // 0: side A's block size
+  int view = -1;                        // --view table|live|blocksize: the timing tab (-1: saved)
+  float ui_scale = 0;                   // --scale F, 0.75..3 (0: saved)
+  bool high_contrast = false;           // --high-contrast
+  bool help_overlay = false;            // --help-overlay: open with the shortcuts shown
+  bool play = false;                    // --play: start playing the replay
+  bool stats = false;                   // --stats: print first-frame time, frame times, toggle latencies at exit
+  std::string export_dir;               // --export-dir DIR: where File > Export writes (default ./reducescope-charts)
+  bool have_kernel = false, have_block_size = false, have_n = false, have_pattern = false;  // given explicitly
 };
 
 // Parses argv[1..]. Throws UsageError. For --help anywhere, returns Command::Help.

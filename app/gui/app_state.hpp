@@ -1,8 +1,11 @@
-// What the window's panels share: the selection, the replay being shown, and the timings
-// measured so far. Each panel keeps its own view state (hover, selected access) itself.
+// What the window's panels share: the selection, the replays being shown (one, or two in
+// compare mode), where the data comes from (the GPU or a recorded session), the timings
+// measured so far and the presentation settings. Each panel keeps its own view state (hover,
+// selected access) itself.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -11,6 +14,7 @@
 #include "gpu_reduce.hpp"
 #include "kernel_info.hpp"
 #include "replay.hpp"
+#include "session.hpp"
 
 namespace rs::gui {
 
@@ -18,37 +22,101 @@ struct LoadedTrace {
   Trace trace;
   Replay replay;
   bool correct = true;        // sum matched the CPU reference (or unknown for a file)
-  std::string origin;         // "live" or the file it came from
+  std::string origin;         // "live", or the file it came from
   explicit LoadedTrace(Trace t) : trace(std::move(t)), replay(trace) {}
 };
 
-struct AppState {
-  // Selection (what the GPU runs next).
+// One replay as a panel sees it: the trace and the step shown of it.
+struct ReplayView {
+  const LoadedTrace* trace = nullptr;  // nullptr: nothing to show yet
+  size_t step = 0;                     // clamped to the trace's steps
+  char tag = 'A';                      // 'A', or 'B' for the compare side
+  size_t num_steps() const { return trace ? trace->replay.num_steps() : 0; }
+  const Step* current() const { return step < num_steps() ? &trace->replay.step(step) : nullptr; }
+};
+
+// A kernel at a block size: what is traced and timed.
+struct Pick {
   KernelId kernel = KernelId::reduce1;
   unsigned block_size = 256;
+  bool operator==(const Pick& o) const { return kernel == o.kernel && block_size == o.block_size; }
+  bool operator!=(const Pick& o) const { return !(*this == o); }
+};
+
+// One per-launch time of the rolling live plot.
+struct LiveSample {
+  Pick pick;
+  float ms = 0;
+  double t = 0;  // seconds since the window opened
+};
+
+// Which tab the timing panel shows.
+enum class TimingTab : int { Table = 0, Live = 1, BlockSize = 2 };
+
+struct AppState {
+  // Selection (what the GPU runs next, or what is looked up in the session).
+  Pick a;                          // the main replay
+  Pick b{KernelId::reduce2, 256};  // the compare side
+  bool compare = false;            // show A and B side by side, stepping together
   uint64_t n = 1u << 24;
   Pattern pattern = Pattern::RandomBytes;
 
-  // The replay on screen.
-  std::shared_ptr<const LoadedTrace> shown;
+  // The replays on screen and the shared step (B shows min(step, its last step)).
+  std::shared_ptr<const LoadedTrace> shown, shown_b;
   size_t step = 0;
+  bool playing = false;
+  float speed = 2.0f;              // steps per second while playing
+  double next_play_step = 0;       // ImGui::GetTime() at which the next step is due
 
   // Device and progress.
-  bool device_known = false;  // the worker has tried to open the GPU
+  bool device_known = false;       // the worker has tried to open the GPU
   bool have_device = false;
   DeviceInfo device;
-  std::string no_device_reason;  // why there is no GPU, for the banner
+  std::string no_device_reason;    // why there is no GPU, for the banner
   bool busy = false;
-  std::string status;            // what the GPU is doing now
-  std::string error;             // last error, shown until the next success
+  std::string status;              // what the GPU is doing now
+  std::string error;               // last error, shown until the next success
+  std::string notice;              // last success message (export, open), shown until the next
 
-  bool selection_changed = false;  // a panel changed kernel / block size: the GPU should re-run
+  // A recorded session, when the data comes from one (no GPU, or opened from a file).
+  std::shared_ptr<const Session> session;
+  std::string session_path;
 
-  // Median timings measured so far, by (kernel, block size), for the current N and pattern.
+  bool selection_changed = false;  // a panel changed the selection: re-run or re-look-up
+
+  // Median timings for the current N and pattern, by (kernel, block size); from the GPU or the session.
   std::map<std::pair<KernelId, unsigned>, Timing> timings;
+  double copy_gbps = 0, cub_ms = 0;  // references measured on the same input (0: not yet)
+  std::deque<LiveSample> live;       // rolling per-launch times, oldest first
 
+  // Presentation (persisted by settings.cpp).
+  float ui_scale = 1.0f;           // Ctrl+ / Ctrl-: 0.75 .. 3
+  bool high_contrast = false;
+  TimingTab timing_tab = TimingTab::Table;
+  bool show_help = false;
+
+  bool recorded() const { return session != nullptr; }
+  double peak_gbps() const { return session ? session->meta.peak_gbps : device.peak_gbps(); }
+  const Timing* timing(KernelId k, unsigned bs) const {
+    auto it = timings.find({k, bs});
+    return it == timings.end() ? nullptr : &it->second;
+  }
   size_t num_steps() const { return shown ? shown->replay.num_steps() : 0; }
-  const Step* current_step() const { return shown && step < num_steps() ? &shown->replay.step(step) : nullptr; }
+  // The largest step count of the replays on screen (the shared step runs over it).
+  size_t max_steps() const {
+    size_t m = num_steps();
+    if (compare && shown_b) m = std::max(m, shown_b->replay.num_steps());
+    return m;
+  }
+  ReplayView view(int slot) const {
+    ReplayView v;
+    v.tag = slot == 0 ? 'A' : 'B';
+    v.trace = slot == 0 ? shown.get() : shown_b.get();
+    const size_t n_steps = v.num_steps();
+    v.step = n_steps == 0 ? 0 : std::min(step, n_steps - 1);
+    return v;
+  }
+  const Step* current_step() const { return view(0).current(); }
 };
 
 }  // namespace rs::gui

@@ -7,17 +7,19 @@
 namespace rs::gui {
 
 void BanksPanel::drawContent(AppState& s) {
-  const Step* st = s.current_step();
+  const ReplayView v = s.view(slot_);
+  const Step* st = v.current();
   if (!st) {
     ImGui::TextDisabled("No trace yet.");
     return;
   }
-  const auto& accesses = s.shown->replay.accesses();
-  if (selected_step_ != s.step || s.shown.get() == nullptr) {
-    selected_step_ = s.step;
+  const auto& accesses = v.trace->replay.accesses();
+  if (selected_step_ != v.step || selected_trace_ != v.trace) {
+    selected_step_ = v.step;
+    selected_trace_ = v.trace;
     selected_ = static_cast<size_t>(-1);
   }
-  ImGui::TextWrapped("Step %zu: %d warp-level loads, %d stores; bank conflicts: %d load, %d store", s.step, st->loads,
+  ImGui::TextWrapped("Step %zu: %d warp-level loads, %d stores; bank conflicts: %d load, %d store", v.step, st->loads,
               st->stores, st->load_conflicts, st->store_conflicts);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
@@ -26,8 +28,8 @@ void BanksPanel::drawContent(AppState& s) {
         "Lanes reading the same word share one pass (broadcast). Nsight Compute counts the same:\n"
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / _op_st.sum.");
   }
-  ImGui::Text("Whole block: %d load, %d store conflicts", s.shown->replay.load_conflicts(),
-              s.shown->replay.store_conflicts());
+  ImGui::Text("Whole block: %d load, %d store conflicts", v.trace->replay.load_conflicts(),
+              v.trace->replay.store_conflicts());
   if (st->accesses.empty()) {
     ImGui::TextDisabled("No shared-memory access in this step.");
     return;

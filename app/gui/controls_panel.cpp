@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 
 #include "panels.hpp"
@@ -5,9 +6,20 @@
 namespace rs::gui {
 
 void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
+  std::string name = title_;
+  if (s.compare && id_[0] != 'c' && id_[0] != 't') {  // slot-aware panels say which side they show
+    const Pick& p = slot_ == 0 ? s.a : s.b;
+    char side[96];
+    std::snprintf(side, sizeof side, " - %c: %s, %u threads", slot_ == 0 ? 'A' : 'B', kernel_info(p.kernel).name,
+                  p.block_size);
+    name += side;
+  }
+  name += std::string("###") + id_;
   ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
   ImGui::SetNextWindowSize(size, ImGuiCond_Always);
-  if (ImGui::Begin(title_, nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse)) {
+  if (ImGui::Begin(name.c_str(), nullptr,
+                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                       ImGuiWindowFlags_NoSavedSettings)) {
     drawContent(s);
   }
   ImGui::End();
@@ -42,11 +54,93 @@ ImU32 with_alpha(ImU32 c, float a) {
 
 namespace {
 void step_to(AppState& s, long target) {
-  const long last = static_cast<long>(s.num_steps()) - 1;
+  const long last = static_cast<long>(s.max_steps()) - 1;
   if (last < 0) return;
   s.step = static_cast<size_t>(target < 0 ? 0 : target > last ? last : target);
 }
+
+void play_pause(AppState& s) {
+  s.playing = !s.playing;
+  if (s.playing && s.step + 1 >= s.max_steps()) s.step = 0;  // play at the end starts over
+  s.next_play_step = ImGui::GetTime() + 1.0 / s.speed;
+}
+
+constexpr float kMinSpeed = 0.25f, kMaxSpeed = 30.0f;  // steps per second
+
+// The kernel after (or before) `k` in the slides' order that can take `bs` threads.
+KernelId next_kernel(KernelId k, int dir) {
+  int i = static_cast<int>(k) + dir;
+  return static_cast<KernelId>(std::clamp(i, 0, kNumKernels - 1));
+}
+
+// The block size twice (dir 1) or half (dir -1) `bs`, within 32..1024.
+unsigned next_block(unsigned bs, int dir) {
+  const unsigned b = dir > 0 ? bs * 2 : bs / 2;
+  return b < kBlockSizes.front() || b > kBlockSizes.back() ? bs : b;
+}
+
+void select(AppState& s, Pick p) {
+  if (block_size_problem(p.kernel, p.block_size)) p.block_size = std::max(p.block_size, kernel_info(p.kernel).min_block_size);
+  if (p != s.a) {
+    s.a = p;
+    s.selection_changed = true;
+  }
+}
+
+// Kernel list + block-size radio buttons for one side; returns the (possibly changed) pick.
+Pick pick_widgets(const char* id, Pick p) {
+  ImGui::PushID(id);
+  for (const KernelInfo& k : kernel_table()) {
+    char label[128];
+    std::snprintf(label, sizeof label, "%s  %s", k.name, k.title);
+    if (ImGui::Selectable(label, p.kernel == k.id)) p.kernel = k.id;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Fixes: %s\nCosts: %s", k.fixes, k.costs);
+  }
+  ImGui::TextUnformatted("Threads per block");
+  for (unsigned bs : kBlockSizes) {
+    char label[16];
+    std::snprintf(label, sizeof label, "%u", bs);
+    if (bs != kBlockSizes.front() && bs != 256) ImGui::SameLine();  // two rows of three
+    const bool possible = !block_size_problem(p.kernel, bs);
+    if (!possible) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.4f);
+    if (ImGui::RadioButton(label, p.block_size == bs) && possible) p.block_size = bs;
+    if (!possible) {
+      ImGui::PopStyleVar();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", block_size_problem(p.kernel, bs)->c_str());
+    }
+  }
+  ImGui::PopID();
+  if (block_size_problem(p.kernel, p.block_size)) p.block_size = std::max(p.block_size, kernel_info(p.kernel).min_block_size);
+  return p;
+}
+
+void error_text(const std::string& msg) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.25f, 1));
+  ImGui::TextWrapped("%s", msg.c_str());
+  ImGui::PopStyleColor();
+}
 }  // namespace
+
+std::string data_origin(const AppState& s) {
+  if (s.session) {
+    return "RECORDING from " + s.session->meta.gpu + ", " + s.session->meta.date + " (" + s.session_path + ")";
+  }
+  if (s.have_device) return "live on " + s.device.name;
+  if (s.shown) return "trace file recorded on " + s.shown->trace.meta.gpu + ", " + s.shown->trace.meta.date;
+  return "no data yet";
+}
+
+void ControlsPanel::tick(AppState& s) {
+  if (!s.playing) return;
+  const double now = ImGui::GetTime();
+  if (now < s.next_play_step) return;
+  s.next_play_step = now + 1.0 / s.speed;
+  if (s.step + 1 >= s.max_steps()) {
+    s.playing = false;  // stop at the last step
+  } else {
+    ++s.step;
+  }
+}
 
 void ControlsPanel::handleKeys(AppState& s, const std::vector<Key>& keys) {
   if (ImGui::GetIO().WantTextInput) return;
@@ -55,110 +149,170 @@ void ControlsPanel::handleKeys(AppState& s, const std::vector<Key>& keys) {
       case Key::Forward: step_to(s, static_cast<long>(s.step) + 1); break;
       case Key::Back: step_to(s, static_cast<long>(s.step) - 1); break;
       case Key::Start: step_to(s, 0); break;
-      case Key::End: step_to(s, static_cast<long>(s.num_steps()) - 1); break;
+      case Key::End: step_to(s, static_cast<long>(s.max_steps()) - 1); break;
+      case Key::PlayPause: play_pause(s); break;
+      case Key::Faster: s.speed = std::min(kMaxSpeed, s.speed * 1.5f); break;
+      case Key::Slower: s.speed = std::max(kMinSpeed, s.speed / 1.5f); break;
+      case Key::PrevKernel: select(s, {next_kernel(s.a.kernel, -1), s.a.block_size}); break;
+      case Key::NextKernel: select(s, {next_kernel(s.a.kernel, 1), s.a.block_size}); break;
+      case Key::SmallerBlock: select(s, {s.a.kernel, next_block(s.a.block_size, -1)}); break;
+      case Key::BiggerBlock: select(s, {s.a.kernel, next_block(s.a.block_size, 1)}); break;
+      case Key::Compare:
+        s.compare = !s.compare;
+        s.selection_changed = true;
+        break;
     }
   }
 }
 
+void draw_help(AppState& s) {
+  if (!s.show_help) return;
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(d.x * 0.5f, d.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.97f);
+  if (ImGui::Begin("Keyboard shortcuts (F1 or ? to close)", &s.show_help,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+    static const char* const kRows[][2] = {
+        {"Right / Left", "next / previous step (barrier epoch)"},
+        {"Home / End", "first / last step"},
+        {"Space", "play / pause"},
+        {"] / [", "play faster / slower"},
+        {"Down / Up", "next / previous kernel (reduce0 ... reduce6)"},
+        {"Page Up / Page Down", "double / halve the threads per block"},
+        {"C", "compare mode: two kernels or two block sizes side by side"},
+        {"Ctrl + / Ctrl -  (Ctrl 0)", "larger / smaller UI (reset)"},
+        {"Ctrl H", "high-contrast theme on / off"},
+        {"Ctrl O", "open a session or trace file"},
+        {"Ctrl E", "export the timing charts (PNG, SVG, PDF, CSV)"},
+        {"F1 or ?", "this help"},
+        {"Ctrl Q", "quit"},
+    };
+    if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+      for (const auto& r : kRows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r[0]);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r[1]);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::TextDisabled("Hover any term (warp, lane, active mask, bank, n-way conflict...) for its meaning.");
+  }
+  ImGui::End();
+}
+
 void ControlsPanel::drawContent(AppState& s) {
-  // Device banner: a plain statement of what the numbers come from.
-  if (!s.device_known) {
+  // Where the data comes from: a plain statement, loud for a recording.
+  if (s.session) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.62f, 0.0f, 1));
+    ImGui::TextWrapped("RECORDING - replaying a session recorded on %s at %s.", s.session->meta.gpu.c_str(),
+                       s.session->meta.date.c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.session_path.c_str());
+    if (!s.have_device && s.device_known) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("No GPU here: %s", s.no_device_reason.c_str());
+      ImGui::PopStyleColor();
+    }
+  } else if (!s.device_known) {
     ImGui::TextDisabled("Looking for a CUDA GPU...");
   } else if (s.have_device) {
-    ImGui::TextWrapped("GPU: %s (cc %d.%d, %d SMs, peak %.0f GB/s)", s.device.name.c_str(), s.device.cc_major,
+    ImGui::TextWrapped("Live on %s (cc %d.%d, %d SMs, peak %.0f GB/s)", s.device.name.c_str(), s.device.cc_major,
                        s.device.cc_minor, s.device.sm_count, s.device.peak_gbps());
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.55f, 0.2f, 1));
     ImGui::TextWrapped("%s", s.no_device_reason.c_str());
     ImGui::PopStyleColor();
-    if (s.shown) {
-      ImGui::TextWrapped("Showing a trace recorded on %s at %s.", s.shown->trace.meta.gpu.c_str(),
-                         s.shown->trace.meta.date.c_str());
-    } else {
-      ImGui::TextWrapped("Nothing can be run or traced here. Open a recorded trace: reducescope FILE.rstrace");
-    }
+    if (s.shown) ImGui::TextWrapped("Showing %s.", data_origin(s).c_str());
+    else ImGui::TextWrapped("Open a recorded session with File > Open (Ctrl O).");
   }
   ImGui::Separator();
 
-  ImGui::TextUnformatted("Kernel");
-  for (const KernelInfo& k : kernel_table()) {
-    char label[128];
-    std::snprintf(label, sizeof label, "%s  %s", k.name, k.title);
-    if (ImGui::Selectable(label, s.kernel == k.id) && s.kernel != k.id) {
-      s.kernel = k.id;
-      s.selection_changed = true;
-    }
-  }
-  ImGui::Spacing();
-  ImGui::TextUnformatted("Threads per block");
-  for (unsigned bs : kBlockSizes) {
-    char label[16];
-    std::snprintf(label, sizeof label, "%u", bs);
-    if (bs != kBlockSizes.front() && bs != 256) ImGui::SameLine();  // two rows of three
-    const bool possible = !block_size_problem(s.kernel, bs);
-    if (!possible) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.4f);
-    if (ImGui::RadioButton(label, s.block_size == bs) && possible && s.block_size != bs) {
-      s.block_size = bs;
-      s.selection_changed = true;
-    }
-    if (!possible) {
-      ImGui::PopStyleVar();
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", block_size_problem(s.kernel, bs)->c_str());
-    }
-  }
-  if (auto why = block_size_problem(s.kernel, s.block_size)) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.55f, 0.2f, 1));
-    ImGui::TextWrapped("%s", why->c_str());
-    ImGui::PopStyleColor();
-  }
-  const KernelInfo& info = kernel_info(s.kernel);
-  ImGui::Spacing();
+  select(s, pick_widgets("A", s.a));
+  const KernelInfo& info = kernel_info(s.a.kernel);
   ImGui::TextWrapped("Fixes: %s", info.fixes);
   ImGui::TextWrapped("Costs: %s", info.costs);
+
+  // Input: only a live GPU can take another N or pattern.
+  ImGui::BeginDisabled(s.recorded() || !s.have_device);
+  int log2n = 0;
+  while ((2ull << log2n) <= s.n) ++log2n;
+  char nlabel[48];
+  std::snprintf(nlabel, sizeof nlabel, "N = 2^%d = %llu", log2n, static_cast<unsigned long long>(s.n));
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::SliderInt("##n", &log2n, 10, 28, nlabel)) {
+    s.n = 1ull << log2n;
+    s.selection_changed = true;
+  }
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip(s.recorded() ? "A recording keeps the N it was recorded with." : "Elements (int32) reduced.");
+  }
+  static const Pattern kPatterns[] = {Pattern::Ones, Pattern::RandomBytes, Pattern::Iota};
+  static const char* const kPatternNames[] = {"all ones", "random bytes", "0 .. N-1"};
+  for (int i = 0; i < 3; ++i) {
+    if (i) ImGui::SameLine();
+    if (ImGui::RadioButton(kPatternNames[i], s.pattern == kPatterns[i]) && s.pattern != kPatterns[i]) {
+      s.pattern = kPatterns[i];
+      s.selection_changed = true;
+    }
+  }
+  ImGui::EndDisabled();
+
+  if (ImGui::Checkbox("Compare (C)", &s.compare)) s.selection_changed = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show a second kernel, or the same kernel at another block size,\nbeside this one; both step together.");
+  if (s.compare && ImGui::TreeNodeEx("B: the compare side", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const Pick b = pick_widgets("B", s.b);
+    if (b != s.b) {
+      s.b = b;
+      s.selection_changed = true;
+    }
+    ImGui::TreePop();
+  }
   ImGui::Separator();
 
   // Replay controls.
-  const size_t steps = s.num_steps();
+  const size_t steps = s.max_steps();
   if (ImGui::Button("|<")) step_to(s, 0);
   ImGui::SameLine();
-  if (ImGui::Button("< Back")) step_to(s, static_cast<long>(s.step) - 1);
+  if (ImGui::Button("<")) step_to(s, static_cast<long>(s.step) - 1);
   ImGui::SameLine();
-  if (ImGui::Button("Forward >")) step_to(s, static_cast<long>(s.step) + 1);
+  if (ImGui::Button(s.playing ? "Pause" : "Play")) play_pause(s);
+  ImGui::SameLine();
+  if (ImGui::Button(">")) step_to(s, static_cast<long>(s.step) + 1);
   ImGui::SameLine();
   if (ImGui::Button(">|")) step_to(s, static_cast<long>(steps) - 1);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1);
+  ImGui::SliderFloat("##speed", &s.speed, kMinSpeed, kMaxSpeed, "%.1f steps/s", ImGuiSliderFlags_Logarithmic);
   if (steps > 0) {
     int st = static_cast<int>(s.step);
     ImGui::SetNextItemWidth(-1);
     if (ImGui::SliderInt("##step", &st, 0, static_cast<int>(steps) - 1, "step %d")) step_to(s, st);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The timeline: one step per barrier epoch (between two __syncthreads()\nor __syncwarp() barriers). Drag to scrub.");
   }
-  ImGui::TextDisabled("Keys: Left/Right step, Home/End jump");
+  ImGui::TextDisabled("F1: all shortcuts");
 
   if (const Step* st = s.current_step()) {
     const auto& m = s.shown->trace.meta;
-    ImGui::Text("%s, %u threads: step %zu (steps 0-%zu)", m.kernel.c_str(), m.block_size, s.step, steps - 1);
+    ImGui::Text("%s, %u threads: step %zu of 0-%zu", m.kernel.c_str(), m.block_size, s.view(0).step,
+                s.num_steps() - 1);
     ImGui::Text("ends at %s%s", to_string(st->ended_by),
                 st->barrier_line ? (" (line " + std::to_string(st->barrier_line) + ")").c_str() : "");
-    for (uint16_t line : st->lines) {
-      ImGui::TextWrapped("line %u: %s", line, source_line(s.shown->trace.source, line).c_str());
+    if (s.compare && s.shown_b && s.step >= s.shown_b->replay.num_steps()) {
+      ImGui::TextDisabled("B has %zu steps; it holds at its last.", s.shown_b->replay.num_steps());
     }
-    if (!s.shown->correct) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.3f, 0.2f, 1));
-      ImGui::TextWrapped("The tracing build's sum differs from the CPU reference!");
-      ImGui::PopStyleColor();
-    }
+    if (!s.shown->correct) error_text("The tracing build's sum differs from the CPU reference!");
   }
   ImGui::Separator();
   if (s.busy) {
     const char spin[] = "|/-\\";
     ImGui::Text("%c %s", spin[static_cast<int>(ImGui::GetTime() * 8) % 4], s.status.c_str());
-  } else if (s.have_device) {
-    ImGui::TextDisabled("GPU idle");
+  } else if (s.have_device && !s.recorded()) {
+    ImGui::TextDisabled("GPU: re-running the selected kernel for the live plot");
   }
-  if (!s.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.25f, 1));
-    ImGui::TextWrapped("Error: %s", s.error.c_str());
-    ImGui::PopStyleColor();
-  }
+  if (!s.notice.empty()) ImGui::TextWrapped("%s", s.notice.c_str());
+  if (!s.error.empty()) error_text("Error: " + s.error);
 }
 
 }  // namespace rs::gui

@@ -1,5 +1,8 @@
 #include "gpu_worker.hpp"
 
+#include <chrono>
+#include <set>
+
 namespace rs::gui {
 
 namespace {
@@ -57,6 +60,8 @@ void GpuWorker::loop() {
   uint64_t have_n = 0;
   Pattern have_pattern = Pattern::Ones;
   int32_t expected = 0;
+  std::set<std::pair<KernelId, unsigned>> timed;  // measured on the current input
+  bool have_refs = false;
   for (;;) {
     Request r;
     {
@@ -66,46 +71,91 @@ void GpuWorker::loop() {
       r = *pending_;
       pending_.reset();
     }
+    auto event = [&](WorkerEvent::Kind k) {
+      WorkerEvent e{k};
+      e.n = r.n;
+      e.pattern = r.pattern;
+      return e;
+    };
+    auto status = [&](const std::string& text) { post({WorkerEvent::Kind::Status, text}); };
     try {
       if (r.n != have_n || r.pattern != have_pattern) {
-        post({WorkerEvent::Kind::Status, "preparing " + std::to_string(r.n) + " " + to_string(r.pattern) + " ints"});
+        status("preparing " + std::to_string(r.n) + " " + to_string(r.pattern) + " ints");
         std::vector<int32_t> data = make_input(r.pattern, r.n);
         expected = cpu_reduce(data);
         have_n = 0;
+        timed.clear();
+        have_refs = false;
         gpu->set_input(data, r.pattern);
         have_n = r.n;
         have_pattern = r.pattern;
       }
-      const char* name = kernel_info(r.kernel).name;
-      post({WorkerEvent::Kind::Status, std::string("tracing ") + name + " at " + std::to_string(r.block_size)});
-      auto loaded = std::make_shared<LoadedTrace>(gpu->trace(r.kernel, r.block_size));
-      loaded->correct = loaded->trace.meta.result == expected;
-      loaded->origin = "live";
-      WorkerEvent te{WorkerEvent::Kind::TraceReady};
-      te.trace = std::move(loaded);
-      te.n = r.n;
-      post(std::move(te));
-      // Time the selected kernel first, then the others at this block size for the chart.
-      std::vector<KernelId> order{r.kernel};
-      for (const auto& k : kernel_table()) {
-        if (k.id != r.kernel && !block_size_problem(k.id, r.block_size)) order.push_back(k.id);
+      // The traces first (what the replay shows), then the timings, most wanted first.
+      std::vector<Pick> sides{r.a};
+      if (r.b) sides.push_back(*r.b);
+      for (size_t slot = 0; slot < sides.size(); ++slot) {
+        const Pick p = sides[slot];
+        status(std::string("tracing ") + kernel_info(p.kernel).name + " at " + std::to_string(p.block_size));
+        auto loaded = std::make_shared<LoadedTrace>(gpu->trace(p.kernel, p.block_size));
+        loaded->correct = loaded->trace.meta.result == expected;
+        loaded->origin = "live";
+        WorkerEvent te = event(WorkerEvent::Kind::TraceReady);
+        te.trace = std::move(loaded);
+        te.slot = static_cast<int>(slot);
+        te.pick = p;
+        post(std::move(te));
       }
-      for (KernelId k : order) {
-        if (superseded()) break;
-        post({WorkerEvent::Kind::Status, std::string("timing ") + kernel_info(k).name + " at " +
-                                             std::to_string(r.block_size) + " (" + std::to_string(kGuiSamples) +
-                                             " samples, L2 flushed)"});
-        WorkerEvent ev{WorkerEvent::Kind::TimingReady};
-        ev.kernel = k;
-        ev.block_size = r.block_size;
-        ev.timing = gpu->time(k, r.block_size, kGuiSamples);
-        ev.n = r.n;
+      std::vector<Pick> order = sides;
+      for (const auto& k : kernel_table()) {
+        if (!block_size_problem(k.id, r.a.block_size)) order.push_back({k.id, r.a.block_size});
+      }
+      auto time_one = [&](Pick p) {
+        if (timed.count({p.kernel, p.block_size})) return;
+        status(std::string("timing ") + kernel_info(p.kernel).name + " at " + std::to_string(p.block_size) + " (" +
+               std::to_string(kGuiSamples) + " samples, L2 flushed)");
+        WorkerEvent ev = event(WorkerEvent::Kind::TimingReady);
+        ev.pick = p;
+        ev.timing = gpu->time(p.kernel, p.block_size, kGuiSamples);
+        timed.insert({p.kernel, p.block_size});
         post(std::move(ev));
+      };
+      for (Pick p : order) {
+        if (superseded()) break;
+        time_one(p);
+      }
+      if (!superseded() && !have_refs) {
+        status("timing the references: device-to-device copy and CUB");
+        WorkerEvent ev = event(WorkerEvent::Kind::References);
+        ev.copy_gbps = gpu->time_copy(kGuiSamples).gbps;
+        ev.timing = gpu->time_cub(kGuiSamples);
+        have_refs = true;
+        post(std::move(ev));
+      }
+      for (const auto& k : kernel_table()) {
+        for (unsigned bs : kBlockSizes) {
+          if (superseded()) break;
+          if (!block_size_problem(k.id, bs)) time_one({k.id, bs});
+        }
       }
     } catch (const std::exception& ex) {
       post({WorkerEvent::Kind::Error, ex.what()});
+      r.live = false;
     }
-    if (!superseded()) post({WorkerEvent::Kind::Idle});
+    if (superseded()) continue;
+    post({WorkerEvent::Kind::Idle});
+    // Live: one launch at a time until the next request (about 100 a second at most).
+    try {
+      while (r.live && !superseded()) {
+        WorkerEvent ev = event(WorkerEvent::Kind::LiveSample);
+        ev.pick = r.a;
+        ev.timing = gpu->time(r.a.kernel, r.a.block_size, 1, 0);
+        post(std::move(ev));
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait_for(lock, std::chrono::milliseconds(10), [&] { return stop_ || pending_.has_value(); });
+      }
+    } catch (const std::exception& ex) {
+      post({WorkerEvent::Kind::Error, std::string("live plot stopped: ") + ex.what()});
+    }
   }
 }
 

@@ -2,9 +2,11 @@
 //
 // The UI thread calls request() when the selection changes (a newer request replaces one not
 // yet started) and poll() once a frame to collect what finished. The worker opens the device,
-// uploads the input when N or the pattern change, traces the selected kernel, times it, then
-// times the other kernels at the same block size for the bar chart, checking between kernels
-// whether a newer request arrived.
+// uploads the input when N or the pattern change, traces the selected kernel (and the compare
+// side's), times them, then the other kernels at the same block size for the bar chart, the
+// copy and CUB references, and every other kernel x block size for the block-size plots,
+// checking between measurements whether a newer request arrived. With nothing left to do it
+// re-runs the selected kernel and posts each launch's time for the rolling live plot.
 #pragma once
 
 #include <condition_variable>
@@ -21,22 +23,25 @@
 namespace rs::gui {
 
 struct Request {
-  KernelId kernel;
-  unsigned block_size;
+  Pick a;                      // traced and timed first
+  std::optional<Pick> b;       // the compare side, traced and timed second
   uint64_t n;
   Pattern pattern;
+  bool live = true;            // afterwards, re-run `a` for the live plot until the next request
 };
 
 struct WorkerEvent {
-  enum class Kind { DeviceReady, NoDevice, Status, TraceReady, TimingReady, Error, Idle };
+  enum class Kind { DeviceReady, NoDevice, Status, TraceReady, TimingReady, References, LiveSample, Error, Idle };
   Kind kind;
   std::string text;                           // Status / Error / NoDevice: one line
   DeviceInfo device;                          // DeviceReady
   std::shared_ptr<const LoadedTrace> trace;   // TraceReady
-  KernelId kernel = KernelId::reduce0;        // TimingReady
-  unsigned block_size = 0;                    // TimingReady
-  Timing timing;                              // TimingReady
-  uint64_t n = 0;                             // TimingReady / TraceReady: the input they used
+  int slot = 0;                               // TraceReady: 0 side A, 1 side B
+  Pick pick;                                  // TraceReady / TimingReady / LiveSample
+  Timing timing;                              // TimingReady; LiveSample: one sample; References: CUB
+  double copy_gbps = 0;                       // References: device-to-device copy
+  uint64_t n = 0;                             // the input they used
+  Pattern pattern = Pattern::RandomBytes;
 };
 
 class GpuWorker {

@@ -8,32 +8,43 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 #include <stb_image_write.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <iostream>
+#include <map>
 #include <vector>
 
+#include "commands.hpp"
 #include "gpu_worker.hpp"
 #include "panels.hpp"
+#include "settings.hpp"
 #include "trace_io.hpp"
+#ifdef REDUCESCOPE_HAS_CHARTS
+#include "charts.hpp"
+#endif
 
 namespace rs {
 
 namespace {
 
 namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
 
 void glfw_error(int code, const char* what) { std::fprintf(stderr, "reducescope: GLFW error %d: %s\n", code, what); }
 
-// Key presses, queued. ImGui 1.86's GLFW backend keeps only the key state per frame, so a
-// press and release within one frame (a quick tap, or xdotool) would be lost; ImGui's
-// backend chains to this callback, installed before it.
-std::vector<int> g_keys;
-void key_callback(GLFWwindow*, int key, int, int action, int) {
-  if (action == GLFW_PRESS || action == GLFW_REPEAT) g_keys.push_back(key);
+// Key presses with their modifiers, queued. ImGui 1.86's GLFW backend keeps only the key state
+// per frame, so a press and release within one frame (a quick tap, or xdotool) would be lost;
+// ImGui's backend chains to this callback, installed before it.
+struct KeyPress {
+  int key, mods;
+};
+std::vector<KeyPress> g_keys;
+void key_callback(GLFWwindow*, int key, int, int action, int mods) {
+  if (action == GLFW_PRESS || action == GLFW_REPEAT) g_keys.push_back({key, mods});
 }
 
 // Where the app's run-time files are: $REDUCESCOPE_ASSETS, beside the binary, or the source tree.
@@ -49,9 +60,10 @@ fs::path asset_dir() {
   return RS_ASSET_DIR;
 }
 
-// A readable UI font from Debian's fonts-dejavu-core; ImGui's built-in font if it is missing.
+// A large, readable UI font from Debian's fonts-dejavu-core; ImGui's built-in font if it is missing.
 void load_font(float scale) {
   ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
   std::vector<std::string> candidates;
   if (const char* env = std::getenv("REDUCESCOPE_FONT")) candidates.push_back(env);
   candidates.push_back("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
@@ -61,6 +73,31 @@ void load_font(float scale) {
   ImFontConfig cfg;
   cfg.SizePixels = 13.0f * scale;
   io.Fonts->AddFontDefault(&cfg);
+}
+
+// Dark (default) or high-contrast: black ground, white text, bright borders and a yellow focus.
+void apply_theme(bool high_contrast, float scale) {
+  ImGuiStyle style;
+  ImGui::StyleColorsDark(&style);
+  if (high_contrast) {
+    ImVec4* c = style.Colors;
+    c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+    c[ImGuiCol_TextDisabled] = ImVec4(0.85f, 0.85f, 0.85f, 1);
+    c[ImGuiCol_WindowBg] = c[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 1);
+    c[ImGuiCol_PopupBg] = ImVec4(0.05f, 0.05f, 0.05f, 1);
+    c[ImGuiCol_Border] = ImVec4(1, 1, 1, 1);
+    c[ImGuiCol_FrameBg] = ImVec4(0.15f, 0.15f, 0.15f, 1);
+    c[ImGuiCol_TitleBg] = c[ImGuiCol_TitleBgActive] = c[ImGuiCol_MenuBarBg] = ImVec4(0.1f, 0.1f, 0.1f, 1);
+    c[ImGuiCol_Header] = c[ImGuiCol_Button] = c[ImGuiCol_Tab] = ImVec4(0.0f, 0.3f, 0.55f, 1);
+    c[ImGuiCol_HeaderHovered] = c[ImGuiCol_ButtonHovered] = c[ImGuiCol_TabHovered] = ImVec4(0.0f, 0.45f, 0.7f, 1);
+    c[ImGuiCol_HeaderActive] = c[ImGuiCol_ButtonActive] = c[ImGuiCol_TabActive] = ImVec4(0.0f, 0.45f, 0.7f, 1);
+    c[ImGuiCol_CheckMark] = c[ImGuiCol_SliderGrab] = ImVec4(1, 0.9f, 0.2f, 1);
+    c[ImGuiCol_NavHighlight] = ImVec4(1, 0.9f, 0.2f, 1);
+    style.WindowBorderSize = 2;
+    style.FrameBorderSize = 1;
+  }
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
 }
 
 bool save_screenshot(GLFWwindow* win, const std::string& path) {
@@ -74,114 +111,282 @@ bool save_screenshot(GLFWwindow* win, const std::string& path) {
   return stbi_write_png(path.c_str(), w, h, 4, px.data(), w * 4) != 0;
 }
 
-// The trace recorded on a real GPU that ships in assets/traces, for machines without one.
-std::shared_ptr<const gui::LoadedTrace> bundled_trace(KernelId k, unsigned bs, std::string& error) {
-  fs::path p = asset_dir() / "traces" / (std::string(kernel_info(k).name) + "_bs" + std::to_string(bs) + ".rstrace");
-  if (!fs::exists(p)) {
-    error = "no recorded trace of " + std::string(kernel_info(k).name) + " at " + std::to_string(bs) +
-            " threads is bundled (" + p.string() + ")";
-    return nullptr;
+// Session files and traces that File > Open offers: the bundled ones and those in the working folder.
+std::vector<std::string> openable_files() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const fs::path& dir : {asset_dir() / "sessions", fs::current_path(ec), asset_dir() / "traces"}) {
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      const auto ext = it->path().extension();
+      if (ext == ".rssession" || ext == ".rstrace") out.push_back(it->path().string());
+    }
   }
-  try {
-    auto t = std::make_shared<gui::LoadedTrace>(load_trace(p.string()));
-    t->origin = p.string();
-    error.clear();
-    return t;
-  } catch (const std::exception& e) {
-    error = e.what();
-    return nullptr;
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The live measurements as a session, for File > Export when no recording is open.
+Session live_session(const gui::AppState& s) {
+  Session out;
+  SessionMeta& m = out.meta;
+  m.gpu = s.device.name;
+  m.compute_capability = std::to_string(s.device.cc_major) + "." + std::to_string(s.device.cc_minor);
+  m.cuda_version = s.device.cuda_runtime;
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  m.date = date;
+  m.tool_version = kToolVersion;
+  m.pattern = to_string(s.pattern);
+  m.method = timing_method(20, 3, s.device.l2_bytes);
+  m.n = s.n;
+  m.sm_count = static_cast<uint32_t>(s.device.sm_count);
+  m.l2_bytes = s.device.l2_bytes;
+  m.samples = 20;
+  m.warmups = 3;
+  m.peak_gbps = s.device.peak_gbps();
+  m.copy_gbps = s.copy_gbps;
+  m.cub_ms = s.cub_ms;
+  for (const auto& [key, t] : s.timings) {
+    out.timings.push_back({kernel_info(key.first).name, key.second, t.median_ms, t.min_ms, t.max_ms,
+                           static_cast<uint32_t>(t.samples), t.gbps, t.pct_peak, true});
   }
+  return out;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
 }
 
 }  // namespace
 
 int run_gui(const Options& o) {
-  // --- Setup -------------------------------------------------------------------------------
+  const auto t_start = Clock::now();
+  // --- Settings, then the window they place ------------------------------------------------
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  gui::AppState s;
+  gui::WindowGeometry geom;
+  gui::load_settings(gui::settings_path(), &s, &geom);
+  // The command line overrides the saved settings.
+  if (o.have_kernel) s.a.kernel = o.kernels[0];
+  if (o.have_block_size) s.a.block_size = o.block_sizes[0];
+  if (block_size_problem(s.a.kernel, s.a.block_size)) s.a.block_size = 256;
+  if (o.have_n) s.n = o.n;
+  if (o.have_pattern) s.pattern = o.pattern;
+  if (o.compare) {
+    s.compare = true;
+    s.b = {o.compare_kernel, o.compare_block_size ? o.compare_block_size : s.a.block_size};
+    if (block_size_problem(s.b.kernel, s.b.block_size)) s.b.block_size = 256;
+  }
+  if (o.view >= 0) s.timing_tab = static_cast<gui::TimingTab>(o.view);
+  if (o.ui_scale > 0) s.ui_scale = o.ui_scale;
+  if (o.high_contrast) s.high_contrast = true;
+  s.show_help = o.help_overlay;
+  s.playing = o.play;
+  const std::string export_dir = o.export_dir.empty() ? "reducescope-charts" : o.export_dir;
+
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) {
-    std::cerr << "reducescope: cannot open a window (no display?). Use `reducescope bench`, `trace` or `show` "
-                 "on machines without one.\n";
+    std::cerr << "reducescope: cannot open a window (no display?). Use `reducescope bench`, `trace`, `show` or "
+                 "`export` on machines without one.\n";
+    ImGui::DestroyContext();
     return kExitRuntime;
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  GLFWwindow* win = glfwCreateWindow(1600, 1000, "ReduceScope", nullptr, nullptr);
+  GLFWwindow* win = glfwCreateWindow(geom.width, geom.height, "ReduceScope", nullptr, nullptr);
   if (!win) {
     std::cerr << "reducescope: cannot create an OpenGL 3.3 window\n";
     glfwTerminate();
+    ImGui::DestroyContext();
     return kExitRuntime;
   }
+  if (geom.x >= 0 && geom.y >= 0) glfwSetWindowPos(win, geom.x, geom.y);
   glfwMakeContextCurrent(win);
-  glfwSwapInterval(1);
+  glfwSwapInterval(o.stats ? 0 : 1);  // --stats measures what a frame costs, not the display's rate
   if (!gladLoadGL(glfwGetProcAddress)) {
     std::cerr << "reducescope: cannot load OpenGL functions\n";
     glfwDestroyWindow(win);
     glfwTerminate();
+    ImGui::DestroyContext();
     return kExitRuntime;
   }
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // the layout is computed from the window size
-  ImGui::StyleColorsDark();
   float xs = 1, ys = 1;
   glfwGetWindowContentScale(win, &xs, &ys);
-  ImGui::GetStyle().ScaleAllSizes(xs);
-  load_font(xs);
+  float applied_scale = 0;
+  bool applied_contrast = false;
   glfwSetKeyCallback(win, key_callback);
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   // --- State -------------------------------------------------------------------------------
-  gui::AppState s;
-  if (!o.kernels.empty()) s.kernel = o.kernels[0];
-  if (!o.block_sizes.empty()) s.block_size = o.block_sizes[0];
-  s.n = o.n;
-  s.pattern = o.pattern;
   int want_step = o.step;
-  bool opened_file = false;
-  if (!o.file.empty()) {
-    try {
-      auto t = std::make_shared<gui::LoadedTrace>(load_trace(o.file));
-      t->origin = o.file;
-      if (auto k = find_kernel(t->trace.meta.kernel)) s.kernel = k->id;
-      s.block_size = t->trace.meta.block_size;
-      s.shown = std::move(t);
-      opened_file = true;
-    } catch (const std::exception& e) {
-      s.error = e.what();
-    }
-  }
-  gui::ControlsPanel controls;
-  gui::SmemPanel smem;
-  gui::WarpsPanel warps;
-  gui::BanksPanel banks;
-  gui::TimingPanel timing;
-  gui::GpuWorker worker;
-  auto request = [&] {
-    if (block_size_problem(s.kernel, s.block_size)) return;
-    worker.request({s.kernel, s.block_size, s.n, s.pattern});
-    s.busy = true;
-    s.status = "queued";
-  };
-  auto show = [&](std::shared_ptr<const gui::LoadedTrace> t) {
-    s.shown = std::move(t);
+  std::map<const Trace*, std::shared_ptr<const gui::LoadedTrace>> session_traces;  // replays built so far
+  auto show = [&](int slot, std::shared_ptr<const gui::LoadedTrace> t) {
+    (slot == 0 ? s.shown : s.shown_b) = std::move(t);
+    if (slot != 0) return;
     const size_t steps = s.num_steps();
     s.step = want_step >= 0 ? std::min<size_t>(static_cast<size_t>(want_step), steps ? steps - 1 : 0) : steps / 2;
     want_step = -1;  // only the first trace opens at --step
   };
-  if (s.shown) show(s.shown);
+  // Shows side A (and B) from the open session: its traces and its timings.
+  auto show_from_session = [&] {
+    const Session& ses = *s.session;
+    for (int slot = 0; slot < (s.compare ? 2 : 1); ++slot) {
+      const gui::Pick p = slot == 0 ? s.a : s.b;
+      const Trace* t = ses.find_trace(kernel_info(p.kernel).name, p.block_size);
+      if (!t) {
+        s.error = "the session holds no trace of " + std::string(kernel_info(p.kernel).name) + " at " +
+                  std::to_string(p.block_size) + " threads";
+        continue;
+      }
+      auto& loaded = session_traces[t];
+      if (!loaded) {
+        auto l = std::make_shared<gui::LoadedTrace>(*t);
+        l->origin = s.session_path;
+        loaded = std::move(l);
+      }
+      const bool same = (slot == 0 ? s.shown : s.shown_b) == loaded;
+      if (!same) {
+        if (slot == 0) {
+          const bool had = s.shown != nullptr;
+          const size_t keep = s.step;
+          show(0, loaded);
+          if (had && keep < s.num_steps()) s.step = keep;  // a toggle keeps the step where it can
+        } else {
+          show(1, loaded);
+        }
+      }
+    }
+    if (!s.compare) s.shown_b.reset();
+  };
+  auto open_session = [&](std::shared_ptr<const Session> ses, const std::string& path) {
+    s.session = std::move(ses);
+    s.session_path = path;
+    session_traces.clear();
+    s.timings.clear();
+    s.live.clear();
+    const SessionMeta& m = s.session->meta;
+    for (const auto& t : s.session->timings) {
+      const KernelInfo* k = find_kernel(t.kernel);
+      if (!k) continue;
+      Timing tm;
+      tm.median_ms = t.median_ms;
+      tm.min_ms = t.min_ms;
+      tm.max_ms = t.max_ms;
+      tm.samples = static_cast<int>(t.samples);
+      tm.gbps = t.gbps;
+      tm.pct_peak = t.pct_peak;
+      s.timings[{k->id, t.block_size}] = tm;
+    }
+    s.copy_gbps = m.copy_gbps;
+    s.cub_ms = m.cub_ms;
+    s.n = m.n;
+    if (auto p = parse_pattern(m.pattern)) s.pattern = *p;
+    s.shown.reset();
+    s.shown_b.reset();
+    s.error.clear();
+    s.busy = false;
+    show_from_session();
+  };
+  // Opens a session or a trace file; returns "" or the error.
+  auto open_file = [&](const std::string& path) -> std::string {
+    try {
+      if (is_session_file(path)) {
+        open_session(std::make_shared<const Session>(load_session(path)), path);
+      } else {
+        auto t = std::make_shared<gui::LoadedTrace>(load_trace(path));
+        t->origin = path;
+        if (auto k = find_kernel(t->trace.meta.kernel)) s.a.kernel = k->id;
+        s.a.block_size = t->trace.meta.block_size;
+        s.session.reset();
+        s.compare = false;
+        show(0, std::move(t));
+      }
+      s.notice = "opened " + path;
+      return "";
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  };
+  const fs::path bundled = asset_dir() / "sessions" / "h100.rssession";
+  bool opened_file = false;
+  if (!o.file.empty()) {
+    if (std::string why = open_file(o.file); why.empty()) opened_file = true;
+    else s.error = why;
+  }
+
+  gui::ControlsPanel controls;
+  gui::SourcePanel source;
+  gui::SmemPanel smem_a(0), smem_b(1);
+  gui::WarpsPanel warps_a(0), warps_b(1);
+  gui::BanksPanel banks_a(0), banks_b(1);
+  gui::TimingPanel timing;
+  gui::GpuWorker worker;
+
+  // Toggle latency: from a change of selection to its trace and timing on screen.
+  Clock::time_point t_request{};
+  bool waiting_trace = false, waiting_timing = false;
+  std::vector<double> latencies_ms;
+  auto request = [&] {
+    if (block_size_problem(s.a.kernel, s.a.block_size)) return;
+    gui::Request r{s.a, std::nullopt, s.n, s.pattern, true};
+    if (s.compare) r.b = s.b;
+    worker.request(r);
+    s.busy = true;
+    s.status = "queued";
+    t_request = Clock::now();
+    waiting_trace = waiting_timing = true;
+  };
+  if (s.shown) show(0, s.shown);
   if (!opened_file) request();
 
+  std::future<std::string> export_job;  // File > Export runs off the UI thread
+  auto start_export = [&] {
+#ifdef REDUCESCOPE_HAS_CHARTS
+    if (export_job.valid()) return;
+    if (s.timings.empty()) {
+      s.error = "nothing to export yet: no timings";
+      return;
+    }
+    auto ses = s.session ? s.session : std::make_shared<const Session>(live_session(s));
+    const unsigned bs = s.a.block_size;
+    s.notice = "exporting charts to " + export_dir + " ...";
+    export_job = std::async(std::launch::async, [ses, bs, dir = export_dir]() -> std::string {
+      try {
+        const ChartFiles f = export_charts(*ses, dir, ses->find_timing(kernel_info(KernelId::reduce0).name, bs) ? bs : 0);
+        return "exported " + std::to_string(f.paths.size()) + " files (PNG, SVG, PDF, CSV) to " +
+               fs::absolute(dir).string();
+      } catch (const std::exception& e) {
+        return std::string("!") + e.what();
+      }
+    });
+#else
+    s.error = "this build has no chart export (built with REDUCESCOPE_CHARTS=OFF)";
+#endif
+  };
+
+  bool open_popup = false;
+  char open_path[1024] = {};
+  std::string open_error;
+  std::vector<std::string> open_list;
+
   // --- Loop --------------------------------------------------------------------------------
-  const auto t0 = std::chrono::steady_clock::now();
   int frame = 0, frames_after_idle = -1;
-  bool idle = false;
+  bool idle = opened_file;
   int rc = kExitOk;
+  double first_frame_ms = 0;
+  std::vector<double> frame_ms;  // CPU time to build and render each frame
   while (!glfwWindowShouldClose(win)) {
     glfwPollEvents();
+    const auto t_frame = Clock::now();
     for (gui::WorkerEvent& e : worker.poll()) {
       using K = gui::WorkerEvent::Kind;
+      const bool current = e.n == s.n && e.pattern == s.pattern && !s.recorded();
       switch (e.kind) {
         case K::DeviceReady:
           s.device_known = s.have_device = true;
@@ -194,21 +399,35 @@ int run_gui(const Options& o) {
           s.busy = false;
           s.no_device_reason = e.text;
           idle = true;
-          if (!s.shown) {
-            std::string why;
-            if (auto t = bundled_trace(s.kernel, s.block_size, why)) show(t);
-            else s.error = why;
+          if (!s.shown && !s.session) {
+            if (std::string why = open_file(bundled.string()); !why.empty()) s.error = why;
+            s.notice.clear();
           }
           break;
         case K::Status:
           s.status = e.text;
           break;
         case K::TraceReady:
+          if (!current) break;
           s.error.clear();
-          show(std::move(e.trace));
+          show(e.slot, std::move(e.trace));
+          if (e.slot == 0) waiting_trace = false;
           break;
         case K::TimingReady:
-          s.timings[{e.kernel, e.block_size}] = e.timing;
+          if (!current) break;
+          s.timings[{e.pick.kernel, e.pick.block_size}] = e.timing;
+          if (e.pick == s.a) waiting_timing = false;
+          break;
+        case K::References:
+          if (!current) break;
+          s.copy_gbps = e.copy_gbps;
+          s.cub_ms = e.timing.median_ms;
+          break;
+        case K::LiveSample:
+          if (!current) break;
+          s.live.push_back({e.pick, static_cast<float>(e.timing.median_ms),
+                            std::chrono::duration<double>(Clock::now() - t_start).count()});
+          while (s.live.size() > 600) s.live.pop_front();
           break;
         case K::Error:
           s.error = e.text;
@@ -219,35 +438,174 @@ int run_gui(const Options& o) {
           break;
       }
     }
+    if (t_request != Clock::time_point{} && !waiting_trace && !waiting_timing) {
+      latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t_request).count());
+      t_request = {};
+    }
+    if (export_job.valid() && export_job.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+      std::string msg = export_job.get();
+      if (!msg.empty() && msg[0] == '!') s.error = "export failed: " + msg.substr(1);
+      else s.notice = msg;
+      if (o.stats) std::cout << "export: " << (msg[0] == '!' ? msg.substr(1) : msg) << std::endl;
+    }
+
+    // Keys: the app's shortcuts (F1 lists them), unless a text field has focus.
+    std::vector<gui::Key> keys;
+    for (const KeyPress& k : g_keys) {
+      const bool ctrl = k.mods & GLFW_MOD_CONTROL;
+      if (ImGui::GetIO().WantTextInput && k.key != GLFW_KEY_ESCAPE) continue;
+      if (ctrl) {
+        if (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD) s.ui_scale = std::min(3.0f, s.ui_scale + 0.25f);
+        if (k.key == GLFW_KEY_MINUS || k.key == GLFW_KEY_KP_SUBTRACT) s.ui_scale = std::max(0.75f, s.ui_scale - 0.25f);
+        if (k.key == GLFW_KEY_0) s.ui_scale = 1.0f;
+        if (k.key == GLFW_KEY_H) s.high_contrast = !s.high_contrast;
+        if (k.key == GLFW_KEY_E) start_export();
+        if (k.key == GLFW_KEY_O) open_popup = true;
+        if (k.key == GLFW_KEY_Q) glfwSetWindowShouldClose(win, 1);
+        continue;
+      }
+      switch (k.key) {
+        case GLFW_KEY_RIGHT: keys.push_back(gui::Key::Forward); break;
+        case GLFW_KEY_LEFT: keys.push_back(gui::Key::Back); break;
+        case GLFW_KEY_HOME: keys.push_back(gui::Key::Start); break;
+        case GLFW_KEY_END: keys.push_back(gui::Key::End); break;
+        case GLFW_KEY_SPACE: keys.push_back(gui::Key::PlayPause); break;
+        case GLFW_KEY_RIGHT_BRACKET: keys.push_back(gui::Key::Faster); break;
+        case GLFW_KEY_LEFT_BRACKET: keys.push_back(gui::Key::Slower); break;
+        case GLFW_KEY_UP: keys.push_back(gui::Key::PrevKernel); break;
+        case GLFW_KEY_DOWN: keys.push_back(gui::Key::NextKernel); break;
+        case GLFW_KEY_PAGE_UP: keys.push_back(gui::Key::BiggerBlock); break;
+        case GLFW_KEY_PAGE_DOWN: keys.push_back(gui::Key::SmallerBlock); break;
+        case GLFW_KEY_C: keys.push_back(gui::Key::Compare); break;
+        case GLFW_KEY_F1: s.show_help = !s.show_help; break;
+        case GLFW_KEY_SLASH: if (k.mods & GLFW_MOD_SHIFT) s.show_help = !s.show_help; break;
+        case GLFW_KEY_ESCAPE: s.show_help = false; break;
+        default: break;
+      }
+    }
+    g_keys.clear();
+
+    // UI scale and theme: rebuild the font atlas and the style when they change.
+    if (s.ui_scale != applied_scale || s.high_contrast != applied_contrast) {
+      applied_scale = s.ui_scale;
+      applied_contrast = s.high_contrast;
+      load_font(xs * s.ui_scale);
+      ImGui::GetIO().Fonts->Build();
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+      apply_theme(s.high_contrast, xs * s.ui_scale);
+    }
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    std::vector<gui::Key> keys;
-    for (int k : g_keys) {
-      if (k == GLFW_KEY_RIGHT) keys.push_back(gui::Key::Forward);
-      if (k == GLFW_KEY_LEFT) keys.push_back(gui::Key::Back);
-      if (k == GLFW_KEY_HOME) keys.push_back(gui::Key::Start);
-      if (k == GLFW_KEY_END) keys.push_back(gui::Key::End);
-    }
-    g_keys.clear();
     controls.handleKeys(s, keys);
+    gui::ControlsPanel::tick(s);
+
+    // Menu bar.
+    float menu_h = 0;
+    if (ImGui::BeginMainMenuBar()) {
+      if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Open session or trace...", "Ctrl O")) open_popup = true;
+        if (ImGui::MenuItem("Export timing charts", "Ctrl E", false, !s.timings.empty())) start_export();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("PNG, SVG, PDF and CSV into %s", export_dir.c_str());
+        if (ImGui::MenuItem("Back to the live GPU", nullptr, false, s.have_device && s.recorded())) {
+          s.session.reset();
+          s.timings.clear();
+          s.selection_changed = true;
+        }
+        if (ImGui::MenuItem("Quit", "Ctrl Q")) glfwSetWindowShouldClose(win, 1);
+        ImGui::EndMenu();
+      }
+      if (ImGui::BeginMenu("View")) {
+        if (ImGui::MenuItem("Compare side by side", "C", s.compare)) {
+          s.compare = !s.compare;
+          s.selection_changed = true;
+        }
+        ImGui::MenuItem("High contrast", "Ctrl H", &s.high_contrast);
+        if (ImGui::MenuItem("Larger", "Ctrl +")) s.ui_scale = std::min(3.0f, s.ui_scale + 0.25f);
+        if (ImGui::MenuItem("Smaller", "Ctrl -")) s.ui_scale = std::max(0.75f, s.ui_scale - 0.25f);
+        if (ImGui::MenuItem("Normal size", "Ctrl 0")) s.ui_scale = 1.0f;
+        ImGui::EndMenu();
+      }
+      if (ImGui::BeginMenu("Help")) {
+        if (ImGui::MenuItem("Keyboard shortcuts", "F1")) s.show_help = true;
+        ImGui::EndMenu();
+      }
+      const std::string origin = gui::data_origin(s);
+      ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(origin.c_str()).x - 20);
+      if (s.recorded()) ImGui::TextColored(ImVec4(0.95f, 0.62f, 0.0f, 1), "%s", origin.c_str());
+      else ImGui::TextDisabled("%s", origin.c_str());
+      menu_h = ImGui::GetWindowSize().y;
+      ImGui::EndMainMenuBar();
+    }
+
+    // Layout: controls | replay (A, or A and B) | source, banks, timings.
     const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float lw = std::max(330.0f, d.x * 0.21f), rw = std::max(360.0f, d.x * 0.25f);
-    const float mw = d.x - lw - rw, top = d.y * 0.58f;
-    controls.draw(s, ImVec2(0, 0), ImVec2(lw, d.y));
-    smem.draw(s, ImVec2(lw, 0), ImVec2(mw, top));
-    warps.draw(s, ImVec2(lw, top), ImVec2(mw, d.y - top));
-    banks.draw(s, ImVec2(lw + mw, 0), ImVec2(rw, top));
-    timing.draw(s, ImVec2(lw + mw, top), ImVec2(rw, d.y - top));
+    const float h = d.y - menu_h;
+    const float lw = std::max(330.0f * s.ui_scale, d.x * 0.21f), rw = std::max(380.0f * s.ui_scale, d.x * 0.27f);
+    const float mw = d.x - lw - rw, top = h * 0.58f;
+    controls.draw(s, ImVec2(0, menu_h), ImVec2(lw, h));
+    if (s.compare) {
+      smem_a.draw(s, ImVec2(lw, menu_h), ImVec2(mw / 2, top));
+      smem_b.draw(s, ImVec2(lw + mw / 2, menu_h), ImVec2(mw / 2, top));
+      warps_a.draw(s, ImVec2(lw, menu_h + top), ImVec2(mw / 2, h - top));
+      warps_b.draw(s, ImVec2(lw + mw / 2, menu_h + top), ImVec2(mw / 2, h - top));
+    } else {
+      smem_a.draw(s, ImVec2(lw, menu_h), ImVec2(mw, top));
+      warps_a.draw(s, ImVec2(lw, menu_h + top), ImVec2(mw, h - top));
+    }
+    const float src_h = h * 0.27f, banks_h = h * 0.27f;
+    source.draw(s, ImVec2(lw + mw, menu_h), ImVec2(rw, src_h));
+    if (s.compare) {
+      banks_a.draw(s, ImVec2(lw + mw, menu_h + src_h), ImVec2(rw / 2, banks_h));
+      banks_b.draw(s, ImVec2(lw + mw + rw / 2, menu_h + src_h), ImVec2(rw / 2, banks_h));
+    } else {
+      banks_a.draw(s, ImVec2(lw + mw, menu_h + src_h), ImVec2(rw, banks_h));
+    }
+    timing.draw(s, ImVec2(lw + mw, menu_h + src_h + banks_h), ImVec2(rw, h - src_h - banks_h));
+    gui::draw_help(s);
+
+    // File > Open: a path, or one of the files found.
+    if (open_popup) {
+      ImGui::OpenPopup("Open a session or trace");
+      open_popup = false;
+      open_list = openable_files();
+      open_error.clear();
+    }
+    ImGui::SetNextWindowSize(ImVec2(d.x * 0.6f, d.y * 0.5f), ImGuiCond_Appearing);
+    if (ImGui::BeginPopupModal("Open a session or trace")) {
+      ImGui::TextUnformatted("File (.rssession or .rstrace):");
+      ImGui::SetNextItemWidth(-1);
+      const bool enter = ImGui::InputText("##path", open_path, sizeof open_path, ImGuiInputTextFlags_EnterReturnsTrue);
+      ImGui::BeginChild("##files", ImVec2(0, -ImGui::GetFrameHeightWithSpacing() * 2.5f), true);
+      for (const auto& f : open_list) {
+        if (ImGui::Selectable(f.c_str(), f == open_path)) std::snprintf(open_path, sizeof open_path, "%s", f.c_str());
+      }
+      ImGui::EndChild();
+      if (!open_error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.25f, 1));
+        ImGui::TextWrapped("%s", open_error.c_str());
+        ImGui::PopStyleColor();
+      }
+      if (ImGui::Button("Open") || enter) {
+        open_error = open_file(open_path);
+        if (open_error.empty()) ImGui::CloseCurrentPopup();
+      }
+      ImGui::SameLine();
+      if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+      ImGui::EndPopup();
+    }
+
     if (s.selection_changed) {
       s.selection_changed = false;
-      if (s.have_device) {
+      s.error.clear();
+      if (s.recorded()) {
+        show_from_session();
+      } else if (s.have_device) {
         request();
       } else if (s.device_known) {
-        std::string why;
-        if (auto t = bundled_trace(s.kernel, s.block_size, why)) show(t);
-        else s.error = why;
+        s.error = "no GPU here, and the open file holds only this trace; open a session (File > Open) to change it";
       }
     }
     ImGui::Render();
@@ -257,32 +615,50 @@ int run_gui(const Options& o) {
     glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glFinish();  // count the rendering in the frame's time
+    frame_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t_frame).count());
 
     // Automation: a screenshot once the GPU work has settled, or after --frames frames.
     ++frame;
     if (idle && frames_after_idle < 0) frames_after_idle = 0;
     if (frames_after_idle >= 0) ++frames_after_idle;
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    bool done = o.screenshot.empty() && o.frames > 0 && frame >= o.frames;
-    if (!o.screenshot.empty() && ((frames_after_idle >= 3 && frame >= o.frames) || secs > 120)) {
+    const double secs = std::chrono::duration<double>(Clock::now() - t_start).count();
+    bool done = o.screenshot.empty() && o.frames > 0 && frame >= o.frames && !export_job.valid();
+    if (!o.screenshot.empty() && ((frames_after_idle >= 3 && frame >= o.frames && !export_job.valid()) || secs > 120)) {
       if (!save_screenshot(win, o.screenshot)) {
         std::cerr << "reducescope: cannot write " << o.screenshot << "\n";
         rc = kExitRuntime;
       } else {
         std::cout << "screenshot saved to " << o.screenshot << " after " << frame << " frames, " << secs
                   << " s; showing " << (s.shown ? s.shown->trace.meta.kernel : std::string("nothing")) << " at "
-                  << s.block_size << " threads, step " << s.step << " of " << s.num_steps() << std::endl;
+                  << s.a.block_size << " threads, step " << s.step << " of " << s.num_steps()
+                  << (s.recorded() ? "; recorded session" : "") << (s.compare ? "; compare" : "") << std::endl;
       }
       done = true;
     }
     glfwSwapBuffers(win);
+    if (frame == 1) first_frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - t_start).count();
     if (done) break;
+  }
+  if (o.stats) {
+    char b[512];
+    std::snprintf(b, sizeof b,
+                  "stats: first frame %.1f ms after start; %d frames; frame time (UI + render, vsync off) median %.2f "
+                  "ms, p95 %.2f ms, max %.2f ms (%.0f fps at the median)\n",
+                  first_frame_ms, frame, percentile(frame_ms, 0.5), percentile(frame_ms, 0.95),
+                  percentile(frame_ms, 1.0), 1000.0 / std::max(percentile(frame_ms, 0.5), 1e-3));
+    std::cout << b;
+    for (double l : latencies_ms) std::printf("stats: selection to trace + timing on screen: %.1f ms\n", l);
+    std::fflush(stdout);
   }
 
   // --- Cleanup (reverse order) -------------------------------------------------------------
+  glfwGetWindowPos(win, &geom.x, &geom.y);
+  glfwGetWindowSize(win, &geom.width, &geom.height);
+  if (export_job.valid()) export_job.wait();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
+  ImGui::DestroyContext();  // saves the settings
   glfwDestroyWindow(win);
   glfwTerminate();
   return rc;

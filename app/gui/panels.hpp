@@ -2,16 +2,21 @@
 // Begin/End and its placement; each concrete panel draws only its content and keeps its own
 // view state (hover, selection).
 //
-//   ControlsPanel  kernel list, block size, step controls (also Left/Right/Home/End keys)
-//   SmemPanel      the traced block's shared memory after the current step
-//   WarpsPanel     warps x 32 lanes: useful, active-but-idle, inactive and exited lanes
+//   ControlsPanel  kernel list, block size, N, pattern, compare, play/step controls, teaching note
+//   SourcePanel    the kernel's CUDA source with the current step's lines highlighted
+//   SmemPanel      the traced block's shared memory after the current step      (one per side)
+//   WarpsPanel     warps x 32 lanes: useful, active-but-idle, inactive, exited  (one per side)
 //   BanksPanel     the current step's warp-level accesses and their n-way bank conflicts
-//   TimingPanel    median time of each kernel measured so far (bar chart + table)
+//   TimingPanel    Harris's table + bars, the rolling live plot, time and bandwidth vs block size
+//   draw_help()    the keyboard shortcuts overlay
+//
+// Slot-aware panels show side A (slot 0) or the compare side B (slot 1) of AppState::view().
 #pragma once
 
 #include <imgui.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "app_state.hpp"
@@ -37,23 +42,27 @@ inline constexpr ImU32 kInk = rgb(15, 15, 15);           // text on light cells
 
 class Panel {
  public:
-  explicit Panel(const char* title) : title_(title) {}
+  // `title` is shown; `id` keeps the window's identity when a slot-aware panel retitles itself.
+  Panel(const char* title, const char* id, int slot = 0) : title_(title), id_(id), slot_(slot) {}
   virtual ~Panel() = default;
   void draw(AppState& s, ImVec2 pos, ImVec2 size);
 
  protected:
   virtual void drawContent(AppState& s) = 0;
-
- private:
   const char* title_;
+  const char* id_;
+  int slot_;  // 0: side A, 1: side B (compare)
 };
 
-// Replay shortcuts: Right / Left arrow, Home, End.
-enum class Key { Forward, Back, Start, End };
+// Keyboard shortcuts (listed by draw_help): replay, selection, play.
+enum class Key { Forward, Back, Start, End, PlayPause, Faster, Slower, PrevKernel, NextKernel, SmallerBlock,
+                 BiggerBlock, Compare };
 
 class ControlsPanel : public Panel {
  public:
-  ControlsPanel() : Panel("Kernels and replay") {}
+  ControlsPanel() : Panel("Kernels and replay", "controls") {}
+  // Advances the step while playing; call once a frame.
+  static void tick(AppState& s);
   // Keyboard shortcuts pressed since the last frame, whichever panel has focus.
   void handleKeys(AppState& s, const std::vector<Key>& keys);
 
@@ -63,7 +72,7 @@ class ControlsPanel : public Panel {
 
 class SmemPanel : public Panel {
  public:
-  SmemPanel() : Panel("Shared memory (after this step)") {}
+  explicit SmemPanel(int slot) : Panel("Shared memory (after this step)", slot ? "smemB" : "smemA", slot) {}
 
  protected:
   void drawContent(AppState& s) override;
@@ -71,7 +80,7 @@ class SmemPanel : public Panel {
 
 class WarpsPanel : public Panel {
  public:
-  WarpsPanel() : Panel("Warps x lanes") {}
+  explicit WarpsPanel(int slot) : Panel("Warps x lanes", slot ? "warpsB" : "warpsA", slot) {}
 
  protected:
   void drawContent(AppState& s) override;
@@ -79,7 +88,7 @@ class WarpsPanel : public Panel {
 
 class BanksPanel : public Panel {
  public:
-  BanksPanel() : Panel("Bank conflicts") {}
+  explicit BanksPanel(int slot) : Panel("Bank conflicts", slot ? "banksB" : "banksA", slot) {}
 
  protected:
   void drawContent(AppState& s) override;
@@ -87,15 +96,44 @@ class BanksPanel : public Panel {
  private:
   size_t selected_ = static_cast<size_t>(-1);  // index into Replay::accesses(); -1: the worst of the step
   size_t selected_step_ = static_cast<size_t>(-1);
+  const LoadedTrace* selected_trace_ = nullptr;
+};
+
+class SourcePanel : public Panel {
+ public:
+  SourcePanel() : Panel("Kernel source", "source") {}
+
+ protected:
+  void drawContent(AppState& s) override;
+
+ private:
+  const LoadedTrace* scrolled_trace_ = nullptr;  // scroll to the highlighted lines when these change
+  size_t scrolled_step_ = static_cast<size_t>(-1);
+  const LoadedTrace* split_of_ = nullptr;  // lines_ holds this trace's source, one string per line
+  std::vector<std::string> lines_;
 };
 
 class TimingPanel : public Panel {
  public:
-  TimingPanel() : Panel("Timings") {}
+  TimingPanel() : Panel("Timings", "timings") {}
 
  protected:
   void drawContent(AppState& s) override;
+
+ private:
+  void drawTable(AppState& s);
+  void drawLive(AppState& s);
+  void drawBlockSize(AppState& s);
+  bool tab_applied_ = false;  // AppState::timing_tab (from settings) selected on the first frame
 };
+
+// One Okabe-Ito colour per kernel, the same in every plot.
+ImU32 kernel_color(KernelId k);
+
+// The shortcuts overlay (F1 or ?); closes on a click outside it or Escape.
+void draw_help(AppState& s);
+// The one-line description of where the shown data comes from ("live on <GPU>" or the session).
+std::string data_origin(const AppState& s);
 
 // Short human form of an int for a small cell: 123, 12k, 1.2M, -5k.
 const char* compact_int(int32_t v, char* buf, size_t len);

@@ -7,7 +7,8 @@ namespace rs::gui {
 
 // One row per 32 words, so each column is one bank (32 banks x 4 bytes).
 void SmemPanel::drawContent(AppState& s) {
-  const Step* st = s.current_step();
+  const ReplayView v = s.view(slot_);
+  const Step* st = v.current();
   if (!st) {
     ImGui::TextDisabled("No trace yet.");
     return;

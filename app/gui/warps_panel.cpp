@@ -7,7 +7,8 @@
 namespace rs::gui {
 
 void WarpsPanel::drawContent(AppState& s) {
-  const Step* st = s.current_step();
+  const ReplayView v = s.view(slot_);
+  const Step* st = v.current();
   if (!st) {
     ImGui::TextDisabled("No trace yet.");
     return;
