@@ -1,50 +1,132 @@
 #!/usr/bin/env bash
-# The window in a real X server (Xvfb, Mesa llvmpipe), without a GPU:
-#   1. it opens, draws the bundled H100 trace of reduce1 and saves a screenshot that is not blank;
-#   2. real key events (xdotool) step the replay: Right x3 from step 2 gives step 5, then Left gives 4.
+# The window in a real X server (Xvfb, Mesa llvmpipe), without a GPU, driven by real input
+# events (xdotool). Each run gets its own settings file (REDUCESCOPE_CONFIG) so runs do not leak.
+#   1. it opens the bundled H100 session by default, says it is a recording, and the screenshot is
+#      1600x1000 and not blank;
+#   2. arrow keys step the replay (Right x3 from step 2 gives 5; Left then 4; End the last step),
+#      and the screenshots of different steps differ;
+#   3. a mouse click on "512" changes the block size;
+#   4. clicking File, then "Export timing charts", writes PNG, SVG, PDF and CSV files;
+#   5. compare mode + help overlay + high contrast: a different picture, mostly black ground;
+#   6. settings persist: a saved selection and scale come back on the next start;
+#   7. a corrupt file on the command line is reported and the app keeps running.
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
 set -u
 bin=${1:?reducescope}; dir=${2:?workdir}
-mkdir -p "$dir"; pass=0; fail=0
+rm -rf "$dir"; mkdir -p "$dir"; pass=0; fail=0
 ok() { echo "ok: $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-for t in xvfb-run xdotool identify; do command -v $t >/dev/null || { echo "missing $t (run scripts/setup.sh)"; exit 1; }; done
+for t in xvfb-run Xvfb xdotool identify compare convert; do
+  command -v $t >/dev/null || { echo "missing $t (run scripts/setup.sh)"; exit 1; }
+done
+export REDUCESCOPE_CONFIG="$dir/settings.ini"
 
-# 1. A frame.
+check_png() {  # $1 png, $2 what
+  if [ -s "$1" ]; then
+    local size colours; size=$(identify -format '%wx%h' "$1"); colours=$(identify -format '%k' "$1")
+    [ "$size" = 1600x1000 ] && ok "$2: screenshot is 1600x1000" || bad "$2: screenshot size $size"
+    [ "$colours" -gt 50 ] && ok "$2: $colours colours" || bad "$2: nearly blank ($colours colours)"
+  else
+    bad "$2: no screenshot"
+  fi
+}
+differ() {  # $1 $2 pngs: number of differing pixels (an integer)
+  compare -metric AE "$1" "$2" null: 2>&1 | cut -d' ' -f1 | awk '{printf "%d", $1}'
+}
+
+# 1. A frame, by default: the bundled session.
+rm -f "$REDUCESCOPE_CONFIG"
 out=$(timeout 60 xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --kernel reduce1 --block-size 256 \
       --screenshot "$dir/frame.png" 2>&1); rc=$?
 echo "$out"
 [ $rc -eq 0 ] && ok "window exits 0" || bad "window exit code $rc"
-if [ -s "$dir/frame.png" ]; then
-  size=$(identify -format '%wx%h' "$dir/frame.png"); colours=$(identify -format '%k' "$dir/frame.png")
-  [ "$size" = 1600x1000 ] && ok "screenshot is 1600x1000" || bad "screenshot size $size"
-  [ "$colours" -gt 50 ] && ok "screenshot has $colours colours" || bad "screenshot nearly blank ($colours colours)"
-else
-  bad "no screenshot"
-fi
-echo "$out" | grep -q "showing reduce1 at 256 threads, step 5 of 10" && ok "bundled reduce1 trace shown mid-way" \
-  || bad "expected the bundled reduce1 trace at step 5 of 10"
+check_png "$dir/frame.png" "default window"
+echo "$out" | grep -q "showing reduce1 at 256 threads, step 5 of 10; recorded session" \
+  && ok "bundled H100 session shown (reduce1 at 256, mid-way), as a recording" \
+  || bad "expected the bundled session's reduce1 trace at step 5 of 10"
 
-# 2. Keys. The app renders at least 400 frames before its screenshot; the keys arrive first.
-run_keys() {  # $1: keys to send
+# Starts the app on a fresh X server; runs "$@" (an action) against it; waits for it to exit.
+# The app renders at least 400 frames before its screenshot, so the input arrives first.
+with_app() {  # $1: log name; $2: app args (one string); rest: action
+  local name=$1 args=$2; shift 2
   local disp=:$((90 + RANDOM % 100))
   Xvfb $disp -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 & local xp=$!
   sleep 1
-  DISPLAY=$disp timeout 90 "$bin" --kernel reduce1 --block-size 256 --step 2 --frames 400 \
-    --screenshot "$dir/keys.png" >"$dir/keys.log" 2>&1 & local ap=$!
-  local wid; wid=$(DISPLAY=$disp timeout 20 xdotool search --sync --name ReduceScope | head -1)
+  rm -f "$dir/$name.map"
+  # shellcheck disable=SC2086
+  DISPLAY=$disp REDUCESCOPE_WIDGET_MAP="$dir/$name.map" timeout 90 "$bin" $args --frames 400 \
+    --screenshot "$dir/$name.png" >"$dir/$name.log" 2>&1 & local ap=$!
+  WID=$(DISPLAY=$disp timeout 20 xdotool search --sync --name ReduceScope | head -1)
   sleep 0.5
-  for k in $1; do DISPLAY=$disp xdotool key --window "$wid" "$k"; sleep 0.1; done
+  DISPLAY=$disp "$@"
   wait $ap; local rc=$?
   kill $xp 2>/dev/null; wait $xp 2>/dev/null
-  cat "$dir/keys.log"
+  cat "$dir/$name.log"
   return $rc
 }
-run_keys "Right Right Right" && grep -q "step 5 of 10" "$dir/keys.log" && ok "Right x3: step 2 -> 5" \
+keys() { for k in "$@"; do xdotool key --window "$WID" "$k"; sleep 0.1; done; }
+# Clicks the centre of widget $1 from the app's widget map (waits for it to appear).
+click() {
+  local map=$MAP line=""
+  for _ in $(seq 50); do line=$(grep "^$1 " "$map" 2>/dev/null) && break; sleep 0.1; done
+  [ -n "$line" ] || { echo "widget $1 not in $map"; return 1; }
+  read -r _ x0 y0 x1 y1 <<<"$line"
+  xdotool mousemove --window "$WID" $(((x0 + x1) / 2)) $(((y0 + y1) / 2)); sleep 0.2
+  xdotool click --window "$WID" 1; sleep 0.3
+}
+
+clicks() { for w in "$@"; do click "$w" || return 1; done; }
+
+# 2. Keys.
+base="--kernel reduce1 --block-size 256 --step 2"
+with_app k0 "$base" true && grep -q "step 2 of 10" "$dir/k0.log" && ok "--step 2 opens at step 2" || bad "--step 2"
+with_app k1 "$base" keys Right Right Right && grep -q "step 5 of 10" "$dir/k1.log" && ok "Right x3: step 2 -> 5" \
   || bad "Right x3 did not reach step 5"
-run_keys "Right Right Right Left" && grep -q "step 4 of 10" "$dir/keys.log" && ok "Right x3, Left: step 4" \
+with_app k2 "$base" keys Right Right Right Left && grep -q "step 4 of 10" "$dir/k2.log" && ok "Right x3, Left: step 4" \
   || bad "Left did not step back"
-run_keys "End" && grep -q "step 9 of 10" "$dir/keys.log" && ok "End: last step" || bad "End did not jump to the end"
+with_app k3 "$base" keys End && grep -q "step 9 of 10" "$dir/k3.log" && ok "End: last step" || bad "End did not jump to the end"
+d=$(differ "$dir/k0.png" "$dir/k1.png")
+[ "${d:-0}" -gt 1000 ] && ok "step 2 and step 5 screenshots differ ($d pixels)" || bad "steps 2 and 5 look the same ($d)"
+
+# 3. A mouse click on the block size.
+MAP="$dir/click.map"
+with_app click "--kernel reduce1 --block-size 256" click A/bs512 && grep -q "showing reduce1 at 512 threads" "$dir/click.log" \
+  && ok "clicking 512 shows reduce1 at 512 threads" || bad "the click did not change the block size"
+
+# 4. File > Export through the menu.
+MAP="$dir/export.map"
+with_app export "--kernel reduce1 --block-size 256 --export-dir $dir/charts" clicks menu/File menu/File/Export
+for f in blocksize_time.png blocksize_time.svg blocksize_time.pdf blocksize_time.csv blocksize_bandwidth.png \
+         kernels_time_bs256.png kernels_time_bs256.csv harris_table_bs256.csv; do
+  [ -s "$dir/charts/$f" ] && ok "File > Export wrote $f" || bad "File > Export did not write $f"
+done
+[ -s "$dir/charts/blocksize_time.png" ] && [ "$(identify -format '%k' "$dir/charts/blocksize_time.png")" -gt 20 ] \
+  && ok "exported PNG has content" || bad "exported PNG blank or missing"
+grep -q "^reduce6,1024," "$dir/charts/blocksize_time.csv" 2>/dev/null && ok "exported CSV holds reduce6 at 1024" \
+  || bad "exported CSV lacks reduce6 at 1024"
+
+# 5. Compare + help overlay + high contrast.
+with_app cmp "--kernel reduce1 --block-size 256 --compare reduce3:512 --help-overlay --high-contrast" true
+grep -q "compare" "$dir/cmp.log" && ok "compare mode on" || bad "compare mode not reported"
+check_png "$dir/cmp.png" "compare"
+d=$(differ "$dir/frame.png" "$dir/cmp.png")
+[ "${d:-0}" -gt 100000 ] && ok "compare/high-contrast screenshot differs from the default ($d pixels)" || bad "compare looks like the default"
+black=$(convert "$dir/cmp.png" -alpha off -fill white +opaque black -fill black -opaque black -negate -format "%[fx:mean]" info:)
+awk "BEGIN{exit !($black > 0.3)}" && ok "high contrast: $black of the window is black" || bad "high contrast: only $black black"
+
+# 6. Settings persist.
+grep -q "HighContrast=1" "$REDUCESCOPE_CONFIG" && grep -q "B=reduce3,512" "$REDUCESCOPE_CONFIG" \
+  && ok "settings saved" || bad "settings not saved: $(cat "$REDUCESCOPE_CONFIG")"
+sed -i 's/^A=.*/A=reduce4,128/; s/^UiScale=.*/UiScale=1.25/; s/^Compare=.*/Compare=0/' "$REDUCESCOPE_CONFIG"
+with_app persist "" true && grep -q "showing reduce4 at 128 threads" "$dir/persist.log" \
+  && ok "saved selection restored" || bad "saved selection not restored"
+grep -q "UiScale=1.25" "$REDUCESCOPE_CONFIG" && ok "UI scale kept" || bad "UI scale lost"
+
+# 7. A corrupt file: an error in the window, and the app keeps running (the bundled session instead).
+head -c 3000 "$(dirname "$0")/../assets/sessions/h100.rssession" >"$dir/bad.rssession"
+with_app bad "$dir/bad.rssession" true; rc=$?
+[ $rc -eq 0 ] && grep -q "showing reduce" "$dir/bad.log" && ok "corrupt file: keeps running, shows the bundled session" \
+  || bad "corrupt file: rc $rc"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

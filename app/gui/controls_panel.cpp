@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "panels.hpp"
 
@@ -104,6 +105,7 @@ Pick pick_widgets(const char* id, Pick p) {
     const bool possible = !block_size_problem(p.kernel, bs);
     if (!possible) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.4f);
     if (ImGui::RadioButton(label, p.block_size == bs) && possible) p.block_size = bs;
+    note_widget(std::string(id) + "/bs" + label);
     if (!possible) {
       ImGui::PopStyleVar();
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", block_size_problem(p.kernel, bs)->c_str());
@@ -120,6 +122,32 @@ void error_text(const std::string& msg) {
   ImGui::PopStyleColor();
 }
 }  // namespace
+
+namespace {
+std::map<std::string, ImVec4> g_widgets;
+bool g_widgets_changed = false;
+}  // namespace
+
+void note_widget(const std::string& name) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const ImVec4 r(a.x, a.y, b.x, b.y);
+  ImVec4& old = g_widgets[name];
+  if (old.x != r.x || old.y != r.y || old.z != r.z || old.w != r.w) {
+    old = r;
+    g_widgets_changed = true;
+  }
+}
+
+void write_widget_map(const std::string& path) {
+  if (!g_widgets_changed || path.empty()) return;
+  g_widgets_changed = false;
+  const std::string tmp = path + ".part";
+  if (FILE* f = std::fopen(tmp.c_str(), "w")) {
+    for (const auto& [name, r] : g_widgets) std::fprintf(f, "%s %.0f %.0f %.0f %.0f\n", name.c_str(), r.x, r.y, r.z, r.w);
+    std::fclose(f);
+    std::rename(tmp.c_str(), path.c_str());
+  }
+}
 
 std::string data_origin(const AppState& s) {
   if (s.session) {

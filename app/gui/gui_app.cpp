@@ -187,6 +187,8 @@ int run_gui(const Options& o) {
   s.show_help = o.help_overlay;
   s.playing = o.play;
   const std::string export_dir = o.export_dir.empty() ? "reducescope-charts" : o.export_dir;
+  const char* widget_env = std::getenv("REDUCESCOPE_WIDGET_MAP");  // GUI tests: where to write widget rectangles
+  const std::string widget_map = widget_env ? widget_env : "";
 
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) {
@@ -505,9 +507,12 @@ int run_gui(const Options& o) {
     // Menu bar.
     float menu_h = 0;
     if (ImGui::BeginMainMenuBar()) {
-      if (ImGui::BeginMenu("File")) {
+      const bool file_open = ImGui::BeginMenu("File");
+      gui::note_widget("menu/File");
+      if (file_open) {
         if (ImGui::MenuItem("Open session or trace...", "Ctrl O")) open_popup = true;
         if (ImGui::MenuItem("Export timing charts", "Ctrl E", false, !s.timings.empty())) start_export();
+        gui::note_widget("menu/File/Export");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("PNG, SVG, PDF and CSV into %s", export_dir.c_str());
         if (ImGui::MenuItem("Back to the live GPU", nullptr, false, s.have_device && s.recorded())) {
           s.session.reset();
@@ -609,6 +614,7 @@ int run_gui(const Options& o) {
       }
     }
     ImGui::Render();
+    gui::write_widget_map(widget_map);
     int fw = 0, fh = 0;
     glfwGetFramebufferSize(win, &fw, &fh);
     glViewport(0, 0, fw, fh);

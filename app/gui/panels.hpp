@@ -127,6 +127,12 @@ class TimingPanel : public Panel {
   bool tab_applied_ = false;  // AppState::timing_tab (from settings) selected on the first frame
 };
 
+// GUI tests: remembers the screen rectangle of the last item under `name` (e.g. "A/bs512",
+// "menu/File"), for tests/gui_xvfb.sh to click. Written out by write_widget_map().
+void note_widget(const std::string& name);
+// Writes "name x0 y0 x1 y1" lines to `path` (window pixels) if any rectangle changed.
+void write_widget_map(const std::string& path);
+
 // One Okabe-Ito colour per kernel, the same in every plot.
 ImU32 kernel_color(KernelId k);
 
