@@ -937,7 +937,7 @@ void harris_table(const TimingIndex& ix, uint32_t bs, const fs::path& dir, Chart
   const auto rows = ix.at_block(bs);
   for (size_t i = 0; i < rows.size(); ++i) {
     const SessionTiming& t = *rows[i].second;
-    const std::string step = i == 0 ? "" : csv_num(rows[0].second->median_ms / t.median_ms);
+    const std::string step = i == 0 ? "" : csv_num(rows[i - 1].second->median_ms / t.median_ms);
     csv += csv_field(t.kernel) + "," + std::to_string(bs) + "," + csv_num(t.median_ms) + "," + csv_num(t.gbps) +
            "," + csv_num(t.pct_peak) + "," + step + "," + csv_num(rows[0].second->median_ms / t.median_ms) + "," +
            (t.correct ? "true" : "false") + "\n";
