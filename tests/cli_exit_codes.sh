@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Exit codes and messages of the real `reducescope` binary. Needs no GPU.
 #
-#   bash cli_exit_codes.sh /path/to/reducescope /path/to/fixtures_dir
+#   bash cli_exit_codes.sh /path/to/reducescope /path/to/fixtures_dir [/path/to/session.rssession]
 #
 # Exit codes (app/cli.hpp): 0 success, 1 runtime error, 2 usage error. A code above 2 (e.g. 134
 # for SIGABRT, 139 for SIGSEGV) is never acceptable. Prints "N passed, M failed" last and exits
 # nonzero if anything failed.
 set -u
 
-if [[ $# -ne 2 ]]; then
-  echo "usage: bash $0 REDUCESCOPE FIXTURES_DIR" >&2
+if [[ $# -lt 2 || $# -gt 3 ]]; then
+  echo "usage: bash $0 REDUCESCOPE FIXTURES_DIR [SESSION]" >&2
   exit 2
 fi
 BIN=$1
 FIXTURES=$2
+SESSION=${3:-}
 if [[ ! -x $BIN ]]; then
   echo "cli_exit_codes: $BIN is not an executable" >&2
   exit 2
@@ -107,6 +108,16 @@ usage_case trace --block-size 256
 usage_case show
 usage_case show --csv x
 usage_case show a.rstrace b.rstrace
+usage_case record
+expect_in "$ERR" "--out" "record without --out"
+usage_case record --out "$TMP/x.rssession" --samples 5
+usage_case record "$TMP/x.rssession"
+usage_case export
+usage_case export "$TMP/s.rssession"
+expect_in "$ERR" "--out" "export without --out"
+usage_case export --out "$TMP/charts"
+usage_case export "$TMP/s.rssession" --out "$TMP/charts" --block-size 48
+usage_case show "$TMP/s.rssession" --out "$TMP/x"
 
 # ---- show: files that are not traces exit 1 (a runtime error, never a signal) --------------------
 
@@ -146,6 +157,15 @@ else
   expect_in "$ERR" "CUDA" "bench without a GPU"
   expect_rc 1 trace --kernel reduce2 --block-size 64 --n 2^12
   expect_in "$ERR" "CUDA" "trace without a GPU"
+  # record: one line saying there is no GPU (a CUDA build: "no CUDA GPU is available") or no CUDA
+  # support (a build without CUDA), and no session file, not even a half-written one.
+  expect_rc 1 record --out "$TMP/nogpu.rssession" --n 2^12
+  lines=$(grep -c '' "$ERR")
+  if [[ $lines -eq 1 ]]; then pass; else fail "record without a GPU: expected one line on stderr, got $lines"; fi
+  if grep -qiE 'GPU|CUDA' "$ERR"; then pass; else fail "record without a GPU: the message names neither GPU nor CUDA"; fi
+  if [[ ! -e $TMP/nogpu.rssession && ! -e $TMP/nogpu.rssession.part ]]; then pass; else
+    fail "record without a GPU wrote a file"
+  fi
 fi
 
 # ---- fixtures: recorded traces show, damaged copies are refused cleanly --------------------------
@@ -184,6 +204,76 @@ for f in "${fixtures[@]}"; do
     expect_rc 1 show "$TMP/flipped.rstrace"
   done
 done
+
+# ---- a session recorded on a GPU: shows, exports, damaged copies are refused cleanly --------------
+
+# expect_one_line DESCRIPTION: stderr holds exactly one line.
+expect_one_line() {
+  local lines
+  lines=$(grep -c '' "$ERR")
+  if [[ $lines -eq 1 ]]; then pass; else fail "$1: expected one line on stderr, got $lines"; fi
+}
+
+if [[ -z $SESSION ]]; then
+  echo "note: no session file given; session checks skipped"
+elif [[ ! -f $SESSION ]]; then
+  fail "session file $SESSION does not exist"
+else
+  expect_rc 0 show "$SESSION"
+  expect_in "$OUT" "ReduceScope session" "show SESSION"
+  expect_in "$OUT" "H100" "show SESSION names the GPU"
+  # The date it was recorded on: the meta section is not compressed, so it is the first ISO 8601
+  # date in the file.
+  date=$(grep -aoE '[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z' "$SESSION" | head -1)
+  if [[ -n $date ]]; then pass; else fail "no ISO 8601 date in $SESSION"; fi
+  expect_in "$OUT" "$date" "show SESSION prints the date"
+  expect_in "$OUT" "39 traces, 39 timings" "show SESSION counts its traces and timings"
+  if [[ ! -s $ERR ]]; then pass; else fail "show SESSION wrote to stderr"; fi
+
+  # By content, not by name: a session under another name is still a session.
+  cp "$SESSION" "$TMP/renamed.rstrace"
+  expect_rc 0 show "$TMP/renamed.rstrace"
+  expect_in "$OUT" "ReduceScope session" "show of a session named .rstrace"
+
+  ssize=$(stat -c %s "$SESSION")
+  for at in 0 8 12 16 $((ssize / 3)) $((ssize / 2)) $((ssize - 5)) $((ssize - 1)); do
+    flip_byte "$SESSION" "$TMP/flipped.rssession" "$at"
+    expect_rc 1 show "$TMP/flipped.rssession"
+    expect_one_line "show of a session flipped at byte $at"
+    expect_in "$ERR" "flipped.rssession" "show of a session flipped at byte $at names the file"
+  done
+  for cut in 8 100 $((ssize / 2)) $((ssize - 20)) $((ssize - 1)); do
+    head -c "$cut" "$SESSION" >"$TMP/truncated.rssession"
+    expect_rc 1 show "$TMP/truncated.rssession"
+    expect_one_line "show of a session cut to $cut bytes"
+  done
+
+  # export of the real session: charts and their CSVs, unless this build has no chart export.
+  charts=yes
+  run export "$SESSION" --out "$TMP/charts"
+  if [[ $RC -eq 1 ]] && grep -qi "no chart export" "$ERR"; then
+    charts=no
+    echo "skipped: export of a session (this build has no chart export)"
+    expect_one_line "export in a build without chart export"
+  elif [[ $RC -eq 0 ]]; then
+    pass
+    for f in blocksize_time.png blocksize_time.csv; do
+      if [[ -s $TMP/charts/$f ]]; then pass; else fail "export SESSION --out DIR: no $f in DIR"; fi
+    done
+    expect_in "$OUT" "H100" "export SESSION names the GPU"
+  else
+    fail "reducescope export SESSION --out DIR exited $RC, expected 0"
+  fi
+
+  # export: a damaged or missing session is refused (exit 1, one line) and leaves no charts.
+  flip_byte "$SESSION" "$TMP/flipped.rssession" $((ssize / 2))
+  expect_rc 1 export "$TMP/flipped.rssession" --out "$TMP/bad_charts"
+  expect_one_line "export of a damaged session"
+  if [[ $charts == yes ]]; then expect_in "$ERR" "flipped.rssession" "export of a damaged session names it"; fi
+  if [[ -z $(ls -A "$TMP/bad_charts" 2>/dev/null) ]]; then pass; else fail "export of a damaged session wrote files"; fi
+  expect_rc 1 export "$TMP/does/not/exist.rssession" --out "$TMP/bad_charts"
+  expect_one_line "export of a missing session"
+fi
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,6 +1,7 @@
 // Trace files (.rstrace): round trip, save/load through the file system, and every kind of bad
 // input a user can hand `reducescope show` (empty, foreign, truncated, corrupt, too old or new).
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cstdio>
 #include <cstring>
@@ -543,6 +544,11 @@ TEST(TraceIo, StringLengthBeyondSection) {
   std::string bytes = serialize_trace(small_trace());
   // The first field of the metadata payload is the kernel name's u32 length.
   put_u32(bytes, 32, 0xfffffff0u);
+  // Re-seal, so the reader gets past the checksum (verified first) to the metadata: the CRC in
+  // the last 4 bytes covers every byte before the checksum section's 16-byte header.
+  put_u32(bytes, bytes.size() - 4,
+          static_cast<uint32_t>(crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()),
+                                      static_cast<uInt>(bytes.size() - 20))));
   std::string msg = format_error(bytes);
   EXPECT_TRUE(contains(msg, "metadata")) << msg;
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "trace_io.hpp"
 
@@ -104,10 +105,17 @@ inline uint32_t read_header(Reader& top, const std::string& bytes, const char (&
 }
 
 // Walks the sections after the header, calling on_section(tag, payload, size) for each one
-// except the checksum section (tag `checksum_tag`), which is verified against the CRC-32 of
-// every byte before it and must be last. Returns true if a checksum section was found.
+// except the checksum section (tag `checksum_tag`), which must be last and match the CRC-32 of
+// every byte before it. All framing and the checksum are verified before the first call, so a
+// corrupt file is refused before any payload is decoded. Returns true if a checksum was found.
 template <class OnSection>
 bool walk_sections(Reader& top, const std::string& bytes, uint32_t checksum_tag, OnSection&& on_section) {
+  struct Span {
+    uint32_t tag;
+    const char* payload;
+    uint64_t size;
+  };
+  std::vector<Span> sections;
   bool have_checksum = false;
   while (top.left() > 0) {
     const size_t section_start = top.pos();
@@ -128,9 +136,10 @@ bool walk_sections(Reader& top, const std::string& bytes, uint32_t checksum_tag,
       if (top.left() != 0) top.fail("data after the checksum section");
       have_checksum = true;
     } else {
-      on_section(tag, payload, size);
+      sections.push_back({tag, payload, size});
     }
   }
+  for (const Span& sp : sections) on_section(sp.tag, sp.payload, sp.size);
   return have_checksum;
 }
 

@@ -183,13 +183,18 @@ Session parse_session(const std::string& bytes, const std::string& name) {
     if (!have_checksum) throw SessionFormatError(name + ": no checksum section (the file is truncated or was not written completely)");
     if (!have_meta) throw SessionFormatError(name + ": no metadata section");
     if (!have_timings) throw SessionFormatError(name + ": no timing section");
+    std::set<std::pair<std::string, uint32_t>> seen;
     for (const auto& t : s.timings) {
+      if (!seen.insert({t.kernel, t.block_size}).second) {
+        throw SessionFormatError(name + ": two timings of " + t.kernel + " at " + std::to_string(t.block_size) +
+                                 " threads");
+      }
       if (t.block_size == 0 || t.block_size > 1024) {
         throw SessionFormatError(name + ": a timing of " + t.kernel + " has block size " + std::to_string(t.block_size));
       }
-      if (!(t.median_ms >= 0) || !(t.min_ms >= 0) || !(t.max_ms >= t.min_ms)) {
+      if (!(t.min_ms >= 0) || !(t.median_ms >= t.min_ms) || !(t.max_ms >= t.median_ms)) {
         throw SessionFormatError(name + ": the timing of " + t.kernel + " at " + std::to_string(t.block_size) +
-                                 " threads is not a valid min <= max in ms");
+                                 " threads is not a valid 0 <= min <= median <= max in ms");
       }
     }
     return s;

@@ -1,0 +1,1296 @@
+// Session files (.rssession): round trip, save/load through the file system, the session recorded
+// on an H100 (assets/sessions/h100.rssession), every kind of bad input (foreign, truncated, bit
+// flips, hand-built files with a valid checksum but bad contents), and the command line of
+// `record`, `export` and `show` of a session.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "cli.hpp"
+#include "input.hpp"
+#include "kernel_info.hpp"
+#include "replay.hpp"
+#include "session.hpp"
+#include "trace_io.hpp"
+
+namespace rs {
+namespace {
+
+constexpr const char* kName = "unit_test_session.rssession";
+const std::string kMagicBytes("RSSESSN\0", 8);
+
+// Section tags of a session file (tracing/session.cpp; docs/trace-format.md, "Session files").
+constexpr uint32_t kTagMeta = 1, kTagTimings = 2, kTagTrace = 3, kTagChecksum = 4;
+
+std::string fixture(const std::string& kernel, unsigned bs) {
+  return std::string(RS_FIXTURE_DIR) + "/" + kernel + "_bs" + std::to_string(bs) + ".rstrace";
+}
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+// Exact comparison of doubles: the same bits (so -0.0 differs from 0.0, and NaN equals itself).
+uint64_t bits(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+
+// ---- sessions in memory ------------------------------------------------------------------------
+
+// A session with every meta field set to a distinct value, three timings whose fields are all
+// distinct (one of them wrong), and two traces recorded on the H100 (at a block size no timing
+// has). Built once: compressing its traces is the slow part of most tests here.
+Session make_small_session() {
+  Session s;
+  SessionMeta& m = s.meta;
+  m.gpu = "NVIDIA Test GPU 80GB";
+  m.compute_capability = "9.0";
+  m.cuda_version = "13.0";
+  m.date = "2025-06-07T08:09:10Z";
+  m.tool_version = "0.1.0-test";
+  m.pattern = "iota";
+  m.method = "CUDA events; 3 warm-ups, 30 samples";
+  m.n = (uint64_t{1} << 33) + 7;  // needs all 64 bits of the field
+  m.sm_count = 132;
+  m.l2_bytes = (uint64_t{1} << 35) + 11;  // ditto
+  m.samples = 31;
+  m.warmups = 4;
+  m.peak_gbps = 3352.32;
+  m.copy_gbps = 2911.0000000000005;  // one ulp above 2911: a lossy write shows
+  m.cub_ms = 0.0234375;
+  m.cub_gbps = 2863.3111;
+  s.timings = {
+      {"reduce0", 128, 1.5, 1.25, 2.75, 30, 44.7, 1.33, true},
+      {"reduce3", 256, 0.1, 0.09, 0.3, 31, 671.1, 20.02, false},
+      {"reduce6", 1024, 0.0265, 0.026, 0.0288, 32, 2532.5, 75.54, true},
+  };
+  s.traces = {load_trace(fixture("reduce0", 64)), load_trace(fixture("reduce6", 64))};
+  return s;
+}
+Session small_session() {
+  static const Session s = make_small_session();
+  return s;
+}
+// small_session() without its traces, for tests of the timing table.
+Session timings_only() {
+  Session s = small_session();
+  s.traces.clear();
+  return s;
+}
+const std::string& small_bytes() {
+  static const std::string b = serialize_session(small_session());
+  return b;
+}
+
+void expect_same_trace(const Trace& a, const Trace& b) {
+  EXPECT_EQ(a.meta.kernel, b.meta.kernel);
+  EXPECT_EQ(a.meta.block_size, b.meta.block_size);
+  EXPECT_EQ(a.meta.n, b.meta.n);
+  EXPECT_EQ(a.meta.traced_block, b.meta.traced_block);
+  EXPECT_EQ(a.meta.grid_size, b.meta.grid_size);
+  EXPECT_EQ(a.meta.smem_bytes, b.meta.smem_bytes);
+  EXPECT_EQ(a.meta.pattern, b.meta.pattern);
+  EXPECT_EQ(a.meta.gpu, b.meta.gpu);
+  EXPECT_EQ(a.meta.compute_capability, b.meta.compute_capability);
+  EXPECT_EQ(a.meta.cuda_version, b.meta.cuda_version);
+  EXPECT_EQ(a.meta.date, b.meta.date);
+  EXPECT_EQ(a.meta.tool_version, b.meta.tool_version);
+  EXPECT_EQ(a.meta.result, b.meta.result);
+  EXPECT_EQ(a.source, b.source);
+  ASSERT_EQ(a.records.size(), b.records.size());
+  for (size_t i = 0; i < a.records.size(); ++i) {
+    const TraceRecord& x = a.records[i];
+    const TraceRecord& y = b.records[i];
+    ASSERT_EQ(std::memcmp(&x, &y, offsetof(TraceRecord, reserved)), 0) << "record " << i;
+  }
+}
+
+void expect_same(const Session& a, const Session& b) {
+  EXPECT_EQ(a.meta.gpu, b.meta.gpu);
+  EXPECT_EQ(a.meta.compute_capability, b.meta.compute_capability);
+  EXPECT_EQ(a.meta.cuda_version, b.meta.cuda_version);
+  EXPECT_EQ(a.meta.date, b.meta.date);
+  EXPECT_EQ(a.meta.tool_version, b.meta.tool_version);
+  EXPECT_EQ(a.meta.pattern, b.meta.pattern);
+  EXPECT_EQ(a.meta.method, b.meta.method);
+  EXPECT_EQ(a.meta.n, b.meta.n);
+  EXPECT_EQ(a.meta.sm_count, b.meta.sm_count);
+  EXPECT_EQ(a.meta.l2_bytes, b.meta.l2_bytes);
+  EXPECT_EQ(a.meta.samples, b.meta.samples);
+  EXPECT_EQ(a.meta.warmups, b.meta.warmups);
+  EXPECT_EQ(bits(a.meta.peak_gbps), bits(b.meta.peak_gbps)) << a.meta.peak_gbps << " vs " << b.meta.peak_gbps;
+  EXPECT_EQ(bits(a.meta.copy_gbps), bits(b.meta.copy_gbps)) << a.meta.copy_gbps << " vs " << b.meta.copy_gbps;
+  EXPECT_EQ(bits(a.meta.cub_ms), bits(b.meta.cub_ms)) << a.meta.cub_ms << " vs " << b.meta.cub_ms;
+  EXPECT_EQ(bits(a.meta.cub_gbps), bits(b.meta.cub_gbps)) << a.meta.cub_gbps << " vs " << b.meta.cub_gbps;
+  ASSERT_EQ(a.timings.size(), b.timings.size());
+  for (size_t i = 0; i < a.timings.size(); ++i) {
+    const SessionTiming& x = a.timings[i];
+    const SessionTiming& y = b.timings[i];
+    EXPECT_EQ(x.kernel, y.kernel) << i;
+    EXPECT_EQ(x.block_size, y.block_size) << i;
+    EXPECT_EQ(bits(x.median_ms), bits(y.median_ms)) << i;
+    EXPECT_EQ(bits(x.min_ms), bits(y.min_ms)) << i;
+    EXPECT_EQ(bits(x.max_ms), bits(y.max_ms)) << i;
+    EXPECT_EQ(x.samples, y.samples) << i;
+    EXPECT_EQ(bits(x.gbps), bits(y.gbps)) << i;
+    EXPECT_EQ(bits(x.pct_peak), bits(y.pct_peak)) << i;
+    EXPECT_EQ(x.correct, y.correct) << i;
+  }
+  ASSERT_EQ(a.traces.size(), b.traces.size());
+  for (size_t i = 0; i < a.traces.size(); ++i) {
+    SCOPED_TRACE("trace " + std::to_string(i));
+    expect_same_trace(a.traces[i], b.traces[i]);
+  }
+}
+
+// The session recorded on the H100, parsed once for the whole run.
+const std::string& h100_bytes() {
+  static const std::string b = read_bytes(RS_SESSION_FILE);
+  return b;
+}
+const Session& h100() {
+  static const Session s = load_session(RS_SESSION_FILE);
+  return s;
+}
+
+// ---- parsing outcomes --------------------------------------------------------------------------
+
+// A damaged file must give either a Session or a SessionFormatError; anything else (another
+// exception, a crash) fails the test.
+enum class Outcome { Parsed, FormatError, OtherError };
+
+std::ostream& operator<<(std::ostream& o, Outcome x) {
+  return o << (x == Outcome::Parsed ? "Parsed" : x == Outcome::FormatError ? "FormatError" : "OtherError");
+}
+
+Outcome try_parse(const std::string& bytes, Session* out = nullptr, std::string* msg = nullptr) {
+  try {
+    Session s = parse_session(bytes, kName);
+    if (out) *out = std::move(s);
+    return Outcome::Parsed;
+  } catch (const SessionFormatError& e) {
+    if (msg) *msg = e.what();
+    return Outcome::FormatError;
+  } catch (const std::exception& e) {  // a TraceFormatError that was not turned into a SessionFormatError too
+    if (msg) *msg = std::string("not a SessionFormatError: ") + e.what();
+    return Outcome::OtherError;
+  }
+}
+
+// The message of the SessionFormatError that parsing `bytes` raises; fails the test if none.
+std::string format_error(const std::string& bytes) {
+  std::string msg;
+  Outcome o = try_parse(bytes, nullptr, &msg);
+  EXPECT_EQ(o, Outcome::FormatError) << (o == Outcome::Parsed ? "parsed without error" : msg);
+  EXPECT_TRUE(contains(msg, kName)) << "message does not name the file: " << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << "message is not one line: " << msg;
+  return msg;
+}
+
+// ---- building files by hand --------------------------------------------------------------------
+
+void append_u32(std::string& b, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b.push_back(static_cast<char>(v >> (8 * i)));
+}
+void append_u64(std::string& b, uint64_t v) {
+  for (int i = 0; i < 8; ++i) b.push_back(static_cast<char>(v >> (8 * i)));
+}
+void put_u32(std::string& b, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b[at + i] = static_cast<char>(v >> (8 * i));
+}
+void put_u64(std::string& b, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; ++i) b[at + i] = static_cast<char>(v >> (8 * i));
+}
+void put_f64(std::string& b, size_t at, double v) { put_u64(b, at, bits(v)); }
+uint32_t get_u32(const std::string& b, size_t at) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= uint32_t(static_cast<uint8_t>(b[at + i])) << (8 * i);
+  return v;
+}
+uint64_t get_u64(const std::string& b, size_t at) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t(static_cast<uint8_t>(b[at + i])) << (8 * i);
+  return v;
+}
+
+// A session file taken apart: the 16-byte header (magic, version, reserved) and its sections
+// (u32 tag, u32 reserved, u64 size, payload), the checksum section left out. assemble() puts it
+// back together with a fresh CRC-32, so that a test can change one thing and still reach that
+// thing's own check rather than the checksum.
+struct RawSection {
+  uint32_t tag = 0;
+  uint32_t reserved = 0;
+  std::string payload;
+};
+struct RawFile {
+  std::string header;
+  std::vector<RawSection> sections;
+};
+
+RawFile split(const std::string& bytes) {
+  RawFile f;
+  f.header = bytes.substr(0, 16);
+  size_t p = 16;
+  while (p + 16 <= bytes.size()) {
+    RawSection s;
+    s.tag = get_u32(bytes, p);
+    s.reserved = get_u32(bytes, p + 4);
+    const uint64_t size = get_u64(bytes, p + 8);
+    s.payload = bytes.substr(p + 16, size);
+    p += 16 + size;
+    if (s.tag != kTagChecksum) f.sections.push_back(std::move(s));
+  }
+  return f;
+}
+
+uint32_t zlib_crc(const std::string& b) {
+  return static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(b.data()),
+                                     static_cast<uInt>(b.size())));
+}
+
+std::string assemble(const RawFile& f, bool with_checksum = true) {
+  std::string b = f.header;
+  for (const RawSection& s : f.sections) {
+    append_u32(b, s.tag);
+    append_u32(b, s.reserved);
+    append_u64(b, s.payload.size());
+    b += s.payload;
+  }
+  if (with_checksum) {
+    const uint32_t crc = zlib_crc(b);
+    append_u32(b, kTagChecksum);
+    append_u32(b, 0);
+    append_u64(b, 4);
+    append_u32(b, crc);
+  }
+  return b;
+}
+
+// Index of the first section with `tag`; fails the test if there is none.
+size_t find_section(const RawFile& f, uint32_t tag) {
+  for (size_t i = 0; i < f.sections.size(); ++i) {
+    if (f.sections[i].tag == tag) return i;
+  }
+  ADD_FAILURE() << "no section with tag " << tag;
+  return 0;
+}
+
+std::string zlib_compress(const std::string& raw) {
+  uLongf len = compressBound(static_cast<uLong>(raw.size()));
+  std::string z(len, '\0');
+  EXPECT_EQ(compress2(reinterpret_cast<Bytef*>(z.data()), &len, reinterpret_cast<const Bytef*>(raw.data()),
+                      static_cast<uLong>(raw.size()), Z_BEST_COMPRESSION),
+            Z_OK);
+  z.resize(len);
+  return z;
+}
+
+// A trace section payload: u64 declared uncompressed size, then the compressed bytes.
+std::string trace_payload(uint64_t declared_size, const std::string& compressed) {
+  std::string p;
+  append_u64(p, declared_size);
+  return p + compressed;
+}
+
+// small_session() with its traces replaced by one hand-made trace section payload.
+std::string with_trace_payload(const std::string& payload) {
+  RawFile f = split(small_bytes());
+  f.sections.erase(std::remove_if(f.sections.begin(), f.sections.end(),
+                                  [](const RawSection& s) { return s.tag == kTagTrace; }),
+                   f.sections.end());
+  f.sections.push_back({kTagTrace, 0, payload});
+  return assemble(f);
+}
+
+// Byte offsets of fields in a timing-table payload (tracing/session.cpp, write_timing): u32
+// count, then per timing: str kernel (u32 length + bytes), u32 block size, f64 median, min, max,
+// u32 samples, f64 gbps, f64 pct_peak, u8 correct.
+size_t timing_offset(const std::string& tab, size_t index) {
+  size_t p = 4;
+  for (size_t i = 0; i < index; ++i) p += 4 + get_u32(tab, p) + 4 + 24 + 4 + 16 + 1;
+  return p;
+}
+
+// A file in a fresh temporary directory, removed with the directory at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::temp_directory_path() /
+           ("rs_session_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  const std::filesystem::path& dir() const { return dir_; }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+// ---- round trip ------------------------------------------------------------------------------
+
+TEST(SessionIo, RoundTripInMemory) {
+  const Session s = small_session();
+  const std::string bytes = serialize_session(s);
+  EXPECT_EQ(bytes.compare(0, 8, kMagicBytes), 0);
+  EXPECT_EQ(get_u32(bytes, 8), kSessionFormatVersion);
+  EXPECT_EQ(get_u32(bytes, 12), 0u);
+  Session back = parse_session(bytes, kName);
+  expect_same(s, back);
+  // Serializing again gives the same bytes.
+  EXPECT_EQ(serialize_session(back), bytes);
+}
+
+TEST(SessionIo, RoundTripEmptySession) {
+  // No timings and no traces: a valid (if useless) session; the defaults come back.
+  const Session s;
+  Session back;
+  ASSERT_EQ(try_parse(serialize_session(s), &back), Outcome::Parsed);
+  expect_same(s, back);
+  EXPECT_TRUE(back.block_sizes().empty());
+  EXPECT_EQ(back.find_timing("reduce0", 256), nullptr);
+  EXPECT_EQ(back.find_trace("reduce0", 256), nullptr);
+}
+
+TEST(SessionIo, RoundTripExtremeValues) {
+  Session s = small_session();
+  s.meta.gpu = std::string("GPU\0with NUL", 12);
+  s.meta.method.clear();
+  s.meta.n = ~uint64_t{0};
+  s.meta.l2_bytes = ~uint64_t{0};
+  s.meta.sm_count = ~uint32_t{0};
+  s.meta.peak_gbps = DBL_MAX;
+  s.meta.copy_gbps = DBL_MIN;
+  s.meta.cub_ms = std::numeric_limits<double>::denorm_min();
+  s.meta.cub_gbps = -0.0;
+  s.timings[0].min_ms = 0;
+  s.timings[0].median_ms = std::nextafter(0.0, 1.0);
+  s.timings[0].max_ms = std::numeric_limits<double>::infinity();
+  s.timings[1].block_size = 1;
+  s.timings[2].block_size = 1024;
+  s.timings[2].kernel = std::string(1000, 'k');
+  s.timings[2].samples = ~uint32_t{0};
+  expect_same(s, parse_session(serialize_session(s), kName));
+}
+
+TEST(SessionIo, Lookups) {
+  const Session s = small_session();
+  const SessionTiming* t = s.find_timing("reduce3", 256);
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t, &s.timings[1]);
+  EXPECT_EQ(s.find_timing("reduce3", 64), nullptr);
+  EXPECT_EQ(s.find_timing("reduce9", 256), nullptr);
+  const Trace* tr = s.find_trace("reduce6", 64);
+  ASSERT_NE(tr, nullptr);
+  EXPECT_EQ(tr, &s.traces[1]);
+  EXPECT_EQ(s.find_trace("reduce6", 1024), nullptr);  // timed, not traced
+  EXPECT_EQ(s.find_timing("reduce6", 64), nullptr);   // traced, not timed
+  // Block sizes of timings and traces together, ascending, each once.
+  EXPECT_EQ(s.block_sizes(), (std::vector<uint32_t>{64, 128, 256, 1024}));
+}
+
+TEST(SessionIo, SaveAndLoad) {
+  TempDir dir;
+  const std::string path = dir.path("saved.rssession");
+  const Session s = small_session();
+  save_session(s, path);
+  EXPECT_TRUE(std::filesystem::exists(path));
+  EXPECT_FALSE(std::filesystem::exists(path + ".part")) << "temporary file left behind";
+  EXPECT_EQ(read_bytes(path), serialize_session(s));
+  expect_same(s, load_session(path));
+
+  // Saving over an existing session replaces it.
+  Session s2 = small_session();
+  s2.meta.gpu = "another GPU";
+  s2.traces.pop_back();
+  save_session(s2, path);
+  expect_same(s2, load_session(path));
+  int files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.dir())) ++files;
+  EXPECT_EQ(files, 1);
+}
+
+TEST(SessionIo, SaveIntoMissingDirectory) {
+  TempDir dir;
+  const std::string path = dir.path("no/such/dir/s.rssession");
+  try {
+    save_session(small_session(), path);
+    FAIL() << "no SessionFormatError";
+  } catch (const SessionFormatError& e) {
+    EXPECT_TRUE(contains(e.what(), path)) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_FALSE(std::filesystem::exists(path + ".part"));
+}
+
+TEST(SessionIo, FailedSaveLeavesNoTemporary) {
+  // The final name is a non-empty directory: the rename fails, and the temporary file must go.
+  TempDir dir;
+  const std::string path = dir.path("taken");
+  std::filesystem::create_directories(path + "/inside");
+  try {
+    save_session(small_session(), path);
+    FAIL() << "no SessionFormatError";
+  } catch (const SessionFormatError& e) {
+    EXPECT_TRUE(contains(e.what(), path)) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(path + ".part"));
+  EXPECT_TRUE(std::filesystem::is_directory(path + "/inside"));
+}
+
+TEST(SessionIo, LoadMissingFile) {
+  TempDir dir;
+  const std::string path = dir.path("does_not_exist.rssession");
+  try {
+    load_session(path);
+    FAIL() << "no SessionFormatError";
+  } catch (const SessionFormatError& e) {
+    EXPECT_TRUE(contains(e.what(), path)) << e.what();
+  }
+}
+
+TEST(SessionIo, LoadErrorsNameThePath) {
+  TempDir dir;
+  const std::string path = dir.path("damaged.rssession");
+  std::string bytes = small_bytes();
+  bytes[bytes.size() / 2] ^= 0x20;
+  std::ofstream(path, std::ios::binary) << bytes;
+  try {
+    load_session(path);
+    FAIL() << "no SessionFormatError";
+  } catch (const SessionFormatError& e) {
+    EXPECT_TRUE(contains(e.what(), path)) << e.what();
+  }
+  // A directory opens as an ifstream on Linux but cannot be read.
+  EXPECT_THROW(load_session(dir.dir().string()), SessionFormatError);
+}
+
+TEST(SessionIo, IsSessionBytes) {
+  EXPECT_TRUE(is_session_bytes(small_bytes()));
+  EXPECT_TRUE(is_session_bytes(kMagicBytes));  // the magic alone: a (truncated) session, by content
+  EXPECT_TRUE(is_session_bytes(kMagicBytes + "garbage"));
+  EXPECT_FALSE(is_session_bytes(""));
+  EXPECT_FALSE(is_session_bytes("RSSESSN"));                 // shorter than the magic
+  EXPECT_FALSE(is_session_bytes(std::string("RSSESSN ", 8)));  // the NUL is part of the magic
+  EXPECT_FALSE(is_session_bytes(std::string("rssessn\0", 8)));
+  EXPECT_FALSE(is_session_bytes(read_bytes(fixture("reduce0", 64))));  // a trace
+  EXPECT_FALSE(is_session_bytes(serialize_trace(load_trace(fixture("reduce2", 64)))));
+}
+
+TEST(SessionIo, IsSessionFile) {
+  TempDir dir;
+  EXPECT_TRUE(is_session_file(RS_SESSION_FILE));
+  const std::string saved = dir.path("s.rssession");
+  save_session(small_session(), saved);
+  EXPECT_TRUE(is_session_file(saved));
+  // By content, not by name.
+  const std::string renamed = dir.path("s.rstrace");
+  std::filesystem::copy_file(saved, renamed);
+  EXPECT_TRUE(is_session_file(renamed));
+  const std::string trace_named_session = dir.path("t.rssession");
+  std::filesystem::copy_file(fixture("reduce1", 256), trace_named_session);
+  EXPECT_FALSE(is_session_file(trace_named_session));
+  EXPECT_FALSE(is_session_file(fixture("reduce1", 256)));
+  EXPECT_FALSE(is_session_file(dir.path("missing.rssession")));
+  EXPECT_FALSE(is_session_file(dir.dir().string()));  // a directory
+  const std::string empty = dir.path("empty.rssession");
+  std::ofstream(empty).close();
+  EXPECT_FALSE(is_session_file(empty));
+  const std::string seven = dir.path("seven.rssession");
+  std::ofstream(seven, std::ios::binary) << "RSSESSN";
+  EXPECT_FALSE(is_session_file(seven));
+}
+
+// ---- header ----------------------------------------------------------------------------------
+
+TEST(SessionIo, EmptyAndShortFiles) {
+  EXPECT_TRUE(contains(format_error(""), "truncated"));
+  EXPECT_TRUE(contains(format_error("RSSE"), "truncated"));
+  EXPECT_TRUE(contains(format_error(kMagicBytes), "truncated"));
+  // Header only: no sections at all.
+  std::string header = kMagicBytes;
+  append_u32(header, kSessionFormatVersion);
+  append_u32(header, 0);
+  EXPECT_TRUE(contains(format_error(header), "no checksum section"));
+}
+
+TEST(SessionIo, BadMagic) {
+  std::string bytes = small_bytes();
+  bytes[0] = 'X';
+  EXPECT_TRUE(contains(format_error(bytes), "not a ReduceScope session"));
+  bytes = small_bytes();
+  bytes[7] = ' ';  // the terminating NUL is part of the magic
+  EXPECT_TRUE(contains(format_error(bytes), "magic"));
+  EXPECT_TRUE(contains(format_error(std::string(4096, '\0')), "not a ReduceScope session"));
+}
+
+TEST(SessionIo, ATraceIsNotASession) {
+  const std::string trace = read_bytes(fixture("reduce3", 64));
+  ASSERT_FALSE(trace.empty());
+  EXPECT_TRUE(contains(format_error(trace), "not a ReduceScope session")) << format_error(trace);
+  // Through the file system too, naming the path.
+  try {
+    load_session(fixture("reduce3", 64));
+    FAIL() << "no SessionFormatError";
+  } catch (const SessionFormatError& e) {
+    EXPECT_TRUE(contains(e.what(), fixture("reduce3", 64))) << e.what();
+    EXPECT_TRUE(contains(e.what(), "not a ReduceScope session")) << e.what();
+  }
+  // And the other way round: the trace reader refuses a session.
+  try {
+    parse_trace(small_bytes(), "x.rssession");
+    FAIL() << "no TraceFormatError";
+  } catch (const TraceFormatError& e) {
+    EXPECT_TRUE(contains(e.what(), "not a ReduceScope trace")) << e.what();
+  }
+}
+
+TEST(SessionIo, NewerVersionIsRefused) {
+  for (uint32_t v : {kSessionFormatVersion + 1, 99u, 0xffffffffu}) {
+    RawFile f = split(small_bytes());
+    put_u32(f.header, 8, v);
+    std::string msg = format_error(assemble(f));
+    EXPECT_TRUE(contains(msg, "newer")) << v << ": " << msg;
+    EXPECT_TRUE(contains(msg, std::to_string(v))) << msg;
+  }
+  RawFile f = split(small_bytes());
+  put_u32(f.header, 8, 0);
+  EXPECT_TRUE(contains(format_error(assemble(f)), "too old"));
+}
+
+TEST(SessionIo, ReservedFieldsMustBeZero) {
+  RawFile f = split(small_bytes());
+  put_u32(f.header, 12, 1);
+  EXPECT_TRUE(contains(format_error(assemble(f)), "reserved"));
+  f = split(small_bytes());
+  f.sections[find_section(f, kTagTimings)].reserved = 0x80000000u;
+  EXPECT_TRUE(contains(format_error(assemble(f)), "reserved"));
+}
+
+// ---- sections and checksum -------------------------------------------------------------------
+
+TEST(SessionIo, SplitAndAssembleGiveTheSameFile) {
+  // The test's own helpers, checked against the writer: what the other tests build by hand is a
+  // valid file apart from the one thing each changes.
+  const std::string bytes = small_bytes();
+  const RawFile f = split(bytes);
+  ASSERT_EQ(f.sections.size(), 4u);  // meta, timings, 2 traces
+  EXPECT_EQ(f.sections[0].tag, kTagMeta);
+  EXPECT_EQ(f.sections[1].tag, kTagTimings);
+  EXPECT_EQ(f.sections[2].tag, kTagTrace);
+  EXPECT_EQ(f.sections[3].tag, kTagTrace);
+  EXPECT_EQ(assemble(f), bytes);
+}
+
+TEST(SessionIo, NoChecksumSection) {
+  const RawFile f = split(small_bytes());
+  std::string msg = format_error(assemble(f, false));
+  EXPECT_TRUE(contains(msg, "no checksum section")) << msg;
+  // The checksum section alone does not make a session.
+  RawFile bare;
+  bare.header = f.header;
+  EXPECT_TRUE(contains(format_error(assemble(bare)), "no metadata section"));
+}
+
+TEST(SessionIo, DataAfterTheChecksum) {
+  std::string bytes = small_bytes();
+  append_u32(bytes, 77);
+  append_u32(bytes, 0);
+  append_u64(bytes, 0);
+  EXPECT_TRUE(contains(format_error(bytes), "after the checksum"));
+}
+
+TEST(SessionIo, ChecksumCatchesAChangedValue) {
+  // A timing's median, changed: structurally fine (and still a valid timing), so only the
+  // checksum can tell.
+  std::string bytes = small_bytes();
+  const RawFile f = split(bytes);
+  size_t at = 16;  // the timing section's payload starts after the header and the meta section
+  at += 16 + f.sections[0].payload.size() + 16;
+  const size_t median = timing_offset(f.sections[1].payload, 0) + 4 + 7 + 4;
+  ASSERT_EQ(get_u64(bytes, at + median), bits(1.5));
+  put_f64(bytes, at + median, 1.75);
+  std::string msg = format_error(bytes);
+  EXPECT_TRUE(contains(msg, "checksum mismatch")) << msg;
+  // The stored CRC itself, changed.
+  bytes = small_bytes();
+  bytes.back() ^= 1;
+  EXPECT_TRUE(contains(format_error(bytes), "checksum mismatch"));
+}
+
+TEST(SessionIo, ChecksumSectionOfTheWrongSize) {
+  std::string bytes = assemble(split(small_bytes()), false);
+  append_u32(bytes, kTagChecksum);
+  append_u32(bytes, 0);
+  append_u64(bytes, 8);
+  append_u64(bytes, zlib_crc(bytes));
+  EXPECT_TRUE(contains(format_error(bytes), "checksum section is 8 bytes"));
+}
+
+TEST(SessionIo, MissingMetaOrTimingSection) {
+  RawFile f = split(small_bytes());
+  f.sections.erase(f.sections.begin() + find_section(f, kTagMeta));
+  EXPECT_TRUE(contains(format_error(assemble(f)), "no metadata section"));
+  f = split(small_bytes());
+  f.sections.erase(f.sections.begin() + find_section(f, kTagTimings));
+  EXPECT_TRUE(contains(format_error(assemble(f)), "no timing section"));
+}
+
+TEST(SessionIo, UnknownSectionIsSkipped) {
+  const Session s = small_session();
+  RawFile f = split(serialize_session(s));
+  f.sections.insert(f.sections.begin() + 1, RawSection{77, 0, "a section from a later version"});
+  f.sections.push_back({0, 0, ""});
+  Session back;
+  std::string msg;
+  ASSERT_EQ(try_parse(assemble(f), &back, &msg), Outcome::Parsed) << msg;
+  expect_same(s, back);
+}
+
+TEST(SessionIo, SectionSizeBeyondFile) {
+  RawFile f = split(small_bytes());
+  std::string bytes = assemble(f);
+  // The meta section's u64 size follows the 16-byte header, its tag and its reserved field.
+  put_u64(bytes, 16 + 8, uint64_t{1} << 40);
+  EXPECT_TRUE(contains(format_error(bytes), "truncated"));
+  put_u64(bytes, 16 + 8, ~uint64_t{0});
+  EXPECT_TRUE(contains(format_error(bytes), "truncated"));
+}
+
+TEST(SessionIo, StringLengthBeyondTheMetaSection) {
+  RawFile f = split(small_bytes());
+  put_u32(f.sections[find_section(f, kTagMeta)].payload, 0, 0xfffffff0u);  // the GPU name's length
+  std::string msg = format_error(assemble(f));
+  EXPECT_TRUE(contains(msg, "metadata")) << msg;
+}
+
+// ---- traces inside a session -----------------------------------------------------------------
+
+TEST(SessionIo, ImplausibleTraceSizeIsRefusedBeforeAllocating) {
+  // A valid checksum, and a trace section that claims 2^40 bytes (1 TiB) uncompressed. Allocating
+  // that would throw std::bad_alloc (an OtherError here) or abort under ASan, so a
+  // SessionFormatError that says "implausible" shows the size was refused before any allocation.
+  const std::string z = zlib_compress(serialize_trace(load_trace(fixture("reduce0", 64))));
+  for (uint64_t declared : {uint64_t{1} << 40, ~uint64_t{0}, (uint64_t{1} << 30) + 1}) {
+    std::string msg = format_error(with_trace_payload(trace_payload(declared, z)));
+    EXPECT_TRUE(contains(msg, "implausible")) << declared << ": " << msg;
+    EXPECT_TRUE(contains(msg, "trace 0")) << msg;
+  }
+  // Below 1 GiB, but more than deflate can expand these few kilobytes to (about 1032:1).
+  std::string msg = format_error(with_trace_payload(trace_payload(z.size() * 1032 + 65, z)));
+  EXPECT_TRUE(contains(msg, "implausible")) << msg;
+}
+
+TEST(SessionIo, GarbageCompressedTrace) {
+  std::string garbage;
+  uint64_t x = 0x2545F4914F6CDD1Dull;
+  for (int i = 0; i < 3000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    garbage.push_back(static_cast<char>(x));
+  }
+  std::string msg = format_error(with_trace_payload(trace_payload(20000, garbage)));
+  EXPECT_TRUE(contains(msg, "does not decompress")) << msg;
+  // A valid zlib stream cut short.
+  const std::string raw = serialize_trace(load_trace(fixture("reduce0", 64)));
+  const std::string z = zlib_compress(raw);
+  msg = format_error(with_trace_payload(trace_payload(raw.size(), z.substr(0, z.size() / 2))));
+  EXPECT_TRUE(contains(msg, "does not decompress")) << msg;
+  // Nothing after the declared size.
+  msg = format_error(with_trace_payload(trace_payload(0, "")));
+  EXPECT_TRUE(contains(msg, "trace 0")) << msg;
+}
+
+TEST(SessionIo, DeclaredTraceSizeMustMatch) {
+  const std::string raw = serialize_trace(load_trace(fixture("reduce0", 64)));
+  const std::string z = zlib_compress(raw);
+  ASSERT_EQ(try_parse(with_trace_payload(trace_payload(raw.size(), z))), Outcome::Parsed);
+  for (uint64_t declared : {raw.size() - 1, raw.size() + 1, uint64_t{0}}) {
+    std::string msg = format_error(with_trace_payload(trace_payload(declared, z)));
+    EXPECT_TRUE(contains(msg, "does not decompress")) << declared << ": " << msg;
+  }
+}
+
+TEST(SessionIo, TraceSectionShorterThanItsSizeField) {
+  std::string msg = format_error(with_trace_payload("1234567"));
+  EXPECT_TRUE(contains(msg, "truncated")) << msg;
+  EXPECT_TRUE(contains(msg, "trace")) << msg;
+}
+
+TEST(SessionIo, DecompressesToSomethingThatIsNotATrace) {
+  const std::string text = "this decompresses fine but is not a trace file";
+  std::string msg = format_error(with_trace_payload(trace_payload(text.size(), zlib_compress(text))));
+  EXPECT_TRUE(contains(msg, "not a ReduceScope trace")) << msg;
+  EXPECT_TRUE(contains(msg, "trace 0")) << msg;
+  // A session inside a session.
+  const std::string inner = serialize_session(Session{});
+  msg = format_error(with_trace_payload(trace_payload(inner.size(), zlib_compress(inner))));
+  EXPECT_TRUE(contains(msg, "not a ReduceScope trace")) << msg;
+}
+
+TEST(SessionIo, InvalidTraceInsideIsRefused) {
+  // The writer does not check traces; the reader checks them as load_trace does.
+  Session s = small_session();
+  s.traces[1].records[5].thread = 64;  // the block has 64 threads
+  std::string msg = format_error(serialize_session(s));
+  EXPECT_TRUE(contains(msg, "trace 1")) << msg;
+  EXPECT_TRUE(contains(msg, "thread 64")) << msg;
+  s = small_session();
+  s.traces[0].meta.block_size = 0;
+  msg = format_error(serialize_session(s));
+  EXPECT_TRUE(contains(msg, "trace 0")) << msg;
+  EXPECT_TRUE(contains(msg, "block size")) << msg;
+}
+
+// ---- timings ---------------------------------------------------------------------------------
+
+TEST(SessionIo, TimingWithMinAboveMaxIsRefused) {
+  Session s = timings_only();
+  s.timings[1].min_ms = 0.4;  // max is 0.3
+  s.timings[1].median_ms = 0.35;
+  std::string msg = format_error(serialize_session(s));
+  EXPECT_TRUE(contains(msg, "reduce3")) << msg;
+  EXPECT_TRUE(contains(msg, "min <= median <= max")) << msg;
+  // min == max is one repeated value: fine.
+  s = timings_only();
+  s.timings[1].min_ms = s.timings[1].median_ms = s.timings[1].max_ms = 0.3;
+  EXPECT_EQ(try_parse(serialize_session(s)), Outcome::Parsed);
+}
+
+TEST(SessionIo, TimingWithNegativeOrNaNTimeIsRefused) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (int field = 0; field < 3; ++field) {
+    for (double v : {-1.0, -DBL_MIN, nan}) {
+      Session s = timings_only();
+      SessionTiming& t = s.timings[0];
+      (field == 0 ? t.median_ms : field == 1 ? t.min_ms : t.max_ms) = v;
+      std::string msg;
+      EXPECT_EQ(try_parse(serialize_session(s), nullptr, &msg), Outcome::FormatError)
+          << "field " << field << " = " << v << " accepted";
+    }
+  }
+}
+
+TEST(SessionIo, TimingWithBadBlockSizeIsRefused) {
+  for (uint32_t b : {0u, 1025u, 0xffffffffu}) {
+    Session s = timings_only();
+    s.timings[2].block_size = b;
+    std::string msg = format_error(serialize_session(s));
+    EXPECT_TRUE(contains(msg, "block size " + std::to_string(b))) << msg;
+  }
+}
+
+TEST(SessionIo, TimingCorrectnessFlagIsZeroOrOne) {
+  RawFile f = split(small_bytes());
+  std::string& tab = f.sections[find_section(f, kTagTimings)].payload;
+  ASSERT_EQ(tab.back(), 1);  // the last timing's flag: correct
+  tab.back() = 2;
+  std::string msg = format_error(assemble(f));
+  EXPECT_TRUE(contains(msg, "correctness flag is 2")) << msg;
+  tab.back() = 0;
+  Session back;
+  ASSERT_EQ(try_parse(assemble(f), &back), Outcome::Parsed);
+  EXPECT_FALSE(back.timings[2].correct);
+}
+
+TEST(SessionIo, TimingCountMustMatchTheSection) {
+  RawFile f = split(small_bytes());
+  const size_t tab = find_section(f, kTagTimings);
+  put_u32(f.sections[tab].payload, 0, 4097);
+  EXPECT_TRUE(contains(format_error(assemble(f)), "implausible"));
+  put_u32(f.sections[tab].payload, 0, 0xffffffffu);
+  EXPECT_TRUE(contains(format_error(assemble(f)), "implausible"));
+  put_u32(f.sections[tab].payload, 0, 4);  // one more than there are
+  EXPECT_TRUE(contains(format_error(assemble(f)), "truncated timing section"));
+  put_u32(f.sections[tab].payload, 0, 2);  // one fewer
+  EXPECT_TRUE(contains(format_error(assemble(f)), "stray bytes"));
+}
+
+// A median of samples cannot lie outside their range; such a timing (valid checksum) is refused,
+// or its charts would draw a median above the max whisker.
+TEST(SessionIo, TimingWithMedianOutsideMinMaxIsRefused) {
+  for (double median : {5.0, 1.0}) {  // min 1.25, max 2.75
+    Session s = timings_only();
+    s.timings[0].median_ms = median;
+    std::string msg;
+    EXPECT_EQ(try_parse(serialize_session(s), nullptr, &msg), Outcome::FormatError)
+        << "a timing of reduce0 at 128 threads with median " << median << " ms outside [1.25, 2.75] ms was accepted";
+  }
+}
+
+// Session::timings holds at most one per (kernel, block size); a file with two (valid checksum)
+// is refused, or find_timing would silently return the first.
+TEST(SessionIo, DuplicateTimingIsRefused) {
+  Session s = timings_only();
+  s.timings.push_back(s.timings[0]);
+  s.timings.back().median_ms = 2.0;
+  std::string msg;
+  EXPECT_EQ(try_parse(serialize_session(s), nullptr, &msg), Outcome::FormatError)
+      << "two timings of reduce0 at 128 threads were accepted";
+}
+
+// ---- truncation and corruption ---------------------------------------------------------------
+
+// Smaller sessions cut from the H100's, so that every bit can be flipped quickly (a full parse of
+// the H100 file, 39 traces, takes about 20 ms). Both begin with the H100 file's header, meta and
+// timing table, byte for byte (checked below).
+//   h100_head():  the H100's meta and timing table, no traces (2.7 KB)
+//   h100_small(): the same with its two smallest traces (reduce0 at 32 and 64 threads, 12.6 KB)
+const std::string& h100_head() {
+  static const std::string b = [] {
+    Session s;
+    s.meta = h100().meta;
+    s.timings = h100().timings;
+    return serialize_session(s);
+  }();
+  return b;
+}
+const std::string& h100_small() {
+  static const std::string b = [] {
+    Session s;
+    s.meta = h100().meta;
+    s.timings = h100().timings;
+    s.traces = {*h100().find_trace("reduce0", 32), *h100().find_trace("reduce0", 64)};
+    return serialize_session(s);
+  }();
+  return b;
+}
+
+// Bytes of the header, the meta section and the timing section of a session file.
+size_t head_size(const std::string& bytes) {
+  const RawFile f = split(bytes);
+  return 16 + 16 + f.sections[0].payload.size() + 16 + f.sections[1].payload.size();
+}
+
+// Offsets of the 16-byte section headers of `bytes`, the checksum section's included.
+std::vector<size_t> section_starts(const std::string& bytes) {
+  std::vector<size_t> v;
+  for (size_t p = 16; p + 16 <= bytes.size(); p += 16 + get_u64(bytes, p + 8)) v.push_back(p);
+  return v;
+}
+
+// Flips bit `bit` of byte `at`; the result must be a SessionFormatError naming the file.
+void expect_flip_rejected(const std::string& bytes, size_t at, int bit) {
+  std::string b = bytes;
+  b[at] = static_cast<char>(b[at] ^ (1 << bit));
+  std::string msg;
+  Outcome o = try_parse(b, nullptr, &msg);
+  ASSERT_EQ(o, Outcome::FormatError) << "byte " << at << " bit " << bit << " of " << bytes.size() << ": " << msg;
+  ASSERT_TRUE(contains(msg, kName)) << msg;
+}
+
+void expect_cut_rejected(const std::string& bytes, size_t len) {
+  std::string msg;
+  Outcome o = try_parse(bytes.substr(0, len), nullptr, &msg);
+  ASSERT_EQ(o, Outcome::FormatError) << "truncated to " << len << " of " << bytes.size() << " bytes: "
+                                     << (o == Outcome::Parsed ? "parsed" : msg);
+  ASSERT_TRUE(contains(msg, kName)) << msg;
+}
+
+TEST(SessionIo, CutDownH100SessionsShareTheH100FilesFirstBytes) {
+  const size_t head = head_size(h100_bytes());
+  ASSERT_GT(head, 2048u);
+  EXPECT_EQ(head_size(h100_head()), head);
+  EXPECT_EQ(h100_head().compare(0, head, h100_bytes(), 0, head), 0);
+  EXPECT_EQ(h100_small().compare(0, head, h100_bytes(), 0, head), 0);
+  EXPECT_EQ(h100_head().size(), head + 20);  // then only the checksum section
+  EXPECT_EQ(section_starts(h100_bytes()).size(), 42u);  // meta, timings, 39 traces, checksum
+  EXPECT_EQ(section_starts(h100_small()).size(), 5u);
+  EXPECT_EQ(try_parse(h100_head()), Outcome::Parsed);
+  EXPECT_EQ(try_parse(h100_small()), Outcome::Parsed);
+}
+
+TEST(SessionIo, BitFlipAnywhereInTheH100MetaAndTimingsIsRejected) {
+  // The CRC covers every byte: any single-bit flip is an error, never a different session. Every
+  // bit of the H100 file's first 2.7 KB (header, meta, timing table) and of a checksum section.
+  const std::string& bytes = h100_head();
+  for (size_t at = 0; at < bytes.size(); ++at) {
+    for (int bit = 0; bit < 8; ++bit) {
+      expect_flip_rejected(bytes, at, bit);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(SessionIo, BitFlipInTraceSectionsIsRejected) {
+  // Every bit of every section header (tag, reserved, size) and of the stored CRC; a bit of every
+  // 29th byte of the compressed traces.
+  const std::string& bytes = h100_small();
+  const std::vector<size_t> starts = section_starts(bytes);
+  for (size_t start : starts) {
+    for (size_t at = start; at < std::min(start + 16, bytes.size()); ++at) {
+      for (int bit = 0; bit < 8; ++bit) {
+        expect_flip_rejected(bytes, at, bit);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  for (size_t at = bytes.size() - 4; at < bytes.size(); ++at) {
+    for (int bit = 0; bit < 8; ++bit) expect_flip_rejected(bytes, at, bit);
+  }
+  for (size_t at = starts[2]; at < starts.back(); at += 29) {
+    expect_flip_rejected(bytes, at, static_cast<int>(at % 8));
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(SessionIo, BitFlipSampledAcrossTheH100FileIsRejected) {
+  // The whole file: 16 places spread over its 39 traces, and the checksum section. (Each parse
+  // of the whole file takes about 20 ms; the cut-down sessions above take every bit.)
+  const std::string& bytes = h100_bytes();
+  for (size_t k = 1; k <= 16; ++k) {
+    expect_flip_rejected(bytes, bytes.size() * k / 17 + k, static_cast<int>(k % 8));
+    if (HasFatalFailure()) return;
+  }
+  for (size_t at : {bytes.size() - 20, bytes.size() - 12, bytes.size() - 1}) expect_flip_rejected(bytes, at, 0);
+}
+
+TEST(SessionIo, TruncationIsRejected) {
+  // A cut file lacks at least its checksum section. The cut-down session: every length through
+  // its meta, timing table and first trace section header, then every 31st, then the last 24.
+  const std::string& small = h100_small();
+  const size_t dense = section_starts(small)[2] + 16;
+  for (size_t len = 0; len < small.size(); len += len < dense ? 1 : 31) {
+    expect_cut_rejected(small, len);
+    if (HasFatalFailure()) return;
+  }
+  for (size_t k = 1; k <= 24; ++k) expect_cut_rejected(small, small.size() - k);
+  // The H100 file: the first 64 lengths, then every 65536th byte, and just before the checksum.
+  const std::string& bytes = h100_bytes();
+  for (size_t len = 0; len < 64; ++len) expect_cut_rejected(bytes, len);
+  for (size_t len = 64; len < bytes.size(); len += 65536) expect_cut_rejected(bytes, len);
+  for (size_t len : {bytes.size() - 1, bytes.size() - 4, bytes.size() - 20}) expect_cut_rejected(bytes, len);
+  // Cut at a section boundary: every section is whole, only the ones after it are missing.
+  for (size_t start : section_starts(small)) {
+    std::string msg = format_error(small.substr(0, start));
+    EXPECT_TRUE(contains(msg, "no checksum section")) << "cut at " << start << ": " << msg;
+  }
+}
+
+TEST(SessionIo, RandomGarbageAfterTheHeader) {
+  // Deterministic pseudo-random bytes after a valid magic and version: never a crash.
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int round = 0; round < 300; ++round) {
+    std::string b = kMagicBytes;
+    append_u32(b, kSessionFormatVersion);
+    append_u32(b, 0);
+    if (round % 2) {  // half of them start like a real section, so the garbage reaches a payload
+      append_u32(b, 1 + round % 4);
+      append_u32(b, 0);
+      append_u64(b, round * 2);
+    }
+    for (int i = 0; i < round * 3; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      b.push_back(static_cast<char>(x));
+    }
+    std::string msg;
+    ASSERT_EQ(try_parse(b, nullptr, &msg), Outcome::FormatError) << "round " << round << ": " << msg;
+  }
+}
+
+// tests/corpus/session-*.bin: the fuzzer's session seeds, built by hand (struct + zlib) around
+// assets/traces/reduce0_bs64.rstrace: valid, no-checksum, too-new (version 2), huge-trace-size
+// (2^40, valid CRC), garbage-trace (valid CRC), min-above-max (valid CRC), bitflip, truncated.
+// session-valid.bin is the one good file.
+TEST(SessionIo, SessionFilesInTheCorpus) {
+  int bad = 0, good = 0;
+  for (const auto& e : std::filesystem::directory_iterator(RS_CORPUS_DIR)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("session-", 0) != 0) continue;
+    const std::string path = e.path().string();
+    if (name == "session-valid.bin") {
+      EXPECT_NO_THROW(load_session(path)) << path;
+      ++good;
+      continue;
+    }
+    try {
+      load_session(path);
+      ADD_FAILURE() << path << " was accepted";
+    } catch (const SessionFormatError& ex) {
+      EXPECT_TRUE(contains(ex.what(), path)) << ex.what();
+    }
+    ++bad;
+  }
+  EXPECT_EQ(good, 1);
+  EXPECT_GE(bad, 5);
+}
+
+// ---- the session recorded on the H100 ----------------------------------------------------------
+
+TEST(SessionH100, LoadsAndNamesTheGpu) {
+  const Session& s = h100();
+  const SessionMeta& m = s.meta;
+  EXPECT_TRUE(contains(m.gpu, "H100")) << m.gpu;
+  EXPECT_EQ(m.compute_capability, "9.0");
+  EXPECT_FALSE(m.cuda_version.empty());
+  // UTC, ISO 8601: 2025-01-02T03:04:05Z
+  ASSERT_EQ(m.date.size(), 20u) << m.date;
+  EXPECT_EQ(m.date[4], '-');
+  EXPECT_EQ(m.date[10], 'T');
+  EXPECT_EQ(m.date.back(), 'Z');
+  EXPECT_FALSE(m.tool_version.empty());
+  EXPECT_TRUE(parse_pattern(m.pattern).has_value()) << m.pattern;
+  EXPECT_FALSE(m.method.empty());
+  EXPECT_EQ(m.n, uint64_t{1} << 24);
+  EXPECT_EQ(m.sm_count, 132u);  // H100 SXM
+  EXPECT_GT(m.l2_bytes, 0u);
+  EXPECT_GE(m.samples, 20u);
+  EXPECT_GT(m.peak_gbps, 1000.0);
+  EXPECT_GT(m.copy_gbps, 0.0);
+  EXPECT_LT(m.copy_gbps, m.peak_gbps);
+  EXPECT_GT(m.cub_ms, 0.0);
+  EXPECT_NEAR(m.cub_gbps, m.n * 4.0 / m.cub_ms / 1e6, m.cub_gbps * 1e-3);
+}
+
+TEST(SessionH100, HasATimingAndATraceOfEveryPairTheKernelTableAccepts) {
+  const Session& s = h100();
+  EXPECT_EQ(s.timings.size(), 39u);
+  EXPECT_EQ(s.traces.size(), 39u);
+  int pairs = 0;
+  for (const KernelInfo& k : kernel_table()) {
+    for (unsigned bs : kBlockSizes) {
+      SCOPED_TRACE(std::string(k.name) + " at " + std::to_string(bs));
+      if (block_size_problem(k.id, bs)) {
+        EXPECT_EQ(s.find_timing(k.name, bs), nullptr);
+        EXPECT_EQ(s.find_trace(k.name, bs), nullptr);
+        continue;
+      }
+      ++pairs;
+      const SessionTiming* t = s.find_timing(k.name, bs);
+      ASSERT_NE(t, nullptr);
+      EXPECT_EQ(t->kernel, k.name);
+      EXPECT_EQ(t->block_size, bs);
+      const Trace* tr = s.find_trace(k.name, bs);
+      ASSERT_NE(tr, nullptr);
+      EXPECT_EQ(tr->meta.kernel, k.name);
+      EXPECT_EQ(tr->meta.block_size, bs);
+    }
+  }
+  EXPECT_EQ(pairs, 39);
+  // At most one of each, as Session promises.
+  std::set<std::pair<std::string, uint32_t>> timed, traced;
+  for (const auto& t : s.timings) EXPECT_TRUE(timed.insert({t.kernel, t.block_size}).second) << t.kernel;
+  for (const auto& t : s.traces) EXPECT_TRUE(traced.insert({t.meta.kernel, t.meta.block_size}).second);
+}
+
+TEST(SessionH100, Lookups) {
+  const Session& s = h100();
+  EXPECT_EQ(s.block_sizes(), std::vector<uint32_t>(kBlockSizes.begin(), kBlockSizes.end()));
+  EXPECT_EQ(s.find_timing("reduce4", 32), nullptr);  // reduce4 needs at least 64 threads
+  EXPECT_EQ(s.find_trace("reduce6", 32), nullptr);
+  EXPECT_EQ(s.find_timing("reduce7", 256), nullptr);
+  EXPECT_EQ(s.find_timing("reduce0", 48), nullptr);
+  EXPECT_EQ(s.find_timing("", 0), nullptr);
+  ASSERT_NE(s.find_timing("reduce0", 32), nullptr);
+  ASSERT_NE(s.find_trace("reduce6", 1024), nullptr);
+  EXPECT_EQ(s.find_trace("reduce6", 1024)->meta.kernel, "reduce6");
+}
+
+TEST(SessionH100, EveryResultIsCorrect) {
+  for (const auto& t : h100().timings) EXPECT_TRUE(t.correct) << t.kernel << " at " << t.block_size;
+}
+
+TEST(SessionH100, TimingsAreConsistent) {
+  const Session& s = h100();
+  for (const auto& t : s.timings) {
+    SCOPED_TRACE(t.kernel + " at " + std::to_string(t.block_size));
+    EXPECT_GT(t.min_ms, 0.0);
+    EXPECT_LE(t.min_ms, t.median_ms);
+    EXPECT_LE(t.median_ms, t.max_ms);
+    EXPECT_EQ(t.samples, s.meta.samples);
+    // Effective bandwidth: N x 4 bytes / median (Harris, slide 9), GB/s.
+    const double gbps = s.meta.n * 4.0 / t.median_ms / 1e6;
+    EXPECT_NEAR(t.gbps, gbps, gbps * 1e-3);
+    const double pct = t.gbps / s.meta.peak_gbps * 100;
+    EXPECT_NEAR(t.pct_peak, pct, pct * 1e-3);
+    EXPECT_LT(t.gbps, s.meta.peak_gbps);
+  }
+}
+
+TEST(SessionH100, Reduce6IsFasterThanReduce0AtEveryBlockSize) {
+  const Session& s = h100();
+  int compared = 0;
+  for (unsigned bs : kBlockSizes) {
+    const SessionTiming* r0 = s.find_timing("reduce0", bs);
+    const SessionTiming* r6 = s.find_timing("reduce6", bs);
+    if (block_size_problem(KernelId::reduce6, bs)) continue;
+    ASSERT_NE(r0, nullptr) << bs;
+    ASSERT_NE(r6, nullptr) << bs;
+    EXPECT_LT(r6->median_ms, r0->median_ms) << bs << " threads";
+    EXPECT_LT(r6->max_ms, r0->min_ms) << bs << " threads: the ranges overlap";
+    ++compared;
+  }
+  EXPECT_EQ(compared, 5);  // 64 ... 1024
+}
+
+TEST(SessionH100, EveryTraceReplaysAndHasTheSameSum) {
+  const Session& s = h100();
+  const auto pattern = parse_pattern(s.meta.pattern);
+  ASSERT_TRUE(pattern.has_value()) << s.meta.pattern;
+  // Every kernel reduced the same input, so every trace's run ended with the same sum: the CPU's.
+  const int32_t expected = cpu_reduce(make_input(*pattern, s.meta.n));
+  for (const Trace& t : s.traces) {
+    SCOPED_TRACE(t.meta.kernel + " at " + std::to_string(t.meta.block_size));
+    EXPECT_EQ(t.meta.result, expected);
+    EXPECT_EQ(t.meta.n, s.meta.n);
+    EXPECT_EQ(t.meta.pattern, s.meta.pattern);
+    EXPECT_EQ(t.meta.gpu, s.meta.gpu);
+    EXPECT_EQ(t.meta.traced_block, 0u);
+    EXPECT_TRUE(contains(t.source, "__global__ void " + t.meta.kernel)) << "source of another file";
+    try {
+      Replay r(t);
+      EXPECT_GE(r.num_steps(), 2u);
+      EXPECT_EQ(r.num_warps(), static_cast<int>((t.meta.block_size + kWarpSize - 1) / kWarpSize));
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "does not replay: " << e.what();
+    }
+  }
+}
+
+TEST(SessionH100, ReserializesToTheSameSession) {
+  // Three of its traces (the whole file takes a second to compress): parse(serialize(s)) == s.
+  Session s = h100();
+  s.traces = {*s.find_trace("reduce0", 32), *s.find_trace("reduce3", 512), *s.find_trace("reduce6", 1024)};
+  const std::string bytes = serialize_session(s);
+  // The header, meta and timing table do not depend on the zlib build: byte for byte the file's.
+  const size_t head = head_size(h100_bytes());
+  EXPECT_EQ(bytes.compare(0, head, h100_bytes(), 0, head), 0);
+  expect_same(s, parse_session(bytes, kName));
+}
+
+// ---- command line: record, export, show of a session -------------------------------------------
+
+using Args = std::vector<std::string>;
+
+// The UsageError message of parse_cli(args); fails the test if it does not throw one.
+std::string usage_error(const Args& args) {
+  try {
+    parse_cli(args);
+  } catch (const UsageError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected UsageError, got another exception: " << e.what();
+    return "";
+  }
+  std::string joined;
+  for (const auto& a : args) joined += " " + a;
+  ADD_FAILURE() << "expected UsageError for:" << joined;
+  return "";
+}
+
+TEST(ParseCliSession, Record) {
+  Options o = parse_cli({"record", "--out", "f.rssession"});
+  EXPECT_EQ(o.command, Command::Record);
+  EXPECT_EQ(o.out, "f.rssession");
+  EXPECT_EQ(o.n, uint64_t{1} << 24);
+  EXPECT_EQ(o.samples, 30);
+  EXPECT_EQ(o.pattern, Pattern::RandomBytes);
+  EXPECT_TRUE(o.file.empty());
+
+  o = parse_cli({"record", "--samples", "50", "--n", "2^20", "--pattern", "ones", "--out", "g"});
+  EXPECT_EQ(o.command, Command::Record);
+  EXPECT_EQ(o.samples, 50);
+  EXPECT_EQ(o.n, uint64_t{1} << 20);
+  EXPECT_EQ(o.pattern, Pattern::Ones);
+  EXPECT_EQ(o.out, "g");
+}
+
+TEST(ParseCliSession, RecordErrors) {
+  EXPECT_TRUE(contains(usage_error({"record"}), "--out"));
+  EXPECT_TRUE(contains(usage_error({"record", "--samples", "40"}), "--out"));
+  usage_error({"record", "--out"});                    // --out needs a value
+  usage_error({"record", "--out", "f", "--samples", "5"});  // the median needs at least 20
+  EXPECT_TRUE(contains(usage_error({"record", "f.rssession"}), "f.rssession"));  // no positional file
+  usage_error({"record", "--out", "f", "--kernel", "reduce0"});  // records every kernel
+  usage_error({"record", "--out", "f", "--block-size", "256"});  // ... at every block size
+  usage_error({"record", "--out", "f", "--csv", "x.csv"});
+}
+
+TEST(ParseCliSession, Export) {
+  Options o = parse_cli({"export", "s.rssession", "--out", "charts"});
+  EXPECT_EQ(o.command, Command::Export);
+  EXPECT_EQ(o.file, "s.rssession");
+  EXPECT_EQ(o.out, "charts");
+  EXPECT_TRUE(o.block_sizes.empty());  // every block size
+
+  o = parse_cli({"export", "s.rssession", "--out", "d", "--block-size", "128"});
+  EXPECT_EQ(o.file, "s.rssession");
+  EXPECT_EQ(o.out, "d");
+  EXPECT_EQ(o.block_sizes, std::vector<unsigned>{128});
+
+  // Options before the file.
+  o = parse_cli({"export", "--out", "d", "s.rssession"});
+  EXPECT_EQ(o.file, "s.rssession");
+  EXPECT_EQ(o.out, "d");
+}
+
+TEST(ParseCliSession, ExportErrors) {
+  EXPECT_TRUE(contains(usage_error({"export"}), "SESSION"));
+  EXPECT_TRUE(contains(usage_error({"export", "--out", "d"}), "SESSION"));
+  EXPECT_TRUE(contains(usage_error({"export", "s.rssession"}), "--out"));
+  usage_error({"export", "s.rssession", "--out"});
+  usage_error({"export", "a.rssession", "b.rssession", "--out", "d"});
+  usage_error({"export", "s", "--out", "d", "--block-size", "48"});
+  usage_error({"export", "s", "--out", "d", "--block-size", "all"});
+  usage_error({"export", "s", "--out", "d", "--samples", "30"});
+  usage_error({"export", "s", "--out", "d", "--n", "2^20"});
+  usage_error({"export", "s", "--out", "d", "--kernel", "reduce0"});
+}
+
+TEST(ParseCliSession, ShowOfASession) {
+  Options o = parse_cli({"show", "s.rssession"});
+  EXPECT_EQ(o.command, Command::Show);
+  EXPECT_EQ(o.file, "s.rssession");
+  EXPECT_FALSE(o.steps);
+  EXPECT_TRUE(parse_cli({"show", "s.rssession", "--steps"}).steps);
+  EXPECT_TRUE(contains(usage_error({"show", "s.rssession", "--out", "x"}), "--out"));
+  usage_error({"show", "s.rssession", "--samples", "30"});
+  // The window opens a session too.
+  o = parse_cli({"s.rssession"});
+  EXPECT_EQ(o.command, Command::Gui);
+  EXPECT_EQ(o.file, "s.rssession");
+}
+
+TEST(ParseCliSession, Help) {
+  for (const char* c : {"record", "export"}) {
+    Options o = parse_cli({c, "--help"});
+    EXPECT_EQ(o.command, Command::Help);
+    EXPECT_EQ(o.help_topic, c);
+    EXPECT_TRUE(contains(help_text(c), std::string("reducescope ") + c)) << c;
+    o = parse_cli({"help", c});
+    EXPECT_EQ(o.help_topic, c);
+  }
+  EXPECT_TRUE(contains(help_text(""), "record"));
+  EXPECT_TRUE(contains(help_text(""), "export"));
+  EXPECT_TRUE(contains(help_text("show"), "session"));
+}
+
+}  // namespace
+}  // namespace rs
