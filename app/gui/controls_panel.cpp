@@ -98,6 +98,10 @@ Pick pick_widgets(const char* id, Pick p) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Fixes: %s\nCosts: %s", k.fixes, k.costs);
   }
   ImGui::TextUnformatted("Threads per block");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("blockDim.x: threads in each thread block, in warps of 32 lanes.\n"
+                      "Each block reduces its part of the input in shared memory.");
+  }
   for (unsigned bs : kBlockSizes) {
     char label[16];
     std::snprintf(label, sizeof label, "%u", bs);

@@ -25,6 +25,15 @@ void GpuWorker::request(const Request& r) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     pending_ = r;
+    live_paused_ = false;
+  }
+  cv_.notify_all();
+}
+
+void GpuWorker::pause_live() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    live_paused_ = true;
   }
   cv_.notify_all();
 }
@@ -145,13 +154,17 @@ void GpuWorker::loop() {
     post({WorkerEvent::Kind::Idle});
     // Live: one launch at a time until the next request (about 100 a second at most).
     try {
-      while (r.live && !superseded()) {
+      auto paused = [&] {
+        std::lock_guard<std::mutex> lock(mu_);
+        return live_paused_;
+      };
+      while (r.live && !superseded() && !paused()) {
         WorkerEvent ev = event(WorkerEvent::Kind::LiveSample);
         ev.pick = r.a;
         ev.timing = gpu->time(r.a.kernel, r.a.block_size, 1, 0);
         post(std::move(ev));
         std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait_for(lock, std::chrono::milliseconds(10), [&] { return stop_ || pending_.has_value(); });
+        cv_.wait_for(lock, std::chrono::milliseconds(10), [&] { return stop_ || live_paused_ || pending_.has_value(); });
       }
     } catch (const std::exception& ex) {
       post({WorkerEvent::Kind::Error, std::string("live plot stopped: ") + ex.what()});

@@ -52,6 +52,8 @@ class GpuWorker {
   GpuWorker& operator=(const GpuWorker&) = delete;
 
   void request(const Request& r);
+  // Stops the live re-runs until the next request (e.g. while a recorded session is shown).
+  void pause_live();
   std::vector<WorkerEvent> poll();
 
  private:
@@ -64,6 +66,7 @@ class GpuWorker {
   std::optional<Request> pending_;
   std::deque<WorkerEvent> events_;
   bool stop_ = false;
+  bool live_paused_ = false;
   std::thread thread_;
 };
 

@@ -266,7 +266,9 @@ int run_gui(const Options& o) {
     }
     if (!s.compare) s.shown_b.reset();
   };
+  gui::GpuWorker* worker_ptr = nullptr;  // set once the worker exists
   auto open_session = [&](std::shared_ptr<const Session> ses, const std::string& path) {
+    if (worker_ptr) worker_ptr->pause_live();  // the GPU has nothing to show while a recording is open
     s.session = std::move(ses);
     s.session_path = path;
     session_traces.clear();
@@ -329,6 +331,7 @@ int run_gui(const Options& o) {
   gui::BanksPanel banks_a(0), banks_b(1);
   gui::TimingPanel timing;
   gui::GpuWorker worker;
+  worker_ptr = &worker;
 
   // Toggle latency: from a change of selection to its trace and timing on screen.
   Clock::time_point t_request{};

@@ -240,11 +240,15 @@ void EndPlot() {
     ImVec2 ts = ImGui::CalcTextSize(buf);
     dl->AddText(ImVec2(px(t) - ts.x / 2, p1.y + fh * 0.2f), text, buf);
   }
+  float last_label_y = -1e9f;  // labels of close lines go below their line instead of on top of another
   for (const auto& r : c.refs) {
     const float y = py(r.y);
     for (float x = p0.x; x < p1.x; x += 10) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 5, p1.x), y), r.color, 1.5f);
     ImVec2 ts = ImGui::CalcTextSize(r.label.c_str());
-    dl->AddText(ImVec2(p1.x - ts.x - 4, y - ts.y - 1), r.color, r.label.c_str());
+    float ly = y - ts.y - 1;
+    if (std::fabs(ly - last_label_y) < ts.y) ly = y + 2;
+    last_label_y = ly;
+    dl->AddText(ImVec2(p1.x - ts.x - 4, ly), r.color, r.label.c_str());
   }
   const bool markers = !(c.flags & PlotFlags_NoMarkers);
   const ImVec2 mouse = ImGui::GetIO().MousePos;

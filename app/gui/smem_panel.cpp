@@ -18,10 +18,13 @@ void SmemPanel::drawContent(AppState& s) {
   const int rows = static_cast<int>((words + cols - 1) / cols);
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
-  legend_swatch(color::kOrange, "written this step");
-  legend_swatch(color::kSkyBlue, "read this step");
-  legend_swatch(color::kCell, "unchanged");
-  legend_swatch(color::kEmpty, "never written");
+  legend_swatch(color::kOrange, "written this step",
+                "A lane stored to this 4-byte word in this step (between two barriers).\n"
+                "Hover the cell to see which words its new value was computed from.");
+  legend_swatch(color::kSkyBlue, "read this step", "A lane loaded this word in this step.");
+  legend_swatch(color::kCell, "unchanged", "Holds a value stored in an earlier step.");
+  legend_swatch(color::kEmpty, "never written", "No thread has stored to this word yet.");
+
   ImGui::NewLine();
 
   const float label_w = ImGui::CalcTextSize("1023").x + 6;
