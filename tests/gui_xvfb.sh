@@ -5,7 +5,7 @@
 #      1600x1000 and not blank;
 #   2. arrow keys step the replay (Right x3 from step 2 gives 5; Left then 4; End the last step),
 #      and the screenshots of different steps differ;
-#   3. a mouse click on "512" changes the block size;
+#   3. a mouse click on "512" changes the block size; one on "only rows used this step" the grid;
 #   4. clicking File, then "Export timing charts", writes PNG, SVG, PDF and CSV files;
 #   5. compare mode + help overlay + high contrast: a different picture, mostly black ground;
 #   6. settings persist: a saved selection and scale come back on the next start;
@@ -92,6 +92,14 @@ d=$(differ "$dir/k0.png" "$dir/k1.png")
 MAP="$dir/click.map"
 with_app click "--kernel reduce1 --block-size 256" click A/bs512 && grep -q "showing reduce1 at 512 threads" "$dir/click.log" \
   && ok "clicking 512 shows reduce1 at 512 threads" || bad "the click did not change the block size"
+
+# 3b. "only rows used this step" on a 1024-thread block: a click changes the grid.
+MAP="$dir/rows1.map"
+with_app rows0 "--kernel reduce3 --block-size 1024 --step 6" true
+with_app rows1 "--kernel reduce3 --block-size 1024 --step 6" click A/touched-rows
+d=$(differ "$dir/rows0.png" "$dir/rows1.png")
+[ "${d:-0}" -gt 20000 ] && ok "clicking 'only rows used this step' redraws the grid ($d pixels)" \
+  || bad "the rows checkbox changed nothing ($d)"
 
 # 4. File > Export through the menu.
 MAP="$dir/export.map"

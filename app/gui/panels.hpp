@@ -76,6 +76,9 @@ class SmemPanel : public Panel {
 
  protected:
   void drawContent(AppState& s) override;
+
+ private:
+  bool touched_only_ = false;  // show only the rows read or written in this step
 };
 
 class WarpsPanel : public Panel {

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "panels.hpp"
 
@@ -25,12 +26,29 @@ void SmemPanel::drawContent(AppState& s) {
   legend_swatch(color::kCell, "unchanged", "Holds a value stored in an earlier step.");
   legend_swatch(color::kEmpty, "never written", "No thread has stored to this word yet.");
 
-  ImGui::NewLine();
+  ImGui::Checkbox("only rows used this step", &touched_only_);
+  note_widget(std::string(1, v.tag) + "/touched-rows");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Hide the rows of 32 words that no lane reads or writes in this step,\n"
+                      "so that large blocks (512, 1024 threads) get cells big enough for their values.");
+  }
+
+  // The rows shown, top to bottom: all, or those with a word read or written this step.
+  std::vector<int> row_at(static_cast<size_t>(rows), -1);  // row -> display row, -1 hidden
+  int shown_rows = 0;
+  for (int r = 0; r < rows; ++r) {
+    bool used = !touched_only_;
+    for (int c = 0; c < cols && !used; ++c) {
+      const size_t w = static_cast<size_t>(r) * cols + c;
+      used = w < words && (st->written[w] || st->read[w]);
+    }
+    if (used) row_at[static_cast<size_t>(r)] = shown_rows++;
+  }
 
   const float label_w = ImGui::CalcTextSize("1023").x + 6;
   ImVec2 avail = ImGui::GetContentRegionAvail();
   const float head_h = ImGui::GetTextLineHeight();
-  float cell = std::min((avail.x - label_w) / cols, (avail.y - head_h) / std::max(rows, 1));
+  float cell = std::min((avail.x - label_w) / cols, (avail.y - head_h) / std::max(shown_rows, 1));
   cell = std::max(cell, 6.0f);
   ImVec2 origin = ImGui::GetCursorScreenPos();
   origin.x += label_w;
@@ -55,7 +73,8 @@ void SmemPanel::drawContent(AppState& s) {
   const float value_size = std::min(full, full * (cell - 3) / four);
   const bool fits_text = value_size >= 8.0f;
   for (size_t w = 0; w < words; ++w) {
-    const int r = static_cast<int>(w / cols), c = static_cast<int>(w % cols);
+    const int r = row_at[w / cols], c = static_cast<int>(w % cols);
+    if (r < 0) continue;
     ImVec2 a(origin.x + c * cell, origin.y + r * cell);
     ImVec2 z(a.x + cell - 1, a.y + cell - 1);
     if (c == 0) {
@@ -74,15 +93,15 @@ void SmemPanel::drawContent(AppState& s) {
     }
     if (mouse.x >= a.x && mouse.x < a.x + cell && mouse.y >= a.y && mouse.y < a.y + cell) hovered = static_cast<long>(w);
   }
-  ImGui::Dummy(ImVec2(label_w + cols * cell, rows * cell + 4));
+  ImGui::Dummy(ImVec2(label_w + cols * cell, shown_rows * cell + 4));
 
   // Where the hovered cell's value came from: arrows from the cells the writing thread read.
   // (Drawn on hover only: with many flows the arrows would hide the values.)
   auto center = [&](uint32_t w) {
-    return ImVec2(origin.x + (w % cols) * cell + cell / 2, origin.y + (w / cols) * cell + cell / 2);
+    return ImVec2(origin.x + (w % cols) * cell + cell / 2, origin.y + row_at[w / cols] * cell + cell / 2);
   };
   for (const auto& [dst, src] : st->flows) {
-    if (static_cast<long>(dst) != hovered) continue;
+    if (static_cast<long>(dst) != hovered || row_at[src / cols] < 0 || row_at[dst / cols] < 0) continue;
     dl->AddLine(center(src), center(dst), color::kVermillion, 2.5f);
     dl->AddCircleFilled(center(dst), std::max(2.5f, cell * 0.15f), color::kVermillion);
   }
