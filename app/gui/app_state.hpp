@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <utility>
@@ -86,6 +87,7 @@ struct AppState {
 
   // Median timings for the current N and pattern, by (kernel, block size); from the GPU or the session.
   std::map<std::pair<KernelId, unsigned>, Timing> timings;
+  std::set<std::pair<KernelId, unsigned>> wrong_sum;  // timings whose sum did not match the CPU reference
   double copy_gbps = 0, cub_ms = 0;  // references measured on the same input (0: not yet)
   std::deque<LiveSample> live;       // rolling per-launch times, oldest first
 

@@ -87,6 +87,10 @@ void GpuWorker::loop() {
       return e;
     };
     auto status = [&](const std::string& text) { post({WorkerEvent::Kind::Status, text}); };
+    if (r.forget) {
+      timed.clear();
+      have_refs = false;
+    }
     try {
       if (r.n != have_n || r.pattern != have_pattern) {
         status("preparing " + std::to_string(r.n) + " " + to_string(r.pattern) + " ints");
@@ -124,6 +128,7 @@ void GpuWorker::loop() {
                std::to_string(kGuiSamples) + " samples, L2 flushed)");
         WorkerEvent ev = event(WorkerEvent::Kind::TimingReady);
         ev.pick = p;
+        ev.correct = gpu->run(p.kernel, p.block_size) == expected;  // every timed kernel is checked
         ev.timing = gpu->time(p.kernel, p.block_size, kGuiSamples);
         timed.insert({p.kernel, p.block_size});
         post(std::move(ev));

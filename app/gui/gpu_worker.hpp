@@ -28,6 +28,7 @@ struct Request {
   uint64_t n;
   Pattern pattern;
   bool live = true;            // afterwards, re-run `a` for the live plot until the next request
+  bool forget = false;         // re-measure everything, even what was measured on this input before
 };
 
 struct WorkerEvent {
@@ -39,6 +40,7 @@ struct WorkerEvent {
   int slot = 0;                               // TraceReady: 0 side A, 1 side B
   Pick pick;                                  // TraceReady / TimingReady / LiveSample
   Timing timing;                              // TimingReady; LiveSample: one sample; References: CUB
+  bool correct = true;                        // TimingReady: the timing build's sum matched the CPU's
   double copy_gbps = 0;                       // References: device-to-device copy
   uint64_t n = 0;                             // the input they used
   Pattern pattern = Pattern::RandomBytes;

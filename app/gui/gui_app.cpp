@@ -149,7 +149,7 @@ Session live_session(const gui::AppState& s) {
   m.cub_ms = s.cub_ms;
   for (const auto& [key, t] : s.timings) {
     out.timings.push_back({kernel_info(key.first).name, key.second, t.median_ms, t.min_ms, t.max_ms,
-                           static_cast<uint32_t>(t.samples), t.gbps, t.pct_peak, true});
+                           static_cast<uint32_t>(t.samples), t.gbps, t.pct_peak, !s.wrong_sum.count(key)});
   }
   return out;
 }
@@ -273,6 +273,7 @@ int run_gui(const Options& o) {
     s.session_path = path;
     session_traces.clear();
     s.timings.clear();
+    s.wrong_sum.clear();
     s.live.clear();
     const SessionMeta& m = s.session->meta;
     for (const auto& t : s.session->timings) {
@@ -286,6 +287,7 @@ int run_gui(const Options& o) {
       tm.gbps = t.gbps;
       tm.pct_peak = t.pct_peak;
       s.timings[{k->id, t.block_size}] = tm;
+      if (!t.correct) s.wrong_sum.insert({k->id, t.block_size});
     }
     s.copy_gbps = m.copy_gbps;
     s.cub_ms = m.cub_ms;
@@ -337,9 +339,19 @@ int run_gui(const Options& o) {
   Clock::time_point t_request{};
   bool waiting_trace = false, waiting_timing = false;
   std::vector<double> latencies_ms;
+  uint64_t requested_n = 0;
+  Pattern requested_pattern = s.pattern;
   auto request = [&] {
     if (block_size_problem(s.a.kernel, s.a.block_size)) return;
-    gui::Request r{s.a, std::nullopt, s.n, s.pattern, true};
+    if (s.n != requested_n || s.pattern != requested_pattern) {  // another input: earlier timings do not apply
+      s.timings.clear();
+      s.wrong_sum.clear();
+      s.live.clear();
+      s.copy_gbps = s.cub_ms = 0;
+      requested_n = s.n;
+      requested_pattern = s.pattern;
+    }
+    gui::Request r{s.a, std::nullopt, s.n, s.pattern, true, s.timings.empty()};
     if (s.compare) r.b = s.b;
     worker.request(r);
     s.busy = true;
@@ -421,6 +433,8 @@ int run_gui(const Options& o) {
         case K::TimingReady:
           if (!current) break;
           s.timings[{e.pick.kernel, e.pick.block_size}] = e.timing;
+          if (e.correct) s.wrong_sum.erase({e.pick.kernel, e.pick.block_size});
+          else s.wrong_sum.insert({e.pick.kernel, e.pick.block_size});
           if (e.pick == s.a) waiting_timing = false;
           break;
         case K::References:
@@ -520,6 +534,7 @@ int run_gui(const Options& o) {
         if (ImGui::MenuItem("Back to the live GPU", nullptr, false, s.have_device && s.recorded())) {
           s.session.reset();
           s.timings.clear();
+          s.wrong_sum.clear();
           s.selection_changed = true;
         }
         if (ImGui::MenuItem("Quit", "Ctrl Q")) glfwSetWindowShouldClose(win, 1);

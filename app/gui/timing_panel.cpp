@@ -72,7 +72,12 @@ void TimingPanel::drawTable(AppState& s) {
       if (first == 0) first = t->median_ms;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(k.name);
+      if (s.wrong_sum.count({k.id, bs})) {
+        ImGui::TextColored(ImVec4(1, 0.35f, 0.25f, 1), "%s WRONG", k.name);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Its sum did not match the CPU reference: the time is not meaningful.");
+      } else {
+        ImGui::TextUnformatted(k.name);
+      }
       ImGui::TableNextColumn();
       ImGui::Text("%.4f", t->median_ms);
       if (ImGui::IsItemHovered()) {
