@@ -7,7 +7,7 @@
 // Method: N = 2^24 random ints already on the GPU (an N change is not a toggle); the worker has
 // finished its first full pass and is re-running the kernel for the live plot, as in the app.
 // Each toggle changes the block size (64 -> 128 -> ... -> 1024 -> 64) and, every second toggle,
-// the kernel; it is measured from request() to both TraceReady and TimingReady (20 samples, L2
+// the kernel; it is measured from request() to both TraceReady and TimingReady (30 samples, L2
 // flushed before each, as the window times). Prints every toggle, then median, p95, min, max.
 //
 // usage: toggle_latency [TOGGLES]   (default 40)

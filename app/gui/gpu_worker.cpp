@@ -5,10 +5,6 @@
 
 namespace rs::gui {
 
-namespace {
-constexpr int kGuiSamples = 20;  // the minimum for a median in the app's timing method
-}
-
 GpuWorker::GpuWorker() : thread_([this] { loop(); }) {}
 
 GpuWorker::~GpuWorker() {
@@ -129,7 +125,7 @@ void GpuWorker::loop() {
         WorkerEvent ev = event(WorkerEvent::Kind::TimingReady);
         ev.pick = p;
         ev.correct = gpu->run(p.kernel, p.block_size) == expected;  // every timed kernel is checked
-        ev.timing = gpu->time(p.kernel, p.block_size, kGuiSamples);
+        ev.timing = gpu->time(p.kernel, p.block_size, kGuiSamples, kTimingWarmups);
         timed.insert({p.kernel, p.block_size});
         post(std::move(ev));
       };

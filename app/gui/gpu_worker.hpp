@@ -22,6 +22,11 @@
 
 namespace rs::gui {
 
+// Timed samples per measurement, as `reducescope bench` and `record` take by default; each after
+// kTimingWarmups warm-ups and an L2 flush (GpuReducer::time).
+inline constexpr int kGuiSamples = 30;
+inline constexpr int kTimingWarmups = 3;
+
 struct Request {
   Pick a;                      // traced and timed first
   std::optional<Pick> b;       // the compare side, traced and timed second

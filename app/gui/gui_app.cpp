@@ -138,12 +138,12 @@ Session live_session(const gui::AppState& s) {
   m.date = date;
   m.tool_version = kToolVersion;
   m.pattern = to_string(s.pattern);
-  m.method = timing_method(20, 3, s.device.l2_bytes);
+  m.method = timing_method(gui::kGuiSamples, gui::kTimingWarmups, s.device.l2_bytes);
   m.n = s.n;
   m.sm_count = static_cast<uint32_t>(s.device.sm_count);
   m.l2_bytes = s.device.l2_bytes;
-  m.samples = 20;
-  m.warmups = 3;
+  m.samples = gui::kGuiSamples;
+  m.warmups = gui::kTimingWarmups;
   m.peak_gbps = s.device.peak_gbps();
   m.copy_gbps = s.copy_gbps;
   m.cub_ms = s.cub_ms;

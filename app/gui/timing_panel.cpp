@@ -2,6 +2,8 @@
 #include <map>
 #include <vector>
 
+#include "commands.hpp"
+#include "gpu_worker.hpp"
 #include "panels.hpp"
 #include "plot.hpp"
 
@@ -27,7 +29,8 @@ void TimingPanel::drawContent(AppState& s) {
     ImGui::TextWrapped("Live on %s; N = %llu int32 (%s)", s.device.name.c_str(), static_cast<unsigned long long>(s.n),
                        to_string(s.pattern));
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Timing method: median of 20 samples after 3 warm-ups, L2 flushed before each; CUDA events");
+      ImGui::SetTooltip("Timing method: %s",
+                        timing_method(kGuiSamples, kTimingWarmups, s.device.l2_bytes).c_str());
     }
   }
   if (ImGui::BeginTabBar("##timingtabs")) {
