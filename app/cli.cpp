@@ -117,7 +117,7 @@ std::string help_text(const std::string& topic) {
          kernel_names() +
          ". Block sizes: 32, 64, 128, 256, 512, 1024.\n"
          "Window options: --compare K[:B] (side B: kernel K at B threads), --view table|live|blocksize,\n"
-         "  --scale F, --high-contrast, --play, --help-overlay, --export-dir DIR (File > Export's folder).\n"
+         "  --scale F, --high-contrast, --large-charts, --play, --help-overlay, --export-dir DIR (File > Export's folder).\n"
          "Window automation: --screenshot FILE.png [--step S] [--frames F] [--stats].\n"
          "Without a GPU the window replays the session recorded on an H100 that ships in assets/sessions.\n"
          "Exit codes: 0 success, 1 runtime error, 2 usage error.\n";
@@ -260,9 +260,14 @@ Options parse_cli(const std::vector<std::string>& args) {
       if (end == v.c_str() || *end || !(o.ui_scale >= 0.75f && o.ui_scale <= 3.0f)) {
         throw UsageError("--scale: '" + v + "' must be a number from 0.75 to 3");
       }
-    } else if (a == "--high-contrast" || a == "--help-overlay" || a == "--play" || a == "--stats") {
+    } else if (a == "--high-contrast" || a == "--help-overlay" || a == "--play" || a == "--stats" ||
+               a == "--large-charts") {
       allowed(a, {Command::Gui});
-      (a == "--high-contrast" ? o.high_contrast : a == "--help-overlay" ? o.help_overlay : a == "--play" ? o.play : o.stats) = true;
+      (a == "--high-contrast"  ? o.high_contrast
+       : a == "--help-overlay" ? o.help_overlay
+       : a == "--play"         ? o.play
+       : a == "--stats"        ? o.stats
+                               : o.large_charts) = true;
     } else if (a == "--export-dir") {
       allowed(a, {Command::Gui});
       o.export_dir = value();

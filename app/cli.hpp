@@ -62,6 +62,7 @@ struct Options {
   bool high_contrast = false;           // --high-contrast
   bool help_overlay = false;            // --help-overlay: open with the shortcuts shown
   bool play = false;                    // --play: start playing the replay
+  bool large_charts = false;            // --large-charts: the timing charts in place of the replay
   bool stats = false;                   // --stats: print first-frame time, frame times, toggle latencies at exit
   std::string export_dir;               // --export-dir DIR: where File > Export writes (default ./reducescope-charts)
   bool have_kernel = false, have_block_size = false, have_n = false, have_pattern = false;  // given explicitly

@@ -4,7 +4,7 @@
 #   1. it opens the bundled H100 session by default, says it is a recording, and the screenshot is
 #      1600x1000 and not blank;
 #   2. arrow keys step the replay (Right x3 from step 2 gives 5; Left then 4; End the last step),
-#      and the screenshots of different steps differ;
+#      and the screenshots of different steps differ; T swaps in the large timing charts;
 #   3. a mouse click on "512" changes the block size; one on "only rows used this step" the grid;
 #   4. clicking File, then "Export timing charts", writes PNG, SVG, PDF and CSV files;
 #   5. compare mode + help overlay + high contrast: a different picture, mostly black ground;
@@ -85,6 +85,10 @@ with_app k1 "$base" keys Right Right Right && grep -q "step 5 of 10" "$dir/k1.lo
 with_app k2 "$base" keys Right Right Right Left && grep -q "step 4 of 10" "$dir/k2.log" && ok "Right x3, Left: step 4" \
   || bad "Left did not step back"
 with_app k3 "$base" keys End && grep -q "step 9 of 10" "$dir/k3.log" && ok "End: last step" || bad "End did not jump to the end"
+with_app large "$base" keys t
+d=$(differ "$dir/k0.png" "$dir/large.png")
+[ "${d:-0}" -gt 200000 ] && ok "T: large timing charts in place of the replay ($d pixels differ)" || bad "T changed little ($d)"
+rm -f "$REDUCESCOPE_CONFIG"  # T is a saved setting: start the next runs without it
 d=$(differ "$dir/k0.png" "$dir/k1.png")
 [ "${d:-0}" -gt 1000 ] && ok "step 2 and step 5 screenshots differ ($d pixels)" || bad "steps 2 and 5 look the same ($d)"
 

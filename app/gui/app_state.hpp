@@ -96,6 +96,7 @@ struct AppState {
   bool high_contrast = false;
   TimingTab timing_tab = TimingTab::Table;
   bool show_help = false;
+  bool large_charts = false;       // T: the timing panel fills the replay's place (for a projector)
 
   bool recorded() const { return session != nullptr; }
   double peak_gbps() const { return session ? session->meta.peak_gbps : device.peak_gbps(); }

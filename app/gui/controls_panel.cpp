@@ -193,6 +193,7 @@ void ControlsPanel::handleKeys(AppState& s, const std::vector<Key>& keys) {
         s.compare = !s.compare;
         s.selection_changed = true;
         break;
+      case Key::LargeCharts: s.large_charts = !s.large_charts; break;
     }
   }
 }
@@ -212,6 +213,7 @@ void draw_help(AppState& s) {
         {"Down / Up", "next / previous kernel (reduce0 ... reduce6)"},
         {"Page Up / Page Down", "double / halve the threads per block"},
         {"C", "compare mode: two kernels or two block sizes side by side"},
+        {"T", "large timing charts in place of the replay (and back)"},
         {"Ctrl + / Ctrl -  (Ctrl 0)", "larger / smaller UI (reset)"},
         {"Ctrl H", "high-contrast theme on / off"},
         {"Ctrl O", "open a session or trace file"},

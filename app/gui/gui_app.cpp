@@ -184,6 +184,7 @@ int run_gui(const Options& o) {
   if (o.view >= 0) s.timing_tab = static_cast<gui::TimingTab>(o.view);
   if (o.ui_scale > 0) s.ui_scale = o.ui_scale;
   if (o.high_contrast) s.high_contrast = true;
+  if (o.large_charts) s.large_charts = true;
   s.show_help = o.help_overlay;
   s.playing = o.play;
   const std::string export_dir = o.export_dir.empty() ? "reducescope-charts" : o.export_dir;
@@ -496,6 +497,7 @@ int run_gui(const Options& o) {
         case GLFW_KEY_PAGE_UP: keys.push_back(gui::Key::BiggerBlock); break;
         case GLFW_KEY_PAGE_DOWN: keys.push_back(gui::Key::SmallerBlock); break;
         case GLFW_KEY_C: keys.push_back(gui::Key::Compare); break;
+        case GLFW_KEY_T: keys.push_back(gui::Key::LargeCharts); break;
         case GLFW_KEY_F1: s.show_help = !s.show_help; break;
         case GLFW_KEY_SLASH: if (k.mods & GLFW_MOD_SHIFT) s.show_help = !s.show_help; break;
         case GLFW_KEY_ESCAPE: s.show_help = false; break;
@@ -545,6 +547,7 @@ int run_gui(const Options& o) {
           s.compare = !s.compare;
           s.selection_changed = true;
         }
+        ImGui::MenuItem("Large timing charts", "T", &s.large_charts);
         ImGui::MenuItem("High contrast", "Ctrl H", &s.high_contrast);
         if (ImGui::MenuItem("Larger", "Ctrl +")) s.ui_scale = std::min(3.0f, s.ui_scale + 0.25f);
         if (ImGui::MenuItem("Smaller", "Ctrl -")) s.ui_scale = std::max(0.75f, s.ui_scale - 0.25f);
@@ -569,7 +572,9 @@ int run_gui(const Options& o) {
     const float lw = std::max(330.0f * s.ui_scale, d.x * 0.21f), rw = std::max(380.0f * s.ui_scale, d.x * 0.27f);
     const float mw = d.x - lw - rw, top = h * 0.58f;
     controls.draw(s, ImVec2(0, menu_h), ImVec2(lw, h));
-    if (s.compare) {
+    if (s.large_charts) {
+      timing.draw(s, ImVec2(lw, menu_h), ImVec2(d.x - lw, h));
+    } else if (s.compare) {
       smem_a.draw(s, ImVec2(lw, menu_h), ImVec2(mw / 2, top));
       smem_b.draw(s, ImVec2(lw + mw / 2, menu_h), ImVec2(mw / 2, top));
       warps_a.draw(s, ImVec2(lw, menu_h + top), ImVec2(mw / 2, h - top));
@@ -578,15 +583,17 @@ int run_gui(const Options& o) {
       smem_a.draw(s, ImVec2(lw, menu_h), ImVec2(mw, top));
       warps_a.draw(s, ImVec2(lw, menu_h + top), ImVec2(mw, h - top));
     }
-    const float src_h = h * 0.27f, banks_h = h * 0.27f;
-    source.draw(s, ImVec2(lw + mw, menu_h), ImVec2(rw, src_h));
-    if (s.compare) {
-      banks_a.draw(s, ImVec2(lw + mw, menu_h + src_h), ImVec2(rw / 2, banks_h));
-      banks_b.draw(s, ImVec2(lw + mw + rw / 2, menu_h + src_h), ImVec2(rw / 2, banks_h));
-    } else {
-      banks_a.draw(s, ImVec2(lw + mw, menu_h + src_h), ImVec2(rw, banks_h));
+    if (!s.large_charts) {
+      const float src_h = h * 0.27f, banks_h = h * 0.27f;
+      source.draw(s, ImVec2(lw + mw, menu_h), ImVec2(rw, src_h));
+      if (s.compare) {
+        banks_a.draw(s, ImVec2(lw + mw, menu_h + src_h), ImVec2(rw / 2, banks_h));
+        banks_b.draw(s, ImVec2(lw + mw + rw / 2, menu_h + src_h), ImVec2(rw / 2, banks_h));
+      } else {
+        banks_a.draw(s, ImVec2(lw + mw, menu_h + src_h), ImVec2(rw, banks_h));
+      }
+      timing.draw(s, ImVec2(lw + mw, menu_h + src_h + banks_h), ImVec2(rw, h - src_h - banks_h));
     }
-    timing.draw(s, ImVec2(lw + mw, menu_h + src_h + banks_h), ImVec2(rw, h - src_h - banks_h));
     gui::draw_help(s);
 
     // File > Open: a path, or one of the files found.

@@ -56,7 +56,7 @@ class Panel {
 
 // Keyboard shortcuts (listed by draw_help): replay, selection, play.
 enum class Key { Forward, Back, Start, End, PlayPause, Faster, Slower, PrevKernel, NextKernel, SmallerBlock,
-                 BiggerBlock, Compare };
+                 BiggerBlock, Compare, LargeCharts };
 
 class ControlsPanel : public Panel {
  public:

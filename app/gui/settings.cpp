@@ -35,6 +35,7 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
   else if (std::sscanf(line, "Speed=%f", &f) == 1) s.speed = std::clamp(f, 0.25f, 30.0f);
   else if (std::sscanf(line, "TimingTab=%d", &i) == 1 && i >= 0 && i <= 2) s.timing_tab = static_cast<TimingTab>(i);
   else if (std::sscanf(line, "Compare=%d", &i) == 1) s.compare = i != 0;
+  else if (std::sscanf(line, "LargeCharts=%d", &i) == 1) s.large_charts = i != 0;
   else if (std::sscanf(line, "N=%llu", &n) == 1 && n >= 1 && n <= (1ull << 31)) s.n = n;
   else if (std::sscanf(line, "Pattern=%63s", text) == 1) {
     if (auto p = parse_pattern(text)) s.pattern = *p;
@@ -57,6 +58,7 @@ void write_all(ImGuiContext*, ImGuiSettingsHandler* h, ImGuiTextBuffer* out) {
   out->appendf("[%s][Settings]\n", h->TypeName);
   out->appendf("UiScale=%.2f\nHighContrast=%d\nSpeed=%.2f\nTimingTab=%d\nCompare=%d\n", s.ui_scale,
                s.high_contrast ? 1 : 0, s.speed, static_cast<int>(s.timing_tab), s.compare ? 1 : 0);
+  out->appendf("LargeCharts=%d\n", s.large_charts ? 1 : 0);
   out->appendf("N=%llu\nPattern=%s\n", static_cast<unsigned long long>(s.n), to_string(s.pattern));
   out->appendf("A=%s,%u\nB=%s,%u\n", kernel_info(s.a.kernel).name, s.a.block_size, kernel_info(s.b.kernel).name,
                s.b.block_size);

@@ -26,6 +26,7 @@ void SmemPanel::drawContent(AppState& s) {
   legend_swatch(color::kCell, "unchanged", "Holds a value stored in an earlier step.");
   legend_swatch(color::kEmpty, "never written", "No thread has stored to this word yet.");
 
+  ImGui::NewLine();
   ImGui::Checkbox("only rows used this step", &touched_only_);
   note_widget(std::string(1, v.tag) + "/touched-rows");
   if (ImGui::IsItemHovered()) {

@@ -10,8 +10,11 @@
 namespace rs::gui {
 
 ImU32 kernel_color(KernelId k) {
-  static constexpr ImU32 kColors[kNumKernels] = {color::kVermillion, color::kOrange, color::kYellow, color::kGreen,
-                                                 color::kSkyBlue,    color::kBlue,   color::kPurple};
+  // The exported charts' order (app/export/charts.cpp), so a kernel has one colour everywhere; the
+  // charts' black for reduce6 is the ink colour, which on the dark window is near-white.
+  static constexpr ImU32 kColors[kNumKernels] = {color::kOrange,     color::kSkyBlue, color::kGreen,
+                                                 color::kBlue,       color::kVermillion, color::kPurple,
+                                                 color::rgb(235, 235, 235)};
   return kColors[static_cast<int>(k)];
 }
 
