@@ -24,6 +24,7 @@ export REDUCESCOPE_CONFIG=$work/settings.ini   # fresh settings for every run be
   shot compare-reduce0-bs128-vs-bs1024 --kernel reduce0 --block-size 128 --compare reduce0:1024 --frames 60
   shot help-high-contrast-scale125 --kernel reduce2 --block-size 512 --help-overlay --high-contrast --scale 1.25 --frames 60
   shot source-reduce6-bs128 --kernel reduce6 --block-size 128 --step 12 --frames 60
+  shot large-charts-blocksize --kernel reduce3 --block-size 256 --large-charts --view blocksize --frames 60
   echo "== stats: first frame and replay of a 1024-thread block (reduce0, playing at 30 steps/s, vsync off)"
   printf '[ReduceScope][Settings]\nSpeed=30\n' >"$REDUCESCOPE_CONFIG"
   timeout 120 "$gui" --kernel reduce0 --block-size 1024 --play --frames 900 --stats
