@@ -232,6 +232,27 @@ std::string timing_method(int samples, int warmups, size_t l2_bytes) {
   return b;
 }
 
+SessionMeta session_meta(const DeviceInfo& d, uint64_t n, Pattern pattern, int samples, int warmups) {
+  SessionMeta m;
+  m.gpu = d.name;
+  m.compute_capability = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+  m.cuda_version = d.cuda_runtime;
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  m.date = date;
+  m.tool_version = kToolVersion;
+  m.pattern = to_string(pattern);
+  m.method = timing_method(samples, warmups, d.l2_bytes);
+  m.n = n;
+  m.sm_count = static_cast<uint32_t>(d.sm_count);
+  m.l2_bytes = d.l2_bytes;
+  m.samples = static_cast<uint32_t>(samples);
+  m.warmups = static_cast<uint32_t>(warmups);
+  m.peak_gbps = d.peak_gbps();
+  return m;
+}
+
 std::string summarize_session(const Session& s) {
   const SessionMeta& m = s.meta;
   char b[1024];
@@ -271,23 +292,8 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
     const int32_t expected = prepare_input(gpu, o);
     constexpr int kWarmups = 3;
     Session s;
+    s.meta = session_meta(d, o.n, o.pattern, o.samples, kWarmups);
     SessionMeta& m = s.meta;
-    m.gpu = d.name;
-    m.compute_capability = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
-    m.cuda_version = d.cuda_runtime;
-    std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    m.date = date;
-    m.tool_version = kToolVersion;
-    m.pattern = to_string(o.pattern);
-    m.method = timing_method(o.samples, kWarmups, d.l2_bytes);
-    m.n = o.n;
-    m.sm_count = static_cast<uint32_t>(d.sm_count);
-    m.l2_bytes = d.l2_bytes;
-    m.samples = static_cast<uint32_t>(o.samples);
-    m.warmups = kWarmups;
-    m.peak_gbps = d.peak_gbps();
     out << "Recording a session on " << device_line(d) << "\nN = " << o.n << ", pattern " << m.pattern << "; "
         << m.method << "\n";
     out.flush();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli.hpp"
+#include "gpu_reduce.hpp"
 #include "replay.hpp"
 #include "session.hpp"
 
@@ -26,5 +27,9 @@ std::string summarize_session(const Session& s);
 
 // The timing method of GpuReducer::time in words, for session files and chart captions.
 std::string timing_method(int samples, int warmups, size_t l2_bytes);
+
+// A session's metadata for measurements taken now on `d` over `n` ints of `pattern` with
+// GpuReducer::time(samples, warmups); the references (copy, CUB) are left at 0.
+SessionMeta session_meta(const DeviceInfo& d, uint64_t n, Pattern pattern, int samples, int warmups);
 
 }  // namespace rs

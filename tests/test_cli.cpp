@@ -11,27 +11,13 @@
 #include "cli.hpp"
 #include "input.hpp"
 #include "kernel_info.hpp"
+#include "test_util.hpp"
 
 namespace rs {
 namespace {
 
-using Args = std::vector<std::string>;
-
-// The UsageError message of parse_cli(args); fails the test if it does not throw one.
-std::string usage_error(const Args& args) {
-  try {
-    parse_cli(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected UsageError, got another exception: " << e.what();
-    return "";
-  }
-  std::string joined;
-  for (const auto& a : args) joined += " " + a;
-  ADD_FAILURE() << "expected UsageError for:" << joined;
-  return "";
-}
+using test::Args;
+using test::usage_error;
 
 std::string count_error(const std::string& s) {
   try {

@@ -28,6 +28,7 @@
 #include "replay.hpp"
 #include "session.hpp"
 #include "trace_io.hpp"
+#include "test_util.hpp"
 
 namespace rs {
 namespace {
@@ -49,7 +50,12 @@ std::string read_bytes(const std::string& path) {
   return ss.str();
 }
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+using test::append_u32;
+using test::append_u64;
+using test::contains;
+using test::Outcome;
+using test::put_u32;
+using test::put_u64;
 
 // Exact comparison of doubles: the same bits (so -0.0 differs from 0.0, and NaN equals itself).
 uint64_t bits(double d) {
@@ -105,28 +111,7 @@ const std::string& small_bytes() {
   return b;
 }
 
-void expect_same_trace(const Trace& a, const Trace& b) {
-  EXPECT_EQ(a.meta.kernel, b.meta.kernel);
-  EXPECT_EQ(a.meta.block_size, b.meta.block_size);
-  EXPECT_EQ(a.meta.n, b.meta.n);
-  EXPECT_EQ(a.meta.traced_block, b.meta.traced_block);
-  EXPECT_EQ(a.meta.grid_size, b.meta.grid_size);
-  EXPECT_EQ(a.meta.smem_bytes, b.meta.smem_bytes);
-  EXPECT_EQ(a.meta.pattern, b.meta.pattern);
-  EXPECT_EQ(a.meta.gpu, b.meta.gpu);
-  EXPECT_EQ(a.meta.compute_capability, b.meta.compute_capability);
-  EXPECT_EQ(a.meta.cuda_version, b.meta.cuda_version);
-  EXPECT_EQ(a.meta.date, b.meta.date);
-  EXPECT_EQ(a.meta.tool_version, b.meta.tool_version);
-  EXPECT_EQ(a.meta.result, b.meta.result);
-  EXPECT_EQ(a.source, b.source);
-  ASSERT_EQ(a.records.size(), b.records.size());
-  for (size_t i = 0; i < a.records.size(); ++i) {
-    const TraceRecord& x = a.records[i];
-    const TraceRecord& y = b.records[i];
-    ASSERT_EQ(std::memcmp(&x, &y, offsetof(TraceRecord, reserved)), 0) << "record " << i;
-  }
-}
+using test::expect_same_trace;
 
 void expect_same(const Session& a, const Session& b) {
   EXPECT_EQ(a.meta.gpu, b.meta.gpu);
@@ -178,26 +163,8 @@ const Session& h100() {
 
 // ---- parsing outcomes --------------------------------------------------------------------------
 
-// A damaged file must give either a Session or a SessionFormatError; anything else (another
-// exception, a crash) fails the test.
-enum class Outcome { Parsed, FormatError, OtherError };
-
-std::ostream& operator<<(std::ostream& o, Outcome x) {
-  return o << (x == Outcome::Parsed ? "Parsed" : x == Outcome::FormatError ? "FormatError" : "OtherError");
-}
-
 Outcome try_parse(const std::string& bytes, Session* out = nullptr, std::string* msg = nullptr) {
-  try {
-    Session s = parse_session(bytes, kName);
-    if (out) *out = std::move(s);
-    return Outcome::Parsed;
-  } catch (const SessionFormatError& e) {
-    if (msg) *msg = e.what();
-    return Outcome::FormatError;
-  } catch (const std::exception& e) {  // a TraceFormatError that was not turned into a SessionFormatError too
-    if (msg) *msg = std::string("not a SessionFormatError: ") + e.what();
-    return Outcome::OtherError;
-  }
+  return test::classify_parse<SessionFormatError>([&] { return parse_session(bytes, kName); }, out, msg);
 }
 
 // The message of the SessionFormatError that parsing `bytes` raises; fails the test if none.
@@ -212,18 +179,6 @@ std::string format_error(const std::string& bytes) {
 
 // ---- building files by hand --------------------------------------------------------------------
 
-void append_u32(std::string& b, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b.push_back(static_cast<char>(v >> (8 * i)));
-}
-void append_u64(std::string& b, uint64_t v) {
-  for (int i = 0; i < 8; ++i) b.push_back(static_cast<char>(v >> (8 * i)));
-}
-void put_u32(std::string& b, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b[at + i] = static_cast<char>(v >> (8 * i));
-}
-void put_u64(std::string& b, size_t at, uint64_t v) {
-  for (int i = 0; i < 8; ++i) b[at + i] = static_cast<char>(v >> (8 * i));
-}
 void put_f64(std::string& b, size_t at, double v) { put_u64(b, at, bits(v)); }
 uint32_t get_u32(const std::string& b, size_t at) {
   uint32_t v = 0;
@@ -334,26 +289,7 @@ size_t timing_offset(const std::string& tab, size_t index) {
   return p;
 }
 
-// A file in a fresh temporary directory, removed with the directory at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("rs_session_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  const std::filesystem::path& dir() const { return dir_; }
-
- private:
-  std::filesystem::path dir_;
-};
+using test::TempDir;
 
 // ---- round trip ------------------------------------------------------------------------------
 
@@ -1187,23 +1123,8 @@ TEST(SessionH100, ReserializesToTheSameSession) {
 
 // ---- command line: record, export, show of a session -------------------------------------------
 
-using Args = std::vector<std::string>;
-
-// The UsageError message of parse_cli(args); fails the test if it does not throw one.
-std::string usage_error(const Args& args) {
-  try {
-    parse_cli(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected UsageError, got another exception: " << e.what();
-    return "";
-  }
-  std::string joined;
-  for (const auto& a : args) joined += " " + a;
-  ADD_FAILURE() << "expected UsageError for:" << joined;
-  return "";
-}
+using test::Args;
+using test::usage_error;
 
 TEST(ParseCliSession, Record) {
   Options o = parse_cli({"record", "--out", "f.rssession"});

@@ -16,6 +16,7 @@
 
 #include "replay.hpp"
 #include "trace_io.hpp"
+#include "test_util.hpp"
 
 namespace rs {
 namespace {
@@ -66,26 +67,15 @@ Trace small_trace() {
   return t;
 }
 
-// A truncated or flipped file must give either a Trace or a TraceFormatError; anything else
-// (another exception, a crash) fails the test.
-enum class Outcome { Parsed, FormatError, OtherError };
-
-std::ostream& operator<<(std::ostream& o, Outcome x) {
-  return o << (x == Outcome::Parsed ? "Parsed" : x == Outcome::FormatError ? "FormatError" : "OtherError");
-}
+using test::append_u32;
+using test::append_u64;
+using test::contains;
+using test::Outcome;
+using test::put_u32;
+using test::put_u64;
 
 Outcome try_parse(const std::string& bytes, Trace* out = nullptr, std::string* msg = nullptr) {
-  try {
-    Trace t = parse_trace(bytes, kName);
-    if (out) *out = std::move(t);
-    return Outcome::Parsed;
-  } catch (const TraceFormatError& e) {
-    if (msg) *msg = e.what();
-    return Outcome::FormatError;
-  } catch (const std::exception& e) {
-    if (msg) *msg = e.what();
-    return Outcome::OtherError;
-  }
+  return test::classify_parse<TraceFormatError>([&] { return parse_trace(bytes, kName); }, out, msg);
 }
 
 // The message of the TraceFormatError that parsing `bytes` raises; fails the test if none.
@@ -97,20 +87,6 @@ std::string format_error(const std::string& bytes) {
   return msg;
 }
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
-
-void put_u32(std::string& b, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b[at + i] = static_cast<char>(v >> (8 * i));
-}
-void put_u64(std::string& b, size_t at, uint64_t v) {
-  for (int i = 0; i < 8; ++i) b[at + i] = static_cast<char>(v >> (8 * i));
-}
-void append_u32(std::string& b, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b.push_back(static_cast<char>(v >> (8 * i)));
-}
-void append_u64(std::string& b, uint64_t v) {
-  for (int i = 0; i < 8; ++i) b.push_back(static_cast<char>(v >> (8 * i)));
-}
 void append_section(std::string& b, uint32_t tag, const std::string& payload) {
   append_u32(b, tag);
   append_u32(b, 0);
@@ -132,56 +108,9 @@ std::string as_v1(const std::string& bytes) {
 // per record.
 size_t record_count_offset(const std::string& bytes, size_t records) { return bytes.size() - records * 32 - 8; }
 
-void expect_same(const Trace& a, const Trace& b) {
-  EXPECT_EQ(a.meta.kernel, b.meta.kernel);
-  EXPECT_EQ(a.meta.block_size, b.meta.block_size);
-  EXPECT_EQ(a.meta.n, b.meta.n);
-  EXPECT_EQ(a.meta.traced_block, b.meta.traced_block);
-  EXPECT_EQ(a.meta.grid_size, b.meta.grid_size);
-  EXPECT_EQ(a.meta.smem_bytes, b.meta.smem_bytes);
-  EXPECT_EQ(a.meta.pattern, b.meta.pattern);
-  EXPECT_EQ(a.meta.gpu, b.meta.gpu);
-  EXPECT_EQ(a.meta.compute_capability, b.meta.compute_capability);
-  EXPECT_EQ(a.meta.cuda_version, b.meta.cuda_version);
-  EXPECT_EQ(a.meta.date, b.meta.date);
-  EXPECT_EQ(a.meta.tool_version, b.meta.tool_version);
-  EXPECT_EQ(a.meta.result, b.meta.result);
-  EXPECT_EQ(a.source, b.source);
-  ASSERT_EQ(a.records.size(), b.records.size());
-  for (size_t i = 0; i < a.records.size(); ++i) {
-    const TraceRecord& x = a.records[i];
-    const TraceRecord& y = b.records[i];
-    EXPECT_EQ(x.epoch, y.epoch) << i;
-    EXPECT_EQ(x.seq, y.seq) << i;
-    EXPECT_EQ(x.addr, y.addr) << i;
-    EXPECT_EQ(x.value, y.value) << i;
-    EXPECT_EQ(x.active_mask, y.active_mask) << i;
-    EXPECT_EQ(x.thread, y.thread) << i;
-    EXPECT_EQ(x.line, y.line) << i;
-    EXPECT_EQ(x.kind, y.kind) << i;
-  }
-}
+void expect_same(const Trace& a, const Trace& b) { test::expect_same_trace(a, b); }
 
-// A file in a fresh temporary directory, removed with the directory at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("rs_trace_io_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  const std::filesystem::path& dir() const { return dir_; }
-
- private:
-  std::filesystem::path dir_;
-};
+using test::TempDir;
 
 // ---- round trip ----------------------------------------------------------------------------
 

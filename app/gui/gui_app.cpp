@@ -128,23 +128,8 @@ std::vector<std::string> openable_files() {
 // The live measurements as a session, for File > Export when no recording is open.
 Session live_session(const gui::AppState& s) {
   Session out;
+  out.meta = session_meta(s.device, s.n, s.pattern, gui::kGuiSamples, gui::kTimingWarmups);
   SessionMeta& m = out.meta;
-  m.gpu = s.device.name;
-  m.compute_capability = std::to_string(s.device.cc_major) + "." + std::to_string(s.device.cc_minor);
-  m.cuda_version = s.device.cuda_runtime;
-  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  m.date = date;
-  m.tool_version = kToolVersion;
-  m.pattern = to_string(s.pattern);
-  m.method = timing_method(gui::kGuiSamples, gui::kTimingWarmups, s.device.l2_bytes);
-  m.n = s.n;
-  m.sm_count = static_cast<uint32_t>(s.device.sm_count);
-  m.l2_bytes = s.device.l2_bytes;
-  m.samples = gui::kGuiSamples;
-  m.warmups = gui::kTimingWarmups;
-  m.peak_gbps = s.device.peak_gbps();
   m.copy_gbps = s.copy_gbps;
   m.cub_ms = s.cub_ms;
   for (const auto& [key, t] : s.timings) {
