@@ -376,41 +376,18 @@ TEST(SessionIo, SaveAndLoad) {
 
 TEST(SessionIo, SaveIntoMissingDirectory) {
   TempDir dir;
-  const std::string path = dir.path("no/such/dir/s.rssession");
-  try {
-    save_session(small_session(), path);
-    FAIL() << "no SessionFormatError";
-  } catch (const SessionFormatError& e) {
-    EXPECT_TRUE(contains(e.what(), path)) << e.what();
-  }
-  EXPECT_FALSE(std::filesystem::exists(path));
-  EXPECT_FALSE(std::filesystem::exists(path + ".part"));
+  test::expect_save_into_missing_directory_fails<SessionFormatError>(dir, [](const std::string& p) { save_session(small_session(), p); }, "s.rssession");
 }
 
 TEST(SessionIo, FailedSaveLeavesNoTemporary) {
-  // The final name is a non-empty directory: the rename fails, and the temporary file must go.
   TempDir dir;
-  const std::string path = dir.path("taken");
-  std::filesystem::create_directories(path + "/inside");
-  try {
-    save_session(small_session(), path);
-    FAIL() << "no SessionFormatError";
-  } catch (const SessionFormatError& e) {
-    EXPECT_TRUE(contains(e.what(), path)) << e.what();
-  }
-  EXPECT_FALSE(std::filesystem::exists(path + ".part"));
-  EXPECT_TRUE(std::filesystem::is_directory(path + "/inside"));
+  test::expect_failed_save_leaves_no_temporary<SessionFormatError>(dir, [](const std::string& p) { save_session(small_session(), p); });
 }
 
 TEST(SessionIo, LoadMissingFile) {
   TempDir dir;
   const std::string path = dir.path("does_not_exist.rssession");
-  try {
-    load_session(path);
-    FAIL() << "no SessionFormatError";
-  } catch (const SessionFormatError& e) {
-    EXPECT_TRUE(contains(e.what(), path)) << e.what();
-  }
+  test::expect_error_naming<SessionFormatError>([&] { load_session(path); }, path);
 }
 
 TEST(SessionIo, LoadErrorsNameThePath) {

@@ -211,41 +211,19 @@ TEST(TraceIo, SaveReplacesThroughRename) {
 }
 
 TEST(TraceIo, FailedSaveLeavesNoTemporary) {
-  // The final name is a non-empty directory: the rename fails, and the temporary file must go.
   TempDir dir;
-  const std::string path = dir.path("taken");
-  std::filesystem::create_directories(path + "/inside");
-  try {
-    save_trace(small_trace(), path);
-    FAIL() << "no TraceFormatError";
-  } catch (const TraceFormatError& e) {
-    EXPECT_TRUE(contains(e.what(), path)) << e.what();
-  }
-  EXPECT_FALSE(std::filesystem::exists(path + ".part"));
-  EXPECT_TRUE(std::filesystem::is_directory(path + "/inside"));
+  test::expect_failed_save_leaves_no_temporary<TraceFormatError>(dir, [](const std::string& p) { save_trace(small_trace(), p); });
 }
 
 TEST(TraceIo, SaveIntoMissingDirectory) {
   TempDir dir;
-  const std::string path = dir.path("no/such/dir/t.rstrace");
-  try {
-    save_trace(small_trace(), path);
-    FAIL() << "no TraceFormatError";
-  } catch (const TraceFormatError& e) {
-    EXPECT_TRUE(contains(e.what(), path)) << e.what();
-  }
-  EXPECT_FALSE(std::filesystem::exists(path));
+  test::expect_save_into_missing_directory_fails<TraceFormatError>(dir, [](const std::string& p) { save_trace(small_trace(), p); }, "t.rstrace");
 }
 
 TEST(TraceIo, LoadMissingFile) {
   TempDir dir;
   const std::string path = dir.path("does_not_exist.rstrace");
-  try {
-    load_trace(path);
-    FAIL() << "no TraceFormatError";
-  } catch (const TraceFormatError& e) {
-    EXPECT_TRUE(contains(e.what(), path)) << e.what();
-  }
+  test::expect_error_naming<TraceFormatError>([&] { load_trace(path); }, path);
 }
 
 TEST(TraceIo, LoadErrorsNameThePath) {

@@ -115,6 +115,41 @@ inline void expect_same_trace(const Trace& a, const Trace& b) {
   }
 }
 
+// ---- file-level failures, the same for every file format ----------------------------------------
+
+// Runs f(), which must throw `Error` with `path` in its message; returns the message.
+template <class Error, class F>
+std::string expect_error_naming(F f, const std::string& path) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_TRUE(contains(e.what(), path)) << "the message does not name " << path << ": " << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no error raised for " << path;
+  return "";
+}
+
+// save(path) where a non-empty directory stands: the rename fails; the error names the path, the
+// temporary "<path>.part" is gone and the directory is untouched.
+template <class Error, class Save>
+void expect_failed_save_leaves_no_temporary(const TempDir& dir, Save save) {
+  const std::string path = dir.path("taken");
+  std::filesystem::create_directories(path + "/inside");
+  expect_error_naming<Error>([&] { save(path); }, path);
+  EXPECT_FALSE(std::filesystem::exists(path + ".part"));
+  EXPECT_TRUE(std::filesystem::is_directory(path + "/inside"));
+}
+
+// save(path) into a folder that does not exist: an error naming the path, and no file or temporary.
+template <class Error, class Save>
+void expect_save_into_missing_directory_fails(const TempDir& dir, Save save, const std::string& file) {
+  const std::string path = dir.path("no/such/dir/" + file);
+  expect_error_naming<Error>([&] { save(path); }, path);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_FALSE(std::filesystem::exists(path + ".part"));
+}
+
 using Args = std::vector<std::string>;
 
 // The UsageError message of parse_cli(args); fails the test if it does not throw one.
