@@ -253,6 +253,22 @@ SessionMeta session_meta(const DeviceInfo& d, uint64_t n, Pattern pattern, int s
   return m;
 }
 
+SessionTiming to_session_timing(KernelId k, unsigned block_size, const Timing& t, bool correct) {
+  return {kernel_info(k).name, block_size, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
+          t.pct_peak, correct};
+}
+
+Timing to_timing(const SessionTiming& t) {
+  Timing out;
+  out.median_ms = t.median_ms;
+  out.min_ms = t.min_ms;
+  out.max_ms = t.max_ms;
+  out.samples = static_cast<int>(t.samples);
+  out.gbps = t.gbps;
+  out.pct_peak = t.pct_peak;
+  return out;
+}
+
 std::string summarize_session(const Session& s) {
   const SessionMeta& m = s.meta;
   char b[1024];
@@ -310,8 +326,7 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
         Trace tr = gpu.trace(k.id, bs);
         const bool ok = got == expected && tr.meta.result == expected;
         all_correct = all_correct && ok;
-        s.timings.push_back({k.name, bs, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
-                             t.pct_peak, ok});
+        s.timings.push_back(to_session_timing(k.id, bs, t, ok));
         s.traces.push_back(std::move(tr));
         char b[160];
         std::snprintf(b, sizeof b, "  %-8s %5u threads  %9.4f ms  %7.1f GB/s  %zu trace records  %s\n", k.name, bs,

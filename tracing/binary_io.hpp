@@ -85,6 +85,13 @@ inline void section(Writer& w, uint32_t tag, const std::string& payload) {
   w.bytes(payload.data(), payload.size());
 }
 
+// Writes the file header read_header() reads: magic, version, reserved (0).
+inline void write_header(Writer& w, const char (&magic)[8], uint32_t version) {
+  w.bytes(magic, sizeof magic);
+  w.u32(version);
+  w.u32(0);
+}
+
 // Reads the file header: 8 magic bytes, u32 version, u32 reserved (0). `kind` names the file
 // type in errors ("trace"). Returns the version, which is in [1, max_version].
 inline uint32_t read_header(Reader& top, const std::string& bytes, const char (&magic)[8], uint32_t max_version,

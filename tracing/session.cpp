@@ -133,9 +133,7 @@ std::vector<uint32_t> Session::block_sizes() const {
 
 std::string serialize_session(const Session& s) {
   Writer w;
-  w.bytes(kMagic, sizeof kMagic);
-  w.u32(kSessionFormatVersion);
-  w.u32(0);
+  detail::write_header(w, kMagic, kSessionFormatVersion);
   Writer meta;
   write_meta(meta, s.meta);
   detail::section(w, kTagMeta, meta.data());

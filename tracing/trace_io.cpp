@@ -109,9 +109,7 @@ TraceRecord read_record(Reader& r) {
 
 std::string serialize_trace(const Trace& t) {
   Writer w;
-  w.bytes(kMagic, sizeof kMagic);
-  w.u32(kTraceFormatVersion);
-  w.u32(0);
+  detail::write_header(w, kMagic, kTraceFormatVersion);
   Writer meta;
   write_meta(meta, t.meta);
   section(w, kTagMeta, meta.data());

@@ -133,8 +133,7 @@ Session live_session(const gui::AppState& s) {
   m.copy_gbps = s.copy_gbps;
   m.cub_ms = s.cub_ms;
   for (const auto& [key, t] : s.timings) {
-    out.timings.push_back({kernel_info(key.first).name, key.second, t.median_ms, t.min_ms, t.max_ms,
-                           static_cast<uint32_t>(t.samples), t.gbps, t.pct_peak, !s.wrong_sum.count(key)});
+    out.timings.push_back(to_session_timing(key.first, key.second, t, !s.wrong_sum.count(key)));
   }
   return out;
 }
@@ -265,14 +264,7 @@ int run_gui(const Options& o) {
     for (const auto& t : s.session->timings) {
       const KernelInfo* k = find_kernel(t.kernel);
       if (!k) continue;
-      Timing tm;
-      tm.median_ms = t.median_ms;
-      tm.min_ms = t.min_ms;
-      tm.max_ms = t.max_ms;
-      tm.samples = static_cast<int>(t.samples);
-      tm.gbps = t.gbps;
-      tm.pct_peak = t.pct_peak;
-      s.timings[{k->id, t.block_size}] = tm;
+      s.timings[{k->id, t.block_size}] = to_timing(t);
       if (!t.correct) s.wrong_sum.insert({k->id, t.block_size});
     }
     s.copy_gbps = m.copy_gbps;
