@@ -4,6 +4,7 @@
 // selected access) itself.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -41,6 +42,11 @@ struct Pick {
   KernelId kernel = KernelId::reduce1;
   unsigned block_size = 256;
   bool operator==(const Pick& o) const { return kernel == o.kernel && block_size == o.block_size; }
+  // The same kernel at a block size it can take: raised to its smallest (reduce4-6 need 64).
+  Pick valid() const {
+    return {kernel, block_size_problem(kernel, block_size) ? std::max(block_size, kernel_info(kernel).min_block_size)
+                                                           : block_size};
+  }
   bool operator!=(const Pick& o) const { return !(*this == o); }
 };
 

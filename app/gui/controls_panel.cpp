@@ -81,7 +81,7 @@ unsigned next_block(unsigned bs, int dir) {
 }
 
 void select(AppState& s, Pick p) {
-  if (block_size_problem(p.kernel, p.block_size)) p.block_size = std::max(p.block_size, kernel_info(p.kernel).min_block_size);
+  p = p.valid();
   if (p != s.a) {
     s.a = p;
     s.selection_changed = true;
@@ -116,8 +116,7 @@ Pick pick_widgets(const char* id, Pick p) {
     }
   }
   ImGui::PopID();
-  if (block_size_problem(p.kernel, p.block_size)) p.block_size = std::max(p.block_size, kernel_info(p.kernel).min_block_size);
-  return p;
+  return p.valid();
 }
 
 void error_text(const std::string& msg) {

@@ -157,13 +157,13 @@ int run_gui(const Options& o) {
   // The command line overrides the saved settings.
   if (o.have_kernel) s.a.kernel = o.kernels[0];
   if (o.have_block_size) s.a.block_size = o.block_sizes[0];
-  if (block_size_problem(s.a.kernel, s.a.block_size)) s.a.block_size = 256;
+  s.a = s.a.valid();
   if (o.have_n) s.n = o.n;
   if (o.have_pattern) s.pattern = o.pattern;
   if (o.compare) {
     s.compare = true;
     s.b = {o.compare_kernel, o.compare_block_size ? o.compare_block_size : s.a.block_size};
-    if (block_size_problem(s.b.kernel, s.b.block_size)) s.b.block_size = 256;
+    s.b = s.b.valid();
   }
   if (o.view >= 0) s.timing_tab = static_cast<gui::TimingTab>(o.view);
   if (o.ui_scale > 0) s.ui_scale = o.ui_scale;
@@ -211,6 +211,7 @@ int run_gui(const Options& o) {
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   // --- State -------------------------------------------------------------------------------
+  gui::GpuWorker worker;  // opens the GPU on its own thread; requests come once the state is set up
   int want_step = o.step;
   std::map<const Trace*, std::shared_ptr<const gui::LoadedTrace>> session_traces;  // replays built so far
   auto show = [&](int slot, std::shared_ptr<const gui::LoadedTrace> t) {
@@ -251,9 +252,8 @@ int run_gui(const Options& o) {
     }
     if (!s.compare) s.shown_b.reset();
   };
-  gui::GpuWorker* worker_ptr = nullptr;  // set once the worker exists
   auto open_session = [&](std::shared_ptr<const Session> ses, const std::string& path) {
-    if (worker_ptr) worker_ptr->pause_live();  // the GPU has nothing to show while a recording is open
+    worker.pause_live();  // the GPU has nothing to show while a recording is open
     s.session = std::move(ses);
     s.session_path = path;
     session_traces.clear();
@@ -310,8 +310,6 @@ int run_gui(const Options& o) {
   gui::WarpsPanel warps_a(0), warps_b(1);
   gui::BanksPanel banks_a(0), banks_b(1);
   gui::TimingPanel timing;
-  gui::GpuWorker worker;
-  worker_ptr = &worker;
 
   // Toggle latency: from a change of selection to its trace and timing on screen.
   Clock::time_point t_request{};
