@@ -38,6 +38,7 @@ struct Request {
 
 struct WorkerEvent {
   enum class Kind { DeviceReady, NoDevice, Status, TraceReady, TimingReady, References, LiveSample, Error, Idle };
+  WorkerEvent(Kind k, std::string t = {}) : kind(k), text(std::move(t)) {}
   Kind kind;
   std::string text;                           // Status / Error / NoDevice: one line
   DeviceInfo device;                          // DeviceReady
