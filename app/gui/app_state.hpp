@@ -105,6 +105,13 @@ struct AppState {
   bool large_charts = false;       // T: the timing panel fills the replay's place (for a projector)
 
   bool recorded() const { return session != nullptr; }
+  // Forgets every measurement (another input, another source).
+  void clear_measurements() {
+    timings.clear();
+    wrong_sum.clear();
+    live.clear();
+    copy_gbps = cub_ms = 0;
+  }
   double peak_gbps() const { return session ? session->meta.peak_gbps : device.peak_gbps(); }
   const Timing* timing(KernelId k, unsigned bs) const {
     auto it = timings.find({k, bs});

@@ -238,17 +238,11 @@ int run_gui(const Options& o) {
         l->origin = s.session_path;
         loaded = std::move(l);
       }
-      const bool same = (slot == 0 ? s.shown : s.shown_b) == loaded;
-      if (!same) {
-        if (slot == 0) {
-          const bool had = s.shown != nullptr;
-          const size_t keep = s.step;
-          show(0, loaded);
-          if (had && keep < s.num_steps()) s.step = keep;  // a toggle keeps the step where it can
-        } else {
-          show(1, loaded);
-        }
-      }
+      if ((slot == 0 ? s.shown : s.shown_b) == loaded) continue;
+      const bool had = s.shown != nullptr;
+      const size_t keep = s.step;
+      show(slot, loaded);
+      if (slot == 0 && had && keep < s.num_steps()) s.step = keep;  // a toggle keeps the step where it can
     }
     if (!s.compare) s.shown_b.reset();
   };
@@ -257,9 +251,7 @@ int run_gui(const Options& o) {
     s.session = std::move(ses);
     s.session_path = path;
     session_traces.clear();
-    s.timings.clear();
-    s.wrong_sum.clear();
-    s.live.clear();
+    s.clear_measurements();
     const SessionMeta& m = s.session->meta;
     for (const auto& t : s.session->timings) {
       const KernelInfo* k = find_kernel(t.kernel);
@@ -320,10 +312,7 @@ int run_gui(const Options& o) {
   auto request = [&] {
     if (block_size_problem(s.a.kernel, s.a.block_size)) return;
     if (s.n != requested_n || s.pattern != requested_pattern) {  // another input: earlier timings do not apply
-      s.timings.clear();
-      s.wrong_sum.clear();
-      s.live.clear();
-      s.copy_gbps = s.cub_ms = 0;
+      s.clear_measurements();
       requested_n = s.n;
       requested_pattern = s.pattern;
     }
@@ -338,7 +327,11 @@ int run_gui(const Options& o) {
   if (s.shown) show(0, s.shown);
   if (!opened_file) request();
 
-  std::future<std::string> export_job;  // File > Export runs off the UI thread
+  struct ExportResult {
+    bool ok;
+    std::string text;  // what was written, or why not
+  };
+  std::future<ExportResult> export_job;  // File > Export runs off the UI thread
   auto start_export = [&] {
 #ifdef REDUCESCOPE_HAS_CHARTS
     if (export_job.valid()) return;
@@ -347,15 +340,15 @@ int run_gui(const Options& o) {
       return;
     }
     auto ses = s.session ? s.session : std::make_shared<const Session>(live_session(s));
-    const unsigned bs = s.a.block_size;
     s.notice = "exporting charts to " + export_dir + " ...";
-    export_job = std::async(std::launch::async, [ses, bs, dir = export_dir]() -> std::string {
+    // Every block size with timings, as `reducescope export` does without --block-size.
+    export_job = std::async(std::launch::async, [ses, dir = export_dir]() -> ExportResult {
       try {
-        const ChartFiles f = export_charts(*ses, dir, ses->find_timing(kernel_info(KernelId::reduce0).name, bs) ? bs : 0);
-        return "exported " + std::to_string(f.paths.size()) + " files (PNG, SVG, PDF, CSV) to " +
-               fs::absolute(dir).string();
+        const ChartFiles f = export_charts(*ses, dir);
+        return {true, "exported " + std::to_string(f.paths.size()) + " files (PNG, SVG, PDF, CSV) to " +
+                          fs::absolute(dir).string()};
       } catch (const std::exception& e) {
-        return std::string("!") + e.what();
+        return {false, e.what()};
       }
     });
 #else
@@ -438,10 +431,10 @@ int run_gui(const Options& o) {
       t_request = {};
     }
     if (export_job.valid() && export_job.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-      std::string msg = export_job.get();
-      if (!msg.empty() && msg[0] == '!') s.error = "export failed: " + msg.substr(1);
-      else s.notice = msg;
-      if (o.stats) std::cout << "export: " << (msg[0] == '!' ? msg.substr(1) : msg) << std::endl;
+      const ExportResult r = export_job.get();
+      if (r.ok) s.notice = r.text;
+      else s.error = "export failed: " + r.text;
+      if (o.stats) std::cout << "export: " << r.text << std::endl;
     }
 
     // Keys: the app's shortcuts (F1 lists them), unless a text field has focus.
@@ -510,8 +503,7 @@ int run_gui(const Options& o) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("PNG, SVG, PDF and CSV into %s", export_dir.c_str());
         if (ImGui::MenuItem("Back to the live GPU", nullptr, false, s.have_device && s.recorded())) {
           s.session.reset();
-          s.timings.clear();
-          s.wrong_sum.clear();
+          s.clear_measurements();
           s.selection_changed = true;
         }
         if (ImGui::MenuItem("Quit", "Ctrl Q")) glfwSetWindowShouldClose(win, 1);
