@@ -8,7 +8,7 @@ namespace rs::gui {
 
 void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
   std::string name = title_;
-  if (s.compare && id_[0] != 'c' && id_[0] != 't') {  // slot-aware panels say which side they show
+  if (s.compare && per_side_) {
     const Pick& p = slot_ == 0 ? s.a : s.b;
     char side[96];
     std::snprintf(side, sizeof side, " - %c: %s, %u threads", slot_ == 0 ? 'A' : 'B', kernel_info(p.kernel).name,

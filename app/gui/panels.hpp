@@ -43,7 +43,9 @@ inline constexpr ImU32 kInk = rgb(15, 15, 15);           // text on light cells
 class Panel {
  public:
   // `title` is shown; `id` keeps the window's identity when a slot-aware panel retitles itself.
-  Panel(const char* title, const char* id, int slot = 0) : title_(title), id_(id), slot_(slot) {}
+  Panel(const char* title, const char* id) : title_(title), id_(id) {}
+  // A slot-aware panel: shows side `slot`, and says which in its title in compare mode.
+  Panel(const char* title, const char* id, int slot) : title_(title), id_(id), slot_(slot), per_side_(true) {}
   virtual ~Panel() = default;
   void draw(AppState& s, ImVec2 pos, ImVec2 size);
 
@@ -51,7 +53,8 @@ class Panel {
   virtual void drawContent(AppState& s) = 0;
   const char* title_;
   const char* id_;
-  int slot_;  // 0: side A, 1: side B (compare)
+  int slot_ = 0;            // 0: side A, 1: side B (compare)
+  bool per_side_ = false;   // one instance per side (shared memory, warps, banks)
 };
 
 // Keyboard shortcuts (listed by draw_help): replay, selection, play.
