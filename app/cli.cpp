@@ -29,6 +29,24 @@ unsigned parse_block_size(const std::string& v) {
   return b;
 }
 
+std::vector<std::string> parse_tracks(const std::string& v) {
+  std::vector<std::string> t;
+  if (v == "all") {
+    for (const auto& tr : track_table()) t.push_back(tr.id);
+    return t;
+  }
+  if (!find_track(v)) throw UsageError("--track: unknown track '" + v + "' (tracks: " + track_names() + ", all)");
+  t.push_back(v);
+  return t;
+}
+
+std::vector<DType> parse_types(const std::string& v) {
+  if (v == "int32") return {DType::Int32};
+  if (v == "float32") return {DType::Float32};
+  if (v == "all") return {DType::Int32, DType::Float32};
+  throw UsageError("--type: '" + v + "' is not one of int32, float32, all");
+}
+
 KernelId parse_kernel(const std::string& v) {
   const KernelInfo* k = find_kernel(v);
   if (!k) throw UsageError("--kernel: unknown kernel '" + v + "' (kernels: " + kernel_names() + ")");
@@ -53,28 +71,36 @@ uint64_t parse_count(const std::string& s, const std::string& option) {
 
 std::string help_text(const std::string& topic) {
   if (topic == "bench") {
-    return "usage: reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S]\n"
-           "                         [--pattern ones|random|iota] [--csv FILE]\n"
-           "Times each kernel on the GPU and prints a table in the shape of Harris's slide: time (ms),\n"
-           "effective bandwidth (GB/s), % of the device's theoretical peak, step and cumulative speedup,\n"
-           "and whether the sum matches the CPU reference. Defaults: --kernel all --block-size 256\n"
-           "--n 16777216 --samples 30 --pattern random. N may be written 2^24. Method: 3 warm-ups, then\n"
-           "per sample an L2 flush and CUDA events around the whole multi-launch reduction; median,\n"
-           "min, max. cub::DeviceReduce::Sum and a device-to-device copy are timed the same way.\n"
+    return "usage: reducescope bench [--track T|all] [--kernel NAME|all] [--type int32|float32|all] [--n N]\n"
+           "                         [--block-size B|all] [--samples S] [--pattern ones|random|iota] [--csv FILE]\n"
+           "Times each kernel on the GPU and prints one table per track (and element type) in the shape of\n"
+           "Harris's slide: time (ms), launches, effective bandwidth (GB/s), % of the device's theoretical\n"
+           "peak, step and cumulative speedup, and whether the result matches the CPU reference (int32:\n"
+           "exact, with wrap-around; float32: within the stated tolerance of a double-precision sum). Tracks\n"
+           "with timings in their source (lecture) also show the source's time and its ratio, and the CPU\n"
+           "loop the source starts from, timed here. Float rows say whether repeated runs gave the same bits.\n"
+           "Defaults: every track, every type its kernels take, each track's own block size (harris 256,\n"
+           "lecture 1024), --n 16777216 --samples 30 --pattern random. N may be written 2^24. Method: 3\n"
+           "warm-ups, then per sample an L2 flush and CUDA events around the whole reduction (every launch);\n"
+           "median, min, max. cub::DeviceReduce::Sum and a device-to-device copy are timed the same way.\n"
+           "Tracks: " + track_names() + ".\n"
            "Exit: 0 all results correct, 1 a runtime error or a wrong result, 2 a usage error.\n";
   }
   if (topic == "trace") {
-    return "usage: reducescope trace --kernel NAME --block-size B [--n N] [--pattern P] [--block K]\n"
-           "                         [--out FILE] [--quiet]\n"
+    return "usage: reducescope trace [--track T] --kernel NAME --block-size B [--type int32|float32] [--n N]\n"
+           "                         [--pattern P] [--block K] [--out FILE] [--quiet]\n"
            "Runs the tracing build of a kernel, records block K (default 0) of its first launch, prints\n"
            "each step (barrier epoch): active warps, active masks, divergence, every warp-level\n"
-           "shared-memory access with its source line and n-way bank conflict. --out saves the trace\n"
-           "(.rstrace) for `reducescope show` and the window. Default --n 16777216.\n";
+           "shared-memory access with its source line and n-way bank conflict, warp shuffles (lane -> lane),\n"
+           "atomics (contention per address) and global requests (32-byte sectors). --out saves the trace\n"
+           "(.rstrace) for `reducescope show` and the window. Default --n 16777216. --track T without\n"
+           "--kernel traces each kernel of the track (summaries only with --quiet).\n";
   }
   if (topic == "run") {
-    return "usage: reducescope run --kernel NAME --block-size B [--n N] [--pattern P]\n"
+    return "usage: reducescope run [--track T] --kernel NAME --block-size B [--type int32|float32] [--n N] [--pattern P]\n"
            "Runs the timing build of one kernel once (every launch down to one value) and prints the sum\n"
-           "and whether it matches the CPU reference. Meant for profilers and sanitizers, e.g.\n"
+           "and whether it matches the CPU reference; --track T without --kernel runs each kernel of the\n"
+           "track that takes the block size. Meant for profilers and sanitizers, e.g.\n"
            "  ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum reducescope run \\\n"
            "      --kernel reduce1 --block-size 256 --n 256\n"
            "  compute-sanitizer --tool racecheck reducescope run --kernel reduce5 --block-size 128 --n 100003\n";
@@ -87,8 +113,9 @@ std::string help_text(const std::string& topic) {
            "Exit 1 with a message if the file is not valid.\n";
   }
   if (topic == "record") {
-    return "usage: reducescope record --out FILE [--n N] [--pattern P] [--samples S]\n"
-           "Runs every kernel at every block size it accepts on the GPU: times each as `bench` does and\n"
+    return "usage: reducescope record --out FILE [--track T|all] [--n N] [--pattern P] [--samples S]\n"
+           "Runs every kernel of the tracks (default all) at every block size it accepts on the GPU, on\n"
+           "int32 input (float32-only kernels on float32): times each as `bench` does and\n"
            "traces block 0 of each, and saves it all, with the GPU's name and the date, in one session\n"
            "file (.rssession). The window and `export` open it on machines without a GPU.\n"
            "Defaults: --n 16777216 --pattern random --samples 30.\n";
@@ -100,20 +127,22 @@ std::string help_text(const std::string& topic) {
            "bandwidth against block size, and Harris's table. Each chart names the GPU, N, the block\n"
            "size and the timing method.\n";
   }
-  return "ReduceScope: see what CUDA parallel reduction (Harris's reduce0..reduce6) does on the GPU.\n"
+  return "ReduceScope: see what CUDA parallel reduction does on the GPU, track by track (Harris's\n"
+         "reduce0..reduce6; the lecture's atomics, shuffle and two-step kernels).\n"
          "\n"
          "usage: reducescope [FILE.rssession|FILE.rstrace] [--kernel NAME] [--block-size B] [--n N] [--pattern P]\n"
-         "       reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S] [--csv FILE]\n"
-         "       reducescope trace --kernel NAME --block-size B [--n N] [--out FILE]\n"
+         "       reducescope bench [--track T|all] [--kernel NAME|all] [--type int32|float32|all] [--n N]\n"
+         "                         [--block-size B|all] [--samples S] [--csv FILE]\n"
+         "       reducescope trace [--track T] --kernel NAME --block-size B [--type T] [--n N] [--out FILE]\n"
          "       reducescope show FILE [--steps]\n"
-         "       reducescope run --kernel NAME --block-size B [--n N]\n"
-         "       reducescope record --out FILE.rssession [--n N] [--samples S]\n"
+         "       reducescope run [--track T] --kernel NAME --block-size B [--type T] [--n N]\n"
+         "       reducescope record --out FILE.rssession [--track T|all] [--n N] [--samples S]\n"
          "       reducescope export SESSION --out DIR [--block-size B]\n"
          "       reducescope COMMAND --help | --version\n"
          "\n"
          "With no command, opens the window: kernel list, block size, step-by-step replay of one\n"
          "thread block (shared memory, warps x lanes, bank conflicts) and the timings measured so far.\n"
-         "Kernels: " +
+         "Tracks: " + track_names() + ". Kernels: " +
          kernel_names() +
          ". Block sizes: 32, 64, 128, 256, 512, 1024.\n"
          "Window options: --compare K[:B] (side B: kernel K at B threads), --view table|live|blocksize,\n"
@@ -178,12 +207,20 @@ Options parse_cli(const std::vector<std::string>& args) {
       std::string v = value();
       o.kernels.clear();
       if (v == "all" && cmd == Command::Bench) {
-        for (const auto& k : kernel_table()) o.kernels.push_back(k.id);
+        have_kernel = false;  // every kernel of the selected tracks
       } else {
         o.kernels.push_back(parse_kernel(v));
+        have_kernel = true;
+        o.have_kernel = true;
       }
-      have_kernel = true;
-      o.have_kernel = true;
+    } else if (a == "--track") {
+      allowed(a, {Command::Bench, Command::Trace, Command::Run, Command::Record});
+      o.tracks = parse_tracks(value());
+      o.have_track = true;
+    } else if (a == "--type") {
+      allowed(a, {Command::Bench, Command::Trace, Command::Run});
+      o.dtypes = parse_types(value());
+      o.have_type = true;
     } else if (a == "--block-size") {
       allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Export});
       std::string v = value();
@@ -280,20 +317,51 @@ Options parse_cli(const std::vector<std::string>& args) {
     }
   }
 
+  // Tracks: --track, else the explicit kernel's track, else every track. An explicit kernel must
+  // belong to an explicit track (names are unique across tracks).
+  if (o.tracks.empty()) {
+    if (have_kernel) {
+      o.tracks.push_back(kernel_info(o.kernels[0]).track);
+    } else {
+      for (const auto& tr : track_table()) o.tracks.push_back(tr.id);
+    }
+  }
+  if (have_kernel && o.have_track) {
+    const std::string kt = kernel_info(o.kernels[0]).track;
+    bool in = false;
+    for (const auto& t : o.tracks) in = in || t == kt;
+    if (!in) {
+      throw UsageError("--kernel " + std::string(kernel_info(o.kernels[0]).name) + " belongs to the track " + kt +
+                       ", not " + o.tracks[0]);
+    }
+  }
+  if (!have_kernel && (cmd == Command::Bench || cmd == Command::Record || (o.have_track && cmd != Command::Gui))) {
+    for (const auto& t : o.tracks) {
+      for (KernelId k : track_kernels(t)) o.kernels.push_back(k);
+    }
+  }
+  if (o.have_type && o.kernels.size() == 1) {
+    bool any = false;
+    for (DType t : o.dtypes) any = any || kernel_info(o.kernels[0]).takes(t);
+    if (!any) throw UsageError(*dtype_problem(o.kernels[0], o.dtypes[0]));
+  }
+
   switch (cmd) {
     case Command::Bench:
-      if (!have_kernel) for (const auto& k : kernel_table()) o.kernels.push_back(k.id);
-      if (!have_block) o.block_sizes = {256};
       // One explicit kernel at one explicit block size it cannot take: say why, as a usage error.
-      if (o.kernels.size() == 1 && !o.block_sizes_all) {
+      if (o.kernels.size() == 1 && have_block && !o.block_sizes_all) {
         if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
       }
       break;
     case Command::Trace:
     case Command::Run:
-      if (!have_kernel) throw UsageError(std::string(topic()) + " needs --kernel NAME (" + kernel_names() + ")");
+      if (o.kernels.empty()) {
+        throw UsageError(std::string(topic()) + " needs --kernel NAME or --track T (kernels: " + kernel_names() + ")");
+      }
       if (!have_block) throw UsageError(std::string(topic()) + " needs --block-size B (32, 64, ..., 1024)");
-      if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
+      if (have_kernel) {
+        if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
+      }
       break;
     case Command::Show:
       if (o.file.empty()) throw UsageError("show needs a trace or session FILE");

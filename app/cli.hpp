@@ -1,11 +1,13 @@
 // Command-line parsing for `reducescope`. Plain C++ (no CUDA, no GL), tested in CI.
 //
 //   reducescope [FILE.rstrace] [--kernel K] [--block-size B] [--n N] [--pattern P]   the window
-//   reducescope bench [--kernel NAME|all] [--n N] [--block-size B|all] [--samples S] [--csv FILE]
-//   reducescope trace --kernel NAME --block-size B [--n N] [--out FILE]
+//   reducescope bench [--track T|all] [--kernel NAME|all] [--type int32|float32|all] [--n N]
+//                     [--block-size B|all] [--samples S] [--csv FILE]       one table per track
+//   reducescope trace [--track T] --kernel NAME --block-size B [--type T] [--n N] [--out FILE]
 //   reducescope show FILE [--steps]
-//   reducescope run --kernel NAME --block-size B [--n N]    one reduction (for ncu, compute-sanitizer)
-//   reducescope record --out FILE [--n N] [--pattern P] [--samples S]    a session (.rssession)
+//   reducescope run [--track T] --kernel NAME --block-size B [--type T] [--n N]   one reduction
+//                   (for ncu, compute-sanitizer); --track T without --kernel: each of its kernels
+//   reducescope record --out FILE [--track T|all] [--n N] [--pattern P] [--samples S]   a session
 //   reducescope export SESSION --out DIR [--block-size B]   its charts: PNG, SVG, PDF, CSV
 //
 // Exit codes (fixed; scripts rely on them): 0 success, 1 runtime error, 2 usage error.
@@ -36,8 +38,13 @@ enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Help, Version
 struct Options {
   Command command = Command::Gui;
   std::string help_topic;               // Help: "", or a command's name
-  std::vector<KernelId> kernels;        // bench: the kernels to run (all by default)
-  std::vector<unsigned> block_sizes;    // bench: threads per block (256 by default)
+  std::vector<KernelId> kernels;        // the kernels to run (bench, record: every kernel of the
+                                        // selected tracks by default), in registry order
+  std::vector<std::string> tracks;      // --track: the selected tracks (all by default)
+  std::vector<DType> dtypes;            // --type: element types (bench: every type a kernel takes;
+                                        // trace, run: int32 if the kernel takes it, else float32)
+  std::vector<unsigned> block_sizes;    // threads per block (bench: each track's default block
+                                        // size, TrackInfo::default_block_size, when empty)
   bool block_sizes_all = false;         // bench: --block-size all (skip impossible pairs, saying why)
   uint64_t n = 1u << 24;                // elements
   int samples = 30;                     // bench: timed samples per kernel (>= 20)
@@ -66,6 +73,7 @@ struct Options {
   bool stats = false;                   // --stats: print first-frame time, frame times, toggle latencies at exit
   std::string export_dir;               // --export-dir DIR: where File > Export writes (default ./reducescope-charts)
   bool have_kernel = false, have_block_size = false, have_n = false, have_pattern = false;  // given explicitly
+  bool have_track = false, have_type = false;
 };
 
 // Parses argv[1..]. Throws UsageError. For --help anywhere, returns Command::Help.

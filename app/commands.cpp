@@ -6,6 +6,9 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
+#include <type_traits>
+#include <algorithm>
 #include <ostream>
 
 #include "gpu_reduce.hpp"
@@ -55,6 +58,61 @@ int32_t prepare_input(GpuReducer& gpu, const Options& o) {
   return expected;
 }
 
+// The reference a result is checked against, for either element type.
+struct Reference {
+  DType type = DType::Int32;
+  int32_t exact = 0;       // int32: the wrapped sum
+  FloatReference f;        // float32: the double sum and the tolerance
+  bool accepts(int32_t bits) const { return type == DType::Int32 ? bits == exact : f.accepts(bits_to_float(bits)); }
+  std::string str() const {
+    if (type == DType::Int32) return std::to_string(exact);
+    char b[96];
+    std::snprintf(b, sizeof b, "%.9g (double), tolerance %.3g", f.sum, f.tolerance());
+    return b;
+  }
+};
+
+// Uploads the input of type `t` and returns its reference; also times the CPU loop the sources
+// start from (sum_host: one sequential loop in the element type), median of 5, in microseconds.
+Reference prepare_typed_input(GpuReducer& gpu, const Options& o, DType t, double* cpu_us = nullptr) {
+  Reference r;
+  r.type = t;
+  auto time_cpu = [&](auto& data) {
+    if (!cpu_us) return;
+    std::vector<double> us;
+    for (int rep = 0; rep < 5; ++rep) {
+      auto t0 = std::chrono::steady_clock::now();
+      using E = std::decay_t<decltype(data[0])>;
+      volatile E sink = 0;
+      if constexpr (std::is_same_v<E, float>) {
+        float sum = 0;
+        for (float x : data) sum += x;
+        sink = sum;
+      } else {
+        sink = cpu_reduce(data);
+      }
+      (void)sink;
+      us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(us.begin(), us.end());
+    *cpu_us = us[us.size() / 2];
+  };
+  if (t == DType::Float32) {
+    std::vector<float> input = make_input_f32(o.pattern, o.n);
+    r.f = cpu_reduce_f64(input);
+    time_cpu(input);
+    gpu.set_input(input, o.pattern);
+  } else {
+    std::vector<int32_t> input = make_input(o.pattern, o.n);
+    r.exact = cpu_reduce(input);
+    time_cpu(input);
+    gpu.set_input(input, o.pattern);
+  }
+  return r;
+}
+
+std::string value_str(int32_t bits, DType t) { return format_value(static_cast<uint32_t>(bits), t); }
+
 struct Row {
   KernelId kernel;
   unsigned block;
@@ -62,7 +120,11 @@ struct Row {
   Timing t;
   int32_t got = 0;
   bool correct = false;
+  unsigned launches = 0;
+  int runs = 0, distinct = 0;          // float32: repeated runs and how many different results they gave
 };
+
+constexpr int kRepeatRuns = 5;  // float32 rows: runs compared bit for bit
 
 }  // namespace
 
@@ -70,91 +132,174 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("bench", err, [&] {
     GpuReducer gpu;
     const DeviceInfo& d = gpu.device();
-    const int32_t expected = prepare_input(gpu, o);
-
     out << "ReduceScope bench on " << device_line(d) << "\n";
-    char b[512];
+    char b[768];
     std::snprintf(b, sizeof b,
-                  "N = %llu int32 (%.1f MiB), pattern %s, CPU reference sum %d\n"
-                  "Method: %d timed samples per row after 3 warm-ups; before each sample the L2 is flushed by "
-                  "writing %.0f MiB;\n        CUDA events around the whole multi-launch reduction; median [min .. max].\n"
-                  "Bandwidth: N x 4 bytes / median time. Theoretical peak %.1f GB/s (2 x %.0f MHz x %d-bit / 8).\n",
-                  static_cast<unsigned long long>(o.n), o.n * 4.0 / 1048576.0, to_string(o.pattern), expected, o.samples,
-                  2.0 * d.l2_bytes / 1048576.0, d.peak_gbps(), d.mem_clock_khz / 1000.0, d.bus_width_bits);
+                  "N = %llu, pattern %s. Method: %d timed samples per row after 3 warm-ups; before each sample the "
+                  "L2 is flushed\n        by writing %.0f MiB; CUDA events around the whole reduction (every launch "
+                  "and memset); median [min .. max].\nBandwidth: N x 4 bytes / median time. Theoretical peak %.1f "
+                  "GB/s (2 x %.0f MHz x %d-bit / 8).\n",
+                  static_cast<unsigned long long>(o.n), to_string(o.pattern), o.samples, 2.0 * d.l2_bytes / 1048576.0,
+                  d.peak_gbps(), d.mem_clock_khz / 1000.0, d.bus_width_bits);
     out << b;
-
-    Timing copy = gpu.time_copy(o.samples);
-    Timing cub = gpu.time_cub(o.samples);
-    int32_t cub_sum = gpu.run_cub();
-    std::snprintf(b, sizeof b,
-                  "References (same method): device-to-device copy %.1f GB/s counting read+write (%.1f%% of peak);\n"
-                  "                          cub::DeviceReduce::Sum %.4f ms, %.1f GB/s (%.1f%% of peak), sum %s\n\n",
-                  copy.gbps, copy.pct_peak, cub.median_ms, cub.gbps, cub.pct_peak,
-                  cub_sum == expected ? "correct" : "WRONG");
-    out << b;
-    out.flush();
-
-    std::vector<Row> rows;
-    for (unsigned bs : o.block_sizes) {
-      for (KernelId k : o.kernels) {
-        Row r{k, bs, block_size_problem(k, bs), {}, 0, false};
-        if (!r.skipped) {
-          r.got = gpu.run(k, bs);
-          r.correct = r.got == expected;
-          r.t = gpu.time(k, bs, o.samples);
-        }
-        rows.push_back(r);
-      }
-    }
-
-    std::snprintf(b, sizeof b, "%-8s %6s %10s %21s %9s %7s %6s %11s %7s  %s\n", "kernel", "block", "time ms",
-                  "[min .. max] ms", "GB/s", "% peak", "step", "cumulative", "vs CUB", "result");
-    out << b;
-    bool all_correct = cub_sum == expected;
-    std::map<unsigned, double> first_time;  // reduce0 (or the first kernel run) per block size
-    std::map<unsigned, double> prev_time;
-    unsigned last_bs = 0;
-    for (const Row& r : rows) {
-      if (r.block != last_bs && last_bs != 0) out << "\n";
-      last_bs = r.block;
-      const char* name = kernel_info(r.kernel).name;
-      if (r.skipped) {
-        std::snprintf(b, sizeof b, "%-8s %6u  n/a: ", name, r.block);
-        out << b << *r.skipped << "\n";
-        continue;
-      }
-      all_correct = all_correct && r.correct;
-      double step = prev_time.count(r.block) ? prev_time[r.block] / r.t.median_ms : 1.0;
-      if (!first_time.count(r.block)) first_time[r.block] = r.t.median_ms;
-      double cumulative = first_time[r.block] / r.t.median_ms;
-      prev_time[r.block] = r.t.median_ms;
-      std::string result = r.correct ? "correct" : "WRONG: got " + std::to_string(r.got) + ", expected " +
-                                                       std::to_string(expected);
-      std::snprintf(b, sizeof b, "%-8s %6u %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx %6.2fx  %s\n", name,
-                    r.block, r.t.median_ms, r.t.min_ms, r.t.max_ms, r.t.gbps, r.t.pct_peak, step, cumulative,
-                    cub.median_ms / r.t.median_ms, result.c_str());
-      out << b;
-    }
-    out << "\nstep = speedup over the kernel above it at the same block size; cumulative = over the first kernel "
-           "listed; vs CUB = CUB time / kernel time (1.00x = as fast as CUB).\n";
-
+    bool all_correct = true;
+    std::ofstream csv;
     if (!o.csv.empty()) {
-      std::ofstream csv(o.csv);
+      csv.open(o.csv);
       if (!csv) throw std::runtime_error(o.csv + ": cannot open for writing");
-      csv << "gpu,n,pattern,kernel,block_size,median_ms,min_ms,max_ms,samples,gbps,pct_peak,correct,skipped_reason\n";
-      auto q = [](std::string s) {
-        for (auto& c : s) if (c == '"') c = '\'';
-        return "\"" + s + "\"";
-      };
-      auto line = [&](const std::string& k, unsigned bs, const Timing& t, bool ok, const std::string& why) {
-        csv << q(d.name) << ',' << o.n << ',' << to_string(o.pattern) << ',' << k << ',' << bs << ','
-            << fmt("%.6f", t.median_ms) << ',' << fmt("%.6f", t.min_ms) << ',' << fmt("%.6f", t.max_ms) << ','
-            << t.samples << ',' << fmt("%.2f", t.gbps) << ',' << fmt("%.2f", t.pct_peak) << ',' << (ok ? 1 : 0)
-            << ',' << q(why) << '\n';
-      };
-      line("copy_d2d", 0, copy, true, "");
-      line("cub::DeviceReduce::Sum", 0, cub, cub_sum == expected, "");
-      for (const Row& r : rows) line(kernel_info(r.kernel).name, r.block, r.t, r.correct, r.skipped.value_or(""));
+      csv << "gpu,n,pattern,kernel,block_size,median_ms,min_ms,max_ms,samples,gbps,pct_peak,correct,skipped_reason,"
+             "track,dtype,launches,source_us,distinct_results\n";
+    }
+    auto q = [](std::string s) {
+      for (auto& c : s) if (c == '"') c = '\'';
+      return "\"" + s + "\"";
+    };
+    auto csv_line = [&](const std::string& track, DType type, const std::string& k, unsigned bs, const Timing& t,
+                        bool ok, const std::string& why, unsigned launches, double source_us, int distinct) {
+      if (!csv.is_open()) return;
+      csv << q(d.name) << ',' << o.n << ',' << to_string(o.pattern) << ',' << k << ',' << bs << ','
+          << fmt("%.6f", t.median_ms) << ',' << fmt("%.6f", t.min_ms) << ',' << fmt("%.6f", t.max_ms) << ','
+          << t.samples << ',' << fmt("%.2f", t.gbps) << ',' << fmt("%.2f", t.pct_peak) << ',' << (ok ? 1 : 0) << ','
+          << q(why) << ',' << track << ',' << to_string(type) << ',' << launches << ',' << fmt("%.1f", source_us)
+          << ',' << distinct << '\n';
+    };
+
+    for (const std::string& track_id : o.tracks) {
+      const TrackInfo& track = *find_track(track_id);
+      std::vector<KernelId> kernels;
+      for (KernelId k : o.kernels) {
+        if (track_id == kernel_info(k).track) kernels.push_back(k);
+      }
+      if (kernels.empty()) continue;
+      std::vector<DType> types = o.dtypes;
+      if (types.empty()) types = {DType::Int32, DType::Float32};
+      std::vector<unsigned> sizes = o.block_sizes;
+      if (sizes.empty()) sizes = {track.default_block_size};
+      for (DType type : types) {
+        bool any = false;
+        for (KernelId k : kernels) any = any || kernel_info(k).takes(type);
+        if (!any) continue;
+        double cpu_us = 0;
+        const Reference ref = prepare_typed_input(gpu, o, type, &cpu_us);
+        out << "\n== track " << track.id << ": " << track.title << " -- " << to_string(type) << " ==\n"
+            << "Source: " << track.source << "\n"
+            << "Reference: " << (type == DType::Int32 ? "CPU sum (int32, wraps) " : "CPU sum in double ")
+            << ref.str() << "\n";
+        if (type == DType::Float32) {
+          out << "Float tolerance: 6 x sqrt(N) x 2^-24 x sum|x| (Higham & Mary 2019, probabilistic bound for "
+                 "summation in any order).\n";
+        }
+        out.flush();
+        const Timing copy = gpu.time_copy(o.samples);
+        const Timing cub = gpu.time_cub(o.samples);
+        const int32_t cub_sum = gpu.run_cub();
+        const bool cub_ok = ref.accepts(cub_sum);
+        all_correct = all_correct && cub_ok;
+        std::snprintf(b, sizeof b,
+                      "References (same method): device-to-device copy %.1f GB/s counting read+write (%.1f%% of "
+                      "peak);\n                          cub::DeviceReduce::Sum %.4f ms, %.1f GB/s (%.1f%% of peak), "
+                      "result %s %s\n",
+                      copy.gbps, copy.pct_peak, cub.median_ms, cub.gbps, cub.pct_peak,
+                      value_str(cub_sum, type).c_str(), cub_ok ? "correct" : "WRONG");
+        out << b;
+        csv_line(track.id, type, "copy_d2d", 0, copy, true, "", 1, 0, 0);
+        csv_line(track.id, type, "cub::DeviceReduce::Sum", 0, cub, cub_ok, "", 0, 0, 0);
+        out.flush();
+
+        std::vector<Row> rows;
+        for (unsigned bs : sizes) {
+          for (KernelId k : kernels) {
+            Row r{k, bs, block_size_problem(k, bs), {}, 0, false};
+            if (!r.skipped) r.skipped = dtype_problem(k, type);
+            if (!r.skipped) {
+              r.got = gpu.run(k, bs);
+              r.correct = ref.accepts(r.got);
+              if (type == DType::Float32) {
+                std::set<int32_t> seen{r.got};
+                for (int i = 1; i < kRepeatRuns; ++i) {
+                  const int32_t again = gpu.run(k, bs);
+                  seen.insert(again);
+                  r.correct = r.correct && ref.accepts(again);
+                }
+                r.runs = kRepeatRuns;
+                r.distinct = static_cast<int>(seen.size());
+              }
+              r.launches = gpu.launches(k, bs);
+              r.t = gpu.time(k, bs, o.samples);
+            }
+            rows.push_back(r);
+          }
+        }
+
+        const bool has_source = track.source_n > 0;
+        const bool source_applies = has_source && o.n == track.source_n;
+        out << "\n";
+        std::snprintf(b, sizeof b, "%-14s %5s %10s %21s %3s %8s %7s %6s %8s %7s", "kernel", "block", "time ms",
+                      "[min .. max] ms", "L", "GB/s", "% peak", "step", "cumul.", "vs CUB");
+        out << b;
+        if (has_source) {
+          std::snprintf(b, sizeof b, " %10s %8s", "source us", "src cum.");
+          out << b;
+        }
+        out << "  result\n";
+        if (track.cpu_name[0]) {
+          std::snprintf(b, sizeof b, "%-14s %5s %10.4f %21s %3s %8.1f %7s %6s %8s %7s", (std::string(track.cpu_name) +
+                        " (CPU)").c_str(), "-", cpu_us / 1000.0, "", "-", o.n * 4.0 / (cpu_us * 1e-6) / 1e9, "", "", "",
+                        "");
+          out << b;
+          if (has_source) {
+            std::snprintf(b, sizeof b, " %10.0f %8s", track.cpu_source_us, "");
+            out << b;
+          }
+          out << "  one loop on the CPU, median of 5\n";
+        }
+        std::map<unsigned, double> first_time, prev_time;
+        double first_source = 0;
+        unsigned last_bs = 0;
+        for (const Row& r : rows) {
+          if (r.block != last_bs && last_bs != 0) out << "\n";
+          last_bs = r.block;
+          const KernelInfo& k = kernel_info(r.kernel);
+          if (r.skipped) {
+            std::snprintf(b, sizeof b, "%-14s %5u  n/a: ", k.name, r.block);
+            out << b << *r.skipped << "\n";
+            csv_line(track.id, type, k.name, r.block, r.t, false, *r.skipped, 0, k.source_us, 0);
+            continue;
+          }
+          all_correct = all_correct && r.correct;
+          const double step = prev_time.count(r.block) ? prev_time[r.block] / r.t.median_ms : 1.0;
+          if (!first_time.count(r.block)) first_time[r.block] = r.t.median_ms;
+          const double cumulative = first_time[r.block] / r.t.median_ms;
+          prev_time[r.block] = r.t.median_ms;
+          std::snprintf(b, sizeof b, "%-14s %5u %10.4f   [%7.4f .. %7.4f] %3u %8.1f %6.1f%% %5.2fx %7.2fx %6.2fx",
+                        k.name, r.block, r.t.median_ms, r.t.min_ms, r.t.max_ms, r.launches, r.t.gbps, r.t.pct_peak,
+                        step, cumulative, cub.median_ms / r.t.median_ms);
+          out << b;
+          if (has_source) {
+            if (first_source == 0) first_source = k.source_us;
+            std::snprintf(b, sizeof b, " %10.0f %7.2fx", k.source_us, k.source_us > 0 ? first_source / k.source_us : 0);
+            out << b;
+          }
+          std::string result = (r.correct ? "correct " : "WRONG ") + value_str(r.got, type);
+          if (r.runs) {
+            result += r.distinct == 1 ? ", same bits in " + std::to_string(r.runs) + " runs"
+                                      : ", " + std::to_string(r.distinct) + " different results in " +
+                                            std::to_string(r.runs) + " runs";
+          }
+          out << "  " << result << "\n";
+          csv_line(track.id, type, k.name, r.block, r.t, r.correct, "", r.launches, k.source_us, r.distinct);
+        }
+        out << "\nL = launches (a global-atomic kernel's memset of the accumulator is timed too); step = speedup over "
+               "the row above; cumul. = over the first GPU kernel listed; vs CUB = CUB time / kernel time.\n";
+        if (has_source) {
+          out << "source us = the time " << track.source << " reports on " << track.source_gpu << " at N = "
+              << track.source_n << "; src cum. = its speedup over its first GPU kernel. Compare ratios, not times"
+              << (source_applies ? "" : " (and note N differs from the source's)") << ".\n";
+        }
+        out.flush();
+      }
+    }
+    if (csv.is_open()) {
       if (!csv.flush()) throw std::runtime_error(o.csv + ": write failed");
       out << "CSV written to " << o.csv << "\n";
     }
@@ -171,55 +316,138 @@ std::string summarize_trace(const Trace& t, const Replay& replay) {
   char b[512];
   std::string s;
   std::snprintf(b, sizeof b,
-                "%s, block size %u, block %u of %u in the first launch, N = %llu (%s)\n"
+                "%s (track %s, %s), block size %u, block %u of %u in the first launch, N = %llu (%s)\n"
                 "recorded on %s (compute capability %s, CUDA %s) at %s by ReduceScope %s\n"
-                "%zu records, %zu steps, %d warps; sum %d\n"
+                "%zu records, %zu steps, %d warps; result %s\n"
                 "bank conflicts (extra wavefronts, 32 banks x 4 bytes): loads %d, stores %d\n",
-                m.kernel.c_str(), m.block_size, m.traced_block, m.grid_size, static_cast<unsigned long long>(m.n),
-                m.pattern.c_str(), m.gpu.c_str(), m.compute_capability.c_str(), m.cuda_version.c_str(), m.date.c_str(),
-                m.tool_version.c_str(), t.records.size(), replay.num_steps(), replay.num_warps(), m.result,
-                replay.load_conflicts(), replay.store_conflicts());
+                m.kernel.c_str(), m.track.c_str(), to_string(m.dtype), m.block_size, m.traced_block, m.grid_size,
+                static_cast<unsigned long long>(m.n), m.pattern.c_str(), m.gpu.c_str(), m.compute_capability.c_str(),
+                m.cuda_version.c_str(), m.date.c_str(), m.tool_version.c_str(), t.records.size(), replay.num_steps(),
+                replay.num_warps(), value_str(m.result, m.dtype).c_str(), replay.load_conflicts(),
+                replay.store_conflicts());
   s += b;
+  if (replay.has_lane_work() || replay.has_atomics() || replay.has_global()) {
+    std::snprintf(b, sizeof b,
+                  "warp-level instructions: %d shuffles, %d shared atomics, %d global atomics, %d global load "
+                  "requests, %d global store requests\n",
+                  replay.shuffle_instruction_count(), replay.atomic_instruction_count(AccessKind::SharedAtomic),
+                  replay.atomic_instruction_count(AccessKind::GlobalAtomic),
+                  replay.global_request_count(AccessKind::GlobalLoad),
+                  replay.global_request_count(AccessKind::GlobalStore));
+    s += b;
+  }
+  if (replay.has_global()) {
+    int sectors = 0, min_sectors = 0, bytes = 0;
+    for (const GlobalRequest& g : replay.global_requests()) {
+      if (g.kind != AccessKind::GlobalLoad) continue;
+      sectors += g.sectors;
+      min_sectors += g.min_sectors;
+      bytes += g.requested_bytes;
+    }
+    std::snprintf(b, sizeof b,
+                  "global load sectors: %d (32 bytes each; at least %d needed), %.0f%% efficiency (requested bytes / "
+                  "bytes in the sectors touched)\n",
+                  sectors, min_sectors, sectors ? 100.0 * bytes / (32.0 * sectors) : 0.0);
+    s += b;
+  }
   s += "active warps per step:";
   for (const Step& st : replay.steps()) s += " " + std::to_string(st.active_warps());
   s += "\n";
   return s;
 }
 
+namespace {
+// The element type trace and run use for kernel `k`: the first of --type it takes, else int32
+// when it takes it, else float32. nullopt: --type names no type the kernel takes.
+std::optional<DType> type_for(const Options& o, KernelId k) {
+  if (!o.dtypes.empty()) {
+    for (DType t : o.dtypes) {
+      if (kernel_info(k).takes(t)) return t;
+    }
+    return std::nullopt;
+  }
+  return kernel_info(k).takes(DType::Int32) ? DType::Int32 : DType::Float32;
+}
+}  // namespace
+
 int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("trace", err, [&] {
     GpuReducer gpu;
-    const int32_t expected = prepare_input(gpu, o);
-    Trace t = gpu.trace(o.kernels[0], o.block_sizes[0], o.traced_block);
-    Replay replay(t);
-    out << summarize_trace(t, replay);
-    out << "CPU reference sum " << expected << ": tracing build " << (t.meta.result == expected ? "correct" : "WRONG")
-        << "\n";
-    if (!o.quiet) {
-      for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
+    bool ok = true;
+    std::optional<DType> uploaded;
+    Reference ref;
+    for (KernelId k : o.kernels) {
+      const unsigned bs = o.block_sizes[0];
+      if (o.kernels.size() > 1) {
+        if (auto why = block_size_problem(k, bs)) {
+          out << kernel_info(k).name << ": skipped: " << *why << "\n\n";
+          continue;
+        }
+      }
+      const std::optional<DType> type = type_for(o, k);
+      if (!type) continue;
+      if (uploaded != type) {
+        ref = prepare_typed_input(gpu, o, *type);
+        uploaded = type;
+      }
+      Trace t = gpu.trace(k, bs, o.traced_block);
+      Replay replay(t);
+      out << summarize_trace(t, replay);
+      const bool correct = ref.accepts(t.meta.result);
+      out << "CPU reference " << ref.str() << ": tracing build " << (correct ? "correct" : "WRONG") << "\n";
+      if (!o.quiet) {
+        for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
+      }
+      if (!o.out.empty()) {
+        std::string path = o.out;
+        if (o.kernels.size() > 1) {  // one file per kernel: FILE.rstrace -> FILE.<kernel>.rstrace
+          const size_t dot = path.rfind('.');
+          const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+          path = path.substr(0, dot) + "." + kernel_info(k).name + ext;
+        }
+        save_trace(t, path);
+        out << "trace saved to " << path << "\n";
+      }
+      if (!correct) {
+        err << "reducescope trace: " << kernel_info(k).name << ": the tracing build's result "
+            << value_str(t.meta.result, *type) << " differs from the CPU reference " << ref.str() << "\n";
+        ok = false;
+      }
+      if (o.kernels.size() > 1) out << "\n";
     }
-    if (!o.out.empty()) {
-      save_trace(t, o.out);
-      out << "trace saved to " << o.out << "\n";
-    }
-    if (t.meta.result != expected) {
-      err << "reducescope trace: the tracing build's sum " << t.meta.result << " differs from the CPU reference "
-          << expected << "\n";
-      return kExitRuntime;
-    }
-    return kExitOk;
+    return ok ? kExitOk : kExitRuntime;
   });
 }
 
 int run_once(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("run", err, [&] {
     GpuReducer gpu;
-    const int32_t expected = prepare_input(gpu, o);
-    const int32_t got = gpu.run(o.kernels[0], o.block_sizes[0]);
-    out << kernel_info(o.kernels[0]).name << " block size " << o.block_sizes[0] << " N " << o.n << " ("
-        << gpu.first_grid(o.kernels[0], o.block_sizes[0]) << " blocks in the first launch): sum " << got << ", "
-        << (got == expected ? "correct" : "WRONG, CPU reference " + std::to_string(expected)) << "\n";
-    return got == expected ? kExitOk : kExitRuntime;
+    bool ok = true;
+    std::optional<DType> uploaded;
+    Reference ref;
+    for (KernelId k : o.kernels) {
+      const unsigned bs = o.block_sizes[0];
+      if (o.kernels.size() > 1) {
+        if (auto why = block_size_problem(k, bs)) {
+          out << kernel_info(k).name << ": skipped: " << *why << "\n";
+          continue;
+        }
+      }
+      const std::optional<DType> type = type_for(o, k);
+      if (!type) continue;
+      if (uploaded != type) {
+        ref = prepare_typed_input(gpu, o, *type);
+        uploaded = type;
+      }
+      const int32_t got = gpu.run(k, bs);
+      const bool correct = ref.accepts(got);
+      out << kernel_info(k).name << " " << to_string(*type) << " block size " << bs << " N " << o.n << " ("
+          << gpu.first_grid(k, bs) << " blocks in the first launch, " << gpu.launches(k, bs)
+          << " launches): result " << value_str(got, *type) << ", "
+          << (correct ? "correct" : "WRONG, CPU reference " + ref.str()) << "\n";
+      ok = ok && correct;
+    }
+    return ok ? kExitOk : kExitRuntime;
   });
 }
 
@@ -280,22 +508,28 @@ std::string summarize_session(const Session& s) {
                 m.tool_version.c_str(), static_cast<unsigned long long>(m.n), m.pattern.c_str(), m.method.c_str(),
                 m.peak_gbps, m.copy_gbps, m.cub_ms, m.cub_gbps);
   std::string out = b;
-  for (uint32_t bs : s.block_sizes()) {
-    std::snprintf(b, sizeof b, "\n%u threads per block\n%-8s %10s %21s %9s %7s %6s %11s  %s\n", bs, "kernel",
-                  "time ms", "[min .. max] ms", "GB/s", "% peak", "step", "cumulative", "result");
+  for (const TrackInfo& track : track_table()) {
+   for (uint32_t bs : s.block_sizes()) {
+    bool any = false;
+    for (KernelId id : track_kernels(track.id)) any = any || s.find_timing(kernel_info(id).name, bs);
+    if (!any) continue;
+    std::snprintf(b, sizeof b, "\ntrack %s, %u threads per block\n%-14s %10s %21s %9s %7s %6s %11s  %s\n", track.id,
+                  bs, "kernel", "time ms", "[min .. max] ms", "GB/s", "% peak", "step", "cumulative", "result");
     out += b;
     double first = 0, prev = 0;
-    for (const auto& k : kernel_table()) {
+    for (KernelId id : track_kernels(track.id)) {
+      const KernelInfo& k = kernel_info(id);
       const SessionTiming* t = s.find_timing(k.name, bs);
       if (!t) continue;
       if (first == 0) first = t->median_ms;
-      std::snprintf(b, sizeof b, "%-8s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx  %s%s\n", k.name,
+      std::snprintf(b, sizeof b, "%-14s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx  %s%s\n", k.name,
                     t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak, prev > 0 ? prev / t->median_ms : 1.0,
                     first / t->median_ms, t->correct ? "correct" : "WRONG",
                     s.find_trace(k.name, bs) ? ", traced" : "");
       out += b;
       prev = t->median_ms;
     }
+   }
   }
   out += "\n" + std::to_string(s.traces.size()) + " traces, " + std::to_string(s.timings.size()) + " timings\n";
   return out;
@@ -318,7 +552,9 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
     m.cub_ms = cub.median_ms;
     m.cub_gbps = cub.gbps;
     bool all_correct = true;
-    for (const auto& k : kernel_table()) {
+    for (KernelId id : o.kernels) {
+      const KernelInfo& k = kernel_info(id);
+      if (!k.takes(DType::Int32)) continue;  // sessions hold int32 runs (the input above)
       for (unsigned bs : kBlockSizes) {
         if (block_size_problem(k.id, bs)) continue;
         const int32_t got = gpu.run(k.id, bs);
@@ -329,7 +565,7 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
         s.timings.push_back(to_session_timing(k.id, bs, t, ok));
         s.traces.push_back(std::move(tr));
         char b[160];
-        std::snprintf(b, sizeof b, "  %-8s %5u threads  %9.4f ms  %7.1f GB/s  %zu trace records  %s\n", k.name, bs,
+        std::snprintf(b, sizeof b, "  %-14s %5u threads  %9.4f ms  %7.1f GB/s  %zu trace records  %s\n", k.name, bs,
                       t.median_ms, t.gbps, s.traces.back().records.size(), ok ? "correct" : "WRONG");
         out << b;
         out.flush();

@@ -6,11 +6,12 @@
 #include <cstdio>
 #include <ctime>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "cub_reference.hpp"
 #include "gpu_reduce.hpp"
-#include "reduce_kernels.cuh"
+#include "dispatch.cuh"
 
 namespace rs {
 
@@ -28,39 +29,40 @@ std::string cuda_message(cudaError_t e, const char* call) {
     if (rs_err_ != cudaSuccess) throw CudaError(cuda_message(rs_err_, #call)); \
   } while (0)
 
-template <class Probe>
-using KernelFn = void (*)(const int*, int*, unsigned int, Probe);
-
-// The dispatch table is generated from kBlockSizes: no hand-written switch over sizes.
-template <class Probe, unsigned BS>
-KernelFn<Probe> pick(KernelId id) {
-  switch (id) {
-    case KernelId::reduce0: return reduce0<Probe>;
-    case KernelId::reduce1: return reduce1<Probe>;
-    case KernelId::reduce2: return reduce2<Probe>;
-    case KernelId::reduce3: return reduce3<Probe>;
-    case KernelId::reduce4: return reduce4<Probe>;
-    case KernelId::reduce5:
-      if constexpr (BS >= 64) return reduce5<BS, Probe>;
-      break;
-    case KernelId::reduce6:
-      if constexpr (BS >= 64) return reduce6<BS, Probe>;
-      break;
-  }
-  return nullptr;
+// Every track's launchers by kernel id, checked once against the registry: a kernel without a
+// binding, or a binding without a registry entry, is a programming error reported on first use.
+const std::vector<const KernelLaunchers*>& launcher_table() {
+  static const std::vector<const KernelLaunchers*> table = [] {
+    std::vector<const KernelLaunchers*> t(kernel_table().size(), nullptr);
+    for (const auto* track : {&harris_launchers(), &lecture_launchers()}) {
+      for (const KernelLaunchers& l : *track) {
+        const KernelInfo* k = find_kernel(l.name);
+        if (!k) throw std::logic_error(std::string("kernel ") + l.name + " has a binding but no registry entry");
+        t[static_cast<size_t>(k->id)] = &l;
+      }
+    }
+    for (const auto& k : kernel_table()) {
+      if (!t[static_cast<size_t>(k.id)]) throw std::logic_error(std::string("kernel ") + k.name + " has no binding");
+    }
+    return t;
+  }();
+  return table;
 }
 
-template <class Probe, size_t... I>
-KernelFn<Probe> lookup(KernelId id, unsigned bs, std::index_sequence<I...>) {
-  KernelFn<Probe> f = nullptr;
-  ((bs == kBlockSizes[I] ? (void)(f = pick<Probe, kBlockSizes[I]>(id)) : (void)0), ...);
-  return f;
+template <class T>
+constexpr DType dtype_of() {
+  return std::is_same_v<T, float> ? DType::Float32 : DType::Int32;
 }
 
-template <class Probe>
-KernelFn<Probe> kernel_fn(KernelId id, unsigned bs) {
+// The instantiation of `id` for element type T, probe and block size; throws
+// std::invalid_argument with the user-facing reason when the pair cannot run.
+template <class T, class Probe>
+KernelFn<T, Probe> kernel_fn(KernelId id, unsigned bs) {
   if (auto why = block_size_problem(id, bs)) throw std::invalid_argument(*why);
-  KernelFn<Probe> f = lookup<Probe>(id, bs, std::make_index_sequence<kBlockSizes.size()>{});
+  if (auto why = dtype_problem(id, dtype_of<T>())) throw std::invalid_argument(*why);
+  size_t index = 0;
+  while (kBlockSizes[index] != bs) ++index;  // bs is one of kBlockSizes (checked above)
+  KernelFn<T, Probe> f = launcher_table()[static_cast<size_t>(id)]->get<T, Probe>(index);
   if (!f) throw std::invalid_argument("no instantiation of " + std::string(kernel_info(id).name) + " for block size " +
                                       std::to_string(bs));
   return f;
@@ -95,15 +97,16 @@ struct GpuReducer::Impl {
   DeviceInfo info;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
-  int* d_in = nullptr;
-  int* d_a = nullptr;  // partial sums, ping
-  int* d_b = nullptr;  // partial sums, pong
-  int* d_copy = nullptr;
+  void* d_in = nullptr;  // N elements of `dtype`
+  void* d_a = nullptr;   // partial sums (ping), or the global accumulator at d_a[0]
+  void* d_b = nullptr;   // partial sums (pong)
+  void* d_copy = nullptr;
   void* d_flush = nullptr;
   size_t flush_bytes = 0;
   void* d_cub_temp = nullptr;
   size_t cub_temp_bytes = 0;
   size_t n = 0;
+  DType dtype = DType::Int32;
   Pattern pattern = Pattern::RandomBytes;
 
   void free_input() {
@@ -118,6 +121,29 @@ struct GpuReducer::Impl {
     n = 0;
   }
 
+  void upload(const void* data, size_t count, DType type, Pattern p) {
+    if (count == 0) throw std::invalid_argument("N must be at least 1");
+    if (count > (1ull << 31)) throw std::invalid_argument("N must be at most 2^31 (2147483648)");
+    free_input();
+    const size_t partial = count / 32 + 2;  // first launch at 32 threads/block writes ceil(n/32) partials
+    const size_t need = (2 * count + 2 * partial) * 4;
+    size_t free_b = 0, total_b = 0;
+    RS_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    if (need + (64u << 20) > free_b) {
+      throw CudaError("N = " + std::to_string(count) + " needs " + std::to_string(need >> 20) +
+                      " MiB of device memory; " + std::to_string(free_b >> 20) + " MiB are free on " + info.name +
+                      " (try a smaller N)");
+    }
+    RS_CUDA(cudaMalloc(&d_in, count * 4));
+    RS_CUDA(cudaMalloc(&d_copy, count * 4));
+    RS_CUDA(cudaMalloc(&d_a, partial * 4));
+    RS_CUDA(cudaMalloc(&d_b, partial * 4));
+    RS_CUDA(cudaMemcpy(d_in, data, count * 4, cudaMemcpyHostToDevice));
+    n = count;
+    dtype = type;
+    pattern = p;
+  }
+
   unsigned grid(KernelId id, unsigned bs, size_t count) const {
     const KernelInfo& k = kernel_info(id);
     size_t per_block = static_cast<size_t>(bs) * k.inputs_per_thread;
@@ -129,24 +155,70 @@ struct GpuReducer::Impl {
   // Enough blocks to fill the GPU once: SMs x resident blocks per SM (occupancy API).
   size_t max_resident_blocks(KernelId id, unsigned bs) const {
     int per_sm = 0;
-    RS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_fn<NullProbe>(id, bs), static_cast<int>(bs),
-                                                          bs * sizeof(int)));
+    if (dtype == DType::Float32) {
+      RS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_fn<float, NullProbe>(id, bs),
+                                                            static_cast<int>(bs), bs * 4));
+    } else {
+      RS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_fn<int, NullProbe>(id, bs),
+                                                            static_cast<int>(bs), bs * 4));
+    }
     return static_cast<size_t>(std::max(per_sm, 1)) * static_cast<size_t>(info.sm_count);
   }
 
-  // Launches every level of the reduction on `stream`; returns where the sum will be.
-  template <class Probe>
-  int* launch_levels(KernelId id, unsigned bs, Probe first, Probe rest) {
+  unsigned launches(KernelId id, unsigned bs) const {
+    switch (kernel_info(id).finish) {
+      case Finish::GlobalAtomic:
+      case Finish::SinglePass: return 1;
+      case Finish::SecondKernel: return grid(id, bs, n) > 1 ? 2 : 1;
+      case Finish::Relaunch: break;
+    }
+    unsigned count = 0;
+    size_t c = n;
+    for (;;) {
+      ++count;
+      unsigned blocks = grid(id, bs, c);
+      if (blocks == 1) return count;
+      c = blocks;
+    }
+  }
+
+  // Enqueues the whole reduction on `stream` as the kernel's Finish says; returns where the
+  // result will be. `first` is the probe of the first launch, `rest` of any later one.
+  template <class T, class Probe>
+  T* launch(KernelId id, unsigned bs, Probe first, Probe rest) {
     if (n == 0) throw std::logic_error("GpuReducer: no input (call set_input first)");
-    KernelFn<Probe> fn = kernel_fn<Probe>(id, bs);
+    KernelFn<T, Probe> fn = kernel_fn<T, Probe>(id, bs);
+    const size_t smem = static_cast<size_t>(bs) * sizeof(T);
+    const T* in = static_cast<const T*>(d_in);
+    T* a = static_cast<T*>(d_a);
+    T* b = static_cast<T*>(d_b);
+    switch (kernel_info(id).finish) {
+      case Finish::GlobalAtomic:
+      case Finish::SinglePass: {
+        RS_CUDA(cudaMemsetAsync(a, 0, sizeof(T), stream));
+        fn<<<grid(id, bs, n), bs, smem, stream>>>(in, a, static_cast<unsigned>(n), first);
+        RS_CUDA(cudaPeekAtLastError());
+        return a;
+      }
+      case Finish::SecondKernel: {
+        const unsigned blocks = grid(id, bs, n);
+        fn<<<blocks, bs, smem, stream>>>(in, a, static_cast<unsigned>(n), first);
+        RS_CUDA(cudaPeekAtLastError());
+        if (blocks == 1) return a;
+        fn<<<1, bs, smem, stream>>>(a, b, blocks, rest);
+        RS_CUDA(cudaPeekAtLastError());
+        return b;
+      }
+      case Finish::Relaunch: break;
+    }
     size_t count = n;
-    const int* src = d_in;
-    int* dst = d_a;
-    int* other = d_b;
+    const T* src = in;
+    T* dst = a;
+    T* other = b;
     bool first_level = true;
     for (;;) {
       unsigned blocks = grid(id, bs, count);
-      fn<<<blocks, bs, bs * sizeof(int), stream>>>(src, dst, static_cast<unsigned>(count), first_level ? first : rest);
+      fn<<<blocks, bs, smem, stream>>>(src, dst, static_cast<unsigned>(count), first_level ? first : rest);
       RS_CUDA(cudaPeekAtLastError());
       if (blocks == 1) return dst;
       count = blocks;
@@ -156,7 +228,14 @@ struct GpuReducer::Impl {
     }
   }
 
-  int32_t read_result(const int* d_result) {
+  // The same, dispatched on the input's element type; returns the result's address.
+  template <class Probe>
+  void* launch_any(KernelId id, unsigned bs, Probe first, Probe rest) {
+    if (dtype == DType::Float32) return launch<float>(id, bs, first, rest);
+    return launch<int>(id, bs, first, rest);
+  }
+
+  int32_t read_result(const void* d_result) {
     int32_t v = 0;
     RS_CUDA(cudaMemcpyAsync(&v, d_result, sizeof v, cudaMemcpyDeviceToHost, stream));
     RS_CUDA(cudaStreamSynchronize(stream));
@@ -167,6 +246,14 @@ struct GpuReducer::Impl {
     if (d_flush) return;
     flush_bytes = std::max<size_t>(2 * info.l2_bytes, 8u << 20);
     RS_CUDA(cudaMalloc(&d_flush, flush_bytes));
+  }
+
+  cudaError_t enqueue_cub() {
+    if (dtype == DType::Float32) {
+      return cub_sum(d_cub_temp, cub_temp_bytes, static_cast<const float*>(d_in), static_cast<float*>(d_a), n,
+                     stream);
+    }
+    return cub_sum(d_cub_temp, cub_temp_bytes, static_cast<const int*>(d_in), static_cast<int*>(d_a), n, stream);
   }
 
   // Times `body` (which enqueues work on `stream`) with the method described in Timing.
@@ -234,78 +321,72 @@ GpuReducer::~GpuReducer() {
 
 const DeviceInfo& GpuReducer::device() const { return impl_->info; }
 size_t GpuReducer::n() const { return impl_->n; }
+DType GpuReducer::dtype() const { return impl_->dtype; }
 
 void GpuReducer::set_input(const std::vector<int32_t>& data, Pattern pattern) {
-  if (data.empty()) throw std::invalid_argument("N must be at least 1");
-  if (data.size() > (1ull << 31)) throw std::invalid_argument("N must be at most 2^31 (2147483648)");
-  Impl& m = *impl_;
-  m.free_input();
-  const size_t n = data.size();
-  const size_t partial = n / 32 + 2;  // first launch at 32 threads/block writes ceil(n/32) sums
-  const size_t need = (2 * n + 2 * partial) * sizeof(int);
-  size_t free_b = 0, total_b = 0;
-  RS_CUDA(cudaMemGetInfo(&free_b, &total_b));
-  if (need + (64u << 20) > free_b) {
-    throw CudaError("N = " + std::to_string(n) + " needs " + std::to_string(need >> 20) + " MiB of device memory; " +
-                    std::to_string(free_b >> 20) + " MiB are free on " + m.info.name + " (try a smaller N)");
-  }
-  RS_CUDA(cudaMalloc(&m.d_in, n * sizeof(int)));
-  RS_CUDA(cudaMalloc(&m.d_copy, n * sizeof(int)));
-  RS_CUDA(cudaMalloc(&m.d_a, partial * sizeof(int)));
-  RS_CUDA(cudaMalloc(&m.d_b, partial * sizeof(int)));
-  RS_CUDA(cudaMemcpy(m.d_in, data.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-  m.n = n;
-  m.pattern = pattern;
+  impl_->upload(data.data(), data.size(), DType::Int32, pattern);
+}
+
+void GpuReducer::set_input(const std::vector<float>& data, Pattern pattern) {
+  impl_->upload(data.data(), data.size(), DType::Float32, pattern);
 }
 
 unsigned GpuReducer::first_grid(KernelId kernel, unsigned block_size) const {
   return impl_->grid(kernel, block_size, impl_->n);
 }
 
+unsigned GpuReducer::launches(KernelId kernel, unsigned block_size) const {
+  return impl_->launches(kernel, block_size);
+}
+
 int32_t GpuReducer::run(KernelId kernel, unsigned block_size) {
-  return impl_->read_result(impl_->launch_levels(kernel, block_size, NullProbe{}, NullProbe{}));
+  return impl_->read_result(impl_->launch_any(kernel, block_size, NullProbe{}, NullProbe{}));
 }
 
 Timing GpuReducer::time(KernelId kernel, unsigned block_size, int samples, int warmups) {
   Impl& m = *impl_;
-  kernel_fn<NullProbe>(kernel, block_size);  // validate before timing
-  auto ms = m.sample([&] { m.launch_levels(kernel, block_size, NullProbe{}, NullProbe{}); }, samples, warmups);
-  return summarize(std::move(ms), static_cast<double>(m.n) * sizeof(int), m.info.peak_gbps());
+  m.launch_any(kernel, block_size, NullProbe{}, NullProbe{});  // validates before timing
+  auto ms = m.sample([&] { m.launch_any(kernel, block_size, NullProbe{}, NullProbe{}); }, samples, warmups);
+  return summarize(std::move(ms), static_cast<double>(m.n) * 4, m.info.peak_gbps());
 }
 
 int32_t GpuReducer::run_cub() {
   Impl& m = *impl_;
   if (!m.d_cub_temp) {
-    m.cub_temp_bytes = cub_sum_temp_bytes(m.n);
+    m.cub_temp_bytes = m.dtype == DType::Float32 ? cub_sum_temp_bytes_f32(m.n) : cub_sum_temp_bytes(m.n);
     RS_CUDA(cudaMalloc(&m.d_cub_temp, std::max<size_t>(m.cub_temp_bytes, 16)));
   }
-  RS_CUDA(cub_sum(m.d_cub_temp, m.cub_temp_bytes, m.d_in, m.d_a, m.n, m.stream));
+  RS_CUDA(m.enqueue_cub());
   return m.read_result(m.d_a);
 }
 
 Timing GpuReducer::time_cub(int samples, int warmups) {
   Impl& m = *impl_;
   run_cub();  // allocates the temporary storage outside the timed region
-  auto ms = m.sample([&] { RS_CUDA(cub_sum(m.d_cub_temp, m.cub_temp_bytes, m.d_in, m.d_a, m.n, m.stream)); }, samples,
-                     warmups);
-  return summarize(std::move(ms), static_cast<double>(m.n) * sizeof(int), m.info.peak_gbps());
+  auto ms = m.sample([&] { RS_CUDA(m.enqueue_cub()); }, samples, warmups);
+  return summarize(std::move(ms), static_cast<double>(m.n) * 4, m.info.peak_gbps());
 }
 
 Timing GpuReducer::time_copy(int samples, int warmups) {
   Impl& m = *impl_;
-  auto ms = m.sample(
-      [&] { RS_CUDA(cudaMemcpyAsync(m.d_copy, m.d_in, m.n * sizeof(int), cudaMemcpyDeviceToDevice, m.stream)); },
-      samples, warmups);
-  return summarize(std::move(ms), 2.0 * static_cast<double>(m.n) * sizeof(int), m.info.peak_gbps());
+  auto ms = m.sample([&] { RS_CUDA(cudaMemcpyAsync(m.d_copy, m.d_in, m.n * 4, cudaMemcpyDeviceToDevice, m.stream)); },
+                     samples, warmups);
+  return summarize(std::move(ms), 2.0 * static_cast<double>(m.n) * 4, m.info.peak_gbps());
 }
 
 Trace GpuReducer::trace(KernelId kernel, unsigned block_size, unsigned traced_block) {
   Impl& m = *impl_;
-  kernel_fn<TraceProbe>(kernel, block_size);  // validate
+  if (m.n == 0) throw std::logic_error("GpuReducer: no input (call set_input first)");
+  if (m.dtype == DType::Float32) {
+    kernel_fn<float, TraceProbe>(kernel, block_size);  // validate
+  } else {
+    kernel_fn<int, TraceProbe>(kernel, block_size);
+  }
+  const KernelInfo& info = kernel_info(kernel);
   const unsigned grid = m.grid(kernel, block_size, m.n);
   if (traced_block >= grid) {
     throw std::invalid_argument("block " + std::to_string(traced_block) + " does not exist: the first launch of " +
-                                kernel_info(kernel).name + " has " + std::to_string(grid) + " blocks");
+                                info.name + " has " + std::to_string(grid) + " blocks");
   }
   // Generous: reduce0 at 1024 threads writes about 16 records per thread.
   const uint32_t capacity = block_size * 128;
@@ -322,13 +403,12 @@ Trace GpuReducer::trace(KernelId kernel, unsigned block_size, unsigned traced_bl
     RS_CUDA(cudaMemsetAsync(d_count, 0, sizeof(uint32_t), m.stream));
     TraceProbe first{d_records, capacity, d_count, traced_block, 0, 0};
     TraceProbe rest{d_records, capacity, d_count, 0xffffffffu, 0, 0};
-    int* d_result = m.launch_levels(kernel, block_size, first, rest);
-    t.meta.result = m.read_result(d_result);
+    t.meta.result = m.read_result(m.launch_any(kernel, block_size, first, rest));
     uint32_t count = 0;
     RS_CUDA(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));
     if (count > capacity) {
-      throw CudaError("trace of " + std::string(kernel_info(kernel).name) + " overflowed its buffer (" +
-                      std::to_string(count) + " records, room for " + std::to_string(capacity) + ")");
+      throw CudaError("trace of " + std::string(info.name) + " overflowed its buffer (" + std::to_string(count) +
+                      " records, room for " + std::to_string(capacity) + ")");
     }
     t.records.resize(count);
     RS_CUDA(cudaMemcpy(t.records.data(), d_records, count * sizeof(TraceRecord), cudaMemcpyDeviceToHost));
@@ -338,19 +418,21 @@ Trace GpuReducer::trace(KernelId kernel, unsigned block_size, unsigned traced_bl
   }
   cleanup();
   TraceMeta& meta = t.meta;
-  meta.kernel = kernel_info(kernel).name;
+  meta.kernel = info.name;
+  meta.track = info.track;
+  meta.dtype = m.dtype;
   meta.block_size = block_size;
   meta.n = m.n;
   meta.traced_block = traced_block;
   meta.grid_size = grid;
-  meta.smem_bytes = block_size * sizeof(int);
+  meta.smem_bytes = block_size * 4;
   meta.pattern = to_string(m.pattern);
   meta.gpu = m.info.name;
   meta.compute_capability = std::to_string(m.info.cc_major) + "." + std::to_string(m.info.cc_minor);
   meta.cuda_version = m.info.cuda_runtime;
   meta.date = utc_now();
   meta.tool_version = kToolVersion;
-  t.source = kKernelSource;
+  t.source = kernel_source(info.track);
   return t;
 }
 

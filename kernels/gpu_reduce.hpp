@@ -68,23 +68,32 @@ class GpuReducer {
 
   const DeviceInfo& device() const;
 
-  // Uploads `data` (N = data.size() >= 1 elements; `pattern` is recorded in traces).
+  // Uploads `data` (N = data.size() >= 1 elements; `pattern` is recorded in traces). The
+  // input's element type (int32 or float32) selects the instantiation every later call runs.
   // Throws CudaError if the device lacks the memory ("needs X MiB, Y MiB free").
   void set_input(const std::vector<int32_t>& data, Pattern pattern);
+  void set_input(const std::vector<float>& data, Pattern pattern);
   size_t n() const;
+  DType dtype() const;
 
   // Grid size of the first launch for `kernel` at `block_size` on the current input.
   unsigned first_grid(KernelId kernel, unsigned block_size) const;
+  // Launches one reduction takes on the current input (Finish::Relaunch: one per level; a
+  // global-atomic kernel: 1 kernel launch, after a memset of the accumulator; two step: 2).
+  unsigned launches(KernelId kernel, unsigned block_size) const;
 
-  // One full reduction with the timing build; returns the sum. Throws std::invalid_argument
-  // for a block size the kernel cannot take (see block_size_problem), CudaError on failure.
+  // One full reduction with the timing build; returns the result's 32 bits (an int32 sum, or a
+  // float32 sum's bit pattern: bits_to_float). Throws std::invalid_argument for a block size
+  // the kernel cannot take (block_size_problem) or an element type it does not reduce
+  // (dtype_problem), CudaError on failure.
   int32_t run(KernelId kernel, unsigned block_size);
 
   // Times the timing build (see Timing for the method). samples >= 1, warmups >= 0.
   Timing time(KernelId kernel, unsigned block_size, int samples, int warmups = 3);
 
-  // References measured the same way, for ratios: cub::DeviceReduce::Sum over the input, and
-  // a device-to-device copy of the input (its bandwidth counts bytes read + written).
+  // References measured the same way, for ratios: cub::DeviceReduce::Sum over the input (of its
+  // element type; run_cub returns the bits as run does), and a device-to-device copy of the
+  // input (its bandwidth counts bytes read + written).
   Timing time_cub(int samples, int warmups = 3);
   int32_t run_cub();
   Timing time_copy(int samples, int warmups = 3);
@@ -98,8 +107,9 @@ class GpuReducer {
   std::unique_ptr<Impl> impl_;
 };
 
-// The embedded text of kernels/reduce_kernels.cuh (the line numbers in traces refer to it).
-extern const char* const kKernelSource;
+// The embedded text of a track's kernel file (TrackInfo::kernel_file; the line numbers in its
+// traces refer to it); "" for an unknown track.
+const char* kernel_source(const std::string& track);
 // ReduceScope's version, e.g. "0.1.0".
 extern const char* const kToolVersion;
 

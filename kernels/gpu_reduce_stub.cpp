@@ -11,6 +11,9 @@ GpuReducer::GpuReducer(int) {
 GpuReducer::~GpuReducer() = default;
 const DeviceInfo& GpuReducer::device() const { throw NoDeviceError("no CUDA support"); }
 void GpuReducer::set_input(const std::vector<int32_t>&, Pattern) { throw NoDeviceError("no CUDA support"); }
+void GpuReducer::set_input(const std::vector<float>&, Pattern) { throw NoDeviceError("no CUDA support"); }
+DType GpuReducer::dtype() const { return DType::Int32; }
+unsigned GpuReducer::launches(KernelId, unsigned) const { throw NoDeviceError("no CUDA support"); }
 size_t GpuReducer::n() const { return 0; }
 unsigned GpuReducer::first_grid(KernelId, unsigned) const { throw NoDeviceError("no CUDA support"); }
 int32_t GpuReducer::run(KernelId, unsigned) { throw NoDeviceError("no CUDA support"); }

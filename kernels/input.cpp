@@ -1,5 +1,7 @@
 #include "input.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace rs {
@@ -46,6 +48,44 @@ int32_t cpu_reduce(const std::vector<int32_t>& data) {
   uint32_t sum = 0;
   for (int32_t x : data) sum += static_cast<uint32_t>(x);
   return static_cast<int32_t>(sum);
+}
+
+std::vector<float> make_input_f32(Pattern p, size_t n, uint64_t seed) {
+  std::vector<float> v(n);
+  switch (p) {
+    case Pattern::Ones:
+      for (auto& x : v) x = 1.0f;
+      break;
+    case Pattern::Iota:
+      for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i);
+      break;
+    case Pattern::RandomBytes: {
+      std::mt19937_64 rng(seed);
+      for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(rng() >> 40) * 0x1p-24f;  // k x 2^-24, k < 2^24
+      break;
+    }
+  }
+  return v;
+}
+
+double FloatReference::tolerance() const {
+  constexpr double kLambda = 6.0;
+  constexpr double kUnitRoundoff = 0x1p-24;
+  return kLambda * std::sqrt(static_cast<double>(std::max<size_t>(n, 1))) * kUnitRoundoff * sum_abs;
+}
+
+bool FloatReference::accepts(float got) const {
+  return std::isfinite(got) && std::fabs(static_cast<double>(got) - sum) <= tolerance();
+}
+
+FloatReference cpu_reduce_f64(const std::vector<float>& data) {
+  FloatReference r;
+  r.n = data.size();
+  for (float x : data) {
+    r.sum += x;
+    r.sum_abs += std::fabs(x);
+  }
+  return r;
 }
 
 }  // namespace rs

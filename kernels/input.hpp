@@ -22,4 +22,25 @@ std::vector<int32_t> make_input(Pattern p, size_t n, uint64_t seed = 20070101);
 // Sum of `data` with int32 two's-complement wrap-around, as the kernels compute it.
 int32_t cpu_reduce(const std::vector<int32_t>& data);
 
+// n float32 elements of pattern `p`: ones 1.0f; random: uniform in [0, 1) with 24 random bits
+// (k x 2^-24), from a fixed seed; iota: 0, 1, ..., n-1 (exact up to 2^24, rounded beyond).
+std::vector<float> make_input_f32(Pattern p, size_t n, uint64_t seed = 20070101);
+
+// The float reference: the sum in double precision, and the sum of |x| (for the tolerance).
+struct FloatReference {
+  double sum = 0;      // sum of the elements, in double
+  double sum_abs = 0;  // sum of |x|
+  size_t n = 0;
+  // How far a float32 reduction in any order may land from `sum`:
+  //   tol = lambda * sqrt(n) * u * sum_abs,  u = 2^-24 (float32 unit roundoff), lambda = 6,
+  // the probabilistic bound of Higham & Mary, "A New Approach to Probabilistic Rounding Error
+  // Analysis", SIAM J. Sci. Comput. 41(5), 2019, for summation in any order (the worst-case
+  // bound (n - 1) u sum_abs is 1 x sum_abs at n = 2^24: useless). It assumes rounding errors
+  // that behave randomly: an atomic sum of more than 2^24 ones, which stops growing at 2^24,
+  // breaks it, rightly.
+  double tolerance() const;
+  bool accepts(float got) const;
+};
+FloatReference cpu_reduce_f64(const std::vector<float>& data);
+
 }  // namespace rs

@@ -2,47 +2,163 @@
 
 namespace rs {
 
+const char* to_string(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Sum: return "sum";
+    case ReduceOp::Min: return "min";
+    case ReduceOp::Max: return "max";
+  }
+  return "?";
+}
+
+const char* to_string(Finish f) {
+  switch (f) {
+    case Finish::Relaunch: return "repeated launches";
+    case Finish::GlobalAtomic: return "global atomic";
+    case Finish::SecondKernel: return "second kernel";
+    case Finish::SinglePass: return "single pass";
+  }
+  return "?";
+}
+
 namespace {
+
+constexpr uint8_t kInt = dtype_bit(DType::Int32);
+constexpr uint8_t kIntFloat = dtype_bit(DType::Int32) | dtype_bit(DType::Float32);
+
 constexpr const char* kUnrollWhy =
     "it unrolls the last warp, whose first step reads sdata[tid + 32], so the block must hold at least 64 elements";
+constexpr const char* kLastWarpWhy =
+    "its last warp starts from s_data[tx] + s_data[tx + 32], so the block must hold at least 64 elements";
 
-const std::array<KernelInfo, kNumKernels> kTable = {{
-    {KernelId::reduce0, "reduce0", "Interleaved addressing",
-     "The baseline: a tree reduction in shared memory, one element per thread.",
-     "Highly divergent warps (only threads with tid % (2*s) == 0 work) and a slow % operator.", 32, "", 1, false},
-    {KernelId::reduce1, "reduce1", "Interleaved addressing, strided index",
-     "Divergence: a strided index keeps the working threads contiguous, so whole warps go idle together.",
-     "Shared-memory bank conflicts: the stride 2*s maps many lanes of a warp to the same bank.", 32, "", 1, false},
-    {KernelId::reduce2, "reduce2", "Sequential addressing",
-     "Bank conflicts: thread tid adds sdata[tid + s], so a warp touches 32 consecutive words.",
-     "Half of the threads are idle from the first iteration on.", 32, "", 1, false},
-    {KernelId::reduce3, "reduce3", "First add during load",
-     "Idle threads: each thread loads two elements and adds them, so half as many blocks are needed.",
-     "Instruction overhead: address arithmetic and loop overhead now limit it, not bandwidth.", 32, "", 2, false},
-    {KernelId::reduce4, "reduce4", "Unroll the last warp",
-     "Loop and barrier overhead of the last six steps: one warp finishes them without __syncthreads().",
-     "Still a loop with a runtime trip count over the upper levels.", 64, kUnrollWhy, 2, false},
-    {KernelId::reduce5, "reduce5", "Completely unrolled",
-     "The remaining loop: the block size is a template parameter, so the whole tree is unrolled at compile time.",
-     "One kernel instantiation per block size; each thread still loads only two elements.", 64, kUnrollWhy, 2,
-     false},
-    {KernelId::reduce6, "reduce6", "Multiple elements per thread",
-     "Too little work per thread (Brent's theorem): a capped grid, each thread summing many elements with a "
-     "grid-stride loop.",
-     "Close to the memory-bandwidth limit; what is left is launch overhead on small inputs.", 64, kUnrollWhy, 2,
-     true},
-}};
+// The tracks, in teaching order.
+const std::vector<TrackInfo> kTracks = {
+    {"harris", "Harris: Optimizing Parallel Reduction in CUDA",
+     "Mark Harris, \"Optimizing Parallel Reduction in CUDA\", NVIDIA, 2007 (seeds/000)", "", 0, 256, "", 0,
+     "kernels/reduce_kernels.cuh"},
+    {"lecture", "Lecture: atomics, shared atomics, trees, warp shuffle, two steps",
+     "Lecture notes \"Reduction Problem\" (seeds/001), 16M elements, sum_host.cu ... two step",
+     "the note's GPU (unnamed)", 1u << 24, 1024, "sum_host", 7752, "kernels/lecture_kernels.cuh"},
+};
+
+// Every kernel: one entry each. Fields: id, track, name, title, fixes, costs, element types,
+// operator, minimum block size and why, inputs per thread, grid-stride, finish, source time (us).
+std::vector<KernelInfo> make_table() {
+  std::vector<KernelInfo> t = {
+      // --- harris: Mark Harris, "Optimizing Parallel Reduction in CUDA" (2007)
+      {{}, "harris", "reduce0", "Interleaved addressing",
+       "The baseline: a tree reduction in shared memory, one element per thread.",
+       "Highly divergent warps (only threads with tid % (2*s) == 0 work) and a slow % operator.", kInt,
+       ReduceOp::Sum, 32, "", 1, false, Finish::Relaunch, 0},
+      {{}, "harris", "reduce1", "Interleaved addressing, strided index",
+       "Divergence: a strided index keeps the working threads contiguous, so whole warps go idle together.",
+       "Shared-memory bank conflicts: the stride 2*s maps many lanes of a warp to the same bank.", kInt,
+       ReduceOp::Sum, 32, "", 1, false, Finish::Relaunch, 0},
+      {{}, "harris", "reduce2", "Sequential addressing",
+       "Bank conflicts: thread tid adds sdata[tid + s], so a warp touches 32 consecutive words.",
+       "Half of the threads are idle from the first iteration on.", kInt, ReduceOp::Sum, 32, "", 1, false,
+       Finish::Relaunch, 0},
+      {{}, "harris", "reduce3", "First add during load",
+       "Idle threads: each thread loads two elements and adds them, so half as many blocks are needed.",
+       "Instruction overhead: address arithmetic and loop overhead now limit it, not bandwidth.", kInt,
+       ReduceOp::Sum, 32, "", 2, false, Finish::Relaunch, 0},
+      {{}, "harris", "reduce4", "Unroll the last warp",
+       "Loop and barrier overhead of the last six steps: one warp finishes them without __syncthreads().",
+       "Still a loop with a runtime trip count over the upper levels.", kInt, ReduceOp::Sum, 64, kUnrollWhy, 2,
+       false, Finish::Relaunch, 0},
+      {{}, "harris", "reduce5", "Completely unrolled",
+       "The remaining loop: the block size is a template parameter, so the whole tree is unrolled at compile time.",
+       "One kernel instantiation per block size; each thread still loads only two elements.", kInt, ReduceOp::Sum,
+       64, kUnrollWhy, 2, false, Finish::Relaunch, 0},
+      {{}, "harris", "reduce6", "Multiple elements per thread",
+       "Too little work per thread (Brent's theorem): a capped grid, each thread summing many elements with a "
+       "grid-stride loop.",
+       "Close to the memory-bandwidth limit; what is left is launch overhead on small inputs.", kInt, ReduceOp::Sum,
+       64, kUnrollWhy, 2, true, Finish::Relaunch, 0},
+
+      // --- lecture: "Reduction Problem" lecture notes (seeds/001), times for 16M elements
+      {{}, "lecture", "sum_atomic", "Atomic op: one atomicAdd per element",
+       "The CPU loop: every element is added by its own thread, all at once.",
+       "Every update goes to one global address, so the hardware serialises all N atomicAdd on dev_sum.",
+       kIntFloat, ReduceOp::Sum, 32, "", 1, false, Finish::GlobalAtomic, 25922},
+      {{}, "lecture", "sum_shared", "Shared atomic op, then one global atomic per block",
+       "Contention on the one global address: each block first adds into its own __shared__ s_sum.",
+       "The block's updates are still serialised, now on s_sum: blockDim.x atomics per block, one at a time.",
+       kIntFloat, ReduceOp::Sum, 32, "", 1, false, Finish::GlobalAtomic, 2810},
+      {{}, "lecture", "sum_reduce", "Reduction: interleaved tree in shared memory",
+       "Serialised atomics inside the block: a tournament in shared memory adds pairs in parallel, log2(blockDim.x) "
+       "steps, then one global atomicAdd per block.",
+       "Divergent warps: only threads with tx % (2 * stride) == 0 work, scattered across every warp.", kIntFloat,
+       ReduceOp::Sum, 32, "", 1, false, Finish::GlobalAtomic, 512},
+      {{}, "lecture", "sum_reversed", "Reversed reduction: sequential addressing",
+       "Divergence: the stride runs backwards (blockDim.x / 2 down to 1) so the working threads tx < stride stay "
+       "consecutive and whole warps finish early.",
+       "Half of the threads only load: they are idle from the first step on.", kIntFloat, ReduceOp::Sum, 32, "", 1,
+       false, Finish::GlobalAtomic, 408},
+      {{}, "lecture", "sum_add_first", "Add first: two loads and an add per thread",
+       "Idle threads in the first step: each thread loads two elements and adds them, so half as many blocks.",
+       "The last steps still pay a __syncthreads() each while only one warp works.", kIntFloat, ReduceOp::Sum, 32,
+       "", 2, false, Finish::GlobalAtomic, 283},
+      {{}, "lecture", "sum_last_warp", "Last warp unrolled",
+       "Barriers while one warp works: when 32 threads are left, warpSum() finishes without __syncthreads() and "
+       "without if (tx < stride) (with __syncwarp(), which Volta and later need).",
+       "Still one global atomicAdd per block.", kIntFloat, ReduceOp::Sum, 64, kLastWarpWhy, 2, false,
+       Finish::GlobalAtomic, 208},
+      {{}, "lecture", "sum_shuffle", "Warp shuffle (__shfl_xor_sync)",
+       "Shared-memory traffic in the last warp: the 32 lanes exchange registers with __shfl_xor_sync.",
+       "The note measured it slower (427 us) than the last-warp version; each butterfly step leaves every lane with "
+       "the sum, so half the adds are redundant.",
+       kIntFloat, ReduceOp::Sum, 64, kLastWarpWhy, 2, false, Finish::GlobalAtomic, 427},
+      {{}, "lecture", "sum_two_step", "Two step: kernel decomposition, no atomics",
+       "The global atomics: the grid writes one partial sum per block, and a second launch of one block reduces "
+       "them (a grid-stride load lets one block take any number of partials).",
+       "Two launches, and the partials make a round trip through global memory.", kIntFloat, ReduceOp::Sum, 64,
+       kLastWarpWhy, 2, false, Finish::SecondKernel, 200},
+  };
+  for (size_t i = 0; i < t.size(); ++i) t[i].id = static_cast<KernelId>(i);
+  return t;
+}
+
+const std::vector<KernelInfo>& table() {
+  static const std::vector<KernelInfo> t = make_table();
+  return t;
+}
+
 }  // namespace
 
-const std::array<KernelInfo, kNumKernels>& kernel_table() { return kTable; }
+const std::vector<KernelInfo>& kernel_table() { return table(); }
+const std::vector<TrackInfo>& track_table() { return kTracks; }
 
-const KernelInfo& kernel_info(KernelId id) { return kTable[static_cast<size_t>(id)]; }
+const KernelInfo& kernel_info(KernelId id) { return table().at(static_cast<size_t>(id)); }
 
 const KernelInfo* find_kernel(std::string_view name) {
-  for (const auto& k : kTable) {
+  for (const auto& k : table()) {
     if (name == k.name) return &k;
   }
   return nullptr;
+}
+
+const TrackInfo* find_track(std::string_view id) {
+  for (const auto& t : kTracks) {
+    if (id == t.id) return &t;
+  }
+  return nullptr;
+}
+
+const TrackInfo& track_of(KernelId id) { return *find_track(kernel_info(id).track); }
+
+std::vector<KernelId> track_kernels(std::string_view id) {
+  std::vector<KernelId> v;
+  for (const auto& k : table()) {
+    if (id == k.track) v.push_back(k.id);
+  }
+  return v;
+}
+
+std::string track_names() {
+  std::string s;
+  for (const auto& t : kTracks) s += (s.empty() ? "" : ", ") + std::string(t.id);
+  return s;
 }
 
 std::optional<std::string> block_size_problem(unsigned b) {
@@ -62,6 +178,13 @@ std::optional<std::string> block_size_problem(KernelId id, unsigned b) {
            k.min_block_why;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> dtype_problem(KernelId id, DType t) {
+  const KernelInfo& k = kernel_info(id);
+  if (k.takes(t)) return std::nullopt;
+  return std::string(k.name) + " reduces " + (k.takes(DType::Int32) ? "int32" : "float32") + " only, not " +
+         to_string(t);
 }
 
 }  // namespace rs

@@ -1,6 +1,17 @@
-// The kernel table: names, what each kernel fixes and costs (as the slides say), and which
-// block sizes each accepts. Plain C++, so the CLI, the GUI and the tests can use it without
-// a GPU. Source: Mark Harris, "Optimizing Parallel Reduction in CUDA" (NVIDIA, 2007).
+// The registry of tracks and kernels: every source note's kernels as data. Plain C++, so the
+// CLI, the GUI and the tests can use it without a GPU.
+//
+// Index
+//   DType, ReduceOp, Finish     element type, operator, how the host finishes the reduction
+//   KernelId, KernelInfo        one kernel: name, teaching note, type, operator, launch shape
+//   TrackInfo                   one track: id, title, source, the source's own timings
+//   kernel_table(), track_table(), find_kernel(), find_track(), track_kernels()
+//   block_size_problem()        why a block size cannot be used (for users)
+//
+// A track is one family of kernels from one source, in the source's order (../DESIGN.md,
+// "Tracks"). Adding a kernel touches its source (kernels/<track>_kernels.cuh: the kernel and
+// its one-line binding), one entry in kernels/kernel_info.cpp, and its tests
+// (docs/architecture.md, "Adding a kernel").
 #pragma once
 
 #include <array>
@@ -10,27 +21,73 @@
 #include <string_view>
 #include <vector>
 
+#include "trace_format.hpp"  // DType
+
 namespace rs {
 
-enum class KernelId : uint8_t { reduce0, reduce1, reduce2, reduce3, reduce4, reduce5, reduce6 };
-inline constexpr int kNumKernels = 7;
+// The operator a kernel reduces with. Append-only.
+enum class ReduceOp : uint8_t { Sum = 0, Min = 1, Max = 2 };
+const char* to_string(ReduceOp op);
+
+// How the host finishes the reduction after the kernel's first launch.
+enum class Finish : uint8_t {
+  Relaunch,      // launch the same kernel on the per-block partials until one block is left (Harris)
+  GlobalAtomic,  // one launch: the kernel adds into one global accumulator with atomicAdd (per
+                 // element or per block); the host zeroes it first
+  SecondKernel,  // two launches: the grid writes per-block partials, then one block reduces them
+  SinglePass,    // one launch that finishes by itself (later tracks)
+};
+const char* to_string(Finish f);  // "repeated launches", "global atomic", "second kernel", "single pass"
+
+// Index of a kernel in kernel_table(). The named values are the Harris kernels, which the
+// tests and the window's defaults use; every other kernel is found by name (find_kernel).
+enum class KernelId : uint16_t { reduce0, reduce1, reduce2, reduce3, reduce4, reduce5, reduce6 };
+
+// Bit of KernelInfo::dtypes for a type.
+inline constexpr uint8_t dtype_bit(DType t) { return static_cast<uint8_t>(1u << static_cast<unsigned>(t)); }
 
 struct KernelInfo {
-  KernelId id;
-  const char* name;           // slide name: "reduce0" ... "reduce6"
-  const char* title;          // the slide's heading
+  KernelId id;                // its index in kernel_table()
+  const char* track;          // TrackInfo::id, e.g. "harris"
+  const char* name;           // the source's name, unique across tracks: "reduce0", "sum_shuffle"
+  const char* title;          // the source's heading for it
   const char* fixes;          // what it fixes in the kernel before it
-  const char* costs;          // what it still costs, per the slides
+  const char* costs;          // what it still costs, per the source
+  uint8_t dtypes;             // element types it takes: dtype_bit(DType::Int32) | ...
+  ReduceOp op;                // the operator
   unsigned min_block_size;    // smallest block size its algorithm can take
   const char* min_block_why;  // why, when min_block_size > 32
   unsigned inputs_per_thread; // elements each thread loads per grid pass (1 or 2)
-  bool grid_stride;           // true: capped grid, grid-stride loop (reduce6)
+  bool grid_stride;           // true: capped grid (enough blocks to fill the GPU), grid-stride loop
+  Finish finish;              // how the host finishes the reduction
+  double source_us;           // the time the source reports for it, microseconds (0: none)
+  bool takes(DType t) const { return (dtypes & dtype_bit(t)) != 0; }
 };
 
-const std::array<KernelInfo, kNumKernels>& kernel_table();
-const KernelInfo& kernel_info(KernelId id);
-// nullptr if `name` is not a kernel name.
+struct TrackInfo {
+  const char* id;              // "harris", "lecture"
+  const char* title;           // "Harris: Optimizing Parallel Reduction in CUDA"
+  const char* source;          // the note, slide deck or book it follows
+  const char* source_gpu;      // the GPU the source's timings are from ("" if none)
+  uint64_t source_n;           // the N of the source's timings (elements; 0 if none)
+  unsigned default_block_size; // the block size the source uses
+  const char* cpu_name;        // the CPU loop the source starts from ("" if none)
+  double cpu_source_us;        // the source's time for it, microseconds (0: none)
+  const char* kernel_file;     // the kernel source file, e.g. "kernels/lecture_kernels.cuh"
+};
+
+// Every kernel of every track, tracks in track_table() order, kernels in each source's order.
+const std::vector<KernelInfo>& kernel_table();
+const std::vector<TrackInfo>& track_table();
+const KernelInfo& kernel_info(KernelId id);  // id must come from kernel_table()
+// nullptr if `name` is not a kernel / track name.
 const KernelInfo* find_kernel(std::string_view name);
+const TrackInfo* find_track(std::string_view id);
+const TrackInfo& track_of(KernelId id);
+// The kernels of track `id`, in order (empty for an unknown track).
+std::vector<KernelId> track_kernels(std::string_view id);
+// Comma-separated track ids, for messages: "harris, lecture".
+std::string track_names();
 
 // Block sizes the app offers: powers of two from 32 to 1024 threads.
 inline constexpr std::array<unsigned, 6> kBlockSizes = {32, 64, 128, 256, 512, 1024};
@@ -40,5 +97,7 @@ inline constexpr std::array<unsigned, 6> kBlockSizes = {32, 64, 128, 256, 512, 1
 std::optional<std::string> block_size_problem(KernelId id, unsigned block_size);
 // Same, for any kernel: power of two in [32, 1024].
 std::optional<std::string> block_size_problem(unsigned block_size);
+// Why kernel `id` cannot reduce elements of type `t`, or nothing if it can.
+std::optional<std::string> dtype_problem(KernelId id, DType t);
 
 }  // namespace rs

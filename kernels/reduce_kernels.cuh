@@ -221,4 +221,8 @@ __global__ void reduce6(const int* g_idata, int* g_odata, unsigned int n, Probe 
 #undef __syncthreads
 #undef __syncwarp
 
+// Bindings for the host dispatch (kernels/dispatch.cuh): the track's kernels, in order.
+RS_TRACK_KERNELS(harris, RS_KERNEL_INT(reduce0), RS_KERNEL_INT(reduce1), RS_KERNEL_INT(reduce2),
+                 RS_KERNEL_INT(reduce3), RS_KERNEL_INT(reduce4), RS_KERNEL_INT_BS(reduce5), RS_KERNEL_INT_BS(reduce6))
+
 }  // namespace rs

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,11 +43,14 @@ std::vector<KernelId> all_kernels() {
 TEST(ParseCli, BenchDefaults) {
   Options o = parse_cli({"bench"});
   EXPECT_EQ(o.command, Command::Bench);
-  ASSERT_EQ(o.kernels.size(), 7u);
+  ASSERT_EQ(o.kernels.size(), 15u);  // harris (7) + lecture (8)
   EXPECT_EQ(o.kernels, all_kernels());
   EXPECT_EQ(o.kernels.front(), KernelId::reduce0);
-  EXPECT_EQ(o.kernels.back(), KernelId::reduce6);
-  EXPECT_EQ(o.block_sizes, std::vector<unsigned>{256});
+  EXPECT_EQ(o.kernels[6], KernelId::reduce6);
+  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "sum_two_step");
+  EXPECT_EQ(o.tracks, (std::vector<std::string>{"harris", "lecture"}));
+  EXPECT_TRUE(o.block_sizes.empty());  // each track's own block size
+  EXPECT_TRUE(o.dtypes.empty());       // every type a kernel takes
   EXPECT_FALSE(o.block_sizes_all);
   EXPECT_EQ(o.n, uint64_t{1} << 24);
   EXPECT_EQ(o.samples, 30);
@@ -60,6 +64,40 @@ TEST(ParseCli, BenchAllKernelsAllBlockSizes) {
   EXPECT_EQ(o.kernels, all_kernels());
   EXPECT_EQ(o.block_sizes, (std::vector<unsigned>{32, 64, 128, 256, 512, 1024}));
   EXPECT_TRUE(o.block_sizes_all);
+}
+
+TEST(ParseCli, BenchTrack) {
+  Options o = parse_cli({"bench", "--track", "lecture", "--n", "2^24"});
+  EXPECT_EQ(o.tracks, std::vector<std::string>{"lecture"});
+  EXPECT_EQ(o.kernels, track_kernels("lecture"));
+  ASSERT_EQ(o.kernels.size(), 8u);
+  EXPECT_EQ(std::string(kernel_info(o.kernels.front()).name), "sum_atomic");
+  Options all = parse_cli({"bench", "--track", "all", "--kernel", "all"});
+  EXPECT_EQ(all.kernels, all_kernels());
+  Options h = parse_cli({"bench", "--track", "harris", "--type", "int32"});
+  EXPECT_EQ(h.kernels.size(), 7u);
+  EXPECT_EQ(h.dtypes, std::vector<DType>{DType::Int32});
+  EXPECT_TRUE(contains(usage_error({"bench", "--track", "nope"}), "unknown track 'nope'"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--track", "nope"}), "harris, lecture"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--type", "int64"}), "int32, float32, all"));
+  // A kernel of another track, and a type the kernel does not take.
+  EXPECT_TRUE(contains(usage_error({"bench", "--track", "harris", "--kernel", "sum_shuffle"}),
+                       "belongs to the track lecture"));
+  EXPECT_TRUE(contains(usage_error({"run", "--kernel", "reduce2", "--block-size", "64", "--type", "float32"}),
+                       "reduce2 reduces int32 only"));
+}
+
+TEST(ParseCli, TraceAndRunTakeATrack) {
+  Options t = parse_cli({"trace", "--track", "lecture", "--block-size", "256"});
+  EXPECT_EQ(t.kernels, track_kernels("lecture"));
+  Options r = parse_cli({"run", "--kernel", "sum_shuffle", "--block-size", "128", "--type", "float32"});
+  EXPECT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.tracks, std::vector<std::string>{"lecture"});
+  EXPECT_EQ(r.dtypes, std::vector<DType>{DType::Float32});
+  Options rec = parse_cli({"record", "--out", "x.rssession", "--track", "harris"});
+  EXPECT_EQ(rec.kernels.size(), 7u);
+  EXPECT_TRUE(contains(usage_error({"trace", "--block-size", "256"}), "needs --kernel NAME or --track T"));
+  EXPECT_TRUE(contains(usage_error({"show", "x", "--track", "harris"}), "not an option"));
 }
 
 TEST(ParseCli, BenchExplicitValues) {
@@ -88,7 +126,7 @@ TEST(ParseCli, BenchSingleKernelImpossibleBlockSize) {
 TEST(ParseCli, BenchAllKernelsAt32IsAllowed) {
   // Several kernels: the impossible pairs are skipped by the bench, not rejected here.
   Options o = parse_cli({"bench", "--block-size", "32"});
-  EXPECT_EQ(o.kernels.size(), 7u);
+  EXPECT_EQ(o.kernels.size(), kernel_table().size());
   EXPECT_EQ(o.block_sizes, std::vector<unsigned>{32});
 }
 
@@ -318,17 +356,69 @@ TEST(HelpText, Topics) {
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {
-  ASSERT_EQ(kernel_table().size(), 7u);
-  for (int i = 0; i < kNumKernels; ++i) {
+  ASSERT_EQ(kernel_table().size(), 15u);
+  for (size_t i = 0; i < kernel_table().size(); ++i) {
     const KernelInfo& k = kernel_table()[i];
-    EXPECT_EQ(static_cast<int>(k.id), i);
-    EXPECT_EQ(std::string(k.name), "reduce" + std::to_string(i));
-    EXPECT_EQ(find_kernel(k.name), &k);
+    EXPECT_EQ(static_cast<size_t>(k.id), i);
+    EXPECT_EQ(find_kernel(k.name), &k) << k.name;  // names are unique across tracks
     EXPECT_EQ(&kernel_info(k.id), &k);
+    EXPECT_NE(find_track(k.track), nullptr) << k.name;
+    EXPECT_GT(std::string(k.fixes).size(), 10u) << k.name;
+    EXPECT_GT(std::string(k.costs).size(), 10u) << k.name;
+    EXPECT_NE(k.dtypes, 0) << k.name;
+    EXPECT_TRUE(k.inputs_per_thread == 1 || k.inputs_per_thread == 2) << k.name;
+    if (k.min_block_size > 32) {
+      EXPECT_GT(std::string(k.min_block_why).size(), 10u) << k.name;
+    }
+  }
+  for (int i = 0; i < 7; ++i) {
+    EXPECT_EQ(std::string(kernel_table()[i].name), "reduce" + std::to_string(i));
+    EXPECT_EQ(std::string(kernel_table()[i].track), "harris");
+    EXPECT_EQ(kernel_table()[i].finish, Finish::Relaunch);
+    EXPECT_FALSE(kernel_table()[i].takes(DType::Float32));
   }
   EXPECT_EQ(find_kernel("reduce7"), nullptr);
   EXPECT_EQ(find_kernel(""), nullptr);
   EXPECT_EQ(find_kernel("REDUCE0"), nullptr);
+}
+
+TEST(KernelInfo, Tracks) {
+  ASSERT_EQ(track_table().size(), 2u);
+  EXPECT_EQ(track_names(), "harris, lecture");
+  // Tracks are contiguous in the table, in track order.
+  size_t i = 0;
+  for (const TrackInfo& t : track_table()) {
+    for (KernelId k : track_kernels(t.id)) EXPECT_EQ(static_cast<size_t>(k), i++) << t.id;
+    EXPECT_EQ(&track_of(track_kernels(t.id).front()), &t);
+  }
+  EXPECT_EQ(i, kernel_table().size());
+  EXPECT_TRUE(track_kernels("nope").empty());
+  // The lecture's kernels with the note's times (us, 16M elements, the note's GPU).
+  const std::vector<std::pair<const char*, double>> lecture = {
+      {"sum_atomic", 25922}, {"sum_shared", 2810},  {"sum_reduce", 512},  {"sum_reversed", 408},
+      {"sum_add_first", 283}, {"sum_last_warp", 208}, {"sum_shuffle", 427}, {"sum_two_step", 200}};
+  const auto ids = track_kernels("lecture");
+  ASSERT_EQ(ids.size(), lecture.size());
+  for (size_t j = 0; j < ids.size(); ++j) {
+    const KernelInfo& k = kernel_info(ids[j]);
+    EXPECT_EQ(std::string(k.name), lecture[j].first);
+    EXPECT_EQ(k.source_us, lecture[j].second) << k.name;
+    EXPECT_TRUE(k.takes(DType::Int32) && k.takes(DType::Float32)) << k.name;
+    EXPECT_EQ(k.finish, j + 1 == ids.size() ? Finish::SecondKernel : Finish::GlobalAtomic) << k.name;
+  }
+  const TrackInfo& lt = *find_track("lecture");
+  EXPECT_EQ(lt.source_n, 1u << 24);
+  EXPECT_EQ(lt.default_block_size, 1024u);
+  EXPECT_EQ(lt.cpu_source_us, 7752);
+  EXPECT_EQ(find_track("harris")->default_block_size, 256u);
+}
+
+TEST(KernelInfo, DtypeProblem) {
+  EXPECT_FALSE(dtype_problem(KernelId::reduce0, DType::Int32).has_value());
+  auto p = dtype_problem(KernelId::reduce0, DType::Float32);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(*p, "reduce0 reduces int32 only, not float32");
+  EXPECT_FALSE(dtype_problem(find_kernel("sum_atomic")->id, DType::Float32).has_value());
 }
 
 TEST(BlockSizeProblem, AnyKernel) {
@@ -428,6 +518,47 @@ TEST(CpuReduce, WrapsAround) {
   EXPECT_EQ(cpu_reduce(big), 0);
   big.push_back(7);
   EXPECT_EQ(cpu_reduce(big), 7);
+}
+
+// ---- float32 input and its reference -------------------------------------------------------
+
+TEST(FloatInput, PatternsAndReference) {
+  auto ones = make_input_f32(Pattern::Ones, 1000);
+  ASSERT_EQ(ones.size(), 1000u);
+  FloatReference r = cpu_reduce_f64(ones);
+  EXPECT_EQ(r.sum, 1000.0);
+  EXPECT_EQ(r.sum_abs, 1000.0);
+  auto iota = make_input_f32(Pattern::Iota, 1000);
+  EXPECT_EQ(iota[999], 999.0f);
+  EXPECT_EQ(cpu_reduce_f64(iota).sum, 999.0 * 1000 / 2);
+  auto rnd = make_input_f32(Pattern::RandomBytes, 100000);
+  double lo = 1, hi = 0;
+  for (float x : rnd) lo = std::min<double>(lo, x), hi = std::max<double>(hi, x);
+  EXPECT_GE(lo, 0.0);
+  EXPECT_LT(hi, 1.0);
+  EXPECT_GT(hi, 0.99);  // uniform in [0, 1)
+  EXPECT_EQ(make_input_f32(Pattern::RandomBytes, 4099, 7), make_input_f32(Pattern::RandomBytes, 4099, 7));
+}
+
+TEST(FloatInput, ToleranceFromNEpsilonAndSumAbs) {
+  FloatReference r;
+  r.n = 1u << 24;
+  r.sum = 8388608.0;
+  r.sum_abs = 8388608.0;
+  // 6 x sqrt(2^24) x 2^-24 x 2^23 = 6 x 4096 / 2 = 12288
+  EXPECT_DOUBLE_EQ(r.tolerance(), 12288.0);
+  EXPECT_TRUE(r.accepts(8388608.0f + 12000.0f));
+  EXPECT_FALSE(r.accepts(8388608.0f + 13000.0f));
+  EXPECT_FALSE(r.accepts(std::numeric_limits<float>::quiet_NaN()));
+  // N = 1: the sum must be the element itself.
+  FloatReference one = cpu_reduce_f64({0.5f});
+  EXPECT_TRUE(one.accepts(0.5f));
+  EXPECT_FALSE(one.accepts(0.5f + 1e-6f));
+  // A float atomic sum of 2^25 ones stops at 2^24 (2^24 + 1 is not a float): refused, rightly.
+  FloatReference big;
+  big.n = 1u << 25;
+  big.sum = big.sum_abs = 33554432.0;
+  EXPECT_FALSE(big.accepts(16777216.0f));
 }
 
 }  // namespace

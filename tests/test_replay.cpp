@@ -463,6 +463,8 @@ TEST(Replay, StepEndNames) {
   EXPECT_STREQ(to_string(StepEnd::BlockBarrier), "__syncthreads()");
   EXPECT_STREQ(to_string(StepEnd::WarpBarrier), "__syncwarp()");
   EXPECT_STREQ(to_string(StepEnd::KernelEnd), "end of kernel");
+  EXPECT_STREQ(to_string(StepEnd::Shuffle), "a warp shuffle");
+  EXPECT_STREQ(to_string(StepEnd::WarpReduce), "a warp reduce");
 }
 
 // ---- conflicts ---------------------------------------------------------------------------------
@@ -690,7 +692,7 @@ TEST(Replay, RecordOutsideBlockThrows) {
   }
   {
     Trace t = sequential_trace();
-    t.records[0].kind = 9;
+    t.records[0].kind = 10;  // kinds 0-9 exist (format version 3)
     EXPECT_THROW(Replay{t}, ReplayError);
   }
   {
@@ -731,6 +733,641 @@ TEST(Replay, ErrorNamesKernel) {
     EXPECT_TRUE(contains(e.what(), "reduce3")) << e.what();
     EXPECT_TRUE(contains(e.what(), "999")) << e.what();
   }
+}
+
+
+// ---- version 3 events: shuffles, warp reduces, atomics, global memory ---------------------------
+
+// The fake kernel source of the version 3 traces below (1-based lines).
+const char* const kV3Source =
+    "// lanes, atomics and global memory\n"                                   // 1
+    "__global__ void v3(const int* in, int* out) {\n"                          // 2
+    "  int sum = in[blockIdx.x * blockDim.x + threadIdx.x];\n"                 // 3
+    "  for (int offset = 16; offset > 0; offset /= 2)\n"                       // 4
+    "    sum += __shfl_xor_sync(0xffffffff, sum, offset);\n"                   // 5
+    "  sum = __reduce_add_sync(0xffffffff, sum);\n"                            // 6
+    "  atomicAdd(&out[0], sum);\n"                                             // 7
+    "  atomicAdd_block(&s_sum[0], sum);\n"                                     // 8
+    "  __syncthreads();\n"                                                     // 9
+    "  if (threadIdx.x == 0) out[blockIdx.x] = sum;\n"                         // 10
+    "}\n";                                                                     // 11
+
+constexpr uint16_t kV3Load = 3, kV3Shfl = 5, kV3Reduce = 6, kV3Atomic = 7, kV3SharedAtomic = 8, kV3Sync = 9,
+                   kV3Store = 10;
+constexpr uint8_t kInput = static_cast<uint8_t>(GlobalBuffer::Input);
+constexpr uint8_t kOutput = static_cast<uint8_t>(GlobalBuffer::Output);
+
+// A version 3 record with every field spelled out.
+TraceRecord ev(uint32_t epoch, uint32_t seq, uint16_t thread, AccessKind kind, uint32_t addr, uint32_t value,
+               uint16_t line, uint8_t op = 0, uint8_t lane_arg = 0, uint8_t space = 0, uint32_t aux = 0,
+               uint32_t active_mask = kFull) {
+  TraceRecord r{};
+  r.epoch = epoch;
+  r.seq = seq;
+  r.addr = addr;
+  r.value = static_cast<int32_t>(value);
+  r.active_mask = active_mask;
+  r.thread = thread;
+  r.line = line;
+  r.kind = static_cast<uint8_t>(kind);
+  r.op = op;
+  r.lane_arg = lane_arg;
+  r.space = space;
+  r.aux = aux;
+  return r;
+}
+
+Trace v3_trace(uint32_t block_size, uint32_t smem_bytes, uint64_t n, uint32_t grid_size) {
+  Trace t;
+  t.meta.kernel = "v3";
+  t.meta.track = "lecture";
+  t.meta.block_size = block_size;
+  t.meta.smem_bytes = smem_bytes;
+  t.meta.n = n;
+  t.meta.grid_size = grid_size;
+  t.meta.pattern = "iota";
+  t.source = kV3Source;
+  return t;
+}
+
+constexpr uint8_t kXor = static_cast<uint8_t>(ShuffleKind::Xor);
+constexpr uint8_t kDown = static_cast<uint8_t>(ShuffleKind::Down);
+constexpr uint8_t kAdd = static_cast<uint8_t>(AtomicOp::Add);
+
+// One warp (32 threads) sums in[0..31] = 1..32 with a five-round __shfl_xor_sync butterfly:
+//   epoch 0: lane l loads in[l] = l + 1 (one 128-byte request), then shuffles with offset 16;
+//   epochs 1-4: offsets 8, 4, 2, 1. Round k: lane l offers its sum and receives lane l ^ offset's.
+//   epoch 5: lane `store_lane` stores the total 528 to out[0] (if `store`).
+// Every lane holds 1 + 2 + ... + 32 = 528 after the five rounds.
+Trace butterfly_trace(uint16_t store_lane = 0, bool store = true) {
+  Trace t = v3_trace(32, 4, 32, 1);
+  std::array<uint32_t, kWarpSize> sum{};
+  for (uint16_t l = 0; l < kWarpSize; ++l) {
+    sum[l] = l + 1u;
+    t.records.push_back(ev(0, 0, l, AccessKind::GlobalLoad, l, sum[l], kV3Load, 0, 0, kInput));
+  }
+  uint32_t epoch = 0;
+  for (uint32_t offset = 16; offset > 0; offset /= 2, ++epoch) {
+    std::array<uint32_t, kWarpSize> next{};
+    for (uint16_t l = 0; l < kWarpSize; ++l) {
+      const uint16_t src = static_cast<uint16_t>(l ^ offset);
+      t.records.push_back(ev(epoch, epoch == 0 ? 1 : 0, l, AccessKind::Shuffle, sum[l], sum[src], kV3Shfl, kXor,
+                             static_cast<uint8_t>(src), 32, kFull));
+      next[l] = sum[l] + sum[src];
+    }
+    sum = next;
+  }
+  if (store) t.records.push_back(ev(5, 0, store_lane, AccessKind::GlobalStore, 0, sum[store_lane], kV3Store, 0, 0,
+                                    kOutput, 0, 1u << store_lane));
+  return t;
+}
+
+TEST(ReplayV3, ButterflyShuffleSteps) {
+  Replay r(butterfly_trace());
+  ASSERT_EQ(r.num_steps(), 6u);
+  for (size_t s = 0; s < 5; ++s) {
+    EXPECT_EQ(r.step(s).ended_by, StepEnd::Shuffle) << s;
+    EXPECT_EQ(r.step(s).barrier_line, kV3Shfl) << s;
+    ASSERT_EQ(r.step(s).shuffles.size(), 1u) << s;
+    EXPECT_EQ(r.step(s).shuffles[0], s);
+    EXPECT_EQ(r.step(s).warps[0].useful, kFull) << s;
+    EXPECT_EQ(r.step(s).warps[0].exited, 0u) << s;
+    EXPECT_FALSE(r.step(s).warps[0].diverged) << s;
+    EXPECT_FLOAT_EQ(r.step(s).warps[0].efficiency, 1.f) << s;
+  }
+  EXPECT_EQ(r.step(5).ended_by, StepEnd::KernelEnd);
+  EXPECT_EQ(r.step(5).barrier_line, 0);
+  // Only lane 0 has an event in the last step: the 31 others have finished.
+  EXPECT_EQ(r.step(5).warps[0].useful, 0x1u);
+  EXPECT_EQ(r.step(5).warps[0].exited, 0xfffffffeu);
+  EXPECT_FLOAT_EQ(r.step(5).warps[0].efficiency, 1.f / 32);
+  // Step 0: the load and the first shuffle, in program order.
+  EXPECT_EQ(r.step(0).lines, (std::vector<uint16_t>{kV3Load, kV3Shfl}));
+  EXPECT_EQ(r.step(0).global_requests, std::vector<size_t>{0});
+  EXPECT_EQ(r.step(5).global_requests, std::vector<size_t>{1});
+
+  // None of it is shared memory: no warp-level shared accesses, loads, stores or snapshot cells.
+  EXPECT_TRUE(r.accesses().empty());
+  EXPECT_FALSE(r.has_shared());
+  EXPECT_TRUE(r.has_lane_work());
+  EXPECT_TRUE(r.has_global());
+  EXPECT_FALSE(r.has_atomics());
+  for (const Step& st : r.steps()) {
+    EXPECT_EQ(st.loads + st.stores, 0);
+    EXPECT_EQ(st.max_degree, 0);
+    EXPECT_EQ(st.defined, std::vector<uint8_t>(1, 0));
+    EXPECT_EQ(st.written, std::vector<uint8_t>(1, 0));
+  }
+  EXPECT_EQ(r.shuffle_instruction_count(), 5);
+  EXPECT_EQ(r.global_request_count(AccessKind::GlobalLoad), 1);
+  EXPECT_EQ(r.global_request_count(AccessKind::GlobalStore), 1);
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::GlobalAtomic), 0);
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::SharedAtomic), 0);
+  EXPECT_EQ(r.result_lanes(), std::vector<int>{0});
+}
+
+TEST(ReplayV3, ButterflyMoves) {
+  Replay r(butterfly_trace());
+  ASSERT_EQ(r.shuffles().size(), 5u);
+  uint32_t offset = 16;
+  for (const WarpShuffle& s : r.shuffles()) {
+    SCOPED_TRACE("offset " + std::to_string(offset));
+    EXPECT_EQ(s.kind, AccessKind::Shuffle);
+    EXPECT_EQ(s.op, kXor);
+    EXPECT_FALSE(s.float_values);
+    EXPECT_EQ(s.width, 32);
+    EXPECT_EQ(s.line, kV3Shfl);
+    EXPECT_EQ(s.lanes, kFull);
+    EXPECT_EQ(s.member_mask, kFull);
+    EXPECT_EQ(s.active_mask, kFull);
+    EXPECT_TRUE(s.consistent);
+    ASSERT_EQ(s.moves.size(), 32u);
+    for (int l = 0; l < kWarpSize; ++l) {
+      EXPECT_EQ(s.moves[l].dst, l);
+      EXPECT_EQ(s.moves[l].src, l ^ offset);
+      EXPECT_EQ(s.moves[l].value, s.offered[l ^ offset]);
+      EXPECT_EQ(s.received[l], s.offered[l ^ offset]);
+    }
+    offset /= 2;
+  }
+  // Round 1 (offset 16): lane 0 holds 1 and gets lane 16's 17. Round 5 (offset 1): lane 0 holds
+  // the sum over the even lanes, 1 + 3 + ... + 31 = 256, and gets lane 1's 2 + 4 + ... + 32 = 272.
+  EXPECT_EQ(r.shuffles()[0].moves[0].value, 17u);
+  EXPECT_EQ(r.shuffles()[0].offered[0], 1u);
+  EXPECT_EQ(r.shuffles()[4].offered[0], 256u);
+  EXPECT_EQ(r.shuffles()[4].received[0], 272u);
+}
+
+TEST(ReplayV3, TamperedShuffleValueIsInconsistent) {
+  Trace t = butterfly_trace();
+  // Round 3 (epoch 2), lane 7: received one more than lane 7 ^ 4 offered.
+  for (TraceRecord& rec : t.records) {
+    if (rec.epoch == 2 && rec.thread == 7 && rec.kind == static_cast<uint8_t>(AccessKind::Shuffle)) rec.value += 1;
+  }
+  Replay r(t);
+  for (size_t i = 0; i < r.shuffles().size(); ++i) EXPECT_EQ(r.shuffles()[i].consistent, i != 2) << i;
+  EXPECT_TRUE(contains(describe_step(r, 2, kV3Source), "INCONSISTENT"));
+  EXPECT_FALSE(contains(describe_step(r, 1, kV3Source), "INCONSISTENT"));
+}
+
+TEST(ReplayV3, ShuffleFromALaneThatDidNotTakePartIsInconsistent) {
+  Trace t = butterfly_trace();
+  // Lane 9 skips the first shuffle: lane 25 reads lane 9, which did not execute it.
+  t.records.erase(std::remove_if(t.records.begin(), t.records.end(), [](const TraceRecord& rec) {
+    return rec.epoch == 0 && rec.thread == 9 && rec.kind == static_cast<uint8_t>(AccessKind::Shuffle);
+  }), t.records.end());
+  Replay r(t);
+  EXPECT_EQ(r.shuffles()[0].lanes, kFull & ~(1u << 9));
+  EXPECT_EQ(r.shuffles()[0].moves.size(), 31u);
+  EXPECT_FALSE(r.shuffles()[0].consistent);
+  EXPECT_TRUE(r.shuffles()[1].consistent);
+}
+
+TEST(ReplayV3, ShuffleDownKeepsTheUpperLanesOwnValues) {
+  // __shfl_down_sync(mask, v, 16): lanes 0-15 read lanes 16-31; lanes 16-31 keep their own value.
+  Trace t = v3_trace(32, 4, 32, 1);
+  for (uint16_t l = 0; l < kWarpSize; ++l) {
+    const uint16_t src = l < 16 ? l + 16 : l;
+    t.records.push_back(ev(0, 0, l, AccessKind::Shuffle, 100u + l, 100u + src, kV3Shfl, kDown,
+                           static_cast<uint8_t>(src), 32, kFull));
+  }
+  Replay r(t);
+  ASSERT_EQ(r.shuffles().size(), 1u);
+  const WarpShuffle& s = r.shuffles()[0];
+  EXPECT_TRUE(s.consistent);
+  EXPECT_EQ(s.moves.size(), 32u);
+  EXPECT_EQ(std::count_if(s.moves.begin(), s.moves.end(), [](const LaneMove& m) { return m.src != m.dst; }), 16);
+  EXPECT_EQ(r.step(0).ended_by, StepEnd::Shuffle);
+  const std::string d = describe_step(r, 0, kV3Source);
+  EXPECT_TRUE(contains(d, "ends at a warp shuffle (line 5)")) << d;
+  EXPECT_TRUE(contains(d, "__shfl_down_sync width 32")) << d;
+  EXPECT_TRUE(contains(d, "32 lanes, 16 moves: 0 <- 16 (116), 1 <- 17 (117), ")) << d;
+  EXPECT_TRUE(contains(d, "7 <- 23 (123), ...")) << d;  // eight moves, then "..."
+  EXPECT_FALSE(contains(d, "8 <- 24")) << d;
+}
+
+TEST(ReplayV3, DescribeButterfly) {
+  Replay r(butterfly_trace());
+  const std::string d0 = describe_step(r, 0, kV3Source);
+  EXPECT_TRUE(contains(d0, "step 0/5  ends at a warp shuffle (line 5)")) << d0;
+  EXPECT_TRUE(contains(d0, "shuffles/warp reduces 1  warp atomics 0 (worst 0-way)  global requests 1")) << d0;
+  EXPECT_TRUE(contains(d0, "warp  0 __shfl_xor_sync width 32  lanes ffffffff  line   5: "
+                           "sum += __shfl_xor_sync(0xffffffff, sum, offset);")) << d0;
+  EXPECT_TRUE(contains(d0, "32 lanes, 32 moves: 0 <- 16 (17), 1 <- 17 (18), ")) << d0;
+  EXPECT_TRUE(contains(d0, "warp  0 global load input  lanes ffffffff  line   3: ")) << d0;
+  EXPECT_TRUE(contains(d0, "128 bytes: 4 sectors of 4 needed, 100% efficiency   [lane 0: input[0] = 1]")) << d0;
+  const std::string d5 = describe_step(r, 5, kV3Source);
+  EXPECT_TRUE(contains(d5, "end of kernel")) << d5;
+  EXPECT_TRUE(contains(d5, "global store output")) << d5;
+  EXPECT_TRUE(contains(d5, "4 bytes: 1 sectors of 1 needed, 12% efficiency   [lane 0: output[0] = 528]")) << d5;
+}
+
+TEST(ReplayV3, ResultLaneIsTheLaneThatStoresAfterTheLastShuffle) {
+  EXPECT_EQ(Replay(butterfly_trace(3)).result_lanes(), std::vector<int>{3});
+  EXPECT_EQ(Replay(butterfly_trace(31)).result_lanes(), std::vector<int>{31});
+  // No store after the shuffles: lane 0.
+  EXPECT_EQ(Replay(butterfly_trace(0, false)).result_lanes(), std::vector<int>{0});
+  // A warp with no shuffle has no result lane: -1.
+  Trace t = butterfly_trace(5);
+  t.meta.block_size = 64;
+  t.meta.n = 64;
+  t.records.push_back(ev(0, 0, 40, AccessKind::GlobalLoad, 40, 41, kV3Load, 0, 0, kInput, 0, 1u << 8));
+  Replay r(t);
+  EXPECT_EQ(r.result_lanes(), (std::vector<int>{5, -1}));
+  EXPECT_EQ(r.num_warps(), 2);
+  // Warp 1's only lane with an event is lane 8, in step 0; in step 1 all of warp 1 has finished.
+  EXPECT_EQ(r.step(0).warps[1].useful, 1u << 8);
+  EXPECT_EQ(r.step(0).warps[1].exited, ~(1u << 8));
+  EXPECT_EQ(r.step(1).warps[1].exited, kFull);
+}
+
+TEST(ReplayV3, BarrierWinsOverShuffleAsStepEnd) {
+  // Warp 0 shuffles in epoch 0 while warp 1 reaches __syncthreads in epoch 0.
+  Trace t = v3_trace(64, 4, 64, 1);
+  for (uint16_t l = 0; l < kWarpSize; ++l) {
+    t.records.push_back(ev(0, 0, l, AccessKind::Shuffle, l, l ^ 1u, kV3Shfl, kXor, static_cast<uint8_t>(l ^ 1), 32,
+                           kFull));
+    t.records.push_back(ev(0, 0, static_cast<uint16_t>(32 + l), AccessKind::BlockBarrier, 0, 0, kV3Sync));
+  }
+  Replay r(t);
+  EXPECT_EQ(r.step(0).ended_by, StepEnd::BlockBarrier);
+  EXPECT_EQ(r.step(0).barrier_line, kV3Sync);
+}
+
+// A warp reduce by each of two warps (64 threads, operand = threadIdx.x), then one atomicAdd of
+// each warp's total to out[0] by lane 0 of warp 0 and lane 4 of warp 1.
+Trace warp_reduce_trace(uint8_t op = static_cast<uint8_t>(WarpReduceOp::Add)) {
+  Trace t = v3_trace(64, 4, 64, 1);
+  for (uint32_t w = 0; w < 2; ++w) {
+    uint32_t total = 0;
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint32_t v = w * 32 + l;
+      if (op == static_cast<uint8_t>(WarpReduceOp::Add)) total += v;
+      if (op == static_cast<uint8_t>(WarpReduceOp::Min)) total = l == 0 ? v : std::min(total, v);
+    }
+    for (uint16_t l = 0; l < 32; ++l) {
+      t.records.push_back(ev(0, 0, static_cast<uint16_t>(w * 32 + l), AccessKind::WarpReduce, w * 32 + l, total,
+                             kV3Reduce, op, 0, 32, kFull));
+    }
+    const uint16_t lane = w == 0 ? 0 : 4;
+    t.records.push_back(ev(1, 0, static_cast<uint16_t>(w * 32 + lane), AccessKind::GlobalAtomic, 0, total, kV3Atomic,
+                           kAdd, 0, kOutput, w == 0 ? 0 : 496, 1u << lane));
+  }
+  return t;
+}
+
+TEST(ReplayV3, WarpReduce) {
+  Replay r(warp_reduce_trace());
+  ASSERT_EQ(r.num_steps(), 2u);
+  EXPECT_EQ(r.step(0).ended_by, StepEnd::WarpReduce);
+  EXPECT_EQ(r.step(0).barrier_line, kV3Reduce);
+  ASSERT_EQ(r.shuffles().size(), 2u);
+  for (const WarpShuffle& s : r.shuffles()) {
+    EXPECT_EQ(s.kind, AccessKind::WarpReduce);
+    EXPECT_TRUE(s.consistent);
+    EXPECT_TRUE(s.moves.empty());
+    EXPECT_EQ(s.lanes, kFull);
+  }
+  EXPECT_EQ(r.shuffles()[0].received[31], 496u);   // 0 + ... + 31
+  EXPECT_EQ(r.shuffles()[1].received[0], 1520u);   // 32 + ... + 63
+  // A warp reduce is not a shuffle instruction.
+  EXPECT_EQ(r.shuffle_instruction_count(), 0);
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::GlobalAtomic), 2);
+  EXPECT_EQ(r.result_lanes(), (std::vector<int>{0, 4}));
+  const std::string d = describe_step(r, 0, kV3Source);
+  EXPECT_TRUE(contains(d, "ends at a warp reduce (line 6)")) << d;
+  EXPECT_TRUE(contains(d, "warp  1 __reduce_add_sync  lanes ffffffff  line   6: ")) << d;
+  EXPECT_TRUE(contains(d, "32 lanes, lane 0: 32 -> 1520")) << d;
+
+  Trace t = warp_reduce_trace();
+  t.records[36].value = 1519;  // warp 1, lane 3 (records 33..64 are warp 1's, after warp 0's atomic)
+  ASSERT_EQ(t.records[36].thread, 35);
+  Replay bad(t);
+  EXPECT_TRUE(bad.shuffles()[0].consistent);
+  EXPECT_FALSE(bad.shuffles()[1].consistent);
+
+  Replay min(warp_reduce_trace(static_cast<uint8_t>(WarpReduceOp::Min)));
+  EXPECT_TRUE(min.shuffles()[0].consistent);
+  EXPECT_EQ(min.shuffles()[1].received[9], 32u);
+}
+
+TEST(ReplayV3, WarpReduceMinIsSigned) {
+  // Operands -5, 0, 1, ..., 30 (int32): the minimum is -5, not 0 (as unsigned it would be 0).
+  Trace t = v3_trace(32, 4, 32, 1);
+  for (uint16_t l = 0; l < 32; ++l) {
+    const uint32_t v = l == 0 ? static_cast<uint32_t>(-5) : l - 1u;
+    t.records.push_back(ev(0, 0, l, AccessKind::WarpReduce, v, static_cast<uint32_t>(-5), kV3Reduce,
+                           static_cast<uint8_t>(WarpReduceOp::Min), 0, 32, kFull));
+  }
+  EXPECT_TRUE(Replay(t).shuffles()[0].consistent);
+  for (auto& rec : t.records) rec.value = 0;
+  EXPECT_FALSE(Replay(t).shuffles()[0].consistent);
+}
+
+// 64 threads each atomicAdd(&out[0], 1) once; the updates landed in the order
+// p(t) = 37 t mod 64 (a permutation: 37 is odd), so thread t got old = base + p(t) (+ gap for the
+// second half of the landing order, as if another block's update had landed in between).
+Trace global_atomic_trace(uint32_t gap = 0) {
+  Trace t = v3_trace(64, 4, 64 * 16, 16);
+  for (uint16_t th = 0; th < 64; ++th) {
+    const uint32_t p = th * 37u % 64u;
+    t.records.push_back(ev(0, 0, th, AccessKind::GlobalAtomic, 0, 1, kV3Atomic, kAdd, 0, kOutput,
+                           100 + p + (p >= 32 ? gap : 0)));
+  }
+  return t;
+}
+
+TEST(ReplayV3, GlobalAtomicContentionAndLandingOrder) {
+  Replay r(global_atomic_trace());
+  ASSERT_EQ(r.atomics().size(), 2u);
+  for (uint32_t w = 0; w < 2; ++w) {
+    const WarpAtomic& a = r.atomics()[w];
+    EXPECT_EQ(a.warp, w);
+    EXPECT_EQ(a.kind, AccessKind::GlobalAtomic);
+    EXPECT_EQ(a.op, kAdd);
+    EXPECT_EQ(a.space, kOutput);
+    EXPECT_EQ(a.lanes, kFull);
+    EXPECT_EQ(a.contention, (std::vector<std::pair<uint32_t, int>>{{0u, 32}}));
+    EXPECT_EQ(a.max_contention, 32);
+  }
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::GlobalAtomic), 2);
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::SharedAtomic), 0);
+  EXPECT_EQ(r.step(0).atomics, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(r.step(0).ended_by, StepEnd::KernelEnd);
+  EXPECT_TRUE(r.has_atomics());
+  EXPECT_EQ(r.step(0).warps[1].useful, kFull);
+
+  ASSERT_EQ(r.atomic_targets().size(), 1u);
+  const AtomicTarget& tg = r.atomic_targets()[0];
+  EXPECT_EQ(tg.kind, AccessKind::GlobalAtomic);
+  EXPECT_EQ(tg.space, kOutput);
+  EXPECT_EQ(tg.addr, 0u);
+  EXPECT_EQ(tg.op, kAdd);
+  ASSERT_EQ(tg.order.size(), 64u);
+  for (uint32_t k = 0; k < 64; ++k) {
+    // 45 = 37^-1 mod 64 (37 * 45 = 1665 = 26 * 64 + 1): the thread whose update landed k-th.
+    const uint32_t thread = k * 45 % 64;
+    EXPECT_EQ(tg.order[k].old, 100 + k) << k;
+    EXPECT_EQ(tg.order[k].thread, thread) << k;
+    EXPECT_EQ(tg.order[k].operand, 1u);
+    EXPECT_EQ(tg.order[k].instruction, thread / 32) << k;
+  }
+  EXPECT_EQ(tg.chained, 63);
+
+  const std::string d = describe_step(r, 0, kV3Source);
+  EXPECT_TRUE(contains(d, "warp  0 atomicAdd (output)  lanes ffffffff  line   7: atomicAdd(&out[0], sum);")) << d;
+  EXPECT_TRUE(contains(d, "32 lanes -> 1 address: 32-way contention")) << d;
+  EXPECT_TRUE(contains(d, "warp atomics 2 (worst 32-way)")) << d;
+
+  // Another block's five updates landed between the 32nd and the 33rd: one pair is not chained.
+  EXPECT_EQ(Replay(global_atomic_trace(5)).atomic_targets()[0].chained, 62);
+}
+
+TEST(ReplayV3, AtomicContentionPerAddress) {
+  // One warp: lane l adds to out[l % 4]: 8 lanes per address.
+  Trace t = v3_trace(32, 4, 32, 4);
+  for (uint16_t l = 0; l < 32; ++l) {
+    t.records.push_back(ev(0, 0, l, AccessKind::GlobalAtomic, l % 4u, 1, kV3Atomic, kAdd, 0, kOutput, l / 4u));
+  }
+  Replay r(t);
+  ASSERT_EQ(r.atomics().size(), 1u);
+  EXPECT_EQ(r.atomics()[0].contention, (std::vector<std::pair<uint32_t, int>>{{0u, 8}, {1u, 8}, {2u, 8}, {3u, 8}}));
+  EXPECT_EQ(r.atomics()[0].max_contention, 8);
+  ASSERT_EQ(r.atomic_targets().size(), 4u);
+  for (uint32_t a = 0; a < 4; ++a) {
+    EXPECT_EQ(r.atomic_targets()[a].addr, a);
+    EXPECT_EQ(r.atomic_targets()[a].order.size(), 8u);
+    EXPECT_EQ(r.atomic_targets()[a].chained, 7);
+    EXPECT_EQ(r.atomic_targets()[a].order[0].thread, a);  // lanes a, a + 4, ... got old 0, 1, ...
+    EXPECT_EQ(r.atomic_targets()[a].order[7].thread, a + 28);
+  }
+  EXPECT_TRUE(contains(describe_step(r, 0, ""), "32 lanes -> 4 addresses: worst 8-way contention"));
+}
+
+TEST(ReplayV3, LandingOrderTiesByEpochThenThread) {
+  // Equal old values (a broken trace, or other ops): epoch, then thread decides.
+  Trace t = v3_trace(8, 4, 8, 1);
+  t.records.push_back(ev(1, 0, 2, AccessKind::GlobalAtomic, 0, 1, kV3Atomic, kAdd, 0, kOutput, 7));
+  t.records.push_back(ev(0, 0, 5, AccessKind::GlobalAtomic, 0, 1, kV3Atomic, kAdd, 0, kOutput, 7));
+  t.records.push_back(ev(0, 0, 3, AccessKind::GlobalAtomic, 0, 1, kV3Atomic, kAdd, 0, kOutput, 7));
+  t.records.push_back(ev(0, 1, 3, AccessKind::BlockBarrier, 0, 0, kV3Sync));
+  t.records.push_back(ev(0, 1, 5, AccessKind::BlockBarrier, 0, 0, kV3Sync));
+  Replay r(t);
+  const AtomicTarget& tg = r.atomic_targets().at(0);
+  ASSERT_EQ(tg.order.size(), 3u);
+  EXPECT_EQ(tg.order[0].thread, 3u);
+  EXPECT_EQ(tg.order[1].thread, 5u);
+  EXPECT_EQ(tg.order[2].thread, 2u);
+  EXPECT_EQ(tg.order[2].epoch, 1u);
+  EXPECT_EQ(tg.chained, 0);
+}
+
+TEST(ReplayV3, LandingOrderOfMinMaxAndFloatAdd) {
+  auto target = [](uint8_t op, const std::vector<std::pair<uint32_t, uint32_t>>& operand_old) {
+    Trace t = v3_trace(32, 4, 32, 1);
+    for (size_t i = 0; i < operand_old.size(); ++i) {
+      t.records.push_back(ev(0, 0, static_cast<uint16_t>(i), AccessKind::GlobalAtomic, 0, operand_old[i].first,
+                             kV3Atomic, op, 0, kOutput, operand_old[i].second));
+    }
+    Replay r(t);
+    return r.atomic_targets().at(0);
+  };
+  auto threads = [](const AtomicTarget& tg) {
+    std::vector<uint32_t> v;
+    for (const AtomicUpdate& u : tg.order) v.push_back(u.thread);
+    return v;
+  };
+  const auto f = float_to_bits;
+  // atomicMin, int32: the old values fall, so the order is by descending old value:
+  // thread 1 (old 50 -> min(50, 40) = 40), thread 2 (old 40 -> 10), thread 0 (old 10, operand 30).
+  AtomicTarget mn = target(static_cast<uint8_t>(AtomicOp::Min), {{30, 10}, {40, 50}, {10, 40}});
+  EXPECT_EQ(threads(mn), (std::vector<uint32_t>{1, 2, 0}));
+  EXPECT_EQ(mn.chained, 2);
+  // atomicMax on floats, including negative ones (as int32 bits they would sort the other way):
+  // olds -3, -2, -1, 0.5 in that order, each the max of the previous old and its operand.
+  const uint8_t fmax = static_cast<uint8_t>(AtomicOp::Max) | kOpFloatBit;
+  AtomicTarget mx = target(fmax, {{f(0.25f), f(0.5f)}, {f(-1.f), f(-2.f)}, {f(0.5f), f(-1.f)}, {f(-2.f), f(-3.f)}});
+  EXPECT_EQ(threads(mx), (std::vector<uint32_t>{3, 1, 2, 0}));
+  EXPECT_EQ(mx.chained, 3);
+  EXPECT_EQ(mx.op, fmax);
+  // float atomicAdd of 0.1f: chained when old' == float(old + 0.1f) exactly, in float arithmetic.
+  std::vector<std::pair<uint32_t, uint32_t>> adds;
+  float acc = 0.f;
+  for (int i = 0; i < 10; ++i) {
+    adds.emplace_back(f(0.1f), f(acc));
+    acc += 0.1f;
+  }
+  std::reverse(adds.begin(), adds.end());  // thread 9 landed first
+  AtomicTarget fa = target(kAdd | kOpFloatBit, adds);
+  EXPECT_EQ(threads(fa), (std::vector<uint32_t>{9, 8, 7, 6, 5, 4, 3, 2, 1, 0}));
+  EXPECT_EQ(fa.chained, 9);
+  // The same bits read as int32 adds chain only where the old value is 0 (0 + x is x either way).
+  EXPECT_EQ(target(kAdd, adds).chained, 1);
+}
+
+TEST(ReplayV3, AtomicResult) {
+  const uint8_t add = kAdd, fadd = kAdd | kOpFloatBit;
+  EXPECT_EQ(atomic_result(add, 0x7fffffffu, 1), 0x80000000u);  // int32 wraps
+  EXPECT_EQ(atomic_result(fadd, float_to_bits(1.5f), float_to_bits(0.25f)), float_to_bits(1.75f));
+  EXPECT_EQ(atomic_result(static_cast<uint8_t>(AtomicOp::Min), static_cast<uint32_t>(-1), 3), static_cast<uint32_t>(-1));
+  EXPECT_EQ(atomic_result(static_cast<uint8_t>(AtomicOp::Max), static_cast<uint32_t>(-1), 3), 3u);
+  EXPECT_EQ(atomic_result(static_cast<uint8_t>(AtomicOp::Inc), 4, 4), 0u);  // atomicInc wraps to 0 at the limit
+  EXPECT_EQ(atomic_result(static_cast<uint8_t>(AtomicOp::Inc), 3, 4), 4u);
+  EXPECT_EQ(atomic_result(static_cast<uint8_t>(AtomicOp::Exch), 3, 9), 9u);
+  EXPECT_STREQ(intrinsic_name(AccessKind::Shuffle, kXor | kOpFloatBit), "__shfl_xor_sync");
+  EXPECT_STREQ(intrinsic_name(AccessKind::WarpReduce, 2), "__reduce_max_sync");
+  EXPECT_STREQ(intrinsic_name(AccessKind::SharedAtomic, static_cast<uint8_t>(AtomicOp::Cas)), "atomicCAS");
+  EXPECT_STREQ(intrinsic_name(AccessKind::Load, 0), "load");
+}
+
+// The lecture's shared-atomic kernel on 64 threads:
+//   epoch 0: thread 0 stores s_sum = 0; everyone reaches __syncthreads;
+//   epoch 1: each thread t does atomicAdd_block(&s_sum, t + 1), landing in the order
+//            37 t mod 64; then __syncthreads;
+//   epoch 2: thread 0 loads s_sum = 1 + 2 + ... + 64 = 2080.
+Trace shared_atomic_trace() {
+  Trace t = v3_trace(64, 8, 64, 1);
+  std::vector<uint32_t> landed(64);  // landed[k]: the thread whose update landed k-th
+  for (uint32_t th = 0; th < 64; ++th) landed[th * 37 % 64] = th;
+  std::vector<uint32_t> old(64);
+  uint32_t acc = 0;
+  for (uint32_t th : landed) {
+    old[th] = acc;
+    acc += th + 1;
+  }
+  t.records.push_back(ev(0, 0, 0, AccessKind::Store, 0, 0, kV3SharedAtomic, 0, 0, 0, 0, 1u));
+  for (uint16_t th = 0; th < 64; ++th) {
+    t.records.push_back(ev(0, th == 0 ? 1 : 0, th, AccessKind::BlockBarrier, 0, 0, kV3Sync));
+    t.records.push_back(ev(1, 0, th, AccessKind::SharedAtomic, 0, th + 1u, kV3SharedAtomic, kAdd, 0, 0, old[th]));
+    t.records.push_back(ev(1, 1, th, AccessKind::BlockBarrier, 0, 0, kV3Sync));
+  }
+  t.records.push_back(ev(2, 0, 0, AccessKind::Load, 0, 2080, kV3Store, 0, 0, 0, 0, 1u));
+  return t;
+}
+
+TEST(ReplayV3, SharedAtomicsUpdateTheSnapshot) {
+  Replay r(shared_atomic_trace());
+  ASSERT_EQ(r.num_steps(), 3u);
+  const Step& st = r.step(1);
+  EXPECT_EQ(st.ended_by, StepEnd::BlockBarrier);
+  // Atomics are not shared loads or stores: no warp-level access, no bank analysis.
+  EXPECT_TRUE(st.accesses.empty());
+  EXPECT_EQ(st.loads + st.stores, 0);
+  EXPECT_EQ(st.max_degree, 0);
+  EXPECT_EQ(r.accesses().size(), 2u);  // the store of step 0 and the load of step 2
+  EXPECT_EQ(st.atomics, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::SharedAtomic), 2);
+  EXPECT_EQ(st.warps[0].useful, kFull);
+  EXPECT_EQ(st.warps[1].useful, kFull);
+  EXPECT_EQ(r.atomics()[1].contention, (std::vector<std::pair<uint32_t, int>>{{0u, 32}}));
+  // The word holds the last update's result; it counts as written this step.
+  EXPECT_EQ(r.step(0).smem[0], 0);
+  EXPECT_EQ(st.smem, (std::vector<int32_t>{2080, 0}));
+  EXPECT_EQ(st.written, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(st.defined, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(st.read, (std::vector<uint8_t>{0, 0}));
+  EXPECT_EQ(r.step(2).smem[0], 2080);
+  EXPECT_EQ(r.step(2).written, (std::vector<uint8_t>{0, 0}));
+
+  ASSERT_EQ(r.atomic_targets().size(), 1u);
+  const AtomicTarget& tg = r.atomic_targets()[0];
+  EXPECT_EQ(tg.kind, AccessKind::SharedAtomic);
+  EXPECT_EQ(tg.addr, 0u);
+  EXPECT_EQ(tg.chained, 63);
+  EXPECT_EQ(tg.order.front().thread, 0u);
+  EXPECT_EQ(tg.order.front().old, 0u);
+  EXPECT_EQ(tg.order.back().thread, 19u);  // 37 * 19 = 703 = 10 * 64 + 63
+  EXPECT_EQ(tg.order.back().old + tg.order.back().operand, 2080u);
+  EXPECT_TRUE(contains(describe_step(r, 1, kV3Source), "warp  1 atomicAdd (shared)  lanes ffffffff  line   8: "));
+}
+
+TEST(ReplayV3, TargetsAreSharedFirstThenGlobal) {
+  Trace t = shared_atomic_trace();
+  t.meta.grid_size = 4;
+  t.records.push_back(ev(2, 1, 0, AccessKind::GlobalAtomic, 3, 2080, kV3Atomic, kAdd, 0, kOutput, 0, 1u));
+  t.records.push_back(ev(2, 2, 0, AccessKind::GlobalAtomic, 1, 2080, kV3Atomic, kAdd, 0, kOutput, 0, 1u));
+  Replay r(t);
+  ASSERT_EQ(r.atomic_targets().size(), 3u);
+  EXPECT_EQ(r.atomic_targets()[0].kind, AccessKind::SharedAtomic);
+  EXPECT_EQ(r.atomic_targets()[1].kind, AccessKind::GlobalAtomic);
+  EXPECT_EQ(r.atomic_targets()[1].addr, 1u);
+  EXPECT_EQ(r.atomic_targets()[2].addr, 3u);
+  EXPECT_EQ(r.atomic_targets()[2].order[0].instruction, 2u);  // the third warp atomic
+  // Global atomics leave shared memory alone.
+  EXPECT_EQ(r.step(2).smem, (std::vector<int32_t>{2080, 0}));
+}
+
+// One warp's global loads, each a request: lane l reads input[f(l)].
+TEST(ReplayV3, GlobalRequestSectors) {
+  Trace t = v3_trace(32, 4, 4096, 1);
+  auto request = [&](uint32_t seq, uint32_t lanes, auto index) {
+    for (uint16_t l = 0; l < 32; ++l) {
+      if (lanes >> l & 1u) {
+        t.records.push_back(ev(0, seq, l, AccessKind::GlobalLoad, index(l), 1, kV3Load, 0, 0, kInput, 0, lanes));
+      }
+    }
+  };
+  request(0, kFull, [](uint32_t l) { return l; });          // coalesced: 128 bytes in 4 sectors
+  request(1, kFull, [](uint32_t l) { return 2 * l; });      // stride 2: 8 sectors
+  request(2, kFull, [](uint32_t l) { return 8 * l; });      // stride 8 (32 bytes): one sector per lane
+  request(3, kFull, [](uint32_t l) { return l + 1; });      // misaligned by 4 bytes: 5 sectors
+  request(4, kFull, [](uint32_t) { return 100u; });          // broadcast: 1 sector
+  request(5, 0xffffu, [](uint32_t l) { return l; });        // half a warp: 2 sectors
+  Replay r(t);
+  ASSERT_EQ(r.global_requests().size(), 6u);
+  const std::vector<int> sectors = {4, 8, 32, 5, 1, 2}, min_sectors = {4, 4, 4, 4, 1, 2},
+                         bytes = {128, 128, 128, 128, 128, 64};
+  const std::vector<double> efficiency = {1.0, 0.5, 0.125, 0.8, 4.0, 1.0};
+  for (size_t i = 0; i < 6; ++i) {
+    const GlobalRequest& g = r.global_requests()[i];
+    EXPECT_EQ(g.seq, i);
+    EXPECT_EQ(g.kind, AccessKind::GlobalLoad);
+    EXPECT_EQ(g.sectors, sectors[i]) << i;
+    EXPECT_EQ(g.min_sectors, min_sectors[i]) << i;
+    EXPECT_EQ(g.requested_bytes, bytes[i]) << i;
+    EXPECT_DOUBLE_EQ(g.efficiency(), efficiency[i]) << i;
+  }
+  EXPECT_EQ(r.global_requests()[2].index[31], 248u);
+  EXPECT_EQ(r.global_request_count(AccessKind::GlobalLoad), 6);
+  EXPECT_EQ(r.global_request_count(AccessKind::GlobalStore), 0);
+  // The half-warp request ran with 16 of 32 live lanes: divergence; efficiency is the mean.
+  EXPECT_TRUE(r.step(0).warps[0].diverged);
+  EXPECT_FLOAT_EQ(r.step(0).warps[0].efficiency, 5.5f / 6);
+  const std::string d = describe_step(r, 0, kV3Source);
+  EXPECT_TRUE(contains(d, "128 bytes: 4 sectors of 4 needed, 100% efficiency")) << d;
+  EXPECT_TRUE(contains(d, "128 bytes: 32 sectors of 4 needed, 12% efficiency")) << d;
+  EXPECT_TRUE(contains(d, "128 bytes: 5 sectors of 4 needed, 80% efficiency")) << d;
+  EXPECT_TRUE(contains(d, "global requests 6")) << d;
+}
+
+TEST(ReplayV3, FloatValuesAreDescribedAsFloats) {
+  Trace t = v3_trace(32, 4, 32, 1);
+  t.meta.dtype = DType::Float32;
+  for (uint16_t l = 0; l < 32; ++l) {
+    const uint16_t src = l ^ 16;
+    t.records.push_back(ev(0, 0, l, AccessKind::Shuffle, float_to_bits(0.5f * l), float_to_bits(0.5f * src), kV3Shfl,
+                           kXor | kOpFloatBit, static_cast<uint8_t>(src), 32, kFull));
+    t.records.push_back(ev(1, 0, l, AccessKind::GlobalLoad, l, float_to_bits(1.25f), kV3Load, 0, 0, kInput));
+  }
+  Replay r(t);
+  EXPECT_TRUE(r.shuffles()[0].float_values);
+  EXPECT_TRUE(r.shuffles()[0].consistent);
+  EXPECT_TRUE(contains(describe_step(r, 0, ""), "0 <- 16 (8), 1 <- 17 (8.5)")) << describe_step(r, 0, "");
+  EXPECT_TRUE(contains(describe_step(r, 1, ""), "[lane 0: input[0] = 1.25]")) << describe_step(r, 1, "");
+}
+
+TEST(ReplayV3, BadVersion3RecordsThrow) {
+  auto throws = [](auto patch) {
+    Trace t = butterfly_trace();
+    patch(t.records[40]);  // a shuffle
+    EXPECT_THROW(Replay{t}, ReplayError);
+  };
+  throws([](TraceRecord& rec) { rec.lane_arg = 32; });
+  throws([](TraceRecord& rec) { rec.space = 0; });
+  throws([](TraceRecord& rec) { rec.space = 12; });
+  throws([](TraceRecord& rec) { rec.kind = static_cast<uint8_t>(AccessKind::GlobalLoad), rec.addr = 32; });
+  throws([](TraceRecord& rec) { rec.kind = static_cast<uint8_t>(AccessKind::GlobalAtomic), rec.space = 2; });
+  throws([](TraceRecord& rec) { rec.kind = static_cast<uint8_t>(AccessKind::SharedAtomic), rec.addr = 4; });
 }
 
 }  // namespace

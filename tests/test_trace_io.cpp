@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "replay.hpp"
+#include "session.hpp"
 #include "trace_io.hpp"
 #include "test_util.hpp"
 
@@ -325,13 +327,15 @@ TEST(TraceIo, TruncatedAtEveryByte) {
 }
 
 // tests/corpus: bad files kept for the fuzzer's seed corpus. Each must be refused with a message
-// naming the file; v1-valid.rstrace is the one good file (an old, checksum-free version).
+// naming the file; v1-valid.rstrace (an old, checksum-free version) and v3-valid.rstrace (every
+// version 3 kind) are the good ones. The v2-/v3- files are written by V3CorpusMatchesItsGenerator.
 TEST(TraceIo, EveryBadFileInTheCorpusIsRefused) {
-  int bad = 0;
+  int bad = 0, good = 0;
   for (const auto& e : std::filesystem::directory_iterator(RS_CORPUS_DIR)) {
     const std::string path = e.path().string();
-    if (e.path().filename() == "v1-valid.rstrace") {
+    if (e.path().filename() == "v1-valid.rstrace" || e.path().filename() == "v3-valid.rstrace") {
       EXPECT_NO_THROW(Replay(load_trace(path))) << path;
+      ++good;
       continue;
     }
     try {
@@ -343,7 +347,8 @@ TEST(TraceIo, EveryBadFileInTheCorpusIsRefused) {
     }
     ++bad;
   }
-  EXPECT_GE(bad, 10);
+  EXPECT_EQ(good, 2);
+  EXPECT_GE(bad, 17);
 }
 
 TEST(TraceIo, Version1FilesWithoutChecksumAreStillRead) {
@@ -537,7 +542,7 @@ TEST(TraceIo, AddressThatWrapsAroundTheCheck) {
 }
 
 TEST(TraceIo, UnknownKind) {
-  for (uint8_t kind : {uint8_t{4}, uint8_t{17}, uint8_t{255}}) {
+  for (uint8_t kind : {uint8_t{10}, uint8_t{17}, uint8_t{255}}) {
     Trace t = small_trace();
     t.records[3].kind = kind;
     std::string msg = format_error(serialize_trace(t));
@@ -572,6 +577,469 @@ TEST(TraceIo, KindNames) {
   EXPECT_STREQ(to_string(AccessKind::Store), "store");
   EXPECT_STREQ(to_string(AccessKind::BlockBarrier), "__syncthreads");
   EXPECT_STREQ(to_string(AccessKind::WarpBarrier), "__syncwarp");
+  EXPECT_STREQ(to_string(AccessKind::GlobalLoad), "global load");
+  EXPECT_STREQ(to_string(AccessKind::GlobalStore), "global store");
+  EXPECT_STREQ(to_string(AccessKind::Shuffle), "shuffle");
+  EXPECT_STREQ(to_string(AccessKind::WarpReduce), "warp reduce");
+  EXPECT_STREQ(to_string(AccessKind::SharedAtomic), "shared atomic");
+  EXPECT_STREQ(to_string(AccessKind::GlobalAtomic), "global atomic");
+  EXPECT_STREQ(to_string(DType::Int32), "int32");
+  EXPECT_STREQ(to_string(DType::Float32), "float32");
+  EXPECT_EQ(format_value(static_cast<uint32_t>(-12), DType::Int32), "-12");
+  EXPECT_EQ(format_value(float_to_bits(0.5f), DType::Float32), "0.5");
+}
+
+
+// ---- format version 3 ------------------------------------------------------------------------
+
+TraceRecord rec3(uint32_t epoch, uint32_t seq, uint16_t thread, AccessKind kind, uint32_t addr, uint32_t value,
+                 uint16_t line, uint8_t op, uint8_t lane_arg, uint8_t space, uint32_t aux,
+                 uint32_t active_mask = 0xffffffffu) {
+  TraceRecord r = rec(epoch, seq, thread, kind, addr, static_cast<int32_t>(value), line, active_mask);
+  r.op = op;
+  r.lane_arg = lane_arg;
+  r.space = space;
+  r.aux = aux;
+  return r;
+}
+
+constexpr uint8_t kIn = static_cast<uint8_t>(GlobalBuffer::Input);
+constexpr uint8_t kOut = static_cast<uint8_t>(GlobalBuffer::Output);
+
+// small_trace() plus one record of each version 3 kind, every new field distinct and nonzero.
+Trace small_v3_trace() {
+  Trace t = small_trace();
+  t.meta.track = "lecture";
+  t.meta.dtype = DType::Float32;
+  t.records.push_back(rec3(1, 2, 5, AccessKind::GlobalLoad, 1000, float_to_bits(1.5f), 6, 0, 0, kIn, 0));
+  t.records.push_back(rec3(1, 3, 6, AccessKind::GlobalStore, 4095, 0x12345678u, 7, 0, 0, kOut, 0));
+  t.records.push_back(rec3(1, 4, 7, AccessKind::Shuffle, 0x0badf00du, 0x0ddba11u, 8,
+                           static_cast<uint8_t>(ShuffleKind::Down) | kOpFloatBit, 21, 16, 0xffff0000u));
+  t.records.push_back(rec3(2, 0, 8, AccessKind::WarpReduce, 77, 99, 9, static_cast<uint8_t>(WarpReduceOp::Max), 0,
+                           32, 0x0000ffffu));
+  t.records.push_back(rec3(2, 1, 9, AccessKind::SharedAtomic, 248, float_to_bits(2.f), 10,
+                           static_cast<uint8_t>(AtomicOp::Add) | kOpFloatBit, 0, 0, float_to_bits(1.f)));
+  t.records.push_back(rec3(2, 2, 10, AccessKind::GlobalAtomic, 7, 3, 11, static_cast<uint8_t>(AtomicOp::Cas), 0,
+                           kOut, 0xdeadbeefu));
+  return t;
+}
+
+// expect_same() plus what version 3 added.
+void expect_same_v3(const Trace& a, const Trace& b) {
+  expect_same(a, b);
+  EXPECT_EQ(a.meta.track, b.meta.track);
+  EXPECT_EQ(a.meta.dtype, b.meta.dtype);
+  ASSERT_EQ(a.records.size(), b.records.size());
+  for (size_t i = 0; i < a.records.size(); ++i) {
+    EXPECT_EQ(a.records[i].op, b.records[i].op) << i;
+    EXPECT_EQ(a.records[i].lane_arg, b.records[i].lane_arg) << i;
+    EXPECT_EQ(a.records[i].space, b.records[i].space) << i;
+    EXPECT_EQ(a.records[i].aux, b.records[i].aux) << i;
+  }
+}
+
+// A test-only writer of the older layouts (docs/trace-format.md): version 1 (no checksum) or 2;
+// no track or dtype in the metadata, and 7 reserved bytes (filled with `reserved`) in each record
+// where version 3 has op, lane_arg, space and aux.
+std::string serialize_old(const Trace& t, uint32_t version, uint8_t reserved = 0) {
+  auto str = [](std::string& b, const std::string& v) {
+    append_u32(b, static_cast<uint32_t>(v.size()));
+    b += v;
+  };
+  std::string b("RSTRACE\0", 8);
+  append_u32(b, version);
+  append_u32(b, 0);
+  std::string meta;
+  const TraceMeta& m = t.meta;
+  str(meta, m.kernel);
+  append_u32(meta, m.block_size);
+  append_u64(meta, m.n);
+  append_u32(meta, m.traced_block);
+  append_u32(meta, m.grid_size);
+  append_u32(meta, m.smem_bytes);
+  for (const std::string* v : {&m.pattern, &m.gpu, &m.compute_capability, &m.cuda_version, &m.date, &m.tool_version}) {
+    str(meta, *v);
+  }
+  append_u32(meta, static_cast<uint32_t>(m.result));
+  append_section(b, 1, meta);
+  append_section(b, 2, t.source);
+  std::string recs;
+  append_u64(recs, t.records.size());
+  for (const TraceRecord& r : t.records) {
+    for (uint32_t v : {r.epoch, r.seq, r.addr, static_cast<uint32_t>(r.value), r.active_mask}) append_u32(recs, v);
+    recs.push_back(static_cast<char>(r.thread & 0xff));
+    recs.push_back(static_cast<char>(r.thread >> 8));
+    recs.push_back(static_cast<char>(r.line & 0xff));
+    recs.push_back(static_cast<char>(r.line >> 8));
+    recs.push_back(static_cast<char>(r.kind));
+    recs.append(7, static_cast<char>(reserved));
+  }
+  append_section(b, 3, recs);
+  if (version >= 2) {
+    std::string crc;
+    append_u32(crc, static_cast<uint32_t>(crc32(0L, reinterpret_cast<const Bytef*>(b.data()), static_cast<uInt>(b.size()))));
+    append_section(b, 4, crc);
+  }
+  return b;
+}
+
+// Recomputes the CRC of a file that ends with its checksum section, after a patch.
+void reseal(std::string& bytes) {
+  put_u32(bytes, bytes.size() - 4,
+          static_cast<uint32_t>(crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()),
+                                      static_cast<uInt>(bytes.size() - kChecksumSection))));
+}
+
+TEST(TraceIoV3, VersionIs3) { EXPECT_EQ(kTraceFormatVersion, 3u); }
+
+TEST(TraceIoV3, RoundTrip) {
+  const Trace t = small_v3_trace();
+  const std::string bytes = serialize_trace(t);
+  Trace back = parse_trace(bytes, kName);
+  expect_same_v3(t, back);
+  EXPECT_EQ(serialize_trace(back), bytes);
+  // Records are still 32 bytes each.
+  Trace more = t;
+  more.records.push_back(t.records.back());
+  EXPECT_EQ(serialize_trace(more).size(), bytes.size() + 32);
+}
+
+TEST(TraceIoV3, RecordFieldOffsets) {
+  // The last record of a version 3 file ends just before the 20-byte checksum section.
+  const Trace t = small_v3_trace();
+  const std::string bytes = serialize_trace(t);
+  const size_t at = bytes.size() - kChecksumSection - 32;
+  auto u8 = [&](size_t i) { return static_cast<uint8_t>(bytes[at + i]); };
+  EXPECT_EQ(u8(24), static_cast<uint8_t>(AccessKind::GlobalAtomic));  // kind
+  EXPECT_EQ(u8(25), static_cast<uint8_t>(AtomicOp::Cas));              // op
+  EXPECT_EQ(u8(26), 0);                                                 // lane_arg
+  EXPECT_EQ(u8(27), kOut);                                              // space
+  EXPECT_EQ(u8(28), 0xef);                                              // aux, little-endian
+  EXPECT_EQ(u8(29), 0xbe);
+  EXPECT_EQ(u8(30), 0xad);
+  EXPECT_EQ(u8(31), 0xde);
+  const size_t shfl = at - 3 * 32;  // the shuffle record
+  EXPECT_EQ(static_cast<uint8_t>(bytes[shfl + 24]), static_cast<uint8_t>(AccessKind::Shuffle));
+  EXPECT_EQ(static_cast<uint8_t>(bytes[shfl + 25]), 0x82);  // __shfl_down_sync of floats
+  EXPECT_EQ(static_cast<uint8_t>(bytes[shfl + 26]), 21);
+  EXPECT_EQ(static_cast<uint8_t>(bytes[shfl + 27]), 16);
+}
+
+TEST(TraceIoV3, MetadataEndsWithTrackAndDtype) {
+  const Trace t = small_v3_trace();
+  const std::string bytes = serialize_trace(t);
+  // The metadata section is the first: its u64 size at 24, its payload at 32.
+  uint64_t size = 0;
+  for (int i = 0; i < 8; ++i) size |= uint64_t(static_cast<uint8_t>(bytes[24 + i])) << (8 * i);
+  const std::string meta = bytes.substr(32, size);
+  EXPECT_EQ(static_cast<uint8_t>(meta.back()), static_cast<uint8_t>(DType::Float32));
+  EXPECT_EQ(meta.substr(meta.size() - 1 - 7 - 4), std::string("\x07\0\0\0lecture\x01", 12));
+  // Without the two fields it is exactly the version 2 metadata.
+  const std::string v2 = serialize_old(t, 2);
+  EXPECT_EQ(v2.substr(32, size - 12), meta.substr(0, size - 12));
+}
+
+TEST(TraceIoV3, Version2WriterMatchesTheShippedFiles) {
+  // serialize_old() is the version 2 layout: it rewrites a shipped file byte for byte.
+  const std::string path = std::string(RS_FIXTURE_DIR) + "/reduce2_bs64.rstrace";
+  std::ifstream f(path, std::ios::binary);
+  ASSERT_TRUE(f) << path;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string bytes = ss.str();
+  ASSERT_EQ(bytes[8], 2) << "the shipped traces are format version 2";
+  EXPECT_EQ(serialize_old(load_trace(path), 2), bytes);
+}
+
+TEST(TraceIoV3, OldVersionsReadWithDefaults) {
+  const Trace t = small_trace();
+  for (uint32_t version : {1u, 2u}) {
+    // Reserved bytes are ignored, whatever they hold.
+    for (uint8_t fill : {uint8_t{0}, uint8_t{0xab}}) {
+      Trace back;
+      std::string msg;
+      ASSERT_EQ(try_parse(serialize_old(t, version, fill), &back, &msg), Outcome::Parsed) << msg;
+      expect_same(t, back);
+      EXPECT_EQ(back.meta.track, "harris");
+      EXPECT_EQ(back.meta.dtype, DType::Int32);
+      for (const TraceRecord& r : back.records) {
+        EXPECT_EQ(r.op, 0);
+        EXPECT_EQ(r.lane_arg, 0);
+        EXPECT_EQ(r.space, 0);
+        EXPECT_EQ(r.aux, 0u);
+      }
+    }
+  }
+}
+
+TEST(TraceIoV3, OldVersionsRefuseNewKinds) {
+  for (uint32_t version : {1u, 2u}) {
+    Trace t = small_trace();
+    t.records[1].kind = static_cast<uint8_t>(AccessKind::Shuffle);
+    std::string msg = format_error(serialize_old(t, version));
+    EXPECT_TRUE(contains(msg, "record 1: kind 6 (shuffle) needs format version 3, but the file is version " +
+                                  std::to_string(version)))
+        << msg;
+    t.records[1].kind = static_cast<uint8_t>(AccessKind::GlobalLoad);
+    EXPECT_TRUE(contains(format_error(serialize_old(t, version)), "kind 4 (global load)"));
+    t.records[1].kind = 10;
+    EXPECT_TRUE(contains(format_error(serialize_old(t, version)), "unknown kind 10"));
+  }
+}
+
+TEST(TraceIoV3, FixturesReadTheSameAfterAVersion3RoundTrip) {
+  std::vector<std::string> paths = {std::string(RS_CORPUS_DIR) + "/v1-valid.rstrace"};
+  for (const auto& e : std::filesystem::directory_iterator(RS_FIXTURE_DIR)) {
+    if (e.path().extension() == ".rstrace") paths.push_back(e.path().string());
+  }
+  ASSERT_GE(paths.size(), 15u);
+  for (const std::string& path : paths) {
+    SCOPED_TRACE(path);
+    const Trace old = load_trace(path);
+    EXPECT_EQ(old.meta.track, "harris");
+    EXPECT_EQ(old.meta.dtype, DType::Int32);
+    const Trace v3 = parse_trace(serialize_trace(old), kName);
+    expect_same_v3(old, v3);
+    const Replay a(old), b(v3);
+    EXPECT_TRUE(a.shuffles().empty());
+    EXPECT_TRUE(a.atomics().empty());
+    EXPECT_TRUE(a.global_requests().empty());
+    EXPECT_TRUE(a.atomic_targets().empty());
+    EXPECT_EQ(a.result_lanes(), std::vector<int>(a.num_warps(), -1));
+    ASSERT_EQ(a.num_steps(), b.num_steps());
+    EXPECT_EQ(a.accesses().size(), b.accesses().size());
+    EXPECT_EQ(a.load_conflicts(), b.load_conflicts());
+    EXPECT_EQ(a.store_conflicts(), b.store_conflicts());
+    for (size_t s = 0; s < a.num_steps(); ++s) {
+      EXPECT_NE(a.step(s).ended_by, StepEnd::Shuffle);
+      EXPECT_EQ(a.step(s).smem, b.step(s).smem) << s;
+      EXPECT_EQ(describe_step(a, s, old.source), describe_step(b, s, v3.source)) << s;
+      EXPECT_FALSE(contains(describe_step(a, s, old.source), "shuffles/warp reduces")) << s;
+    }
+  }
+}
+
+TEST(TraceIoV3, SessionWithVersion3TracesRoundTrips) {
+  Session s;
+  s.meta.gpu = "NVIDIA H100 80GB HBM3";
+  s.meta.pattern = "iota";
+  s.meta.n = 1 << 20;
+  s.traces = {small_v3_trace(), small_trace()};
+  s.traces[1].meta.kernel = "reduce3";
+  const Session back = parse_session(serialize_session(s), "unit_test.rssession");
+  ASSERT_EQ(back.traces.size(), 2u);
+  expect_same_v3(s.traces[0], back.traces[0]);
+  expect_same_v3(s.traces[1], back.traces[1]);
+  EXPECT_EQ(back.traces[0].meta.track, "lecture");
+  EXPECT_EQ(back.traces[1].meta.track, "harris");
+  // A session's trace is validated as a trace: a version 3 record problem is refused.
+  s.traces[0].records.back().space = 2;
+  try {
+    parse_session(serialize_session(s), "unit_test.rssession");
+    ADD_FAILURE() << "accepted";
+  } catch (const SessionFormatError& e) {
+    EXPECT_TRUE(contains(e.what(), "unit_test.rssession")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "unknown global buffer 2")) << e.what();
+  }
+}
+
+// One bad field of one version 3 record: the message names the file, the record and the problem.
+void expect_record_refused(const std::string& what, void (*patch)(Trace&), const std::string& needle) {
+  SCOPED_TRACE(what);
+  Trace t = small_v3_trace();
+  patch(t);
+  std::string msg = format_error(serialize_trace(t));
+  EXPECT_TRUE(contains(msg, needle)) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  EXPECT_THROW(Replay{t}, ReplayError);
+}
+
+// Record indices in small_v3_trace(): 6 global load, 7 global store, 8 shuffle, 9 warp reduce,
+// 10 shared atomic, 11 global atomic.
+TEST(TraceIoV3, BadRecordsAreRefused) {
+  expect_record_refused("buffer", [](Trace& t) { t.records[6].space = 2; },
+                        "record 6: global load: unknown global buffer 2");
+  expect_record_refused("atomic buffer", [](Trace& t) { t.records[11].space = 0xff; }, "unknown global buffer 255");
+  expect_record_refused("input index", [](Trace& t) { t.meta.n = 1000; },  // record 6 reads input[1000]
+                        "record 6: global load index 1000 is outside the input buffer of 1000 elements");
+  expect_record_refused("output index", [](Trace& t) { t.records[7].addr = 4096; },
+                        "record 7: global store index 4096 is outside the output buffer of 4096 elements");
+  expect_record_refused("atomic index", [](Trace& t) { t.records[11].addr = 5000; }, "record 11: global atomic index 5000");
+  expect_record_refused("lane", [](Trace& t) { t.records[8].lane_arg = 32; },
+                        "record 8: shuffle source lane 32 is not in 0..31");
+  expect_record_refused("width 0", [](Trace& t) { t.records[8].space = 0; }, "shuffle width 0 is not a power of two");
+  expect_record_refused("width 24", [](Trace& t) { t.records[8].space = 24; }, "shuffle width 24");
+  expect_record_refused("width 64", [](Trace& t) { t.records[8].space = 64; }, "shuffle width 64");
+  expect_record_refused("shuffle op", [](Trace& t) { t.records[8].op = 4; }, "record 8: unknown shuffle variant 4");
+  expect_record_refused("reduce op", [](Trace& t) { t.records[9].op = 3; }, "record 9: unknown warp-reduce operator 3");
+  expect_record_refused("float reduce", [](Trace& t) { t.records[9].op = kOpFloatBit; }, "warp reduce of float values");
+  expect_record_refused("atomic op", [](Trace& t) { t.records[11].op = 6; }, "record 11: unknown atomic operation 6");
+  expect_record_refused("shared atomic op", [](Trace& t) { t.records[10].op = 0x3f | kOpFloatBit; },
+                        "unknown atomic operation 63");
+  expect_record_refused("shared atomic address", [](Trace& t) { t.records[10].addr = 256; },
+                        "record 10: shared atomic address 256 is outside the block's 256 bytes of shared memory");
+  expect_record_refused("unaligned shared atomic", [](Trace& t) { t.records[10].addr = 2; }, "not 4-byte aligned");
+}
+
+TEST(TraceIoV3, GoodEdgesAreAccepted) {
+  Trace t = small_v3_trace();
+  t.records[6].addr = static_cast<uint32_t>(t.meta.n - 1);  // last input element
+  t.records[8].lane_arg = 31;
+  t.records[8].space = 1;
+  t.records[11].op = static_cast<uint8_t>(AtomicOp::Cas) | kOpFloatBit;
+  Trace back;
+  std::string msg;
+  EXPECT_EQ(try_parse(serialize_trace(t), &back, &msg), Outcome::Parsed) << msg;
+  // A launch of one block, or a grid size of 0 (unknown): the output buffer has one element.
+  t.meta.grid_size = 0;
+  t.records[7].addr = 0;
+  t.records[11].addr = 0;
+  EXPECT_EQ(try_parse(serialize_trace(t), &back, &msg), Outcome::Parsed) << msg;
+  t.records[11].addr = 1;
+  EXPECT_TRUE(contains(format_error(serialize_trace(t)), "outside the output buffer of 1 elements"));
+}
+
+TEST(TraceIoV3, UnknownDtypeIsRefused) {
+  Trace t = small_v3_trace();
+  t.meta.dtype = static_cast<DType>(2);
+  std::string msg = format_error(serialize_trace(t));
+  EXPECT_TRUE(contains(msg, "unknown element type: dtype 2")) << msg;
+  t.meta.dtype = static_cast<DType>(255);
+  msg = format_error(serialize_trace(t));
+  EXPECT_TRUE(contains(msg, "dtype 255")) << msg;
+}
+
+TEST(TraceIoV3, Version2MetadataInAVersion3FileIsTruncated) {
+  // A version 2 file relabelled as version 3: its metadata lacks track and dtype.
+  std::string bytes = serialize_old(small_trace(), 2);
+  put_u32(bytes, 8, 3);
+  reseal(bytes);
+  std::string msg = format_error(bytes);
+  EXPECT_TRUE(contains(msg, "truncated metadata section")) << msg;
+}
+
+TEST(TraceIoV3, TruncatedAndFlippedVersion3Files) {
+  const std::string bytes = serialize_trace(small_v3_trace());
+  ASSERT_LT(bytes.size(), 1000u);
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    std::string msg;
+    ASSERT_EQ(try_parse(bytes.substr(0, len), nullptr, &msg), Outcome::FormatError) << len;
+    ASSERT_TRUE(contains(msg, kName)) << msg;
+  }
+  for (size_t at = 0; at < bytes.size(); ++at) {
+    std::string b = bytes;
+    b[at] = static_cast<char>(b[at] ^ 0x20);
+    ASSERT_EQ(try_parse(b), Outcome::FormatError) << at;
+  }
+}
+
+// ---- tests/corpus: version 3 files ---------------------------------------------------------------
+
+// The fuzzers' version 3 seeds. A valid trace of one warp with every version 3 kind:
+//   epoch 0: lane l loads input[l] = l + 1, then __shfl_xor_sync(.., 16) (ends the epoch);
+//   epoch 1: lane l does atomicAdd_block(&s[0], 1) (landing in lane order), then __syncthreads;
+//   epoch 2: __reduce_add_sync of l; epoch 3: lane 0 does atomicAdd(&out[0], 496) and stores
+//   out[0]. Bad files are this one with one field broken.
+Trace corpus_trace() {
+  Trace t;
+  t.meta.kernel = "corpus_v3";
+  t.meta.track = "modern";
+  t.meta.dtype = DType::Int32;
+  t.meta.block_size = 32;
+  t.meta.n = 32;
+  t.meta.grid_size = 1;
+  t.meta.smem_bytes = 4;
+  t.meta.pattern = "iota";
+  t.meta.gpu = "hand-made";
+  t.meta.date = "2025-01-01T00:00:00Z";
+  t.meta.tool_version = "test";
+  t.meta.result = 528;
+  t.source = "int v = in[threadIdx.x];\nv += __shfl_xor_sync(~0u, v, 16);\n";
+  for (uint16_t l = 0; l < 32; ++l) {
+    t.records.push_back(rec3(0, 0, l, AccessKind::GlobalLoad, l, l + 1u, 1, 0, 0, kIn, 0));
+    t.records.push_back(rec3(0, 1, l, AccessKind::Shuffle, l + 1u, (l ^ 16u) + 1, 2,
+                             static_cast<uint8_t>(ShuffleKind::Xor), static_cast<uint8_t>(l ^ 16), 32, 0xffffffffu));
+    t.records.push_back(rec3(1, 0, l, AccessKind::SharedAtomic, 0, 1, 3, static_cast<uint8_t>(AtomicOp::Add), 0, 0, l));
+    t.records.push_back(rec(1, 1, l, AccessKind::BlockBarrier, 0, 0, 4));
+    t.records.push_back(rec3(2, 0, l, AccessKind::WarpReduce, l, 496, 5, static_cast<uint8_t>(WarpReduceOp::Add), 0,
+                             32, 0xffffffffu));
+  }
+  t.records.push_back(rec3(3, 0, 0, AccessKind::GlobalAtomic, 0, 496, 6, static_cast<uint8_t>(AtomicOp::Add), 0,
+                           kOut, 0, 1u));
+  t.records.push_back(rec3(3, 1, 0, AccessKind::GlobalStore, 0, 496, 7, 0, 0, kOut, 0, 1u));
+  return t;
+}
+
+std::vector<std::pair<std::string, std::string>> v3_corpus() {
+  const Trace good = corpus_trace();
+  std::vector<std::pair<std::string, std::string>> files;
+  files.emplace_back("v3-valid.rstrace", serialize_trace(good));
+  auto broken = [&](const char* name, void (*patch)(Trace&)) {
+    Trace t = good;
+    patch(t);
+    files.emplace_back(name, serialize_trace(t));
+  };
+  broken("v3-shuffle-bad-lane.rstrace", [](Trace& t) { t.records[1 + 5 * 7].lane_arg = 40; });
+  broken("v3-shuffle-bad-width.rstrace", [](Trace& t) { t.records[1 + 5 * 7].space = 24; });
+  broken("v3-global-index-out-of-range.rstrace", [](Trace& t) { t.records[5 * 9].addr = 32; });
+  broken("v3-bad-buffer.rstrace", [](Trace& t) { t.records.back().space = 3; });
+  broken("v3-bad-atomic-op.rstrace", [](Trace& t) { t.records[2 + 5 * 4].op = 9; });
+  broken("v3-bad-dtype.rstrace", [](Trace& t) { t.meta.dtype = static_cast<DType>(2); });
+  const std::string whole = serialize_trace(good);
+  files.emplace_back("v3-truncated.rstrace", whole.substr(0, whole.size() * 2 / 3));
+  files.emplace_back("v2-kind-shuffle.rstrace", serialize_old(good, 2));
+  return files;
+}
+
+// The v2-/v3- corpus files are what v3_corpus() writes. RS_WRITE_CORPUS=1 rewrites them.
+TEST(TraceIoV3, V3CorpusMatchesItsGenerator) {
+  const bool write = std::getenv("RS_WRITE_CORPUS") != nullptr;
+  for (const auto& [name, bytes] : v3_corpus()) {
+    const std::string path = std::string(RS_CORPUS_DIR) + "/" + name;
+    if (write) {
+      std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    std::ifstream f(path, std::ios::binary);
+    ASSERT_TRUE(f) << path << " is missing: run the unit tests with RS_WRITE_CORPUS=1";
+    std::stringstream ss;
+    ss << f.rdbuf();
+    EXPECT_EQ(ss.str(), bytes) << path << " differs from its generator";
+  }
+}
+
+TEST(TraceIoV3, CorpusMessages) {
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"v3-shuffle-bad-lane.rstrace", "record 36: shuffle source lane 40 is not in 0..31"},
+      {"v3-shuffle-bad-width.rstrace", "record 36: shuffle width 24 is not a power of two in 1..32"},
+      {"v3-global-index-out-of-range.rstrace", "record 45: global load index 32 is outside the input buffer of 32 elements"},
+      {"v3-bad-buffer.rstrace", "record 161: global store: unknown global buffer 3"},
+      {"v3-bad-atomic-op.rstrace", "record 22: unknown atomic operation 9"},
+      {"v3-bad-dtype.rstrace", "unknown element type: dtype 2"},
+      {"v3-truncated.rstrace", "truncated"},
+      {"v2-kind-shuffle.rstrace", "record 0: kind 4 (global load) needs format version 3, but the file is version 2"},
+  };
+  for (const auto& [name, needle] : expected) {
+    const std::string path = std::string(RS_CORPUS_DIR) + "/" + name;
+    const std::string msg = test::expect_error_naming<TraceFormatError>([&] { load_trace(path); }, path);
+    EXPECT_TRUE(contains(msg, needle)) << msg;
+  }
+  // The valid one replays: 4 steps, each kind once per warp.
+  Replay r(load_trace(std::string(RS_CORPUS_DIR) + "/v3-valid.rstrace"));
+  EXPECT_EQ(r.num_steps(), 4u);
+  EXPECT_EQ(r.step(0).ended_by, StepEnd::Shuffle);
+  EXPECT_EQ(r.step(1).ended_by, StepEnd::BlockBarrier);
+  EXPECT_EQ(r.step(2).ended_by, StepEnd::WarpReduce);
+  EXPECT_EQ(r.step(3).ended_by, StepEnd::KernelEnd);
+  EXPECT_EQ(r.shuffle_instruction_count(), 1);
+  EXPECT_TRUE(r.shuffles()[0].consistent);
+  EXPECT_TRUE(r.shuffles()[1].consistent);
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::SharedAtomic), 1);
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::GlobalAtomic), 1);
+  EXPECT_EQ(r.global_request_count(AccessKind::GlobalLoad), 1);
+  EXPECT_EQ(r.global_request_count(AccessKind::GlobalStore), 1);
+  EXPECT_EQ(r.atomic_targets()[0].chained, 31);
+  EXPECT_EQ(r.step(1).smem[0], 32);
+  EXPECT_EQ(r.result_lanes(), std::vector<int>{0});
 }
 
 }  // namespace

@@ -1,9 +1,14 @@
-// Device-side capture: the probe policies and the shared-memory wrapper the kernels use.
+// Device-side capture: the probe policies and the memory wrappers the kernels use.
 //
 // Index
-//   NullProbe      timing build: every hook is empty, barriers are the plain intrinsics
-//   TraceProbe     tracing build: records every shared load/store and barrier of one block
+//   NullProbe      timing build: every hook is empty or exactly the CUDA intrinsic
+//   TraceProbe     tracing build: records every event of one block (see AccessKind)
+//   Acc<T>         the type a running sum is kept in (unsigned for int: wraps like the CPU)
 //   SharedArray    `sdata[i]` with unchanged syntax; reports each access to the probe
+//   GlobalArray    `pData[i]` on a global buffer: records loads and stores (element index)
+//   GlobalVar      a one-element global buffer used as a scalar (`dev_sum`)
+//   AtomicPtr, atomicAdd(), atomicAdd_block()   `atomicAdd(&dev_sum, x)` with unchanged syntax
+//   Shuffles       probe.shfl_*: what the kernel files' __shfl*_sync macros call
 //
 // One kernel source, two builds (docs/architecture.md): kernels take a `Probe` template
 // parameter. With NullProbe, SharedArray::Ref compiles to a plain shared-memory access, so
@@ -12,16 +17,89 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "trace_format.hpp"
 
+// A kernel file ends with its track's kernel list for the host dispatch; only translation units
+// that include kernels/dispatch.cuh first (kernels/track_*.cu) expand it.
+#ifndef RS_TRACK_KERNELS
+#define RS_TRACK_KERNELS(...)
+#endif
+
 namespace rs {
 
-// Timing build. Compiles to nothing but the barriers themselves.
+// The bits of a 32-bit value, as records store them.
+template <class T>
+__device__ __forceinline__ uint32_t to_bits(T v) {
+  static_assert(sizeof(T) == 4, "records hold 32-bit values");
+  if constexpr (std::is_same_v<T, float>) {
+    return __float_as_uint(v);
+  } else {
+    return static_cast<uint32_t>(v);
+  }
+}
+// TraceRecord::op's float bit for values of type T.
+template <class T>
+__device__ __forceinline__ constexpr uint8_t float_bit() {
+  return std::is_same_v<T, float> ? kOpFloatBit : 0;
+}
+
+// A running sum of T: unsigned int for int (signed overflow is undefined in C++, unsigned wraps
+// with the same bits as the CPU reference), T itself for float.
+template <class T>
+using Acc = std::conditional_t<std::is_integral_v<T>, unsigned int, T>;
+
+template <class T>
+struct NoDeduce {
+  using type = T;
+};
+
+// The source lane a shuffle reads, per the CUDA C++ Programming Guide, "Warp Shuffle Functions":
+// lanes are split into groups of `width`; __shfl_sync reads lane srcLane % width of the group;
+// _up and _down return the caller's own value when the source falls outside its group; _xor may
+// read earlier groups but gets its own value for a later one.
+__device__ __forceinline__ uint32_t shuffle_source(ShuffleKind k, uint32_t lane, uint32_t arg, uint32_t width) {
+  const uint32_t start = lane & ~(width - 1);
+  switch (k) {
+    case ShuffleKind::Idx: return start + (arg & (width - 1));
+    case ShuffleKind::Up: return (lane >= start + arg) ? lane - arg : lane;
+    case ShuffleKind::Down: return (lane + arg < start + width) ? lane + arg : lane;
+    case ShuffleKind::Xor: return ((lane ^ arg) < start + width) ? (lane ^ arg) : lane;
+  }
+  return lane;
+}
+
+template <ShuffleKind K, class V>
+__device__ __forceinline__ V shuffle_intrinsic(uint32_t mask, V var, uint32_t arg, int width) {
+  if constexpr (K == ShuffleKind::Idx) return __shfl_sync(mask, var, static_cast<int>(arg), width);
+  if constexpr (K == ShuffleKind::Up) return __shfl_up_sync(mask, var, arg, width);
+  if constexpr (K == ShuffleKind::Down) return __shfl_down_sync(mask, var, arg, width);
+  if constexpr (K == ShuffleKind::Xor) return __shfl_xor_sync(mask, var, static_cast<int>(arg), width);
+}
+
+template <class T>
+__device__ __forceinline__ T atomic_intrinsic(AtomicOp op, bool block_scope, T* p, T v) {
+  // Only the ops the kernels use so far; each is exactly the CUDA intrinsic.
+  if (op == AtomicOp::Add) return block_scope ? ::atomicAdd_block(p, v) : ::atomicAdd(p, v);
+  return T{};
+}
+
+// Timing build. Every hook is empty, or exactly the intrinsic it stands for.
 struct NullProbe {
-  __device__ __forceinline__ void access(AccessKind, uint32_t, int, uint32_t) {}
+  __device__ __forceinline__ void access(AccessKind, uint32_t, uint32_t, uint32_t) {}
+  __device__ __forceinline__ void global_access(AccessKind, uint8_t, uint32_t, uint32_t, uint32_t) {}
   __device__ __forceinline__ void block_barrier(uint32_t) { __syncthreads(); }
   __device__ __forceinline__ void warp_barrier(uint32_t) { __syncwarp(); }
+  template <ShuffleKind K, class V>
+  __device__ __forceinline__ V shfl(uint32_t, uint32_t mask, V var, uint32_t arg, int width = 32) {
+    return shuffle_intrinsic<K>(mask, var, arg, width);
+  }
+  template <class T>
+  __device__ __forceinline__ T atomic(AccessKind, AtomicOp op, bool block_scope, uint8_t, uint32_t, T* p, T v,
+                                      uint32_t) {
+    return atomic_intrinsic(op, block_scope, p, v);
+  }
 };
 
 // Tracing build. The host fills the first four fields; the kernel takes the probe by value,
@@ -37,25 +115,60 @@ struct TraceProbe {
 
   __device__ __forceinline__ bool on() const { return blockIdx.x == traced_block; }
 
-  __device__ void record(AccessKind kind, uint32_t addr, int value, uint32_t line) {
+  __device__ void record(AccessKind kind, uint32_t addr, uint32_t value, uint32_t line, uint8_t op = 0,
+                         uint8_t lane_arg = 0, uint8_t space = 0, uint32_t aux = 0) {
     const uint32_t mask = __activemask();  // read first: lanes executing this access together
-    const uint32_t slot = atomicAdd(count, 1u);
+    const uint32_t slot = ::atomicAdd(count, 1u);
     if (slot < capacity) {
       TraceRecord r{};
       r.epoch = epoch;
       r.seq = seq;
       r.addr = addr;
-      r.value = value;
+      r.value = static_cast<int32_t>(value);
       r.active_mask = mask;
       r.thread = static_cast<uint16_t>(threadIdx.x);
       r.line = static_cast<uint16_t>(line);
       r.kind = static_cast<uint8_t>(kind);
+      r.op = op;
+      r.lane_arg = lane_arg;
+      r.space = space;
+      r.aux = aux;
       records[slot] = r;
     }
   }
-  __device__ __forceinline__ void access(AccessKind kind, uint32_t addr, int value, uint32_t line) {
+  __device__ __forceinline__ void access(AccessKind kind, uint32_t addr, uint32_t value, uint32_t line) {
     if (on()) record(kind, addr, value, line);
     ++seq;
+  }
+  __device__ __forceinline__ void global_access(AccessKind kind, uint8_t space, uint32_t index, uint32_t value,
+                                                uint32_t line) {
+    if (on()) record(kind, index, value, line, 0, 0, space);
+    ++seq;
+  }
+  // A shuffle synchronises the lanes in `mask`, so it ends the recording lane's epoch.
+  template <ShuffleKind K, class V>
+  __device__ __forceinline__ V shfl(uint32_t line, uint32_t mask, V var, uint32_t arg, int width = 32) {
+    V got = shuffle_intrinsic<K>(mask, var, arg, width);
+    if (on()) {
+      const uint32_t src = shuffle_source(K, threadIdx.x % 32u, arg, static_cast<uint32_t>(width));
+      record(AccessKind::Shuffle, to_bits(var), to_bits(got), line,
+             static_cast<uint8_t>(static_cast<uint8_t>(K) | float_bit<V>()), static_cast<uint8_t>(src),
+             static_cast<uint8_t>(width), mask);
+    }
+    ++epoch;
+    seq = 0;
+    return got;
+  }
+  template <class T>
+  __device__ __forceinline__ T atomic(AccessKind kind, AtomicOp op, bool block_scope, uint8_t space, uint32_t addr,
+                                      T* p, T v, uint32_t line) {
+    T old = atomic_intrinsic(op, block_scope, p, v);
+    if (on()) {
+      record(kind, addr, to_bits(v), line, static_cast<uint8_t>(static_cast<uint8_t>(op) | float_bit<T>()), 0, space,
+             to_bits(old));
+    }
+    ++seq;
+    return old;
   }
   __device__ __forceinline__ void block_barrier(uint32_t line) {
     if (on()) record(AccessKind::BlockBarrier, 0, 0, line);
@@ -69,6 +182,16 @@ struct TraceProbe {
     ++epoch;
     seq = 0;
   }
+};
+
+// A pointer for the atomic wrappers: where, in which memory, and the address a record names.
+template <class T, class Probe>
+struct AtomicPtr {
+  T* p;
+  AccessKind kind;  // SharedAtomic or GlobalAtomic
+  uint8_t space;    // GlobalBuffer (global atomics)
+  uint32_t addr;    // shared byte offset, or element index into `space`
+  Probe* probe;
 };
 
 // The block's dynamic shared memory (the kernel's `extern __shared__ int sdata[]`).
@@ -96,19 +219,27 @@ class SharedArray {
         : p_(p), addr_(addr), line_(line), probe_(probe) {}
     __device__ __forceinline__ operator T() const {
       T v = *p_;
-      probe_.access(AccessKind::Load, addr_, v, line_);
+      probe_.access(AccessKind::Load, addr_, to_bits(v), line_);
       return v;
     }
     __device__ __forceinline__ Ref& operator=(T v) {
       *p_ = v;
-      probe_.access(AccessKind::Store, addr_, v, line_);
+      probe_.access(AccessKind::Store, addr_, to_bits(v), line_);
       return *this;
     }
     __device__ __forceinline__ Ref& operator=(const Ref& other) { return *this = static_cast<T>(other); }
-    // Two's-complement wrap-around, as the CPU reference computes it.
+    // `&s_sum[0]`: the address for atomicAdd_block / atomicAdd on shared memory.
+    __device__ __forceinline__ AtomicPtr<T, Probe> operator&() {
+      return {p_, AccessKind::SharedAtomic, 0, addr_, &probe_};
+    }
+    // Integers: two's-complement wrap-around, as the CPU reference computes it.
     __device__ __forceinline__ Ref& operator+=(T v) {
       T old = *this;
-      return *this = static_cast<T>(static_cast<uint32_t>(old) + static_cast<uint32_t>(v));
+      if constexpr (std::is_integral_v<T>) {
+        return *this = static_cast<T>(static_cast<uint32_t>(old) + static_cast<uint32_t>(v));
+      } else {
+        return *this = old + v;
+      }
     }
 
    private:
@@ -120,6 +251,8 @@ class SharedArray {
 
   __device__ __forceinline__ explicit SharedArray(Probe& probe)
       : data_(reinterpret_cast<T*>(dynamic_smem())), probe_(probe) {}
+  __device__ __forceinline__ T* data() const { return data_; }
+  __device__ __forceinline__ Probe& probe() const { return probe_; }
 
   __device__ __forceinline__ Ref operator[](Index idx) {
     return Ref(data_ + idx.i, idx.i * static_cast<uint32_t>(sizeof(T)), idx.line, probe_);
@@ -131,5 +264,76 @@ class SharedArray {
   T* data_;
   Probe& probe_;
 };
+
+// A global buffer with `pData[i]` syntax. const T: the kernel's input (GlobalBuffer::Input), loads
+// only; T: its output (GlobalBuffer::Output). Records carry the element index.
+template <class T, class Probe>
+class GlobalArray {
+  using V = std::remove_const_t<T>;
+  static constexpr uint8_t kSpace =
+      static_cast<uint8_t>(std::is_const_v<T> ? GlobalBuffer::Input : GlobalBuffer::Output);
+
+ public:
+  using Index = typename SharedArray<V, Probe>::Index;
+  class Ref {
+   public:
+    __device__ __forceinline__ Ref(T* p, uint32_t i, uint32_t line, Probe& probe)
+        : p_(p), i_(i), line_(line), probe_(probe) {}
+    __device__ __forceinline__ operator V() const {
+      V v = *p_;
+      probe_.global_access(AccessKind::GlobalLoad, kSpace, i_, to_bits(v), line_);
+      return v;
+    }
+    __device__ __forceinline__ Ref& operator=(V v) {
+      static_assert(!std::is_const_v<T>, "the input buffer is read-only");
+      *p_ = v;
+      probe_.global_access(AccessKind::GlobalStore, kSpace, i_, to_bits(v), line_);
+      return *this;
+    }
+    __device__ __forceinline__ AtomicPtr<V, Probe> operator&() {
+      return {const_cast<V*>(p_), AccessKind::GlobalAtomic, kSpace, i_, &probe_};
+    }
+
+   private:
+    T* p_;
+    uint32_t i_;
+    uint32_t line_;
+    Probe& probe_;
+  };
+  __device__ __forceinline__ GlobalArray(T* p, Probe& probe) : p_(p), probe_(probe) {}
+  __device__ __forceinline__ Ref operator[](Index idx) const { return Ref(p_ + idx.i, idx.i, idx.line, probe_); }
+
+ private:
+  T* p_;
+  Probe& probe_;
+};
+
+// A one-element global buffer used as a scalar, e.g. the note's `__device__ float dev_sum`
+// (here a buffer the host zeroes before the launch): `atomicAdd(&dev_sum, x)`.
+template <class T, class Probe>
+class GlobalVar {
+ public:
+  __device__ __forceinline__ GlobalVar(T* p, Probe& probe) : p_(p), probe_(probe) {}
+  __device__ __forceinline__ AtomicPtr<T, Probe> operator&() {
+    return {p_, AccessKind::GlobalAtomic, static_cast<uint8_t>(GlobalBuffer::Output), 0, &probe_};
+  }
+
+ private:
+  T* p_;
+  Probe& probe_;
+};
+
+// atomicAdd / atomicAdd_block on the wrappers' addresses: exactly the intrinsic in the timing
+// build; the tracing build also records the operand and the old value returned.
+template <class T, class Probe>
+__device__ __forceinline__ T atomicAdd(AtomicPtr<T, Probe> a, typename NoDeduce<T>::type v,
+                                       uint32_t line = __builtin_LINE()) {
+  return a.probe->atomic(a.kind, AtomicOp::Add, false, a.space, a.addr, a.p, v, line);
+}
+template <class T, class Probe>
+__device__ __forceinline__ T atomicAdd_block(AtomicPtr<T, Probe> a, typename NoDeduce<T>::type v,
+                                             uint32_t line = __builtin_LINE()) {
+  return a.probe->atomic(a.kind, AtomicOp::Add, true, a.space, a.addr, a.p, v, line);
+}
 
 }  // namespace rs

@@ -15,6 +15,8 @@ const char* to_string(StepEnd e) {
     case StepEnd::BlockBarrier: return "__syncthreads()";
     case StepEnd::WarpBarrier: return "__syncwarp()";
     case StepEnd::KernelEnd: return "end of kernel";
+    case StepEnd::Shuffle: return "a warp shuffle";
+    case StepEnd::WarpReduce: return "a warp reduce";
   }
   return "?";
 }
@@ -39,6 +41,125 @@ int Step::active_warps() const {
   return static_cast<int>(std::count_if(warps.begin(), warps.end(), [](const WarpStep& w) { return w.active(); }));
 }
 
+const char* intrinsic_name(AccessKind kind, uint8_t op) {
+  op &= kOpMask;
+  switch (kind) {
+    case AccessKind::Shuffle:
+      switch (static_cast<ShuffleKind>(op)) {
+        case ShuffleKind::Idx: return "__shfl_sync";
+        case ShuffleKind::Up: return "__shfl_up_sync";
+        case ShuffleKind::Down: return "__shfl_down_sync";
+        case ShuffleKind::Xor: return "__shfl_xor_sync";
+      }
+      return "__shfl?_sync";
+    case AccessKind::WarpReduce:
+      switch (static_cast<WarpReduceOp>(op)) {
+        case WarpReduceOp::Add: return "__reduce_add_sync";
+        case WarpReduceOp::Min: return "__reduce_min_sync";
+        case WarpReduceOp::Max: return "__reduce_max_sync";
+      }
+      return "__reduce_?_sync";
+    case AccessKind::SharedAtomic:
+    case AccessKind::GlobalAtomic:
+      switch (static_cast<AtomicOp>(op)) {
+        case AtomicOp::Add: return "atomicAdd";
+        case AtomicOp::Min: return "atomicMin";
+        case AtomicOp::Max: return "atomicMax";
+        case AtomicOp::Inc: return "atomicInc";
+        case AtomicOp::Exch: return "atomicExch";
+        case AtomicOp::Cas: return "atomicCAS";
+      }
+      return "atomic?";
+    default:
+      return to_string(kind);
+  }
+}
+
+uint32_t atomic_result(uint8_t op, uint32_t old, uint32_t operand) {
+  const bool is_float = (op & kOpFloatBit) != 0;
+  switch (static_cast<AtomicOp>(op & kOpMask)) {
+    case AtomicOp::Add:
+      return is_float ? float_to_bits(bits_to_float(old) + bits_to_float(operand)) : old + operand;
+    case AtomicOp::Min:
+      if (is_float) return bits_to_float(operand) < bits_to_float(old) ? operand : old;
+      return static_cast<int32_t>(operand) < static_cast<int32_t>(old) ? operand : old;
+    case AtomicOp::Max:
+      if (is_float) return bits_to_float(operand) > bits_to_float(old) ? operand : old;
+      return static_cast<int32_t>(operand) > static_cast<int32_t>(old) ? operand : old;
+    case AtomicOp::Inc: return old >= operand ? 0u : old + 1u;
+    case AtomicOp::Exch:
+    case AtomicOp::Cas: return operand;
+  }
+  return old;
+}
+
+namespace {
+
+bool is_shared_access(AccessKind k) { return k == AccessKind::Load || k == AccessKind::Store; }
+bool is_barrier(AccessKind k) { return k == AccessKind::BlockBarrier || k == AccessKind::WarpBarrier; }
+bool is_lane_op(AccessKind k) { return k == AccessKind::Shuffle || k == AccessKind::WarpReduce; }
+bool is_atomic(AccessKind k) { return k == AccessKind::SharedAtomic || k == AccessKind::GlobalAtomic; }
+
+// A key that orders 32-bit values as numbers: int32, or float32 (a total order, NaNs last).
+uint32_t order_key(uint32_t bits, bool is_float) {
+  if (!is_float) return bits ^ 0x80000000u;
+  return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
+}
+
+// One atomic update of one lane, before it becomes part of an AtomicTarget.
+struct AtomicEvent {
+  TraceRecord rec;
+  size_t instruction;
+};
+
+// Groups the updates by target and puts each target's updates in landing order (AtomicTarget).
+std::vector<AtomicTarget> build_targets(const std::vector<AtomicEvent>& events) {
+  std::map<std::tuple<int, uint8_t, uint32_t>, std::vector<const AtomicEvent*>> by_target;
+  for (const AtomicEvent& ev : events) {
+    const bool global = ev.rec.kind == static_cast<uint8_t>(AccessKind::GlobalAtomic);
+    by_target[{global ? 1 : 0, global ? ev.rec.space : uint8_t{0}, ev.rec.addr}].push_back(&ev);
+  }
+  std::vector<AtomicTarget> targets;
+  targets.reserve(by_target.size());
+  for (auto& [key, evs] : by_target) {
+    AtomicTarget t;
+    t.kind = std::get<0>(key) ? AccessKind::GlobalAtomic : AccessKind::SharedAtomic;
+    t.space = std::get<1>(key);
+    t.addr = std::get<2>(key);
+    t.op = evs.front()->rec.op;
+    const bool is_float = (t.op & kOpFloatBit) != 0;
+    const auto aop = static_cast<AtomicOp>(t.op & kOpMask);
+    const bool by_old = aop == AtomicOp::Add || aop == AtomicOp::Inc || aop == AtomicOp::Max || aop == AtomicOp::Min;
+    const bool descending = aop == AtomicOp::Min;
+    std::sort(evs.begin(), evs.end(), [&](const AtomicEvent* a, const AtomicEvent* b) {
+      if (by_old) {
+        const uint32_t ka = order_key(a->rec.aux, is_float), kb = order_key(b->rec.aux, is_float);
+        if (ka != kb) return descending ? ka > kb : ka < kb;
+      }
+      return std::make_tuple(a->rec.epoch, a->rec.thread, a->rec.seq) <
+             std::make_tuple(b->rec.epoch, b->rec.thread, b->rec.seq);
+    });
+    for (const AtomicEvent* ev : evs) {
+      AtomicUpdate u;
+      u.thread = ev->rec.thread;
+      u.epoch = ev->rec.epoch;
+      u.operand = static_cast<uint32_t>(ev->rec.value);
+      u.old = ev->rec.aux;
+      u.op = ev->rec.op;
+      u.instruction = ev->instruction;
+      t.order.push_back(u);
+    }
+    for (size_t k = 1; k < t.order.size(); ++k) {
+      const AtomicUpdate& prev = t.order[k - 1];
+      if (t.order[k].old == atomic_result(prev.op, prev.old, prev.operand)) ++t.chained;
+    }
+    targets.push_back(std::move(t));
+  }
+  return targets;
+}
+
+}  // namespace
+
 Replay::Replay(const Trace& trace) : meta_(trace.meta) {
   if (trace.records.empty()) throw ReplayError(meta_.kernel + ": the trace holds no records");
   num_warps_ = static_cast<int>((meta_.block_size + kWarpSize - 1) / kWarpSize);
@@ -59,6 +180,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     return key(a) < key(b);
   });
 
+  // The last epoch of each thread: any event counts, barriers and shuffles included.
   uint32_t max_epoch = 0;
   std::vector<int64_t> last_epoch(meta_.block_size, -1);
   for (const auto& r : recs) {
@@ -72,10 +194,26 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
                       " shared-memory words are too many to replay");
   }
 
+  // Shared atomics change shared memory: per (epoch, word), the value the last update of that
+  // epoch (in landing order) left there.
+  std::map<std::pair<uint32_t, uint32_t>, int32_t> atomic_writes;
+  {
+    std::vector<AtomicEvent> shared;
+    for (const auto& r : recs) {
+      if (r.kind == static_cast<uint8_t>(AccessKind::SharedAtomic)) shared.push_back({r, 0});
+    }
+    for (const AtomicTarget& t : build_targets(shared)) {
+      for (const AtomicUpdate& u : t.order) {
+        atomic_writes[{u.epoch, t.addr / kBankWidthBytes}] =
+            static_cast<int32_t>(atomic_result(u.op, u.old, u.operand));
+      }
+    }
+  }
+  std::vector<AtomicEvent> atomic_events;
+
   steps_.resize(max_epoch + 1);
   std::vector<int32_t> smem(words_, 0);
   std::vector<uint8_t> defined(words_, 0);
-  // Per step and warp: sum of useful-lane fractions and number of accesses, for efficiency.
   size_t i = 0;
   for (uint32_t e = 0; e <= max_epoch; ++e) {
     Step& st = steps_[e];
@@ -83,17 +221,39 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     st.warps.resize(num_warps_);
     st.written.assign(words_, 0);
     st.read.assign(words_, 0);
+    // Per warp: sum of useful-lane fractions and number of warp-level instructions, for efficiency.
     std::vector<int> warp_accesses(num_warps_, 0);
     std::vector<float> warp_eff(num_warps_, 0.f);
     // Per thread: words loaded since its last store this epoch, for the flows.
     std::map<uint32_t, std::vector<uint32_t>> pending_reads;
     std::set<uint16_t> lines;
+    // The first shuffle or warp reduce of the step, which ends it if no barrier does.
+    bool lane_end = false;
+    StepEnd lane_end_kind = StepEnd::Shuffle;
+    uint16_t lane_end_line = 0;
+
+    // Warp-level bookkeeping shared by every kind of warp instruction.
+    auto note_instruction = [&](uint32_t warp, uint32_t lanes, uint32_t active_mask, uint16_t line) {
+      WarpStep& ws = st.warps[warp];
+      ws.useful |= lanes;
+      ws.active_mask |= active_mask;
+      // Live lanes of this warp: those that have not finished the kernel.
+      uint32_t live = 0;
+      for (int l = 0; l < kWarpSize; ++l) {
+        uint32_t t = warp * kWarpSize + l;
+        if (t < meta_.block_size && last_epoch[t] >= static_cast<int64_t>(e)) live |= 1u << l;
+      }
+      if ((active_mask & live) != live) ws.diverged = true;
+      warp_accesses[warp]++;
+      warp_eff[warp] += static_cast<float>(std::popcount(lanes)) / kWarpSize;
+      lines.insert(line);
+    };
 
     while (i < recs.size() && recs[i].epoch == e) {
       const TraceRecord& r0 = recs[i];
       const uint32_t warp = r0.thread / kWarpSize;
       const auto kind = static_cast<AccessKind>(r0.kind);
-      if (kind == AccessKind::BlockBarrier || kind == AccessKind::WarpBarrier) {
+      if (is_barrier(kind)) {
         // Barriers end the step; all lanes of a correct kernel agree on which barrier.
         StepEnd end = kind == AccessKind::BlockBarrier ? StepEnd::BlockBarrier : StepEnd::WarpBarrier;
         if (st.barrier_line == 0 || end == StepEnd::BlockBarrier) {
@@ -103,63 +263,178 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
         ++i;
         continue;
       }
-      // Group the lanes of one warp-level access: same epoch, warp, seq, kind and line.
-      WarpAccess wa;
-      wa.epoch = e;
-      wa.warp = warp;
-      wa.seq = r0.seq;
-      wa.kind = kind;
-      wa.line = r0.line;
+      // The records of one warp-level instruction: same epoch, warp, seq, kind and line.
+      const size_t first = i;
       while (i < recs.size()) {
         const TraceRecord& r = recs[i];
         if (r.epoch != e || r.thread / kWarpSize != warp || r.seq != r0.seq || r.kind != r0.kind ||
             r.line != r0.line) {
           break;
         }
-        const uint32_t lane = r.thread % kWarpSize;
-        wa.lanes |= 1u << lane;
-        wa.active_mask |= r.active_mask;
-        wa.addr[lane] = r.addr;
-        wa.value[lane] = r.value;
-        const uint32_t word = r.addr / kBankWidthBytes;
-        if (kind == AccessKind::Load) {
-          st.read[word] = 1;
-          pending_reads[r.thread].push_back(word);
-        } else {
-          st.written[word] = 1;
-          smem[word] = r.value;
-          defined[word] = 1;
-          for (uint32_t src : pending_reads[r.thread]) {
-            if (src != word) st.flows.emplace_back(word, src);
-          }
-          pending_reads[r.thread].clear();
-        }
         ++i;
       }
-      wa.banks = analyze_banks(wa.addr, wa.lanes);
-      WarpStep& ws = st.warps[warp];
-      ws.useful |= wa.lanes;
-      ws.active_mask |= wa.active_mask;
-      // Live lanes of this warp: those that have not finished the kernel.
-      uint32_t live = 0;
-      for (int l = 0; l < kWarpSize; ++l) {
-        uint32_t t = warp * kWarpSize + l;
-        if (t < meta_.block_size && last_epoch[t] >= static_cast<int64_t>(e)) live |= 1u << l;
+
+      if (is_shared_access(kind)) {
+        WarpAccess wa;
+        wa.epoch = e;
+        wa.warp = warp;
+        wa.seq = r0.seq;
+        wa.kind = kind;
+        wa.line = r0.line;
+        for (size_t k = first; k < i; ++k) {
+          const TraceRecord& r = recs[k];
+          const uint32_t lane = r.thread % kWarpSize;
+          wa.lanes |= 1u << lane;
+          wa.active_mask |= r.active_mask;
+          wa.addr[lane] = r.addr;
+          wa.value[lane] = r.value;
+          const uint32_t word = r.addr / kBankWidthBytes;
+          if (kind == AccessKind::Load) {
+            st.read[word] = 1;
+            pending_reads[r.thread].push_back(word);
+          } else {
+            st.written[word] = 1;
+            smem[word] = r.value;
+            defined[word] = 1;
+            for (uint32_t src : pending_reads[r.thread]) {
+              if (src != word) st.flows.emplace_back(word, src);
+            }
+            pending_reads[r.thread].clear();
+          }
+        }
+        wa.banks = analyze_banks(wa.addr, wa.lanes);
+        note_instruction(warp, wa.lanes, wa.active_mask, wa.line);
+        if (kind == AccessKind::Load) {
+          st.loads++;
+          st.load_conflicts += wa.banks.conflicts();
+        } else {
+          st.stores++;
+          st.store_conflicts += wa.banks.conflicts();
+        }
+        st.max_degree = std::max(st.max_degree, wa.banks.degree);
+        st.accesses.push_back(accesses_.size());
+        accesses_.push_back(wa);
+      } else if (is_lane_op(kind)) {
+        WarpShuffle sh;
+        sh.epoch = e;
+        sh.warp = warp;
+        sh.seq = r0.seq;
+        sh.kind = kind;
+        sh.op = r0.op & kOpMask;
+        sh.float_values = (r0.op & kOpFloatBit) != 0;
+        sh.width = r0.space;
+        sh.line = r0.line;
+        std::array<uint8_t, kWarpSize> src{};
+        for (size_t k = first; k < i; ++k) {
+          const TraceRecord& r = recs[k];
+          const uint32_t lane = r.thread % kWarpSize;
+          sh.lanes |= 1u << lane;
+          sh.member_mask |= r.aux;
+          sh.active_mask |= r.active_mask;
+          sh.offered[lane] = r.addr;
+          sh.received[lane] = static_cast<uint32_t>(r.value);
+          src[lane] = r.lane_arg;
+        }
+        if (kind == AccessKind::Shuffle) {
+          for (int l = 0; l < kWarpSize; ++l) {
+            if (!(sh.lanes >> l & 1u)) continue;
+            const uint8_t from = src[l];
+            sh.moves.push_back({from, static_cast<uint8_t>(l), sh.received[l]});
+            // A lane that read from a lane not executing the shuffle got an undefined value.
+            if (!(sh.lanes >> from & 1u) || sh.received[l] != sh.offered[from]) sh.consistent = false;
+          }
+        } else {
+          uint32_t acc = 0;
+          bool any = false;
+          for (int l = 0; l < kWarpSize; ++l) {
+            if (!(sh.lanes >> l & 1u)) continue;
+            const uint32_t v = sh.offered[l];
+            if (!any) {
+              acc = v;
+              any = true;
+            } else if (sh.op == static_cast<uint8_t>(WarpReduceOp::Add)) {
+              acc += v;
+            } else if (sh.op == static_cast<uint8_t>(WarpReduceOp::Min)) {
+              acc = static_cast<int32_t>(v) < static_cast<int32_t>(acc) ? v : acc;
+            } else {
+              acc = static_cast<int32_t>(v) > static_cast<int32_t>(acc) ? v : acc;
+            }
+          }
+          for (int l = 0; l < kWarpSize; ++l) {
+            if ((sh.lanes >> l & 1u) && sh.received[l] != acc) sh.consistent = false;
+          }
+        }
+        note_instruction(warp, sh.lanes, sh.active_mask, sh.line);
+        if (!lane_end) {
+          lane_end = true;
+          lane_end_kind = kind == AccessKind::Shuffle ? StepEnd::Shuffle : StepEnd::WarpReduce;
+          lane_end_line = sh.line;
+        }
+        st.shuffles.push_back(shuffles_.size());
+        shuffles_.push_back(std::move(sh));
+      } else if (is_atomic(kind)) {
+        WarpAtomic wa;
+        wa.epoch = e;
+        wa.warp = warp;
+        wa.seq = r0.seq;
+        wa.kind = kind;
+        wa.op = r0.op & kOpMask;
+        wa.float_values = (r0.op & kOpFloatBit) != 0;
+        wa.space = kind == AccessKind::GlobalAtomic ? r0.space : 0;
+        wa.line = r0.line;
+        uint32_t active = 0;
+        std::map<uint32_t, int> per_addr;
+        for (size_t k = first; k < i; ++k) {
+          const TraceRecord& r = recs[k];
+          wa.lanes |= 1u << (r.thread % kWarpSize);
+          active |= r.active_mask;
+          per_addr[r.addr]++;
+          atomic_events.push_back({r, atomics_.size()});
+        }
+        for (const auto& [addr, n] : per_addr) {
+          wa.contention.emplace_back(addr, n);
+          wa.max_contention = std::max(wa.max_contention, n);
+        }
+        note_instruction(warp, wa.lanes, active, wa.line);
+        st.atomics.push_back(atomics_.size());
+        atomics_.push_back(std::move(wa));
+      } else {  // GlobalLoad, GlobalStore
+        GlobalRequest g;
+        g.epoch = e;
+        g.warp = warp;
+        g.seq = r0.seq;
+        g.kind = kind;
+        g.space = r0.space;
+        g.line = r0.line;
+        std::set<uint64_t> sectors, elements;
+        for (size_t k = first; k < i; ++k) {
+          const TraceRecord& r = recs[k];
+          const uint32_t lane = r.thread % kWarpSize;
+          g.lanes |= 1u << lane;
+          g.active_mask |= r.active_mask;
+          g.index[lane] = r.addr;
+          g.value[lane] = static_cast<uint32_t>(r.value);
+          const uint64_t byte = uint64_t{r.addr} * 4;
+          sectors.insert(byte / 32);
+          elements.insert(r.addr);
+        }
+        g.sectors = static_cast<int>(sectors.size());
+        g.min_sectors = static_cast<int>((elements.size() * 4 + 31) / 32);
+        g.requested_bytes = std::popcount(g.lanes) * 4;
+        note_instruction(warp, g.lanes, g.active_mask, g.line);
+        st.global_requests.push_back(global_.size());
+        global_.push_back(g);
       }
-      if ((wa.active_mask & live) != live) ws.diverged = true;
-      warp_accesses[warp]++;
-      warp_eff[warp] += static_cast<float>(std::popcount(wa.lanes)) / kWarpSize;
-      lines.insert(wa.line);
-      if (kind == AccessKind::Load) {
-        st.loads++;
-        st.load_conflicts += wa.banks.conflicts();
-      } else {
-        st.stores++;
-        st.store_conflicts += wa.banks.conflicts();
-      }
-      st.max_degree = std::max(st.max_degree, wa.banks.degree);
-      st.accesses.push_back(accesses_.size());
-      accesses_.push_back(wa);
+    }
+    if (st.barrier_line == 0 && st.ended_by == StepEnd::KernelEnd && lane_end) {
+      st.ended_by = lane_end_kind;
+      st.barrier_line = lane_end_line;
+    }
+    for (auto it = atomic_writes.lower_bound({e, 0}); it != atomic_writes.end() && it->first.first == e; ++it) {
+      const uint32_t word = it->first.second;
+      smem[word] = it->second;
+      defined[word] = 1;
+      st.written[word] = 1;
     }
 
     for (int w = 0; w < num_warps_; ++w) {
@@ -178,6 +453,48 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     load_conflicts_ += st.load_conflicts;
     store_conflicts_ += st.store_conflicts;
   }
+
+  targets_ = build_targets(atomic_events);
+
+  // Per warp, the lane that holds the result after the warp's last shuffle or warp reduce: the
+  // lane of its first store or atomic after that (lowest lane of the instruction), else lane 0.
+  result_lanes_.assign(num_warps_, -1);
+  std::vector<int64_t> last_lane_op(num_warps_, -1);
+  for (const WarpShuffle& sh : shuffles_) {
+    last_lane_op[sh.warp] = std::max<int64_t>(last_lane_op[sh.warp], sh.epoch);
+  }
+  // (epoch, seq, lane) of the first store or atomic after the last lane op, per warp.
+  std::vector<std::tuple<uint32_t, uint32_t, int>> first_after(num_warps_, {UINT32_MAX, UINT32_MAX, 0});
+  auto consider = [&](uint32_t warp, uint32_t epoch, uint32_t seq, uint32_t lanes) {
+    if (last_lane_op[warp] < 0 || static_cast<int64_t>(epoch) <= last_lane_op[warp] || lanes == 0) return;
+    first_after[warp] = std::min(first_after[warp], std::make_tuple(epoch, seq, std::countr_zero(lanes)));
+  };
+  for (const WarpAccess& a : accesses_) {
+    if (a.kind == AccessKind::Store) consider(a.warp, a.epoch, a.seq, a.lanes);
+  }
+  for (const GlobalRequest& g : global_) {
+    if (g.kind == AccessKind::GlobalStore) consider(g.warp, g.epoch, g.seq, g.lanes);
+  }
+  for (const WarpAtomic& a : atomics_) consider(a.warp, a.epoch, a.seq, a.lanes);
+  for (int w = 0; w < num_warps_; ++w) {
+    if (last_lane_op[w] < 0) continue;
+    result_lanes_[w] = std::get<0>(first_after[w]) == UINT32_MAX ? 0 : std::get<2>(first_after[w]);
+  }
+}
+
+int Replay::shuffle_instruction_count() const {
+  return static_cast<int>(std::count_if(shuffles_.begin(), shuffles_.end(),
+                                        [](const WarpShuffle& s) { return s.kind == AccessKind::Shuffle; }));
+}
+
+int Replay::atomic_instruction_count(AccessKind k) const {
+  return static_cast<int>(
+      std::count_if(atomics_.begin(), atomics_.end(), [k](const WarpAtomic& a) { return a.kind == k; }));
+}
+
+int Replay::global_request_count(AccessKind k) const {
+  return static_cast<int>(
+      std::count_if(global_.begin(), global_.end(), [k](const GlobalRequest& g) { return g.kind == k; }));
 }
 
 std::string source_line(const std::string& source, int line) {
@@ -206,6 +523,13 @@ std::string describe_step(const Replay& replay, size_t index, const std::string&
                 st.active_warps(), replay.num_warps(), st.loads, st.stores, st.load_conflicts, st.store_conflicts,
                 st.max_degree);
   o << buf;
+  if (!st.shuffles.empty() || !st.atomics.empty() || !st.global_requests.empty()) {
+    int worst = 0;
+    for (size_t ai : st.atomics) worst = std::max(worst, replay.atomics()[ai].max_contention);
+    std::snprintf(buf, sizeof buf, "  shuffles/warp reduces %zu  warp atomics %zu (worst %d-way)  global requests %zu\n",
+                  st.shuffles.size(), st.atomics.size(), worst, st.global_requests.size());
+    o << buf;
+  }
   for (int w = 0; w < replay.num_warps(); ++w) {
     const WarpStep& ws = st.warps[w];
     if (!ws.active()) continue;
@@ -223,6 +547,60 @@ std::string describe_step(const Replay& replay, size_t index, const std::string&
     std::snprintf(buf, sizeof buf, "   [lane %d: word %u = %d]\n", first, a.addr[first] / kBankWidthBytes,
                   a.value[first]);
     o << buf;
+  }
+  const DType dtype = replay.meta().dtype;
+  auto value = [&](uint32_t bits, bool is_float) { return format_value(bits, is_float ? DType::Float32 : dtype); };
+  auto buffer = [](uint8_t space) { return space == static_cast<uint8_t>(GlobalBuffer::Input) ? "input" : "output"; };
+  for (size_t si : st.shuffles) {
+    const WarpShuffle& s = replay.shuffles()[si];
+    std::snprintf(buf, sizeof buf, "    warp %2u %s", s.warp, intrinsic_name(s.kind, s.op));
+    o << buf;
+    if (s.kind == AccessKind::Shuffle) o << " width " << int{s.width};
+    std::snprintf(buf, sizeof buf, "  lanes %08x  line %3u: ", s.lanes, s.line);
+    o << buf << source_line(source, s.line) << "\n      ";
+    if (s.kind == AccessKind::Shuffle) {
+      int shown = 0, across = 0;
+      std::string list;
+      for (const LaneMove& m : s.moves) {
+        if (m.src == m.dst) continue;
+        ++across;
+        if (shown == 8) continue;
+        list += (shown ? ", " : "") + std::to_string(m.dst) + " <- " + std::to_string(m.src) + " (" +
+                value(m.value, s.float_values) + ")";
+        ++shown;
+      }
+      o << s.moves.size() << " lanes, " << across << " moves";
+      if (across) o << ": " << list << (across > shown ? ", ..." : "");
+    } else {
+      const int first = std::countr_zero(s.lanes);
+      o << std::popcount(s.lanes) << " lanes, lane " << first << ": " << value(s.offered[first], s.float_values)
+        << " -> " << value(s.received[first], s.float_values);
+    }
+    o << (s.consistent ? "" : "  INCONSISTENT: a lane did not get what its source held") << "\n";
+  }
+  for (size_t ai : st.atomics) {
+    const WarpAtomic& a = replay.atomics()[ai];
+    std::snprintf(buf, sizeof buf, "    warp %2u %s (%s)  lanes %08x  line %3u: ", a.warp, intrinsic_name(a.kind, a.op),
+                  a.kind == AccessKind::SharedAtomic ? "shared" : buffer(a.space), a.lanes, a.line);
+    o << buf << source_line(source, a.line) << "\n      ";
+    const size_t addresses = a.contention.size();
+    o << std::popcount(a.lanes) << " lanes -> " << addresses << (addresses == 1 ? " address: " : " addresses: ");
+    if (a.max_contention <= 1) {
+      o << "no contention\n";
+    } else {
+      o << (addresses == 1 ? "" : "worst ") << a.max_contention << "-way contention\n";
+    }
+  }
+  for (size_t gi : st.global_requests) {
+    const GlobalRequest& g = replay.global_requests()[gi];
+    std::snprintf(buf, sizeof buf, "    warp %2u %s %s  lanes %08x  line %3u: ", g.warp, to_string(g.kind),
+                  buffer(g.space), g.lanes, g.line);
+    o << buf << source_line(source, g.line) << "\n      ";
+    const int first = std::countr_zero(g.lanes);
+    std::snprintf(buf, sizeof buf, "%d bytes: %d sectors of %d needed, %.0f%% efficiency   [lane %d: %s[%u] = ",
+                  g.requested_bytes, g.sectors, g.min_sectors, 100.0 * g.efficiency(), first, buffer(g.space),
+                  g.index[first]);
+    o << buf << value(g.value[first], false) << "]\n";
   }
   return o.str();
 }

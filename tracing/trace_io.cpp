@@ -16,19 +16,87 @@ const char* to_string(AccessKind k) {
     case AccessKind::Store: return "store";
     case AccessKind::BlockBarrier: return "__syncthreads";
     case AccessKind::WarpBarrier: return "__syncwarp";
+    case AccessKind::GlobalLoad: return "global load";
+    case AccessKind::GlobalStore: return "global store";
+    case AccessKind::Shuffle: return "shuffle";
+    case AccessKind::WarpReduce: return "warp reduce";
+    case AccessKind::SharedAtomic: return "shared atomic";
+    case AccessKind::GlobalAtomic: return "global atomic";
   }
   return "?";
 }
 
-std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
-  if (r.kind > static_cast<uint8_t>(AccessKind::WarpBarrier)) return "unknown kind " + std::to_string(r.kind);
-  if (r.thread >= m.block_size) return "thread " + std::to_string(r.thread) + " is outside the block";
-  const bool access = r.kind <= static_cast<uint8_t>(AccessKind::Store);
-  if (access && (r.addr % 4 != 0 || uint64_t{r.addr} + 4 > m.smem_bytes)) {
-    return "address " + std::to_string(r.addr) + " is outside the block's " + std::to_string(m.smem_bytes) +
-           " bytes of shared memory or not 4-byte aligned";
+const char* to_string(DType t) {
+  switch (t) {
+    case DType::Int32: return "int32";
+    case DType::Float32: return "float32";
   }
-  if (r.epoch > kMaxEpoch) return "barrier epoch " + std::to_string(r.epoch) + " is implausible";
+  return "?";
+}
+
+std::string format_value(uint32_t bits, DType t) {
+  if (t == DType::Float32) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.9g", static_cast<double>(bits_to_float(bits)));
+    return b;
+  }
+  return std::to_string(static_cast<int32_t>(bits));
+}
+
+namespace {
+
+constexpr uint32_t kWarpLanes = 32;
+
+bool power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+}  // namespace
+
+std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
+  if (r.kind > kMaxAccessKind) return "unknown kind " + std::to_string(r.kind);
+  if (r.thread >= m.block_size) return "thread " + std::to_string(r.thread) + " is outside the block";
+  if (r.epoch > kMaxEpoch) return "epoch " + std::to_string(r.epoch) + " is implausible (above " + std::to_string(kMaxEpoch) + ")";
+  const auto kind = static_cast<AccessKind>(r.kind);
+  const std::string what = to_string(kind);
+  const uint8_t op = r.op & kOpMask;
+  switch (kind) {
+    case AccessKind::Load:
+    case AccessKind::Store:
+    case AccessKind::SharedAtomic:
+      if (r.addr % 4 != 0 || uint64_t{r.addr} + 4 > m.smem_bytes) {
+        return what + " address " + std::to_string(r.addr) + " is outside the block's " +
+               std::to_string(m.smem_bytes) + " bytes of shared memory or not 4-byte aligned";
+      }
+      break;
+    case AccessKind::GlobalLoad:
+    case AccessKind::GlobalStore:
+    case AccessKind::GlobalAtomic: {
+      if (r.space > kMaxGlobalBuffer) return what + ": unknown global buffer " + std::to_string(r.space);
+      const bool input = r.space == static_cast<uint8_t>(GlobalBuffer::Input);
+      const uint64_t size = input ? m.n : std::max<uint64_t>(m.grid_size, 1);
+      if (r.addr >= size) {
+        return what + " index " + std::to_string(r.addr) + " is outside the " + (input ? "input" : "output") +
+               " buffer of " + std::to_string(size) + " elements";
+      }
+      break;
+    }
+    case AccessKind::Shuffle:
+      if (op > static_cast<uint8_t>(ShuffleKind::Xor)) return "unknown shuffle variant " + std::to_string(op);
+      if (r.lane_arg >= kWarpLanes) return "shuffle source lane " + std::to_string(r.lane_arg) + " is not in 0..31";
+      if (r.space > kWarpLanes || !power_of_two(r.space)) {
+        return "shuffle width " + std::to_string(r.space) + " is not a power of two in 1..32";
+      }
+      break;
+    case AccessKind::WarpReduce:
+      if (op > static_cast<uint8_t>(WarpReduceOp::Max)) return "unknown warp-reduce operator " + std::to_string(op);
+      if (r.op & kOpFloatBit) return "warp reduce of float values (the __reduce_*_sync intrinsics take integers)";
+      break;
+    case AccessKind::BlockBarrier:
+    case AccessKind::WarpBarrier:
+      break;
+  }
+  if ((kind == AccessKind::SharedAtomic || kind == AccessKind::GlobalAtomic) && op > static_cast<uint8_t>(AtomicOp::Cas)) {
+    return "unknown atomic operation " + std::to_string(op);
+  }
   return {};
 }
 
@@ -59,9 +127,11 @@ void write_meta(Writer& w, const TraceMeta& m) {
   w.str(m.date);
   w.str(m.tool_version);
   w.u32(static_cast<uint32_t>(m.result));
+  w.str(m.track);  // version 3
+  w.u8(static_cast<uint8_t>(m.dtype));
 }
 
-TraceMeta read_meta(Reader& r) {
+TraceMeta read_meta(Reader& r, uint32_t version) {
   TraceMeta m;
   m.kernel = r.str();
   m.block_size = r.u32();
@@ -76,6 +146,14 @@ TraceMeta read_meta(Reader& r) {
   m.date = r.str();
   m.tool_version = r.str();
   m.result = static_cast<int32_t>(r.u32());
+  if (version >= 3) {
+    m.track = r.str();
+    const uint8_t dtype = r.u8();
+    if (dtype > static_cast<uint8_t>(DType::Float32)) {
+      r.fail("unknown element type: dtype " + std::to_string(dtype) + " (this build reads 0 int32, 1 float32)");
+    }
+    m.dtype = static_cast<DType>(dtype);
+  }
   return m;
 }
 
@@ -88,10 +166,13 @@ void write_record(Writer& w, const TraceRecord& rec) {
   w.u16(rec.thread);
   w.u16(rec.line);
   w.u8(rec.kind);
-  for (int i = 0; i < 7; ++i) w.u8(0);
+  w.u8(rec.op);  // version 3: where versions 1 and 2 had 7 reserved bytes
+  w.u8(rec.lane_arg);
+  w.u8(rec.space);
+  w.u32(rec.aux);
 }
 
-TraceRecord read_record(Reader& r) {
+TraceRecord read_record(Reader& r, uint32_t version) {
   TraceRecord rec{};
   rec.epoch = r.u32();
   rec.seq = r.u32();
@@ -101,7 +182,14 @@ TraceRecord read_record(Reader& r) {
   rec.thread = r.u16();
   rec.line = r.u16();
   rec.kind = r.u8();
-  r.skip(7);
+  if (version >= 3) {
+    rec.op = r.u8();
+    rec.lane_arg = r.u8();
+    rec.space = r.u8();
+    rec.aux = r.u32();
+  } else {
+    r.skip(7);  // reserved: ignored, the fields stay 0
+  }
   return rec;
 }
 
@@ -133,7 +221,7 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
     switch (tag) {
       case kTagMeta: {
         Reader r(payload, size, name, "metadata section");
-        t.meta = read_meta(r);
+        t.meta = read_meta(r, version);
         have_meta = true;
         break;
       }
@@ -149,7 +237,7 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
                  " records need " + std::to_string(count * sizeof(TraceRecord)));
         }
         t.records.reserve(count);
-        for (uint64_t i = 0; i < count; ++i) t.records.push_back(read_record(r));
+        for (uint64_t i = 0; i < count; ++i) t.records.push_back(read_record(r, version));
         have_records = true;
         break;
       }
@@ -171,6 +259,12 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
     throw TraceFormatError(name + ": shared memory size " + std::to_string(m.smem_bytes) + " bytes is implausible");
   }
   for (size_t i = 0; i < t.records.size(); ++i) {
+    const uint8_t kind = t.records[i].kind;
+    if (version < 3 && kind > static_cast<uint8_t>(AccessKind::WarpBarrier) && kind <= kMaxAccessKind) {
+      throw TraceFormatError(name + ": record " + std::to_string(i) + ": kind " + std::to_string(kind) + " (" +
+                             to_string(static_cast<AccessKind>(kind)) + ") needs format version 3, but the file is version " +
+                             std::to_string(version));
+    }
     std::string why = record_problem(m, t.records[i]);
     if (!why.empty()) throw TraceFormatError(name + ": record " + std::to_string(i) + ": " + why);
   }

@@ -13,9 +13,11 @@
 
 namespace rs {
 
-// Version 2 added the checksum section (CRC-32 of everything before it), which version 2 files
-// must end with. Version 1 files (no checksum) are still read.
-inline constexpr uint32_t kTraceFormatVersion = 2;
+// Version 2 added the checksum section (CRC-32 of everything before it), which version 2 and
+// later files must end with. Version 3 added record kinds 4-9 (global memory, shuffles, warp
+// reduce, atomics), the record fields op, lane_arg, space and aux in place of 7 reserved bytes,
+// and the metadata fields track and dtype. Versions 1 (no checksum) and 2 are still read.
+inline constexpr uint32_t kTraceFormatVersion = 3;
 
 // Raised for any file that is not a valid trace: unreadable, truncated, corrupt, a version
 // this build does not read. what() names the file and the problem, in one line.
@@ -29,8 +31,10 @@ class TraceFormatError : public std::runtime_error {
 void save_trace(const Trace& trace, const std::string& path);
 
 // Reads and validates a trace file. Every count, offset and size is checked against the
-// file's length before use; records are checked (kind, thread < block size, address inside
-// shared memory). Throws TraceFormatError naming `path` and what is wrong.
+// file's length before use; records are checked with record_problem() (kind, thread < block
+// size, shared address inside shared memory, global index inside its buffer, shuffle lane and
+// width, operator), and a version 1 or 2 file may hold kinds 0-3 only. Throws TraceFormatError
+// naming `path` and what is wrong.
 Trace load_trace(const std::string& path);
 
 // Same, from bytes in memory; `name` is used in error messages.

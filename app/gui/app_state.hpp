@@ -42,10 +42,18 @@ struct Pick {
   KernelId kernel = KernelId::reduce1;
   unsigned block_size = 256;
   bool operator==(const Pick& o) const { return kernel == o.kernel && block_size == o.block_size; }
-  // The same kernel at a block size it can take: raised to its smallest (reduce4-6 need 64).
+  // The same kernel at a block size it can take (block_size_problem): the smallest offered size
+  // at or above the asked one (reduce4-6, sum_last_warp, sum_shuffle, sum_two_step need 64), else
+  // the largest offered size it takes.
   Pick valid() const {
-    return {kernel, block_size_problem(kernel, block_size) ? std::max(block_size, kernel_info(kernel).min_block_size)
-                                                           : block_size};
+    if (!block_size_problem(kernel, block_size)) return *this;
+    for (unsigned bs : kBlockSizes) {
+      if (bs >= block_size && !block_size_problem(kernel, bs)) return {kernel, bs};
+    }
+    for (auto it = kBlockSizes.rbegin(); it != kBlockSizes.rend(); ++it) {
+      if (!block_size_problem(kernel, *it)) return {kernel, *it};
+    }
+    return *this;
   }
   bool operator!=(const Pick& o) const { return !(*this == o); }
 };

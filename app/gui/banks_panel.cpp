@@ -13,7 +13,39 @@ void BanksPanel::drawContent(AppState& s) {
     ImGui::TextDisabled("No trace yet.");
     return;
   }
-  const auto& accesses = v.trace->replay.accesses();
+  const Replay& replay = v.trace->replay;
+  // The step's global-memory requests, in one line: 32-byte sectors touched against the fewest
+  // that could serve the same bytes.
+  if (replay.has_global()) {
+    int loads = 0, stores = 0, sectors = 0, min_sectors = 0, bytes = 0;
+    for (size_t gi : st->global_requests) {
+      const GlobalRequest& g = replay.global_requests()[gi];
+      (g.kind == AccessKind::GlobalStore ? stores : loads) += 1;
+      sectors += g.sectors;
+      min_sectors += g.min_sectors;
+      bytes += g.requested_bytes;
+    }
+    if (loads + stores == 0) {
+      ImGui::TextDisabled("Global memory: no request in this step.");
+    } else {
+      const double eff = sectors ? 100.0 * bytes / (32.0 * sectors) : 0;
+      const ImVec4 c = ImGui::ColorConvertU32ToFloat4(eff < 99.5 ? color::kVermillion : color::kGreen);
+      ImGui::Text("Global memory: %d load, %d store requests", loads, stores);
+      ImGui::TextColored(c, "  %d sectors of 32 bytes (%d needed): %.0f%% efficiency", sectors, min_sectors, eff);
+    }
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "One request: the lanes of one warp running one global load or store. The memory system moves\n"
+          "32-byte sectors; efficiency = bytes the lanes asked for / bytes in the sectors touched (nvprof's\n"
+          "gld_efficiency). 32 consecutive 4-byte words of one warp: 4 sectors, 100%%.");
+    }
+    ImGui::Separator();
+  }
+  if (!replay.has_shared()) {
+    ImGui::TextWrapped("%s does not use shared memory: no banks to conflict.", v.trace->trace.meta.kernel.c_str());
+    return;
+  }
+  const auto& accesses = replay.accesses();
   if (selected_step_ != v.step || selected_trace_ != v.trace) {
     selected_step_ = v.step;
     selected_trace_ = v.trace;

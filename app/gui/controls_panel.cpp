@@ -37,6 +37,15 @@ const char* compact_int(int32_t v, char* buf, size_t len) {
   return buf;
 }
 
+const char* compact_value(uint32_t bits, DType t, char* buf, size_t len) {
+  if (t == DType::Int32) return compact_int(static_cast<int32_t>(bits), buf, len);
+  const float f = bits_to_float(bits);
+  const float a = f < 0 ? -f : f;
+  if (a != 0 && (a < 0.01f || a >= 1e5f)) std::snprintf(buf, len, "%.0e", static_cast<double>(f));
+  else std::snprintf(buf, len, "%.3g", static_cast<double>(f));
+  return buf;
+}
+
 void legend_swatch(ImU32 c, const char* label, const char* tip) {
   ImVec2 p = ImGui::GetCursorScreenPos();
   float h = ImGui::GetTextLineHeight();
@@ -68,10 +77,11 @@ void play_pause(AppState& s) {
 
 constexpr float kMinSpeed = 0.25f, kMaxSpeed = 30.0f;  // steps per second
 
-// The kernel after (or before) `k` in the slides' order that can take `bs` threads.
+// The kernel after (or before) `k` in kernel_table() order: through each track's kernels in
+// its source's order, then on into the next track.
 KernelId next_kernel(KernelId k, int dir) {
   int i = static_cast<int>(k) + dir;
-  return static_cast<KernelId>(std::clamp(i, 0, kNumKernels - 1));
+  return static_cast<KernelId>(std::clamp(i, 0, static_cast<int>(kernel_table().size()) - 1));
 }
 
 // The block size twice (dir 1) or half (dir -1) `bs`, within 32..1024.
@@ -88,15 +98,79 @@ void select(AppState& s, Pick p) {
   }
 }
 
-// Kernel list + block-size radio buttons for one side; returns the (possibly changed) pick.
-Pick pick_widgets(const char* id, Pick p) {
-  ImGui::PushID(id);
-  for (const KernelInfo& k : kernel_table()) {
-    char label[128];
-    std::snprintf(label, sizeof label, "%s  %s", k.name, k.title);
-    if (ImGui::Selectable(label, p.kernel == k.id)) p.kernel = k.id;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Fixes: %s\nCosts: %s", k.fixes, k.costs);
+// `text` cut to fit `width` pixels, with "..." where it was cut.
+std::string fit_text(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  std::string t = text;
+  while (!t.empty() && ImGui::CalcTextSize((t + "...").c_str()).x > width) t.pop_back();
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  return t + "...";
+}
+
+// The kernel list, grouped by track: a header per track (its source on hover), then its kernels,
+// one line each (name, then the title as far as it fits; the whole title on hover). The list
+// scrolls inside `height` pixels and keeps the selected kernel in view when it changes.
+void kernel_list(const char* id, Pick& p, float height) {
+  static std::map<std::string, KernelId> scrolled_to;  // per list: the selection it last scrolled to
+  ImGui::BeginChild(id, ImVec2(0, height), false);
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  auto it = scrolled_to.find(id);
+  const bool scroll = it == scrolled_to.end() || it->second != p.kernel;
+  scrolled_to[id] = p.kernel;
+  for (const TrackInfo& track : track_table()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kSkyBlue));
+    ImGui::TextWrapped("%s", track.title);
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Track \"%s\": %s\nSource: %s%s%s", track.id, track.title, track.source,
+                        track.source_gpu[0] ? "\nIts timings are from " : "", track.source_gpu);
+    }
+    for (KernelId kid : track_kernels(track.id)) {
+      const KernelInfo& k = kernel_info(kid);
+      const float w = ImGui::GetContentRegionAvail().x;
+      const ImVec2 pos = ImGui::GetCursorScreenPos();
+      ImGui::PushID(k.name);
+      if (ImGui::Selectable("##k", p.kernel == k.id, 0, ImVec2(0, ImGui::GetTextLineHeight()))) p.kernel = k.id;
+      ImGui::PopID();
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s: %s\nFixes: %s\nCosts: %s", k.name, k.title, k.fixes, k.costs);
+      }
+      if (scroll && p.kernel == k.id) {  // bring it into view, scrolling as little as possible
+        const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+        const ImVec2 wlo = ImGui::GetWindowPos();
+        const float wh = ImGui::GetWindowHeight();
+        if (hi.y > wlo.y + wh) ImGui::SetScrollHereY(1.0f);
+        else if (lo.y < wlo.y) ImGui::SetScrollHereY(0.0f);
+      }
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      const float indent = ImGui::GetFontSize() * 0.5f;
+      dl->AddText(ImVec2(pos.x + indent, pos.y), text, k.name);
+      const float name_w = ImGui::CalcTextSize(k.name).x + indent + ImGui::GetFontSize() * 0.6f;
+      const std::string title = fit_text(k.title, w - name_w - 2);
+      dl->AddText(ImVec2(pos.x + name_w, pos.y), p.kernel == k.id ? text : dim, title.c_str());
+    }
   }
+  ImGui::EndChild();
+}
+
+// The height the kernel list wants: every track header and kernel line.
+float kernel_list_height(float width) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float h = st.WindowPadding.y;
+  for (const TrackInfo& track : track_table()) {
+    h += ImGui::CalcTextSize(track.title, nullptr, false, width).y + st.ItemSpacing.y;
+    h += static_cast<float>(track_kernels(track.id).size()) * (ImGui::GetTextLineHeight() + st.ItemSpacing.y);
+  }
+  return h;
+}
+
+// Kernel list + block-size radio buttons for one side; returns the (possibly changed) pick.
+// `list_height`: the most the kernel list may take (it scrolls beyond).
+Pick pick_widgets(const char* id, Pick p, float list_height) {
+  ImGui::PushID(id);
+  const float want = kernel_list_height(ImGui::GetContentRegionAvail().x);
+  kernel_list("##kernels", p, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, std::min(want, list_height)));
   ImGui::TextUnformatted("Threads per block");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("blockDim.x: threads in each thread block, in warps of 32 lanes.\n"
@@ -209,7 +283,7 @@ void draw_help(AppState& s) {
         {"Home / End", "first / last step"},
         {"Space", "play / pause"},
         {"] / [", "play faster / slower"},
-        {"Down / Up", "next / previous kernel (reduce0 ... reduce6)"},
+        {"Down / Up", "next / previous kernel, through every track in order"},
         {"Page Up / Page Down", "double / halve the threads per block"},
         {"C", "compare mode: two kernels or two block sizes side by side"},
         {"T", "large timing charts in place of the replay (and back)"},
@@ -262,8 +336,14 @@ void ControlsPanel::drawContent(AppState& s) {
   }
   ImGui::Separator();
 
-  select(s, pick_widgets("A", s.a));
+  // The list may take what the controls below it leave (about 22 lines of them).
+  const float rest = ImGui::GetTextLineHeightWithSpacing() * (s.compare ? 32.0f : 22.0f);
+  const float list_h = std::max(ImGui::GetContentRegionAvail().y - rest, ImGui::GetContentRegionAvail().y * 0.3f);
+  select(s, pick_widgets("A", s.a, list_h));
   const KernelInfo& info = kernel_info(s.a.kernel);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kernel_color(info.id)));
+  ImGui::TextWrapped("%s: %s", info.name, info.title);
+  ImGui::PopStyleColor();
   ImGui::TextWrapped("Fixes: %s", info.fixes);
   ImGui::TextWrapped("Costs: %s", info.costs);
 
@@ -295,7 +375,7 @@ void ControlsPanel::drawContent(AppState& s) {
   if (ImGui::Checkbox("Compare (C)", &s.compare)) s.selection_changed = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show a second kernel, or the same kernel at another block size,\nbeside this one; both step together.");
   if (s.compare && ImGui::TreeNodeEx("B: the compare side", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const Pick b = pick_widgets("B", s.b);
+    const Pick b = pick_widgets("B", s.b, ImGui::GetTextLineHeightWithSpacing() * 6);
     if (b != s.b) {
       s.b = b;
       s.selection_changed = true;

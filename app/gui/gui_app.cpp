@@ -138,6 +138,82 @@ Session live_session(const gui::AppState& s) {
   return out;
 }
 
+// The heights of one side's replay column: shared memory, lanes, atomics, warps (0: not shown).
+// replay_column() gives what each view wants; fit_column() fits them into the height above the
+// warps, the shared-memory grid taking what is left.
+struct ReplayColumn {
+  float smem = 0, lanes = 0, atomics = 0, warps = 0;
+  bool smem_grows = true;  // the grid takes the leftover height (false: one line of text)
+  float smem_rows = 0;     // rows of 32 words the kernel uses
+};
+
+ReplayColumn replay_column(const gui::LoadedTrace* t, float h, float w) {
+  ReplayColumn c;
+  c.warps = h * 0.42f;
+  c.smem = h - c.warps;
+  if (!t) return c;
+  const Replay& r = t->replay;
+  // Harris's kernels keep the grid above the warps; other tracks' kernels show the lanes and
+  // atomics views too (or say in one line that the kernel has none).
+  if (t->trace.meta.track == "harris" && !r.has_lane_work() && !r.has_atomics()) return c;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float chrome = ImGui::GetFrameHeight() + 2 * st.WindowPadding.y;  // title bar and padding
+  c.lanes = chrome + gui::LanesPanel::wanted_height(r);
+  c.atomics = chrome + gui::AtomicsPanel::wanted_height(r);
+  if (!r.has_shared()) {
+    c.smem = chrome + line * 1.2f;
+    c.smem_grows = false;
+  } else {
+    size_t rows = 0;
+    const Step& last = r.steps().back();
+    for (size_t i = 0; i < last.defined.size(); i += kNumBanks) {
+      bool used = false;
+      for (size_t j = i; j < std::min(i + kNumBanks, last.defined.size()); ++j) used = used || last.defined[j];
+      rows += used;
+    }
+    c.smem_rows = static_cast<float>(rows);
+    c.smem = chrome + line * 3 + static_cast<float>(rows) * 24.0f;
+  }
+  // The warps panel's cells: the width over 32 lanes beside its labels, at most 40 pixels.
+  const float cell = std::clamp((w - ImGui::CalcTextSize("warp 31DIVERGED 100%").x - 40) / kWarpSize, 4.0f, 40.0f);
+  c.warps = std::clamp(chrome + line * 3.5f + static_cast<float>(r.num_warps()) * cell, h * 0.2f, h * 0.42f);
+  return c;
+}
+
+// The lanes view first, then the grid, then the atomics get what they want, each after every view
+// has its least; what is left goes to the grid (or, without one, to the lanes or atomics view).
+ReplayColumn fit_column(ReplayColumn c, float avail) {
+  if (c.lanes == 0 && c.atomics == 0) {
+    c.smem = avail;
+    return c;
+  }
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float chrome = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().WindowPadding.y;
+  const float smem_min = c.smem_grows ? std::min(c.smem, chrome + line * 2.5f + c.smem_rows * 12.0f) : c.smem;
+  const float lanes_min = std::min(c.lanes, chrome + line * 4);
+  const float atomics_min = std::min(c.atomics, chrome + line * 3);
+  const float want[3] = {c.lanes, c.smem, c.atomics};
+  float got[3] = {lanes_min, smem_min, atomics_min};
+  float left = avail - got[0] - got[1] - got[2];
+  for (int i = 0; i < 3 && left > 0; ++i) {
+    const float more = std::min(left, want[i] - got[i]);
+    got[i] += more;
+    left -= more;
+  }
+  if (left > 0) {
+    if (c.smem_grows) got[1] += left;
+    else got[c.lanes > c.atomics ? 0 : 2] += left;
+  } else if (left < 0) {  // not even the least fits: shrink all alike (each view scrolls)
+    const float k = avail / (got[0] + got[1] + got[2]);
+    for (float& g : got) g *= k;
+  }
+  c.lanes = got[0];
+  c.smem = got[1];
+  c.atomics = got[2];
+  return c;
+}
+
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -301,6 +377,8 @@ int run_gui(const Options& o) {
   gui::SmemPanel smem_a(0), smem_b(1);
   gui::WarpsPanel warps_a(0), warps_b(1);
   gui::BanksPanel banks_a(0), banks_b(1);
+  gui::LanesPanel lanes_a(0), lanes_b(1);
+  gui::AtomicsPanel atomics_a(0), atomics_b(1);
   gui::TimingPanel timing;
 
   // Toggle latency: from a change of selection to its trace and timing on screen.
@@ -324,7 +402,6 @@ int run_gui(const Options& o) {
     t_request = Clock::now();
     waiting_trace = waiting_timing = true;
   };
-  if (s.shown) show(0, s.shown);
   if (!opened_file) request();
 
   struct ExportResult {
@@ -537,18 +614,35 @@ int run_gui(const Options& o) {
     const ImVec2 d = ImGui::GetIO().DisplaySize;
     const float h = d.y - menu_h;
     const float lw = std::max(330.0f * s.ui_scale, d.x * 0.21f), rw = std::max(380.0f * s.ui_scale, d.x * 0.27f);
-    const float mw = d.x - lw - rw, top = h * 0.58f;
+    const float mw = d.x - lw - rw;
     controls.draw(s, ImVec2(0, menu_h), ImVec2(lw, h));
     if (s.large_charts) {
       timing.draw(s, ImVec2(lw, menu_h), ImVec2(d.x - lw, h));
-    } else if (s.compare) {
-      smem_a.draw(s, ImVec2(lw, menu_h), ImVec2(mw / 2, top));
-      smem_b.draw(s, ImVec2(lw + mw / 2, menu_h), ImVec2(mw / 2, top));
-      warps_a.draw(s, ImVec2(lw, menu_h + top), ImVec2(mw / 2, h - top));
-      warps_b.draw(s, ImVec2(lw + mw / 2, menu_h + top), ImVec2(mw / 2, h - top));
     } else {
-      smem_a.draw(s, ImVec2(lw, menu_h), ImVec2(mw, top));
-      warps_a.draw(s, ImVec2(lw, menu_h + top), ImVec2(mw, h - top));
+      // One column per side: shared memory, lanes, atomics (each where the kernel has them), then warps.
+      const int sides = s.compare ? 2 : 1;
+      const float cw = mw / static_cast<float>(sides);
+      ReplayColumn cols[2];
+      float warps_h = 0;
+      for (int i = 0; i < sides; ++i) {
+        cols[i] = replay_column(s.view(i).trace, h, cw);
+        warps_h = std::max(warps_h, cols[i].warps);
+      }
+      gui::SmemPanel* smem[2] = {&smem_a, &smem_b};
+      gui::LanesPanel* lanes[2] = {&lanes_a, &lanes_b};
+      gui::AtomicsPanel* atomics[2] = {&atomics_a, &atomics_b};
+      gui::WarpsPanel* warps[2] = {&warps_a, &warps_b};
+      for (int i = 0; i < sides; ++i) {
+        const ReplayColumn c = fit_column(cols[i], h - warps_h);
+        const float x = lw + cw * static_cast<float>(i);
+        float y = menu_h;
+        if (c.smem > 0) smem[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.smem));
+        y += c.smem;
+        if (c.lanes > 0) lanes[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.lanes));
+        y += c.lanes;
+        if (c.atomics > 0) atomics[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.atomics));
+        warps[i]->draw(s, ImVec2(x, menu_h + h - warps_h), ImVec2(cw, warps_h));
+      }
     }
     if (!s.large_charts) {
       const float src_h = h * 0.27f, banks_h = h * 0.27f;

@@ -6,7 +6,10 @@
 //   SourcePanel    the kernel's CUDA source with the current step's lines highlighted
 //   SmemPanel      the traced block's shared memory after the current step      (one per side)
 //   WarpsPanel     warps x 32 lanes: useful, active-but-idle, inactive, exited  (one per side)
-//   BanksPanel     the current step's warp-level accesses and their n-way bank conflicts
+//   BanksPanel     the current step's warp-level accesses and their n-way bank conflicts; its global
+//                  requests' sector efficiency
+//   LanesPanel     the current step's warp shuffles: each warp's 32 lanes, values, lane -> lane arrows
+//   AtomicsPanel   the atomic targets, this step's atomic instructions and contention, landing order
 //   TimingPanel    Harris's table + bars, the rolling live plot, time and bandwidth vs block size
 //   draw_help()    the keyboard shortcuts overlay
 //
@@ -105,6 +108,25 @@ class BanksPanel : public Panel {
   const LoadedTrace* selected_trace_ = nullptr;
 };
 
+class LanesPanel : public Panel {
+ public:
+  explicit LanesPanel(int slot) : Panel("Lanes: warp shuffles", slot ? "lanesB" : "lanesA", slot) {}
+  // Pixels the view wants for `r` at the current font: its header and its busiest step's warps.
+  static float wanted_height(const Replay& r);
+
+ protected:
+  void drawContent(AppState& s) override;
+};
+
+class AtomicsPanel : public Panel {
+ public:
+  explicit AtomicsPanel(int slot) : Panel("Atomics", slot ? "atomicsB" : "atomicsA", slot) {}
+  static float wanted_height(const Replay& r);
+
+ protected:
+  void drawContent(AppState& s) override;
+};
+
 class SourcePanel : public Panel {
  public:
   SourcePanel() : Panel("Kernel source", "source") {}
@@ -149,6 +171,27 @@ std::string data_origin(const AppState& s);
 
 // Short human form of an int for a small cell: 123, 12k, 1.2M, -5k.
 const char* compact_int(int32_t v, char* buf, size_t len);
+// Short form of a 32-bit value of type `t` for a small cell: compact_int, or a float in 3 digits.
+const char* compact_value(uint32_t bits, DType t, char* buf, size_t len);
+// The steps of `r` for which `has(step)` holds, as ranges: "2-6", "1, 3", "" if none.
+template <class Pred>
+std::string step_ranges(const Replay& r, Pred has) {
+  std::string out;
+  const size_t n = r.num_steps();
+  for (size_t i = 0; i < n;) {
+    if (!has(r.step(i))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j + 1 < n && has(r.step(j + 1))) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(i);
+    if (j > i) out.append(1, '-').append(std::to_string(j));
+    i = j + 1;
+  }
+  return out;
+}
 // A legend entry on the current line: a square of colour `c`, then `label`; `tip` on hover.
 void legend_swatch(ImU32 c, const char* label, const char* tip = nullptr);
 // The colour of `c` with its alpha scaled by `a` (0..1).

@@ -14,6 +14,10 @@ void SmemPanel::drawContent(AppState& s) {
     ImGui::TextDisabled("No trace yet.");
     return;
   }
+  if (!v.trace->replay.has_shared()) {
+    ImGui::TextWrapped("%s does not use shared memory.", v.trace->trace.meta.kernel.c_str());
+    return;
+  }
   const size_t words = st->smem.size();
   const int cols = kNumBanks;
   const int rows = static_cast<int>((words + cols - 1) / cols);
@@ -34,10 +38,21 @@ void SmemPanel::drawContent(AppState& s) {
                       "so that large blocks (512, 1024 threads) get cells big enough for their values.");
   }
 
-  // The rows shown, top to bottom: all, or those with a word read or written this step.
+  // The rows shown, top to bottom: those the kernel ever uses (a word stored by its end), or only
+  // those with a word read or written this step.
+  const Step& last = v.trace->replay.steps().back();
   std::vector<int> row_at(static_cast<size_t>(rows), -1);  // row -> display row, -1 hidden
-  int shown_rows = 0;
+  int shown_rows = 0, never_used = 0;
   for (int r = 0; r < rows; ++r) {
+    bool ever = false;
+    for (int c = 0; c < cols && !ever; ++c) {
+      const size_t w = static_cast<size_t>(r) * cols + c;
+      ever = w < words && (last.defined[w] || st->read[w]);
+    }
+    if (!ever) {
+      ++never_used;
+      continue;
+    }
     bool used = !touched_only_;
     for (int c = 0; c < cols && !used; ++c) {
       const size_t w = static_cast<size_t>(r) * cols + c;
@@ -46,6 +61,10 @@ void SmemPanel::drawContent(AppState& s) {
     if (used) row_at[static_cast<size_t>(r)] = shown_rows++;
   }
 
+  if (never_used > 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%d of %d rows never used: hidden)", never_used, rows);
+  }
   const float label_w = ImGui::CalcTextSize("1023").x + 6;
   ImVec2 avail = ImGui::GetContentRegionAvail();
   const float head_h = ImGui::GetTextLineHeight();

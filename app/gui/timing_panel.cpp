@@ -1,4 +1,6 @@
+#include <cctype>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <vector>
 
@@ -10,12 +12,30 @@
 namespace rs::gui {
 
 ImU32 kernel_color(KernelId k) {
-  // The exported charts' order (app/export/charts.cpp), so a kernel has one colour everywhere; the
-  // charts' black for reduce6 is the ink colour, which on the dark window is near-white.
-  static constexpr ImU32 kColors[kNumKernels] = {color::kOrange,     color::kSkyBlue, color::kGreen,
-                                                 color::kBlue,       color::kVermillion, color::kPurple,
-                                                 color::rgb(235, 235, 235)};
-  return kColors[static_cast<int>(k)];
+  // The exported charts' palette and order (app/export/charts.cpp: the kernel's place in its track),
+  // so a kernel has one colour everywhere and the kernels of one track all differ; the charts'
+  // black is the ink colour, which on the dark window is near-white. Yellow comes last, for the
+  // 8th kernel of a track (the lecture's sum_two_step).
+  static constexpr ImU32 kColors[] = {color::kOrange, color::kSkyBlue,    color::kGreen,
+                                      color::kBlue,   color::kVermillion, color::kPurple,
+                                      color::rgb(235, 235, 235), color::kYellow};
+  static const std::vector<ImU32> by_kernel = [] {
+    std::vector<ImU32> c(kernel_table().size());
+    for (const TrackInfo& t : track_table()) {
+      const auto mine = track_kernels(t.id);
+      for (size_t i = 0; i < mine.size(); ++i) c[static_cast<size_t>(mine[i])] = kColors[i % std::size(kColors)];
+    }
+    return c;
+  }();
+  return by_kernel.at(static_cast<size_t>(k));
+}
+
+// A kernel's name short enough for a bar's slot: "r3" for reduce3, "shuffle" for sum_shuffle.
+std::string short_kernel_name(const KernelInfo& k) {
+  const std::string n = k.name;
+  if (n.rfind("reduce", 0) == 0) return std::string(1, 'r').append(n, 6, std::string::npos);
+  const size_t us = n.find('_');
+  return us == std::string::npos ? n : n.substr(us + 1);
 }
 
 void TimingPanel::drawContent(AppState& s) {
@@ -42,12 +62,19 @@ void TimingPanel::drawContent(AppState& s) {
       TimingTab tab;
       void (TimingPanel::*draw)(AppState&);
     };
-    static const Tab kTabs[] = {{"Harris table", TimingTab::Table, &TimingPanel::drawTable},
+    static const Tab kTabs[] = {{"table", TimingTab::Table, &TimingPanel::drawTable},
                                 {"Live", TimingTab::Live, &TimingPanel::drawLive},
                                 {"vs block size", TimingTab::BlockSize, &TimingPanel::drawBlockSize}};
     for (const Tab& t : kTabs) {
       const ImGuiTabItemFlags f = !tab_applied_ && s.timing_tab == t.tab ? ImGuiTabItemFlags_SetSelected : 0;
-      if (ImGui::BeginTabItem(t.name, nullptr, f)) {
+      // The table is the track's: "Harris table", "Lecture table".
+      std::string label = t.name;
+      if (t.tab == TimingTab::Table) {
+        label = track_of(s.a.kernel).id;
+        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+        label += " table###table";
+      }
+      if (ImGui::BeginTabItem(label.c_str(), nullptr, f)) {
         if (tab_applied_) s.timing_tab = t.tab;
         (this->*t.draw)(s);
         ImGui::EndTabItem();
@@ -58,65 +85,131 @@ void TimingPanel::drawContent(AppState& s) {
   }
 }
 
-// Harris's slide: time, bandwidth, % of peak, step and cumulative speedup at the current block
-// size, then the times as bars.
+// Harris's slide, for the selected kernel's track: time, bandwidth, % of peak, step and cumulative
+// speedup at the current block size (as `reducescope bench` prints them); for a track whose source
+// reports its own times (the lecture), the source's time and its speedup over the source's first
+// GPU kernel too, and the source's CPU loop. Then the times as bars.
 void TimingPanel::drawTable(AppState& s) {
   const unsigned bs = s.a.block_size;
   const double peak = s.peak_gbps();
-  double first = 0, prev = 0;
-  if (ImGui::BeginTable("##harris", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+  const TrackInfo& track = track_of(s.a.kernel);
+  const std::vector<KernelId> kernels = track_kernels(track.id);
+  const bool has_source = track.source_n > 0;
+  ImGui::TextDisabled("%s, %u threads per block", track.id, bs);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nSource: %s", track.title, track.source);
+  const int cols = has_source ? 8 : 6;
+  const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+  const int rows = static_cast<int>(kernels.size()) + 1 + (has_source && track.cpu_name[0] ? 1 : 0);
+  const ImVec2 outer(0, row_h * static_cast<float>(rows) + ImGui::GetStyle().ScrollbarSize + 4);
+  double first = 0, prev = 0, first_source = 0;
+  if (ImGui::BeginTable("##harris", cols,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX, outer)) {
+    ImGui::TableSetupScrollFreeze(1, 0);
     ImGui::TableSetupColumn("kernel");
     ImGui::TableSetupColumn("ms");
     ImGui::TableSetupColumn("GB/s");
     ImGui::TableSetupColumn("% peak");
     ImGui::TableSetupColumn("step");
     ImGui::TableSetupColumn("cumul.");
+    if (has_source) {
+      ImGui::TableSetupColumn("source us");
+      ImGui::TableSetupColumn("src cum.");
+    }
     ImGui::TableHeadersRow();
-    for (const KernelInfo& k : kernel_table()) {
-      const Timing* t = s.timing(k.id, bs);
-      if (!t) continue;
-      if (first == 0) first = t->median_ms;
+    auto source_tip = [&] {
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("The time %s reports on %s at N = %llu; src cum. = its speedup over its first GPU\n"
+                          "kernel. Compare ratios, not times: the GPU and N differ.",
+                          track.source, track.source_gpu, static_cast<unsigned long long>(track.source_n));
+      }
+    };
+    if (has_source && track.cpu_name[0]) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s (CPU)", track.cpu_name);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("The source's CPU loop; the window does not time it (`reducescope bench` does).");
+      for (int c = 1; c < 6; ++c) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("-");
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("%.0f", track.cpu_source_us);
+      source_tip();
+      ImGui::TableNextColumn();
+    }
+    for (KernelId kid : kernels) {
+      const KernelInfo& k = kernel_info(kid);
+      const Timing* t = s.timing(k.id, bs);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      if (k.id == s.a.kernel) {
+        ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(color::kPurple, 0.35f));
+      }
       if (s.wrong_sum.count({k.id, bs})) {
         ImGui::TextColored(ImVec4(1, 0.35f, 0.25f, 1), "%s WRONG", k.name);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Its sum did not match the CPU reference: the time is not meaningful.");
       } else {
         ImGui::TextUnformatted(k.name);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.title);
       }
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4f", t->median_ms);
-      if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("median %.4f ms, min %.4f, max %.4f, %d samples", t->median_ms, t->min_ms, t->max_ms,
-                          t->samples);
+      if (!t) {
+        ImGui::TableNextColumn();
+        if (auto why = block_size_problem(k.id, bs)) {
+          ImGui::TextDisabled("n/a");
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why->c_str());
+        } else {
+          ImGui::TextDisabled(s.busy ? "..." : "-");
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip(s.busy ? "not measured yet" : "no timing at this block size");
+        }
+        for (int c = 2; c < 6; ++c) ImGui::TableNextColumn();
+      } else {
+        if (first == 0) first = t->median_ms;
+        ImGui::TableNextColumn();
+        ImGui::Text("%.4f", t->median_ms);
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("median %.4f ms, min %.4f, max %.4f, %d samples", t->median_ms, t->min_ms, t->max_ms,
+                            t->samples);
+        }
+        ImGui::TableNextColumn();
+        ImGui::Text("%.0f", t->gbps);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("effective bandwidth: N x 4 bytes read / median time");
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f%%", peak > 0 ? 100 * t->gbps / peak : 0);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("of the theoretical peak, %.0f GB/s (2 x memory clock x bus width)", peak);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.2fx", prev > 0 ? prev / t->median_ms : 1.0);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("step speedup: time of the kernel above / this kernel's time");
+        ImGui::TableNextColumn();
+        ImGui::Text("%.2fx", first / t->median_ms);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("cumulative speedup: time of the track's first kernel / this one's");
+        prev = t->median_ms;
       }
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0f", t->gbps);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("effective bandwidth: N x 4 bytes read / median time");
-      ImGui::TableNextColumn();
-      ImGui::Text("%.1f%%", peak > 0 ? 100 * t->gbps / peak : 0);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("of the theoretical peak, %.0f GB/s (2 x memory clock x bus width)", peak);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2fx", prev > 0 ? prev / t->median_ms : 1.0);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("step speedup: time of the kernel above / this kernel's time");
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2fx", first / t->median_ms);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("cumulative speedup: time of the first kernel / this one's");
-      prev = t->median_ms;
+      if (has_source) {
+        if (first_source == 0) first_source = k.source_us;
+        ImGui::TableNextColumn();
+        if (k.source_us > 0) ImGui::Text("%.0f", k.source_us);
+        else ImGui::TextDisabled("-");
+        source_tip();
+        ImGui::TableNextColumn();
+        if (k.source_us > 0 && first_source > 0) ImGui::Text("%.2fx", first_source / k.source_us);
+        else ImGui::TextDisabled("-");
+        source_tip();
+      }
     }
     ImGui::EndTable();
   }
-  char title[64];
-  std::snprintf(title, sizeof title, "median time, %u threads per block", bs);
+  char title[96];
+  std::snprintf(title, sizeof title, "median time, %s, %u threads per block", track.id, bs);
   if (plot::BeginBarChart("##times", title, "ms")) {
-    for (const KernelInfo& k : kernel_table()) {
+    for (KernelId kid : kernels) {
+      const KernelInfo& k = kernel_info(kid);
       const Timing* t = s.timing(k.id, bs);
       if (!t) continue;
-      char tip[160];
+      char tip[256];
       std::snprintf(tip, sizeof tip, "%s at %u threads: %.4f ms (min %.4f, max %.4f)\n%.0f GB/s, %.1f%% of peak",
                     k.name, bs, t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak);
-      const std::string short_label = std::string("r") + (k.name + 6);  // "reduce3" -> "r3"
-      plot::Bar(k.name, t->median_ms, k.id == s.a.kernel ? color::kPurple : color::kBlue, tip, short_label.c_str());
+      plot::Bar(k.name, t->median_ms, k.id == s.a.kernel ? color::kPurple : color::kBlue, tip,
+                short_kernel_name(k).c_str());
     }
     plot::EndBarChart();
   }
@@ -158,7 +251,8 @@ void TimingPanel::drawBlockSize(AppState& s) {
                          bw ? "GB/s" : "ms", ImVec2(0, avail.y * 0.5f - 4), plot::PlotFlags_LogX2)) {
       continue;
     }
-    for (const KernelInfo& k : kernel_table()) {
+    for (KernelId kid : track_kernels(kernel_info(s.a.kernel).track)) {
+      const KernelInfo& k = kernel_info(kid);
       std::vector<double> xs, ys;
       for (unsigned bs : kBlockSizes) {
         if (const Timing* t = s.timing(k.id, bs)) {

@@ -13,10 +13,16 @@ void WarpsPanel::drawContent(AppState& s) {
     ImGui::TextDisabled("No trace yet.");
     return;
   }
+  const Replay& r = v.trace->replay;
+  if (!r.has_shared() && !r.has_lane_work() && !r.has_atomics() && !r.has_global()) {
+    ImGui::TextWrapped("%s: the trace holds no warp instruction, only barriers.", v.trace->trace.meta.kernel.c_str());
+    return;
+  }
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  legend_swatch(color::kGreen, "useful", "The lane made a shared-memory access this step.");
+  legend_swatch(color::kGreen, "useful",
+                "The lane made a warp instruction this step: a shared or global load or store, a shuffle or an atomic.");
   legend_swatch(color::kYellow, "active, idle",
-         "In the warp's active mask (__activemask()) but did no access: the lane ran the instruction\n"
+         "In the warp's active mask (__activemask()) but made no instruction the trace records: the lane ran the instruction\n"
          "predicated off. The compiler often predicates a short `if` instead of branching.");
   legend_swatch(color::kCell, "inactive", "Not in the active mask: the warp diverged and this lane waited.");
   legend_swatch(color::kEmpty, "exited", "The thread has finished the kernel.");
@@ -60,9 +66,10 @@ void WarpsPanel::drawContent(AppState& s) {
     }
   }
   ImGui::Dummy(ImVec2(label_w + kWarpSize * cell + flag_w, warps * cell + 2));
-  if (cell < th * 0.8f) {
-    int diverged = 0;
-    for (const WarpStep& ws : st->warps) diverged += ws.diverged;
+  int diverged_rows = 0;
+  for (const WarpStep& ws : st->warps) diverged_rows += ws.diverged;
+  if (cell < th * 0.8f && diverged_rows > 0) {
+    const int diverged = diverged_rows;
     ImGui::TextColored(ImVec4(0.84f, 0.37f, 0.0f, 1), "%d warp(s) diverged (red marks); hover a row for its masks",
                        diverged);
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "exercise_replay.hpp"
 #include "replay.hpp"
 #include "session.hpp"
 
@@ -20,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       (void)s.find_timing(t.meta.kernel, t.meta.block_size);
       try {
         rs::Replay r(t);
-        for (size_t i = 0; i < r.num_steps(); ++i) (void)rs::describe_step(r, i, t.source);
+        rs::fuzz::exercise_replay(r, t);
       } catch (const rs::ReplayError&) {
       }
     }

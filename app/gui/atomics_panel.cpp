@@ -1,0 +1,224 @@
+// The atomics view: the addresses the traced block updated atomically, the current step's
+// warp-level atomic instructions with their contention per address, and for each address the
+// order in which the block's updates landed, up to and including this step.
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "panels.hpp"
+
+namespace rs::gui {
+
+namespace {
+
+// "shared +0", "global dev_sum", "global output[3]", "global input[7]".
+std::string target_label(const AtomicTarget& t, const KernelInfo* k) {
+  char b[64];
+  if (t.kind == AccessKind::SharedAtomic) {
+    std::snprintf(b, sizeof b, "shared +%u", t.addr);
+  } else if (t.space == static_cast<uint8_t>(GlobalBuffer::Output)) {
+    if (k && k->finish == Finish::GlobalAtomic && t.addr == 0) std::snprintf(b, sizeof b, "global dev_sum");
+    else std::snprintf(b, sizeof b, "global output[%u]", t.addr);
+  } else {
+    std::snprintf(b, sizeof b, "global input[%u]", t.addr);
+  }
+  return b;
+}
+
+std::string atomic_label(AccessKind kind, uint32_t addr, uint8_t space, const KernelInfo* k) {
+  AtomicTarget t;
+  t.kind = kind;
+  t.addr = addr;
+  t.space = space;
+  return target_label(t, k);
+}
+
+DType op_type(uint8_t op, DType dflt) { return op & kOpFloatBit ? DType::Float32 : dflt; }
+
+// Why a kernel without atomics does not need them.
+const char* no_atomics_why(const KernelInfo* k) {
+  if (!k) return "";
+  switch (k->finish) {
+    case Finish::Relaunch: return ": each block writes its partial sum, and the host launches the kernel again on them";
+    case Finish::SecondKernel: return ": each block writes its partial sum, and a second kernel adds them up";
+    default: return "";
+  }
+}
+
+float bar(float frac, ImU32 c, float width, const char* overlay) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetTextLineHeight();
+  dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), color::kEmpty);
+  dl->AddRectFilled(p, ImVec2(p.x + width * std::clamp(frac, 0.0f, 1.0f), p.y + h), c);
+  if (overlay) dl->AddText(ImVec2(p.x + 4, p.y), ImGui::GetColorU32(ImGuiCol_Text), overlay);
+  ImGui::Dummy(ImVec2(width, h));
+  return h;
+}
+
+}  // namespace
+
+float AtomicsPanel::wanted_height(const Replay& r) {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  if (!r.has_atomics()) return line * 1.2f;
+  size_t per_step = 1;
+  for (const Step& st : r.steps()) per_step = std::max(per_step, st.atomics.size());
+  float h = line * (1.5f + static_cast<float>(std::min<size_t>(per_step, 4)));
+  for (const AtomicTarget& t : r.atomic_targets()) h += line * (t.order.size() > 1 ? 6.5f : 3.0f);
+  return h;
+}
+
+void AtomicsPanel::drawContent(AppState& s) {
+  const ReplayView v = s.view(slot_);
+  const Step* st = v.current();
+  if (!st) {
+    ImGui::TextDisabled("No trace yet.");
+    return;
+  }
+  const Replay& r = v.trace->replay;
+  const TraceMeta& meta = v.trace->trace.meta;
+  const KernelInfo* kinfo = find_kernel(meta.kernel);
+  if (!r.has_atomics()) {
+    ImGui::TextWrapped("%s makes no atomic operations%s.", meta.kernel.c_str(), no_atomics_why(kinfo));
+    return;
+  }
+  const auto& atomics = r.atomics();
+  const std::string where = step_ranges(r, [](const Step& x) { return !x.atomics.empty(); });
+  const float full_w = ImGui::GetContentRegionAvail().x;
+  char buf[160];
+
+  // This step's warp-level atomic instructions and how many updates each address had to take in turn.
+  if (st->atomics.empty()) {
+    ImGui::TextDisabled("No atomic in this step; atomics in step%s %s.",
+                        where.find_first_of("-,") == std::string::npos ? "" : "s", where.c_str());
+  } else {
+    ImGui::Text("This step: %zu warp-level atomic instruction%s", st->atomics.size(), st->atomics.size() == 1 ? "" : "s");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "One warp-level atomic instruction: the lanes of one warp running one atomic. Lanes that update the\n"
+          "same address are serialised: the memory system applies their updates one at a time, so n lanes on\n"
+          "one address cost about n updates in turn (contention). Lanes on different addresses go in parallel.");
+    }
+    const size_t show = std::min<size_t>(st->atomics.size(), 6);
+    for (size_t i = 0; i < show; ++i) {
+      const WarpAtomic& a = atomics[st->atomics[i]];
+      for (const auto& [addr, n] : a.contention) {
+        const ImU32 c = n > 1 ? color::kVermillion : color::kGreen;
+        std::snprintf(buf, sizeof buf, "warp %u  %s  %s  line %u", a.warp, intrinsic_name(a.kind, a.op),
+                      atomic_label(a.kind, addr, a.space, kinfo).c_str(), a.line);
+        ImGui::TextUnformatted(buf);
+        ImGui::SameLine(std::max(ImGui::GetCursorPosX(), full_w * 0.62f));
+        std::snprintf(buf, sizeof buf, n > 1 ? "%d updates contend" : "%d update, no contention", n);
+        bar(static_cast<float>(n) / kWarpSize, c, std::max(60.0f, full_w * 0.36f), buf);
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("%d lane(s) of warp %u update this address in one instruction (%d lanes in all);\n"
+                            "the hardware applies them one after another.",
+                            n, a.warp, std::popcount(a.lanes));
+        }
+      }
+    }
+    if (st->atomics.size() > show) ImGui::TextDisabled("... and %zu more", st->atomics.size() - show);
+  }
+  ImGui::Separator();
+
+  // Each target: how many of the block's updates have landed by the end of this step, in landing order.
+  for (const AtomicTarget& t : r.atomic_targets()) {
+    const size_t total = t.order.size();
+    size_t landed = 0, last_landed = 0;
+    for (size_t i = 0; i < total; ++i) {
+      if (t.order[i].epoch <= st->epoch) {
+        ++landed;
+        last_landed = i;
+      }
+    }
+    const DType type = op_type(t.op, meta.dtype);
+    const std::string label = target_label(t, kinfo);
+    ImGui::Text("%s  (%s)", label.c_str(), intrinsic_name(t.kind, t.op));
+    ImGui::SameLine();
+    if (total > 1) {
+      if (t.kind == AccessKind::SharedAtomic) {
+        ImGui::TextDisabled("chained %d of %zu", t.chained, total - 1);
+      } else if (t.chained + 1 < static_cast<int>(total)) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kOrange),
+                           "chained %d of %zu: other blocks' updates landed in %zu gaps", t.chained, total - 1,
+                           total - 1 - static_cast<size_t>(t.chained));
+      } else {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), "chained %d of %zu", t.chained, total - 1);
+      }
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Landing order: the updates sorted by the old value each atomic returned. A pair of consecutive\n"
+            "updates is chained when the later one's old value is exactly the earlier one's result. Where it is\n"
+            "not, updates of other blocks landed in between (only global memory is shared with other blocks).");
+      }
+    } else {
+      ImGui::TextDisabled("1 update from this block");
+    }
+    std::snprintf(buf, sizeof buf, "%zu of %zu of the block's updates landed by this step", landed, total);
+    bar(total ? static_cast<float>(landed) / static_cast<float>(total) : 0.f, with_alpha(color::kBlue, 0.9f), full_w,
+        buf);
+
+    // The landing order as a strip: one tick per update, landed ones filled (this step's orange),
+    // a vermillion gap where another block's updates landed in between.
+    if (total > 1) {
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float h = ImGui::GetTextLineHeight() * 0.8f;
+      const float w = full_w / static_cast<float>(total);
+      const ImVec2 mouse = ImGui::GetIO().MousePos;
+      long hovered = -1;
+      for (size_t i = 0; i < total; ++i) {
+        const AtomicUpdate& u = t.order[i];
+        const float x0 = p.x + w * static_cast<float>(i), x1 = p.x + w * static_cast<float>(i + 1);
+        const ImU32 c = u.epoch > st->epoch ? color::kEmpty : u.epoch == st->epoch ? color::kOrange : color::kSkyBlue;
+        dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(std::max(x0 + 1, x1 - (w > 3 ? 1 : 0)), p.y + h), c);
+        if (i > 0 && t.order[i].old != atomic_result(t.order[i - 1].op, t.order[i - 1].old, t.order[i - 1].operand)) {
+          dl->AddRectFilled(ImVec2(x0 - 1, p.y - 2), ImVec2(x0 + 1, p.y + h + 2), color::kVermillion);
+        }
+        if (mouse.x >= x0 && mouse.x < x1 && mouse.y >= p.y && mouse.y < p.y + h) hovered = static_cast<long>(i);
+      }
+      ImGui::Dummy(ImVec2(full_w, h + 2));
+      if (hovered >= 0 && ImGui::IsWindowHovered()) {
+        const AtomicUpdate& u = t.order[static_cast<size_t>(hovered)];
+        ImGui::SetTooltip("#%ld to land: thread %u (warp %u, lane %u), step of epoch %u\nold %s -> new %s (operand %s)",
+                          hovered + 1, u.thread, u.thread / kWarpSize, u.thread % kWarpSize, u.epoch,
+                          format_value(u.old, type).c_str(),
+                          format_value(atomic_result(u.op, u.old, u.operand), type).c_str(),
+                          format_value(u.operand, type).c_str());
+      }
+    }
+    // The last updates that landed, old -> new: three, or as many as the view has room for.
+    if (landed > 0) {
+      const float line = ImGui::GetTextLineHeightWithSpacing();
+      const float rest = ImGui::GetContentRegionAvail().y - line * 2.5f * static_cast<float>(&t != &r.atomic_targets().back());
+      const size_t rows = std::clamp<size_t>(static_cast<size_t>(rest / line) - 1, 3, 8);
+      std::vector<size_t> lastn;
+      for (size_t i = last_landed + 1; i-- > 0 && lastn.size() < rows;) {
+        if (t.order[i].epoch <= st->epoch) lastn.push_back(i);
+      }
+      ImGui::TextDisabled("last landed (landing order #, thread: old -> new):");
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("#k: the k-th of this block's updates to land; tN: the thread (threadIdx.x); old -> new: the\n"
+                          "value the atomic returned and the value it left. 'other blocks' before an update: its old\n"
+                          "value is not the previous update's result, so other blocks' updates landed in between.");
+      }
+      for (auto it = lastn.rbegin(); it != lastn.rend(); ++it) {
+        const size_t i = *it;
+        const AtomicUpdate& u = t.order[i];
+        const bool gap = i > 0 && u.old != atomic_result(t.order[i - 1].op, t.order[i - 1].old, t.order[i - 1].operand);
+        std::snprintf(buf, sizeof buf, "  #%zu t%u: %s -> %s", i + 1, u.thread, format_value(u.old, type).c_str(),
+                      format_value(atomic_result(u.op, u.old, u.operand), type).c_str());
+        ImGui::TextUnformatted(buf);
+        if (gap) {
+          ImGui::SameLine();
+          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kVermillion), "(other blocks before)");
+        }
+      }
+    }
+    ImGui::Spacing();
+  }
+}
+
+}  // namespace rs::gui

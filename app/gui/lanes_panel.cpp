@@ -1,0 +1,276 @@
+// The lanes view: what the warp shuffles (and warp-reduce intrinsics) of the current step moved
+// between the 32 lanes of each warp. Per warp: a row of the values the lanes offered, a row of
+// what they received, and an arrow from the source lane to the destination lane of every move.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "panels.hpp"
+
+namespace rs::gui {
+
+namespace {
+
+float cell_height() { return ImGui::GetTextLineHeight() + 6; }
+float band_height() { return std::clamp(ImGui::GetTextLineHeight() * 3.0f, 36.0f, 90.0f); }
+// One warp's block: the offered row, the arrows (the warp's label beside them), the received row,
+// room for the result label.
+float warp_block_height() { return 2 * cell_height() + band_height() + ImGui::GetTextLineHeight() * 0.9f; }
+
+// The shuffle's lane distance in words: "lane ^ 16", "lane + 8" (down), "lane - 1" (up), "lane 0" (idx).
+std::string lane_rule(const WarpShuffle& sh) {
+  if (sh.kind == AccessKind::WarpReduce) return "every lane gets the reduction of all";
+  for (const LaneMove& m : sh.moves) {
+    if (m.src == m.dst) continue;
+    char b[48];
+    switch (static_cast<ShuffleKind>(sh.op)) {
+      case ShuffleKind::Xor: std::snprintf(b, sizeof b, "lane <- lane ^ %d", m.src ^ m.dst); break;
+      case ShuffleKind::Down: std::snprintf(b, sizeof b, "lane <- lane + %d", m.src - m.dst); break;
+      case ShuffleKind::Up: std::snprintf(b, sizeof b, "lane <- lane - %d", m.dst - m.src); break;
+      case ShuffleKind::Idx: std::snprintf(b, sizeof b, "lane <- lane %d", m.src); break;
+    }
+    return b;
+  }
+  return "every lane keeps its own value";
+}
+
+void arrow(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float thick, float head) {
+  const float dy = (b.y - a.y) * 0.5f;
+  dl->AddBezierCubic(a, ImVec2(a.x, a.y + dy), ImVec2(b.x, b.y - dy), ImVec2(b.x, b.y - head), c, thick);
+  dl->AddTriangleFilled(ImVec2(b.x - head * 0.6f, b.y - head), ImVec2(b.x + head * 0.6f, b.y - head), b, c);
+}
+
+}  // namespace
+
+float LanesPanel::wanted_height(const Replay& r) {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  if (!r.has_lane_work()) return line * 1.2f;
+  size_t warps = 1;
+  for (const Step& st : r.steps()) warps = std::max(warps, st.shuffles.size());
+  return line * 2.6f + ImGui::GetTextLineHeight() + static_cast<float>(warps) * warp_block_height();
+}
+
+void LanesPanel::drawContent(AppState& s) {
+  const ReplayView v = s.view(slot_);
+  const Step* st = v.current();
+  if (!st) {
+    ImGui::TextDisabled("No trace yet.");
+    return;
+  }
+  const Replay& r = v.trace->replay;
+  const TraceMeta& meta = v.trace->trace.meta;
+  if (!r.has_lane_work()) {
+    ImGui::TextWrapped("%s makes no warp shuffles: its lanes exchange values %s.", meta.kernel.c_str(),
+                       r.has_shared() ? "through shared memory" : r.has_atomics() ? "only through atomics" : "not at all");
+    return;
+  }
+  const auto& all = r.shuffles();
+  const std::string where = step_ranges(r, [](const Step& x) { return !x.shuffles.empty(); });
+
+  // What to show: this step's shuffles; after a warp's last shuffle, that shuffle, with the lane
+  // that holds the warp's result.
+  std::vector<size_t> shown = st->shuffles;
+  bool after = false;
+  if (shown.empty()) {
+    std::map<uint32_t, size_t> last;  // warp -> its latest shuffle before this step
+    for (size_t i = 0; i < all.size(); ++i) {
+      const WarpShuffle& sh = all[i];
+      if (sh.epoch >= st->epoch) continue;
+      auto it = last.find(sh.warp);
+      if (it == last.end() || std::make_pair(all[it->second].epoch, all[it->second].seq) < std::make_pair(sh.epoch, sh.seq)) {
+        last[sh.warp] = i;
+      }
+    }
+    for (const auto& [w, i] : last) shown.push_back(i);
+    after = !shown.empty();
+  }
+  if (shown.empty()) {
+    ImGui::TextWrapped("No warp shuffle in this step. %s shuffles in step%s %s (Right arrow to step on).",
+                       meta.kernel.c_str(), where.find_first_of("-,") == std::string::npos ? "" : "s", where.c_str());
+    return;
+  }
+  // A warp's last shuffle: from then on its result lane is highlighted.
+  std::map<uint32_t, uint32_t> last_epoch;
+  for (const WarpShuffle& sh : all) last_epoch[sh.warp] = std::max(last_epoch[sh.warp], sh.epoch);
+
+  const WarpShuffle& head = all[shown.front()];
+  const std::string line = source_line(v.trace->trace.source, head.line);
+  if (after) {
+    ImGui::TextWrapped("No shuffle in this step (shuffles: step%s %s). The warps' last shuffle, and the lane that "
+                       "holds each warp's result:",
+                       where.find_first_of("-,") == std::string::npos ? "" : "s", where.c_str());
+  } else {
+    ImGui::Text("%s  mask %08x  width %d  line %u:  %s", intrinsic_name(head.kind, head.op), head.member_mask,
+                head.width, head.line, lane_rule(head).c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "line %u: %s\n\n"
+          "A warp shuffle moves a register value from one lane to another inside the warp, without shared memory.\n"
+          "mask: the lanes that must take part (the intrinsic's first argument); width: the size of the lane\n"
+          "groups it works within. Each arrow runs from the lane that sent a value to the lane that got it.\n"
+          "Shuffles in step%s %s.",
+          head.line, line.c_str(), where.find_first_of("-,") == std::string::npos ? "" : "s", where.c_str());
+    }
+  }
+  legend_swatch(color::kSkyBlue, "sent", "The lane's value was read by another lane (the lane offered it).");
+  legend_swatch(color::kOrange, "received", "The lane got a value from another lane.");
+  legend_swatch(color::kEmpty, "not in mask", "The lane is not in the member mask: it takes no part.");
+  legend_swatch(color::kPurple, "result lane", "The lane that holds the warp's result after its last shuffle.");
+  ImGui::NewLine();
+
+  const DType dtype = meta.dtype;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float label_w = ImGui::CalcTextSize("received").x + 8;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float cw = std::max(8.0f, (avail.x - label_w - 4) / kWarpSize);
+  const float ch = cell_height();
+  // The arrows' band: its usual height, or less where the view is short (one warp shown).
+  const float band = shown.size() == 1 ? std::clamp(avail.y - ImGui::GetTextLineHeight() * 1.9f - 2 * ch, 16.0f,
+                                                    band_height())
+                                       : band_height();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  ImFont* font = ImGui::GetFont();
+  const float full = ImGui::GetFontSize();
+  const float value_size = std::min(full, full * (cw - 3) / ImGui::CalcTextSize("0.0k").x);
+  const bool fits = value_size >= 8.0f;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  char buf[48];
+
+  // The lanes' numbers once, above the first warp.
+  ImVec2 o = ImGui::GetCursorScreenPos();
+  const int every = cw >= ImGui::CalcTextSize("31").x + 3 ? 1 : 4;
+  for (int l = 0; l < kWarpSize; l += every) {
+    std::snprintf(buf, sizeof buf, "%d", l);
+    const float tw = ImGui::CalcTextSize(buf).x;
+    dl->AddText(ImVec2(o.x + label_w + l * cw + (cw - tw) / 2, o.y), dim, buf);
+  }
+  ImGui::Dummy(ImVec2(avail.x, ImGui::GetTextLineHeight()));
+
+  struct Hover {
+    const WarpShuffle* sh = nullptr;
+    int lane = -1;
+    bool received = false;
+  } hover;
+  for (size_t idx : shown) {
+    const WarpShuffle& sh = all[idx];
+    const int result = sh.warp < r.result_lanes().size() ? r.result_lanes()[sh.warp] : -1;
+    const bool show_result = sh.epoch >= last_epoch[sh.warp] && result >= 0;
+    const DType t = sh.float_values ? DType::Float32 : dtype;
+    uint32_t sent = 0;
+    for (const LaneMove& m : sh.moves) {
+      if (m.src != m.dst) sent |= 1u << m.src;
+    }
+    if (sh.kind == AccessKind::WarpReduce) sent = sh.lanes;
+
+    o = ImGui::GetCursorScreenPos();
+    std::string info = std::to_string(std::popcount(sh.lanes)) + " lanes";
+    if (sh.member_mask != head.member_mask) {
+      char m[24];
+      std::snprintf(m, sizeof m, ", mask %08x", sh.member_mask);
+      info += m;
+    }
+    if (after) {
+      for (size_t i = 0; i < r.num_steps(); ++i) {
+        if (r.step(i).epoch == sh.epoch) info += ", its last shuffle: step " + std::to_string(i);
+      }
+    }
+    if (!sh.consistent) info += "; INCONSISTENT: a value does not match what its source lane offered";
+    const float y_off = o.y;
+    std::snprintf(buf, sizeof buf, "warp %u", sh.warp);
+    dl->AddText(ImVec2(o.x, y_off + ch + band / 2 - ImGui::GetTextLineHeight()), text, buf);
+    if (ImGui::IsMouseHoveringRect(ImVec2(o.x, y_off + ch), ImVec2(o.x + label_w, y_off + ch + band)) &&
+        ImGui::IsWindowHovered()) {
+      ImGui::SetTooltip("warp %u: %s", sh.warp, info.c_str());
+    }
+    if (!sh.consistent) {
+      dl->AddText(ImVec2(o.x, y_off + ch + band / 2), color::kVermillion, "check!");
+    }
+    const float y_rec = y_off + ch + band;
+    dl->AddText(ImVec2(o.x, y_off + (ch - ImGui::GetTextLineHeight()) / 2), dim, "offered");
+    dl->AddText(ImVec2(o.x, y_rec + (ch - ImGui::GetTextLineHeight()) / 2), dim, "received");
+    auto cell_x = [&](int l) { return o.x + label_w + l * cw; };
+
+    for (int row = 0; row < 2; ++row) {
+      const bool rec = row == 1;
+      const float y = rec ? y_rec : y_off;
+      for (int l = 0; l < kWarpSize; ++l) {
+        const uint32_t bit = 1u << l;
+        const bool member = (sh.member_mask & bit) && (sh.lanes & bit);
+        const ImVec2 a(cell_x(l), y), z(cell_x(l) + cw - 1, y + ch);
+        ImU32 fill = !member ? color::kEmpty : rec ? color::kOrange : (sent & bit) ? color::kSkyBlue : color::kCell;
+        dl->AddRectFilled(a, z, fill);
+        if (show_result && rec && l == result) {
+          dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(z.x + 1, z.y + 1), color::kPurple, 0, 0, 3.0f);
+        }
+        if (fits && member) {
+          compact_value(rec ? sh.received[l] : sh.offered[l], t, buf, sizeof buf);
+          const ImVec2 ts = font->CalcTextSizeA(value_size, 1e9f, 0, buf);
+          dl->AddText(font, value_size, ImVec2(a.x + (cw - 1 - ts.x) / 2, a.y + (ch - ts.y) / 2), color::kInk, buf);
+        }
+        if (mouse.x >= a.x && mouse.x < a.x + cw && mouse.y >= a.y && mouse.y < z.y) hover = {&sh, l, rec};
+      }
+    }
+    if (show_result) {
+      const char* label = "result";
+      const float tw = ImGui::CalcTextSize(label).x;
+      const float cx = std::clamp(cell_x(result) + cw / 2 - tw / 2, cell_x(0), cell_x(kWarpSize) - tw);
+      dl->AddText(ImVec2(cx, y_rec + ch + 1), color::kPurple, label);
+    }
+
+    // The moves: an arrow from the sending lane's offered cell to the receiving lane's cell.
+    const bool hovering_warp = hover.sh == &sh;
+    const float head_sz = std::clamp(cw * 0.3f, 4.0f, 8.0f);
+    auto involved = [&](int src, int dst) {
+      return !hovering_warp || (hover.received ? dst == hover.lane : src == hover.lane);
+    };
+    if (sh.kind == AccessKind::WarpReduce) {
+      const ImVec2 mid(cell_x(0) + kWarpSize * cw / 2, y_off + ch + band / 2);
+      for (int l = 0; l < kWarpSize; ++l) {
+        if (!(sh.lanes >> l & 1u)) continue;
+        const ImU32 c = with_alpha(color::kSkyBlue, hovering_warp && hover.lane != l ? 0.2f : 0.7f);
+        dl->AddLine(ImVec2(cell_x(l) + cw / 2, y_off + ch), mid, c, 1.2f);
+        arrow(dl, mid, ImVec2(cell_x(l) + cw / 2, y_rec), with_alpha(color::kOrange, 0.7f), 1.2f, head_sz);
+      }
+      dl->AddCircleFilled(mid, 5, color::kPurple);
+    } else {
+      for (const LaneMove& m : sh.moves) {
+        const ImVec2 a(cell_x(m.src) + cw / 2, y_off + ch + 1), b(cell_x(m.dst) + cw / 2, y_rec - 1);
+        if (m.src == m.dst) {  // kept its own value (past the end of its width segment)
+          dl->AddLine(a, b, with_alpha(dim, 0.5f), 1.0f);
+          continue;
+        }
+        const bool on = involved(m.src, m.dst);
+        arrow(dl, a, b, with_alpha(color::kOrange, on ? (hovering_warp ? 1.0f : 0.75f) : 0.12f),
+              on && hovering_warp ? 2.5f : 1.3f, head_sz);
+      }
+    }
+    ImGui::Dummy(ImVec2(avail.x, 2 * ch + band + ImGui::GetTextLineHeight() * 0.9f - ImGui::GetStyle().ItemSpacing.y));
+  }
+
+  if (hover.sh && ImGui::IsWindowHovered()) {
+    const WarpShuffle& sh = *hover.sh;
+    const int l = hover.lane;
+    const DType t = sh.float_values ? DType::Float32 : dtype;
+    ImGui::BeginTooltip();
+    ImGui::Text("warp %u, lane %d = thread %u", sh.warp, l, sh.warp * kWarpSize + l);
+    if (!(sh.lanes >> l & 1u)) {
+      ImGui::TextUnformatted(sh.member_mask >> l & 1u ? "in the mask, but did not execute the shuffle"
+                                                      : "not in the member mask: takes no part");
+    } else {
+      ImGui::Text("offered %s", format_value(sh.offered[l], t).c_str());
+      for (const LaneMove& m : sh.moves) {
+        if (m.dst == l) ImGui::Text("received %s from lane %d", format_value(m.value, t).c_str(), m.src);
+        if (m.src == l && m.dst != l) ImGui::Text("sent its value to lane %d", m.dst);
+      }
+      if (sh.kind == AccessKind::WarpReduce) ImGui::Text("received %s", format_value(sh.received[l], t).c_str());
+    }
+    ImGui::Text("active mask %08x, member mask %08x", sh.active_mask, sh.member_mask);
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace rs::gui

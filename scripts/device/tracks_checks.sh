@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine for the tracks work (docs/gpu-results.md, "Tracks"):
+#   bash scripts/device/tracks_checks.sh BIN_DIR OUT_DIR
+# BIN_DIR holds reducescope and rs_gpu_tests built for the GPU (-DCMAKE_CUDA_ARCHITECTURES=90).
+# Writes OUT_DIR/summary.txt and OUT_DIR/* (logs, bench tables and CSVs, ncu comparisons,
+# compute-sanitizer logs, traces for fixtures, the recorded session). Run from the repository root.
+set -u
+B=${1:?BIN_DIR}; OUT=${2:?OUT_DIR}
+mkdir -p "$OUT/traces"
+S=$OUT/summary.txt
+log() { echo "== $*" | tee -a "$S"; }
+export PATH=$PATH:/usr/local/cuda/bin:$(ls -d /opt/nvidia/nsight-compute/*/ 2>/dev/null | head -1)
+log "$(date -u +%FT%TZ) $(nvidia-smi -L | head -1)"
+
+# PARTS: which parts to run (the device allows 10 minutes a command): tests bench sass ncu san traces record
+PARTS=${PARTS:-"tests bench sass ncu san traces record"}
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+if part tests; then
+  log "GPU tests (ctest label gpu)"
+  timeout 420 "$B/rs_gpu_tests" --gtest_brief=1 >"$OUT/gpu_tests.log" 2>&1; echo "rc=$?" | tee -a "$S"
+  grep -E "FAILED|PASSED|tests ran" "$OUT/gpu_tests.log" | head -20 >>"$S"
+fi
+
+if part bench; then
+log "bench --track lecture --n 2^24 (int32 and float32, 1024 threads, the note's block size)"
+timeout 300 "$B/reducescope" bench --track lecture --n 2^24 --csv "$OUT/bench-lecture.csv" >"$OUT/bench-lecture.txt" 2>&1
+echo "rc=$?" | tee -a "$S"; cat "$OUT/bench-lecture.txt" >>"$S"
+
+log "bench --track lecture --n 2^24 --block-size 256"
+timeout 300 "$B/reducescope" bench --track lecture --n 2^24 --block-size 256 >"$OUT/bench-lecture-bs256.txt" 2>&1
+echo "rc=$?" | tee -a "$S"
+
+log "bench --track harris (unchanged kernels, 256 threads)"
+timeout 200 "$B/reducescope" bench --track harris --n 2^24 >"$OUT/bench-harris.txt" 2>&1; echo "rc=$?" | tee -a "$S"
+tail -12 "$OUT/bench-harris.txt" >>"$S"
+
+fi
+if part sass; then
+log "SASS of the timing build (NullProbe) against probe-free copies: harris and lecture"
+bash tests/sass/compare_sass.sh "$OUT/sass" 90 >"$OUT/sass.txt" 2>&1; echo "rc=$?" | tee -a "$S"
+grep -E "SASS|identical" "$OUT/sass.txt" | tee -a "$S"
+# What the compiler makes of atomicAdd in sum_atomic, for int and for float (opcodes in the timing build).
+for t in int float; do
+  printf '#include "lecture_kernels.cuh"\nnamespace rs { template __global__ void sum_atomic<%s, NullProbe>(const %s*, %s*, unsigned int, NullProbe); }\n' $t $t $t >"$OUT/sass/atomic_$t.cu"
+  nvcc -std=c++17 -arch=sm_90 -cubin -Ikernels -Itracing -o "$OUT/sass/atomic_$t.cubin" "$OUT/sass/atomic_$t.cu" &&
+    echo "sum_atomic<$t> opcodes: $(cuobjdump -sass "$OUT/sass/atomic_$t.cubin" | grep -oE '(REDUX|REDG|RED|ATOMG|ATOMS|ATOM|SHFL|VOTE)[.A-Z0-9]*' | sort | uniq -c | tr '\n' ' ')" | tee -a "$S"
+done
+tar czf "$OUT/sass.tar.gz" -C "$OUT" sass && rm -rf "$OUT/sass"
+
+fi
+if part ncu; then
+log "ncu metric names"
+ncu --query-metrics 2>/dev/null | grep -iE "sass_inst_executed_op_(shfl|shared_atom|global_atom|global_red|global_ld)|inst_executed_op_shfl|shfl" | head -20 | tee -a "$S"
+
+log "ncu instruction counts vs trace (shuffles, atomics, global requests and sectors), 1-block launches"
+timeout 900 bash tests/ncu_instructions.sh "$B/reducescope" "$OUT/ncu-instructions.csv" 2>&1 | tail -15 | tee -a "$S"
+
+log "ncu bank conflicts vs trace, lecture kernels that use shared memory"
+KERNELS="sum_shared:1 sum_reduce:1 sum_reversed:1 sum_add_first:2 sum_last_warp:2 sum_shuffle:2 sum_two_step:2" \
+  timeout 600 bash tests/ncu_compare.sh "$B/reducescope" "$OUT/ncu-bank-conflicts-lecture.csv" 2>&1 | tail -4 | tee -a "$S"
+
+fi
+if part san; then
+log "compute-sanitizer memcheck / racecheck / synccheck: lecture kernels x block sizes x int32/float32, N = 3001 and 70001, both builds"
+for tool in memcheck racecheck synccheck; do
+  for k in sum_atomic sum_shared sum_reduce sum_reversed sum_add_first sum_last_warp sum_shuffle sum_two_step; do
+    for bs in ${SAN_BLOCKS:-64 1024}; do for type in int32 float32; do for n in ${SAN_N:-70001}; do
+      for cmd in run trace; do
+        [ $cmd = trace ] && [ $type = float32 ] && continue
+        extra=""; [ $cmd = trace ] && extra=--quiet
+        o=$(timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$B/reducescope" $cmd --kernel $k --block-size $bs --n $n --type $type $extra 2>&1)
+        rc=$?
+        if [ $rc -eq 2 ] && echo "$o" | grep -q "needs at least 64"; then continue; fi
+        echo "$tool $cmd $k $bs $type $n rc=$rc $(echo "$o" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' | tr '\n' ' ')" >>"$OUT/sanitizer.log"
+        [ $rc -ne 0 ] && echo "$o" | head -40 >>"$OUT/sanitizer_fail.log"
+      done
+    done; done; done
+  done
+done
+echo "sanitizer runs: $(wc -l <"$OUT/sanitizer.log"), nonzero exits: $(grep -vc 'rc=0' "$OUT/sanitizer.log")" | tee -a "$S"
+grep -v 'rc=0' "$OUT/sanitizer.log" | head -20 >>"$S"
+
+fi
+if part traces; then
+log "traces for fixtures and the GUI tests"
+for k in sum_atomic sum_shared sum_reduce sum_reversed sum_add_first sum_last_warp sum_shuffle sum_two_step; do
+  for bs in 64 256; do
+    "$B/reducescope" trace --kernel $k --block-size $bs --n 5000 --pattern random --quiet \
+      --out "$OUT/traces/${k}_bs${bs}.rstrace" >>"$OUT/traces.log" 2>&1 || echo "trace $k $bs failed" | tee -a "$S"
+  done
+done
+"$B/reducescope" trace --kernel sum_shuffle --block-size 128 --n 5000 --quiet --out "$OUT/traces/sum_shuffle_bs128.rstrace" >>"$OUT/traces.log" 2>&1
+"$B/reducescope" trace --kernel sum_atomic --block-size 128 --n 5000 --quiet --out "$OUT/traces/sum_atomic_bs128.rstrace" >>"$OUT/traces.log" 2>&1
+"$B/reducescope" trace --kernel sum_shuffle --block-size 128 --n 5000 --type float32 --quiet --out "$OUT/traces/sum_shuffle_bs128_f32.rstrace" >>"$OUT/traces.log" 2>&1
+"$B/reducescope" trace --kernel sum_shuffle --block-size 128 --n 5000 >"$OUT/trace-sum_shuffle-bs128.txt" 2>&1
+"$B/reducescope" trace --kernel sum_shared --block-size 256 --n 5000 >"$OUT/trace-sum_shared-bs256.txt" 2>&1
+ls "$OUT/traces" | wc -l | tee -a "$S"
+tar czf "$OUT/traces.tar.gz" -C "$OUT" traces && rm -rf "$OUT/traces"
+
+fi
+if part record; then
+log "record a session with both tracks (N = 2^24, 30 samples)"
+timeout 400 "$B/reducescope" record --out "$OUT/h100-tracks.rssession" --n 2^24 >"$OUT/record.log" 2>&1; echo "rc=$?" | tee -a "$S"
+tail -3 "$OUT/record.log" >>"$S"
+ls -la "$OUT/h100-tracks.rssession" >>"$S" 2>&1
+fi
+log "done $(date -u +%FT%TZ)"

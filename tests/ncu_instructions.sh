@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# GPU test: the trace's warp-level instruction counts of the new event kinds equal Nsight
+# Compute's instruction counters, on 1-block launches (so the whole grid is the traced block):
+#   shuffles            trace: WarpShuffle entries      ncu: smsp__sass_inst_executed_op_shfl?  (see METRIC_*)
+#   shared atomics      trace: WarpAtomic (shared)      ncu: smsp__sass_inst_executed_op_shared_atom.sum
+#   global atomics      trace: WarpAtomic (global)      ncu: ..._op_global_atom.sum + ..._op_global_red.sum
+#                       (an atomicAdd whose old value is unused compiles to RED, not ATOM)
+#   global load requests trace: GlobalRequest (loads)   ncu: smsp__sass_inst_executed_op_global_ld.sum
+#   global load sectors  trace: sum of sectors           ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+# The trace comes from the tracing build (`reducescope trace`), the counters from the timing build
+# (`reducescope run`).
+# usage: ncu_instructions.sh REDUCESCOPE [CSV_OUT]; exits 1 on any mismatch or missing figure.
+set -u
+bin=${1:?reducescope}; csv=${2:-/dev/null}
+NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+[ -x "$NCU" ] || { echo "ncu not found"; exit 1; }
+M_SHFL=${METRIC_SHFL:-smsp__sass_inst_executed_op_shfl.sum}
+M_SATOM=smsp__sass_inst_executed_op_shared_atom.sum
+M_GATOM=smsp__sass_inst_executed_op_global_atom.sum
+M_GRED=smsp__sass_inst_executed_op_global_red.sum
+M_GLD=smsp__sass_inst_executed_op_global_ld.sum
+M_SECT=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+echo "kernel,type,block,trace_shfl,ncu_shfl,trace_shared_atom,ncu_shared_atom,trace_global_atom,ncu_global_atom_plus_red,trace_ld_requests,ncu_ld,trace_ld_sectors,ncu_ld_sectors" >"$csv"
+bad=0; ok=0
+metric() { echo "$1" | awk -v m="$2" '$1 == m {print $NF}' | tr -d ',' | head -1; }
+for spec in sum_atomic:1 sum_shared:1 sum_reduce:1 sum_reversed:1 sum_add_first:2 sum_last_warp:2 sum_shuffle:2 sum_two_step:2; do
+  k=${spec%%:*}; ipt=${spec##*:}
+  for type in int32 float32; do for bs in 64 256 1024; do
+    n=$((bs * ipt))
+    t=$("$bin" trace --kernel $k --block-size $bs --n $n --type $type --quiet 2>&1)
+    counts=$(echo "$t" | sed -n 's/.*instructions: \([0-9]*\) shuffles, \([0-9]*\) shared atomics, \([0-9]*\) global atomics, \([0-9]*\) global load requests.*/\1 \2 \3 \4/p')
+    sectors=$(echo "$t" | sed -n 's/.*global load sectors: \([0-9]*\).*/\1/p')
+    read -r tshfl tsatom tgatom tld <<<"${counts:-x x x x}"
+    m=$(timeout 120 "$NCU" --metrics $M_SHFL,$M_SATOM,$M_GATOM,$M_GRED,$M_GLD,$M_SECT "$bin" run --kernel $k --block-size $bs --n $n --type $type 2>&1)
+    nshfl=$(metric "$m" $M_SHFL); nsatom=$(metric "$m" $M_SATOM); ngatom=$(metric "$m" $M_GATOM); ngred=$(metric "$m" $M_GRED)
+    nld=$(metric "$m" $M_GLD); nsect=$(metric "$m" $M_SECT)
+    ng=""; [ -n "$ngatom" ] && [ -n "$ngred" ] && ng=$((ngatom + ngred))
+    echo "$k,$type,$bs,$tshfl,$nshfl,$tsatom,$nsatom,$tgatom,$ng,$tld,$nld,${sectors:-},$nsect" >>"$csv"
+    if [ "$tshfl,$tsatom,$tgatom,$tld,${sectors:-}" = "$nshfl,$nsatom,$ng,$nld,$nsect" ]; then ok=$((ok + 1)); else
+      echo "MISMATCH $k $type $bs: trace shfl/satom/gatom/ld/sectors $tshfl/$tsatom/$tgatom/$tld/${sectors:-?} ncu $nshfl/$nsatom/$ng/$nld/$nsect"
+      [ $bad -eq 0 ] && echo "$m" | grep -E 'smsp__|l1tex__|==ERR|==WARN' | head -12
+      bad=$((bad + 1))
+    fi
+  done; done
+done
+echo "$ok passed, $bad failed"
+[ $bad -eq 0 ]
