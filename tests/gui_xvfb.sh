@@ -9,7 +9,12 @@
 #   4. clicking File, then "Export timing charts", writes PNG, SVG, PDF and CSV files;
 #   5. compare mode + help overlay + high contrast: a different picture, mostly black ground;
 #   6. settings persist: a saved selection and scale come back on the next start;
-#   7. a corrupt file on the command line is reported and the app keeps running.
+#   7. a corrupt file on the command line is reported and the app keeps running;
+#   8. lecture traces (assets/traces/sum_*.rstrace, recorded on a GPU; skipped with a message while
+#      they are missing): sum_shuffle's lanes view is drawn and changes between two shuffle steps,
+#      sum_shared's atomics view is drawn, sum_atomic's shared-memory panel shrinks to one line;
+#   9. a session holding both tracks: --kernel sum_shuffle opens it from the session, Down moves
+#      on to sum_two_step and Up from sum_atomic back to reduce6 (skipped if the session lacks them).
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
 set -u
 bin=${1:?reducescope}; dir=${2:?workdir}
@@ -139,6 +144,89 @@ head -c 3000 "$(dirname "$0")/../assets/sessions/h100.rssession" >"$dir/bad.rsse
 with_app bad "$dir/bad.rssession" true; rc=$?
 [ $rc -eq 0 ] && grep -q "showing reduce" "$dir/bad.log" && ok "corrupt file: keeps running, shows the bundled session" \
   || bad "corrupt file: rc $rc"
+
+# The rectangle "x0 y0 x1 y1" of widget $2 in widget map $1 (empty if the app never drew it).
+rect() { grep "^$2 " "$1" 2>/dev/null | cut -d' ' -f2-; }
+# Pixels differing inside rectangle "x0 y0 x1 y1" ($3) of two screenshots.
+differ_in() {
+  local x0 y0 x1 y1; read -r x0 y0 x1 y1 <<<"$3"
+  local g="$((x1 - x0))x$((y1 - y0))+$x0+$y0"
+  convert "$1" -crop "$g" +repage "$dir/crop1.png" && convert "$2" -crop "$g" +repage "$dir/crop2.png" \
+    && differ "$dir/crop1.png" "$dir/crop2.png"
+}
+skip() { echo "skip: $*"; }
+
+# 8. Lecture traces: the lanes and atomics views.
+traces="$(dirname "$0")/../assets/traces"
+if [ -s "$traces/sum_shuffle_bs128.rstrace" ]; then
+  steps=$("$bin" show "$traces/sum_shuffle_bs128.rstrace" --steps 2>/dev/null \
+          | awk '/^step [0-9]+\/[0-9]+ +ends at a warp shuffle/ {split($2, a, "/"); print a[1]}')
+  first=$(echo "$steps" | head -1)
+  if [ -n "$first" ]; then
+    next=$((first + 1))
+    MAP="$dir/lane0.map"
+    with_app lane0 "$traces/sum_shuffle_bs128.rstrace --step $first" true
+    with_app lane1 "$traces/sum_shuffle_bs128.rstrace --step $first" keys Right
+    grep -q "showing sum_shuffle at 128 threads, step $first of" "$dir/lane0.log" \
+      && ok "sum_shuffle trace opens at its first shuffle step ($first)" || bad "sum_shuffle trace did not open at step $first"
+    grep -q "showing sum_shuffle at 128 threads, step $next of" "$dir/lane1.log" \
+      && ok "Right: sum_shuffle step $first -> $next" || bad "Right did not reach sum_shuffle step $next"
+    r=$(rect "$dir/lane0.map" panel/lanesA)
+    if [ -n "$r" ]; then
+      ok "lanes view drawn for sum_shuffle ($r)"
+      d=$(differ_in "$dir/lane0.png" "$dir/lane1.png" "$r")
+      [ "${d:-0}" -gt 500 ] && ok "lanes view differs between shuffle steps $first and $next ($d pixels)" \
+        || bad "lanes view looks the same at steps $first and $next ($d)"
+    else
+      bad "no lanes view for sum_shuffle"
+    fi
+    check_png "$dir/lane1.png" "sum_shuffle"
+  else
+    bad "sum_shuffle_bs128.rstrace has no step that ends at a warp shuffle"
+  fi
+else
+  skip "assets/traces/sum_shuffle_bs128.rstrace missing (recorded on the GPU machine): lanes view not checked"
+fi
+if [ -s "$traces/sum_shared_bs256.rstrace" ]; then
+  MAP="$dir/shared.map"
+  with_app shared "$traces/sum_shared_bs256.rstrace --step 1" true
+  grep -q "showing sum_shared at 256 threads, step 1 of" "$dir/shared.log" && ok "sum_shared trace opens" \
+    || bad "sum_shared trace did not open"
+  [ -n "$(rect "$dir/shared.map" panel/atomicsA)" ] && ok "atomics view drawn for sum_shared" \
+    || bad "no atomics view for sum_shared"
+  check_png "$dir/shared.png" "sum_shared"
+else
+  skip "assets/traces/sum_shared_bs256.rstrace missing: atomics view not checked"
+fi
+if [ -s "$traces/sum_atomic_bs128.rstrace" ]; then
+  MAP="$dir/atomic.map"
+  with_app atomic "$traces/sum_atomic_bs128.rstrace" true
+  r=$(rect "$dir/atomic.map" panel/smemA)
+  if [ -n "$r" ]; then
+    read -r _ y0 _ y1 <<<"$r"
+    [ $((y1 - y0)) -lt 120 ] && ok "sum_atomic: the shared-memory panel is one line ($((y1 - y0)) px high)" \
+      || bad "sum_atomic: the shared-memory panel is $((y1 - y0)) px high, expected one line"
+  else
+    bad "sum_atomic: no shared-memory panel"
+  fi
+  [ -n "$(rect "$dir/atomic.map" panel/atomicsA)" ] && ok "atomics view drawn for sum_atomic" \
+    || bad "no atomics view for sum_atomic"
+else
+  skip "assets/traces/sum_atomic_bs128.rstrace missing: the no-shared-memory layout not checked"
+fi
+
+# 9. A session with both tracks: the kernel list runs through them in order.
+session="$(dirname "$0")/../assets/sessions/h100.rssession"
+if "$bin" show "$session" 2>/dev/null | grep -q "sum_shuffle"; then
+  with_app ses1 "--kernel sum_shuffle --block-size 128" keys Down
+  grep -q "showing sum_two_step at 128 threads.*recorded session" "$dir/ses1.log" \
+    && ok "session: sum_shuffle, Down: sum_two_step" || bad "session: Down from sum_shuffle did not show sum_two_step"
+  with_app ses2 "--kernel sum_atomic --block-size 256" keys Up
+  grep -q "showing reduce6 at 256 threads" "$dir/ses2.log" && ok "session: Up from sum_atomic: reduce6" \
+    || bad "session: Up from sum_atomic did not show reduce6"
+else
+  skip "the bundled session holds no lecture kernels yet: track navigation not checked"
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

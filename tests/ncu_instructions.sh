@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU test: the trace's warp-level instruction counts of the new event kinds equal Nsight
 # Compute's instruction counters, on 1-block launches (so the whole grid is the traced block):
-#   shuffles            trace: WarpShuffle entries      ncu: smsp__sass_inst_executed_op_shfl?  (see METRIC_*)
+#   shuffles            trace: WarpShuffle entries      ncu: SHFL in sass__inst_executed_per_opcode
+#                       (ncu 2025 has no smsp__*_op_shfl counter; the per-opcode histogram is exact)
 #   shared atomics      trace: WarpAtomic (shared)      ncu: smsp__sass_inst_executed_op_shared_atom.sum
 #   global atomics      trace: WarpAtomic (global)      ncu: ..._op_global_atom.sum + ..._op_global_red.sum
 #                       (an atomicAdd whose old value is unused compiles to RED, not ATOM)
@@ -14,7 +15,7 @@ set -u
 bin=${1:?reducescope}; csv=${2:-/dev/null}
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 [ -x "$NCU" ] || { echo "ncu not found"; exit 1; }
-M_SHFL=${METRIC_SHFL:-smsp__sass_inst_executed_op_shfl.sum}
+M_SHFL=sass__inst_executed_per_opcode
 M_SATOM=smsp__sass_inst_executed_op_shared_atom.sum
 M_GATOM=smsp__sass_inst_executed_op_global_atom.sum
 M_GRED=smsp__sass_inst_executed_op_global_red.sum
@@ -31,8 +32,13 @@ for spec in sum_atomic:1 sum_shared:1 sum_reduce:1 sum_reversed:1 sum_add_first:
     counts=$(echo "$t" | sed -n 's/.*instructions: \([0-9]*\) shuffles, \([0-9]*\) shared atomics, \([0-9]*\) global atomics, \([0-9]*\) global load requests.*/\1 \2 \3 \4/p')
     sectors=$(echo "$t" | sed -n 's/.*global load sectors: \([0-9]*\).*/\1/p')
     read -r tshfl tsatom tgatom tld <<<"${counts:-x x x x}"
-    m=$(timeout 120 "$NCU" --metrics $M_SHFL,$M_SATOM,$M_GATOM,$M_GRED,$M_GLD,$M_SECT "$bin" run --kernel $k --block-size $bs --n $n --type $type 2>&1)
-    nshfl=$(metric "$m" $M_SHFL); nsatom=$(metric "$m" $M_SATOM); ngatom=$(metric "$m" $M_GATOM); ngred=$(metric "$m" $M_GRED)
+    m=$(timeout 120 "$NCU" --print-metric-instances details --metrics $M_SHFL,$M_SATOM,$M_GATOM,$M_GRED,$M_GLD,$M_SECT \
+        "$bin" run --kernel $k --block-size $bs --n $n --type $type 2>&1)
+    # The histogram spans several lines: "... (IMAD: 15; ...; SHFL: 5; ...)"; no SHFL entry means 0.
+    if echo "$m" | grep -q "$M_SHFL"; then
+      nshfl=$(echo "$m" | tr '\n' ' ' | grep -oE 'SHFL: [0-9]+' | head -1 | awk '{print $2}'); nshfl=${nshfl:-0}
+    else nshfl=""; fi
+    nsatom=$(metric "$m" $M_SATOM); ngatom=$(metric "$m" $M_GATOM); ngred=$(metric "$m" $M_GRED)
     nld=$(metric "$m" $M_GLD); nsect=$(metric "$m" $M_SECT)
     ng=""; [ -n "$ngatom" ] && [ -n "$ngred" ] && ng=$((ngatom + ngred))
     echo "$k,$type,$bs,$tshfl,$nshfl,$tsatom,$nsatom,$tgatom,$ng,$tld,$nld,${sectors:-},$nsect" >>"$csv"

@@ -174,5 +174,136 @@ TEST(Fixtures, UnrollingRemovesBlockBarriers) {
   EXPECT_EQ(barriers("reduce5"), 3);  // the load + the 128 and 64 levels; the last warp needs none
 }
 
+// ---- the lecture track, recorded on the H100 (scripts/device/tracks_checks.sh) ----------------
+
+TEST(LectureFixtures, EveryKernelAt64And256ThreadsIsPresentAndRecordedOnAnH100) {
+  int count = 0;
+  for (KernelId id : track_kernels("lecture")) {
+    const KernelInfo& k = kernel_info(id);
+    for (unsigned bs : kFixtureSizes) {
+      ASSERT_TRUE(fs::exists(fixture(k.name, bs))) << fixture(k.name, bs);
+      Loaded l(fixture(k.name, bs));
+      EXPECT_EQ(l.trace.meta.kernel, k.name);
+      EXPECT_EQ(l.trace.meta.track, "lecture");
+      EXPECT_EQ(l.trace.meta.dtype, DType::Int32);
+      EXPECT_EQ(l.trace.meta.block_size, bs);
+      EXPECT_NE(l.trace.meta.gpu.find("H100"), std::string::npos);
+      EXPECT_NE(l.trace.source.find(std::string("__global__ void ") + k.name), std::string::npos);
+      // Every kernel loads its elements from global memory, and every load request is coalesced.
+      ASSERT_TRUE(l.replay.has_global()) << k.name;
+      for (const GlobalRequest& g : l.replay.global_requests()) {
+        if (g.kind != AccessKind::GlobalLoad) continue;
+        EXPECT_EQ(g.sectors, g.min_sectors) << k.name << " line " << g.line;
+      }
+      ++count;
+    }
+  }
+  EXPECT_EQ(count, 16);
+}
+
+TEST(LectureFixtures, Version3FilesReserializeByteForByte) {
+  int count = 0;
+  for (const auto& e : fs::directory_iterator(RS_FIXTURE_DIR)) {
+    if (e.path().filename().string().rfind("sum_", 0) != 0) continue;
+    std::ifstream f(e.path(), std::ios::binary);
+    std::stringstream bytes;
+    bytes << f.rdbuf();
+    const Trace t = load_trace(e.path().string());
+    EXPECT_EQ(serialize_trace(t), bytes.str()) << e.path();
+    ++count;
+  }
+  EXPECT_EQ(count, 19);
+}
+
+TEST(LectureFixtures, ShuffleKernelIsAButterflyOfFiveSteps) {
+  Loaded l(fixture("sum_shuffle", 128));
+  const Replay& r = l.replay;
+  ASSERT_EQ(r.shuffle_instruction_count(), 5);
+  int offset = 16;
+  for (const WarpShuffle& w : r.shuffles()) {
+    EXPECT_TRUE(w.consistent);
+    EXPECT_EQ(w.warp, 0u);
+    ASSERT_EQ(w.moves.size(), 32u);
+    for (const LaneMove& m : w.moves) {
+      EXPECT_EQ(m.src, m.dst ^ offset);
+      EXPECT_EQ(m.value, w.offered[m.src]);
+    }
+    offset /= 2;
+  }
+  // After the butterfly every lane holds the warp's sum; lane 0 adds it to dev_sum.
+  const WarpShuffle& last = r.shuffles().back();
+  const uint32_t total = last.offered[0] + last.received[0];
+  for (int lane = 0; lane < kWarpSize; ++lane) EXPECT_EQ(last.offered[lane] + last.received[lane], total);
+  EXPECT_EQ(r.result_lanes()[0], 0);
+  ASSERT_EQ(r.atomic_targets().size(), 1u);
+  ASSERT_EQ(r.atomic_targets()[0].order.size(), 1u);
+  EXPECT_EQ(r.atomic_targets()[0].order[0].operand, total);
+  EXPECT_FALSE(r.has_atomics() && r.atomic_instruction_count(AccessKind::SharedAtomic) != 0);
+}
+
+TEST(LectureFixtures, FloatShuffleTraceHoldsFloatBits) {
+  Loaded l(std::string(RS_FIXTURE_DIR) + "/sum_shuffle_bs128_f32.rstrace");
+  EXPECT_EQ(l.trace.meta.dtype, DType::Float32);
+  ASSERT_EQ(l.replay.shuffle_instruction_count(), 5);
+  for (const WarpShuffle& w : l.replay.shuffles()) EXPECT_TRUE(w.consistent);
+  // Inputs are k x 2^-24 in [0, 1): a block of 256 of them sums to about 128.
+  const float result = bits_to_float(static_cast<uint32_t>(l.trace.meta.result));
+  EXPECT_GT(result, 1000.0f);  // the whole reduction of N = 5000: about 2500
+  EXPECT_LT(result, 4000.0f);
+}
+
+TEST(LectureFixtures, SharedAtomicsContendThirtyTwoWayAndChainExactly) {
+  Loaded l(fixture("sum_shared", 256));
+  const Replay& r = l.replay;
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::SharedAtomic), 8);
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::GlobalAtomic), 1);
+  for (const WarpAtomic& a : r.atomics()) {
+    if (a.kind == AccessKind::SharedAtomic) EXPECT_EQ(a.max_contention, 32);
+    if (a.kind == AccessKind::GlobalAtomic) EXPECT_EQ(a.max_contention, 1);
+  }
+  const AtomicTarget* s_sum = nullptr;
+  const AtomicTarget* dev_sum = nullptr;
+  for (const AtomicTarget& t : r.atomic_targets()) (t.kind == AccessKind::SharedAtomic ? s_sum : dev_sum) = &t;
+  ASSERT_TRUE(s_sum && dev_sum);
+  ASSERT_EQ(s_sum->order.size(), 256u);
+  EXPECT_EQ(s_sum->chained, 255);  // s_sum is the block's own: nothing lands between its updates
+  uint32_t total = 0;
+  for (const AtomicUpdate& u : s_sum->order) total += u.operand;
+  ASSERT_EQ(dev_sum->order.size(), 1u);
+  EXPECT_EQ(dev_sum->order[0].operand, total);  // thread 0 adds the block's s_sum to dev_sum
+}
+
+TEST(LectureFixtures, GlobalAtomicPerElementContendsAcrossTheGrid) {
+  Loaded l(fixture("sum_atomic", 128));
+  const Replay& r = l.replay;
+  EXPECT_FALSE(r.has_shared());
+  EXPECT_EQ(r.global_request_count(AccessKind::GlobalLoad), 4);
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::GlobalAtomic), 4);
+  for (const WarpAtomic& a : r.atomics()) EXPECT_EQ(a.max_contention, 32);
+  ASSERT_EQ(r.atomic_targets().size(), 1u);
+  const AtomicTarget& t = r.atomic_targets()[0];
+  ASSERT_EQ(t.order.size(), 128u);
+  for (size_t i = 1; i < t.order.size(); ++i) EXPECT_LE(t.order[i - 1].old, t.order[i].old);
+  EXPECT_LE(t.chained, 127);
+}
+
+TEST(LectureFixtures, TreeKernelsLeaveTheBlockSumInElementZero) {
+  for (const char* name : {"sum_reduce", "sum_reversed", "sum_add_first", "sum_last_warp", "sum_two_step"}) {
+    for (unsigned bs : kFixtureSizes) {
+      Loaded l(fixture(name, bs));
+      const Step& first = l.replay.step(0);
+      uint32_t sum = 0;
+      for (size_t ai : first.accesses) {
+        const WarpAccess& a = l.replay.accesses()[ai];
+        ASSERT_EQ(a.kind, AccessKind::Store);
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          if (a.lanes >> lane & 1u) sum += static_cast<uint32_t>(a.value[lane]);
+        }
+      }
+      EXPECT_EQ(static_cast<uint32_t>(l.replay.steps().back().smem[0]), sum) << name << " " << bs;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rs

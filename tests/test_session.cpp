@@ -1192,5 +1192,35 @@ TEST(ParseCliSession, Help) {
   EXPECT_TRUE(contains(help_text("show"), "session"));
 }
 
+// The session recorded on the H100 with both tracks (scripts/device/tracks_checks.sh): every
+// kernel x block size of every track, timed, traced and correct.
+TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  EXPECT_NE(s.meta.gpu.find("H100"), std::string::npos);
+  int pairs = 0;
+  for (const KernelInfo& k : kernel_table()) {
+    for (unsigned bs : kBlockSizes) {
+      SCOPED_TRACE(std::string(k.name) + " at " + std::to_string(bs));
+      if (block_size_problem(k.id, bs)) {
+        EXPECT_EQ(s.find_timing(k.name, bs), nullptr);
+        continue;
+      }
+      ++pairs;
+      const SessionTiming* t = s.find_timing(k.name, bs);
+      ASSERT_NE(t, nullptr);
+      EXPECT_TRUE(t->correct);
+      EXPECT_GT(t->median_ms, 0.0);
+      const Trace* tr = s.find_trace(k.name, bs);
+      ASSERT_NE(tr, nullptr);
+      EXPECT_EQ(tr->meta.track, k.track);
+      Replay replay(*tr);
+      EXPECT_GT(replay.num_steps(), 0u);
+    }
+  }
+  EXPECT_EQ(pairs, 39 + 45);
+  EXPECT_EQ(s.timings.size(), 84u);
+  EXPECT_EQ(s.traces.size(), 84u);
+}
+
 }  // namespace
 }  // namespace rs

@@ -790,7 +790,10 @@ TEST(TraceIoV3, OldVersionsRefuseNewKinds) {
 TEST(TraceIoV3, FixturesReadTheSameAfterAVersion3RoundTrip) {
   std::vector<std::string> paths = {std::string(RS_CORPUS_DIR) + "/v1-valid.rstrace"};
   for (const auto& e : std::filesystem::directory_iterator(RS_FIXTURE_DIR)) {
-    if (e.path().extension() == ".rstrace") paths.push_back(e.path().string());
+    // The earlier releases' traces (version 2, harris): reduce*.rstrace.
+    if (e.path().extension() == ".rstrace" && e.path().filename().string().rfind("reduce", 0) == 0) {
+      paths.push_back(e.path().string());
+    }
   }
   ASSERT_GE(paths.size(), 15u);
   for (const std::string& path : paths) {

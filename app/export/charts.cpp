@@ -134,8 +134,15 @@ TimingIndex index_timings(const Session& s) {
   std::sort(ix.block_sizes.begin(), ix.block_sizes.end());
   ix.block_sizes.erase(std::unique(ix.block_sizes.begin(), ix.block_sizes.end()), ix.block_sizes.end());
 
-  size_t next_style = table.size();
-  for (const std::string& k : ix.kernels) ix.style.push_back(rank.count(k) ? rank[k] : next_style++);
+  // Style: the kernel's place in its track, so the kernels of one track all look different and
+  // each keeps the colour the window gives it (app/gui/timing_panel.cpp, kernel_color).
+  std::map<std::string, size_t> in_track;
+  for (const TrackInfo& tr : track_table()) {
+    const auto ks = track_kernels(tr.id);
+    for (size_t i = 0; i < ks.size(); ++i) in_track[kernel_info(ks[i]).name] = i;
+  }
+  size_t next_style = 8;  // after the palette's 8 colours
+  for (const std::string& k : ix.kernels) ix.style.push_back(in_track.count(k) ? in_track[k] : next_style++);
   for (const SessionTiming& t : s.timings) {
     const size_t k = std::find(ix.kernels.begin(), ix.kernels.end(), t.kernel) - ix.kernels.begin();
     ix.at[{k, t.block_size}] = &t;
@@ -878,11 +885,21 @@ const Measure kTime = {"time", "Median time", "median time (ms)",
 const Measure kBandwidth = {"bandwidth", "Effective bandwidth", "effective bandwidth (GB/s) = N × 4 B / median",
                             [](const SessionTiming& t) { return t.gbps; }, bandwidth_refs, false, true};
 
+// ", lecture track" for the file prefix "lecture_"; "" for none.
+std::string track_suffix(const std::string& prefix) {
+  if (prefix.empty()) return "";
+  std::string out = ", ";
+  out.append(prefix, 0, prefix.size() - 1);
+  out += " track";
+  return out;
+}
+
 // Bars at one block size, one per kernel.
 void bar_chart(const Session& s, const TimingIndex& ix, uint32_t bs, const Measure& m, const fs::path& dir,
-               ChartFiles& files) {
+               const std::string& prefix, ChartFiles& files) {
   ChartSpec c;
-  c.title = std::string(m.what) + " per kernel, block size " + std::to_string(bs);
+  c.title = std::string(m.what) + " per kernel, block size " + std::to_string(bs) +
+            track_suffix(prefix);
   c.caption = caption(s.meta, bs);
   c.x_title = "kernel";
   c.y_title = std::string(m.y_title) + (m.whiskers ? ", whiskers min–max" : "");
@@ -903,14 +920,15 @@ void bar_chart(const Session& s, const TimingIndex& ix, uint32_t bs, const Measu
     c.bars.push_back(b);
     csv += timing_row(*t);
   }
-  write_chart(dir, "kernels_" + std::string(m.name) + "_bs" + std::to_string(bs), c, csv, files);
+  write_chart(dir, prefix + "kernels_" + std::string(m.name) + "_bs" + std::to_string(bs), c, csv, files);
 }
 
 // One line per kernel over the block sizes it was timed at.
 void blocksize_chart(const Session& s, const TimingIndex& ix, const Measure& m, const fs::path& dir,
-                     ChartFiles& files) {
+                     const std::string& prefix, ChartFiles& files) {
   ChartSpec c;
-  c.title = std::string(m.what) + " against block size";
+  c.title = std::string(m.what) + " against block size" +
+            track_suffix(prefix);
   c.caption = caption(s.meta, 0);
   c.x_title = "block size (threads per block, log2 scale)";
   c.y_title = m.y_title;
@@ -926,13 +944,14 @@ void blocksize_chart(const Session& s, const TimingIndex& ix, const Measure& m, 
       }
     c.lines.push_back(l);
   }
-  write_chart(dir, "blocksize_" + std::string(m.name), c, csv, files);
+  write_chart(dir, prefix + "blocksize_" + std::string(m.name), c, csv, files);
 }
 
 // Harris's table (slide "Performance for 4M element reduction") at one block size:
 // step speedup = previous row's median / this median (empty on the first row),
 // cumulative speedup = first row's median / this median.
-void harris_table(const TimingIndex& ix, uint32_t bs, const fs::path& dir, ChartFiles& files) {
+void harris_table(const TimingIndex& ix, uint32_t bs, const fs::path& dir, const std::string& prefix,
+                  ChartFiles& files) {
   std::string csv = "kernel,block_size,median_ms,gbps,pct_peak,step_speedup,cumulative_speedup,correct\n";
   const auto rows = ix.at_block(bs);
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -942,7 +961,7 @@ void harris_table(const TimingIndex& ix, uint32_t bs, const fs::path& dir, Chart
            "," + csv_num(t.pct_peak) + "," + step + "," + csv_num(rows[0].second->median_ms / t.median_ms) + "," +
            (t.correct ? "true" : "false") + "\n";
   }
-  const fs::path path = dir / ("harris_table_bs" + std::to_string(bs) + ".csv");
+  const fs::path path = dir / ((prefix.empty() ? std::string("harris_") : prefix) + "table_bs" + std::to_string(bs) + ".csv");
   write_text(path, csv);
   files.paths.push_back(path.string());
 }
@@ -960,15 +979,46 @@ ChartFiles export_charts(const Session& s, const std::string& dir, uint32_t bloc
   if (ec || !fs::is_directory(dir))
     throw ExportError("cannot create folder " + dir + ": " + (ec ? ec.message() : "a file of that name exists"));
 
-  ChartFiles files;
-  const std::vector<uint32_t> sizes = block_size ? std::vector<uint32_t>{block_size} : ix.block_sizes;
-  for (uint32_t bs : sizes) {
-    bar_chart(s, ix, bs, kTime, dir, files);
-    bar_chart(s, ix, bs, kBandwidth, dir, files);
-    harris_table(ix, bs, dir, files);
+  // One set of files per track: the first track's (Harris's) under the plain names, every other
+  // track's with its id as a prefix ("lecture_kernels_time_bs256.png"); kernels of no known track
+  // go with the first.
+  std::map<std::string, Session> by_track;
+  std::vector<std::string> order;
+  for (const SessionTiming& t : s.timings) {
+    const KernelInfo* k = find_kernel(t.kernel);
+    const std::string track = k && k->track != track_table().front().id ? k->track : "";
+    auto [it, added] = by_track.try_emplace(track);
+    if (added) {
+      it->second.meta = s.meta;
+      order.push_back(track);
+    }
+    it->second.timings.push_back(t);
   }
-  blocksize_chart(s, ix, kTime, dir, files);
-  blocksize_chart(s, ix, kBandwidth, dir, files);
+  std::sort(order.begin(), order.end(), [](const std::string& a, const std::string& b) {
+    auto pos = [](const std::string& id) {
+      const auto& tr = track_table();
+      for (size_t i = 0; i < tr.size(); ++i) {
+        if (id == tr[i].id) return i;
+      }
+      return size_t{0};  // "": the first track
+    };
+    return pos(a) < pos(b);
+  });
+  ChartFiles files;
+  for (const std::string& track : order) {
+    const Session& part = by_track.at(track);
+    const TimingIndex tix = index_timings(part);
+    const std::string prefix = track.empty() ? "" : track + "_";
+    const std::vector<uint32_t> sizes = block_size ? std::vector<uint32_t>{block_size} : tix.block_sizes;
+    for (uint32_t bs : sizes) {
+      if (std::find(tix.block_sizes.begin(), tix.block_sizes.end(), bs) == tix.block_sizes.end()) continue;
+      bar_chart(part, tix, bs, kTime, dir, prefix, files);
+      bar_chart(part, tix, bs, kBandwidth, dir, prefix, files);
+      harris_table(tix, bs, dir, prefix, files);
+    }
+    blocksize_chart(part, tix, kTime, dir, prefix, files);
+    blocksize_chart(part, tix, kBandwidth, dir, prefix, files);
+  }
   return files;
 }
 

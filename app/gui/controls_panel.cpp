@@ -21,6 +21,7 @@ void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
   if (ImGui::Begin(name.c_str(), nullptr,
                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                        ImGuiWindowFlags_NoSavedSettings)) {
+    note_rect(std::string("panel/") + id_, pos, ImVec2(pos.x + size.x, pos.y + size.y));
     drawContent(s);
   }
   ImGui::End();
@@ -205,8 +206,9 @@ std::map<std::string, ImVec4> g_widgets;
 bool g_widgets_changed = false;
 }  // namespace
 
-void note_widget(const std::string& name) {
-  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+void note_widget(const std::string& name) { note_rect(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()); }
+
+void note_rect(const std::string& name, ImVec2 a, ImVec2 b) {
   const ImVec4 r(a.x, a.y, b.x, b.y);
   ImVec4& old = g_widgets[name];
   if (old.x != r.x || old.y != r.y || old.z != r.z || old.w != r.w) {
@@ -336,9 +338,9 @@ void ControlsPanel::drawContent(AppState& s) {
   }
   ImGui::Separator();
 
-  // The list may take what the controls below it leave (about 22 lines of them).
-  const float rest = ImGui::GetTextLineHeightWithSpacing() * (s.compare ? 32.0f : 22.0f);
-  const float list_h = std::max(ImGui::GetContentRegionAvail().y - rest, ImGui::GetContentRegionAvail().y * 0.3f);
+  // The list may take what the controls below it leave (about 25 lines of them).
+  const float rest = ImGui::GetTextLineHeightWithSpacing() * (s.compare ? 34.0f : 25.0f);
+  const float list_h = std::max(ImGui::GetContentRegionAvail().y - rest, ImGui::GetContentRegionAvail().y * 0.22f);
   select(s, pick_widgets("A", s.a, list_h));
   const KernelInfo& info = kernel_info(s.a.kernel);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kernel_color(info.id)));

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <set>
+#include <string>
 
 namespace rs::gui {
 
@@ -114,9 +115,16 @@ void GpuWorker::loop() {
         te.pick = p;
         post(std::move(te));
       }
+      // Then the rest of the selected kernel's track at its block size (the timing panel's table),
+      // then every other kernel at that size.
       std::vector<Pick> order = sides;
-      for (const auto& k : kernel_table()) {
-        if (!block_size_problem(k.id, r.a.block_size)) order.push_back({k.id, r.a.block_size});
+      const std::string track = kernel_info(r.a.kernel).track;
+      for (int pass = 0; pass < 2; ++pass) {
+        for (const auto& k : kernel_table()) {
+          if ((track == k.track) == (pass == 0) && !block_size_problem(k.id, r.a.block_size)) {
+            order.push_back({k.id, r.a.block_size});
+          }
+        }
       }
       auto time_one = [&](Pick p, bool again) {
         if (!again && timed.count({p.kernel, p.block_size})) return;
@@ -141,7 +149,7 @@ void GpuWorker::loop() {
         have_refs = true;
         post(std::move(ev));
       }
-      for (const auto& k : kernel_table()) {
+      for (const auto& k : kernel_table()) {  // every kernel of every track (kernel_table().size() of them)
         for (unsigned bs : kBlockSizes) {
           if (superseded()) break;
           if (!block_size_problem(k.id, bs)) time_one({k.id, bs}, false);

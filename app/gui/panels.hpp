@@ -158,6 +158,8 @@ class TimingPanel : public Panel {
 // GUI tests: remembers the screen rectangle of the last item under `name` (e.g. "A/bs512",
 // "menu/File"), for tests/gui_xvfb.sh to click. Written out by write_widget_map().
 void note_widget(const std::string& name);
+// Same, for a rectangle (every panel notes its window as "panel/<id>", e.g. "panel/lanesA").
+void note_rect(const std::string& name, ImVec2 min, ImVec2 max);
 // Writes "name x0 y0 x1 y1" lines to `path` (window pixels) if any rectangle changed.
 void write_widget_map(const std::string& path);
 
