@@ -40,7 +40,7 @@ void SourcePanel::drawContent(AppState& s) {
   const Step* sa = a.current();
   const Step* sb = s.compare ? b.current() : nullptr;
   legend_swatch(with_alpha(color::kOrange, 0.55f), s.compare ? "A: accesses this step" : "accesses this step",
-                "Source lines whose shared-memory loads or stores ran in this step.");
+                "Source lines whose warp instructions (shared or global loads and stores, shuffles, atomics) ran in this step.");
   if (sb) legend_swatch(with_alpha(color::kSkyBlue, 0.55f), "B: accesses this step");
   legend_swatch(color::kPurple, "barrier ending the step",
                 "The __syncthreads() or __syncwarp() every thread reaches before the next step.");
