@@ -275,5 +275,22 @@ else
   expect_one_line "export of a missing session"
 fi
 
+# ---- the corrupt-file corpus (tests/corpus): every bad file exits 1 with a one-line message that
+# names the file; the valid ones (v1-valid, v3-valid, session-valid) open -------------------------
+CORPUS=$(cd "$(dirname "$0")" && pwd)/corpus
+for f in "$CORPUS"/*; do
+  name=$(basename "$f")
+  case $name in
+    *valid*)
+      expect_rc 0 show "$f"
+      ;;
+    *)
+      expect_rc 1 show "$f"
+      expect_one_line "show of corpus file $name"
+      expect_in "$ERR" "$name" "show of corpus file $name names it"
+      ;;
+  esac
+done
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
