@@ -258,8 +258,11 @@ TEST(LectureFixtures, SharedAtomicsContendThirtyTwoWayAndChainExactly) {
   EXPECT_EQ(r.atomic_instruction_count(AccessKind::SharedAtomic), 8);
   EXPECT_EQ(r.atomic_instruction_count(AccessKind::GlobalAtomic), 1);
   for (const WarpAtomic& a : r.atomics()) {
-    if (a.kind == AccessKind::SharedAtomic) EXPECT_EQ(a.max_contention, 32);
-    if (a.kind == AccessKind::GlobalAtomic) EXPECT_EQ(a.max_contention, 1);
+    if (a.kind == AccessKind::SharedAtomic) {
+      EXPECT_EQ(a.max_contention, 32);
+    } else {
+      EXPECT_EQ(a.max_contention, 1);
+    }
   }
   const AtomicTarget* s_sum = nullptr;
   const AtomicTarget* dev_sum = nullptr;

@@ -42,8 +42,12 @@ const char* compact_value(uint32_t bits, DType t, char* buf, size_t len) {
   if (t == DType::Int32) return compact_int(static_cast<int32_t>(bits), buf, len);
   const float f = bits_to_float(bits);
   const float a = f < 0 ? -f : f;
-  if (a != 0 && (a < 0.01f || a >= 1e5f)) std::snprintf(buf, len, "%.0e", static_cast<double>(f));
-  else std::snprintf(buf, len, "%.3g", static_cast<double>(f));
+  // At most four characters where it can: 0.82, 2.3, 15, 512, 1.2k (the exact value shows on hover).
+  if (a != 0 && a < 0.01f) std::snprintf(buf, len, "%.0e", static_cast<double>(f));
+  else if (a < 10) std::snprintf(buf, len, "%.2g", static_cast<double>(f));
+  else if (a < 1000) std::snprintf(buf, len, "%.0f", static_cast<double>(f));
+  else if (a < 2e9f) return compact_int(static_cast<int32_t>(f), buf, len);
+  else std::snprintf(buf, len, "%.0e", static_cast<double>(f));
   return buf;
 }
 

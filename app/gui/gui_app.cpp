@@ -365,7 +365,8 @@ int run_gui(const Options& o) {
       return e.what();
     }
   };
-  const fs::path bundled = asset_dir() / "sessions" / "h100.rssession";
+  // The bundled recording: both tracks (h100.rssession, the first release's, harris only, stays as a fixture).
+  const fs::path bundled = asset_dir() / "sessions" / "h100-tracks.rssession";
   bool opened_file = false;
   if (!o.file.empty()) {
     if (std::string why = open_file(o.file); why.empty()) opened_file = true;

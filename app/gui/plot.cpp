@@ -104,7 +104,7 @@ void EndBarChart() {
   const double top = std::ceil((max > 0 ? max : 1) / step) * step;
   const float axis_w = fh * 4.0f;
   ImVec2 p0(c.pos.x + axis_w, c.pos.y + fh * 1.5f);          // plot area top-left
-  ImVec2 p1(c.pos.x + c.size.x - fh * 0.5f, c.pos.y + c.size.y - fh * 1.6f);  // bottom-right
+  ImVec2 p1(c.pos.x + c.size.x - fh * 0.5f, c.pos.y + c.size.y - fh * 2.3f);  // bottom-right (room for staggered labels)
   if (p1.y - p0.y < fh || p1.x - p0.x < fh) {
     ImGui::PopID();
     return;
@@ -131,7 +131,9 @@ void EndBarChart() {
     dl->AddRectFilled(a, z, b.color);
     const std::string& lab = ImGui::CalcTextSize(b.label.c_str()).x <= slot - 2 ? b.label : b.short_label;
     ImVec2 ls = ImGui::CalcTextSize(lab.c_str());
-    dl->AddText(ImVec2(x0 + (bw - ls.x) / 2, p1.y + fh * 0.2f), text, lab.c_str());
+    // A label wider than its slot even shortened: every second bar's, alternating up and down a line.
+    const bool stagger = ls.x > slot - 2;
+    dl->AddText(ImVec2(x0 + (bw - ls.x) / 2, p1.y + fh * (stagger && i % 2 ? 1.1f : 0.2f)), text, lab.c_str());
     bool hover = mouse.x >= x0 && mouse.x <= x0 + bw && mouse.y >= p0.y && mouse.y <= p1.y;
     if (hover && ImGui::IsWindowHovered()) {
       dl->AddRect(a, z, text, 0, 0, 2.0f);

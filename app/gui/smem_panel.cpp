@@ -105,7 +105,7 @@ void SmemPanel::drawContent(AppState& s) {
                                                                                                   : color::kCell;
     dl->AddRectFilled(a, z, fill);
     if (fits_text && st->defined[w]) {
-      compact_int(st->smem[w], buf, sizeof buf);
+      compact_value(static_cast<uint32_t>(st->smem[w]), v.trace->trace.meta.dtype, buf, sizeof buf);
       ImVec2 ts = font->CalcTextSizeA(value_size, 1e9f, 0, buf);
       bool light = st->written[w] || st->read[w];
       dl->AddText(font, value_size, ImVec2(a.x + (cell - ts.x) / 2, a.y + (cell - ts.y) / 2),
@@ -130,7 +130,9 @@ void SmemPanel::drawContent(AppState& s) {
     const size_t w = static_cast<size_t>(hovered);
     ImGui::BeginTooltip();
     ImGui::Text("sdata[%zu]  (byte %zu, bank %zu)", w, w * 4, w % kNumBanks);
-    if (st->defined[w]) ImGui::Text("value %d", st->smem[w]);
+    if (st->defined[w]) {
+      ImGui::Text("value %s", format_value(static_cast<uint32_t>(st->smem[w]), v.trace->trace.meta.dtype).c_str());
+    }
     else ImGui::TextUnformatted("never written yet");
     if (st->written[w]) {
       ImGui::TextUnformatted("written this step, from:");
