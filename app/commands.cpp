@@ -336,6 +336,18 @@ std::string summarize_trace(const Trace& t, const Replay& replay) {
                   replay.global_request_count(AccessKind::GlobalStore));
     s += b;
   }
+  if (replay.has_atomics()) {
+    // The serialisation each warp-level atomic forces: its worst address takes that many updates in
+    // turn. A float add on shared memory is a compare-and-swap loop on sm_90 (ATOMS.CAST.SPIN), so
+    // Nsight Compute counts at least this many shared-atomic instructions for it.
+    int shared_rounds = 0, global_rounds = 0;
+    for (const WarpAtomic& a : replay.atomics()) {
+      (a.kind == AccessKind::SharedAtomic ? shared_rounds : global_rounds) += a.max_contention;
+    }
+    std::snprintf(b, sizeof b, "atomic rounds (worst address per warp instruction, summed): shared %d, global %d\n",
+                  shared_rounds, global_rounds);
+    s += b;
+  }
   if (replay.has_global()) {
     int sectors = 0, min_sectors = 0, bytes = 0;
     for (const GlobalRequest& g : replay.global_requests()) {
