@@ -141,7 +141,7 @@ TimingIndex index_timings(const Session& s) {
     const auto ks = track_kernels(tr.id);
     for (size_t i = 0; i < ks.size(); ++i) in_track[kernel_info(ks[i]).name] = i;
   }
-  size_t next_style = 8;  // after the palette's 8 colours
+  size_t next_style = 7;  // kernels of no track: after Harris's seven, cycling through the palette
   for (const std::string& k : ix.kernels) ix.style.push_back(in_track.count(k) ? in_track[k] : next_style++);
   for (const SessionTiming& t : s.timings) {
     const size_t k = std::find(ix.kernels.begin(), ix.kernels.end(), t.kernel) - ix.kernels.begin();
