@@ -363,7 +363,10 @@ std::string summarize_trace(const Trace& t, const Replay& replay) {
     s += b;
   }
   s += "active warps per step:";
-  for (const Step& st : replay.steps()) s += " " + std::to_string(st.active_warps());
+  for (const Step& st : replay.steps()) {
+    s += ' ';
+    s += std::to_string(st.active_warps());
+  }
   s += "\n";
   return s;
 }
@@ -382,27 +385,45 @@ std::optional<DType> type_for(const Options& o, KernelId k) {
 }
 }  // namespace
 
+// Calls body(kernel, type, reference) for each kernel of `o` at o.block_sizes[0]: a kernel that
+// cannot take the block size is skipped with a line saying why (a single, explicit kernel was
+// refused by the parser already); the input is uploaded again only when the element type changes.
+// True if every body returned true.
+template <class Body>
+bool for_each_kernel(GpuReducer& gpu, const Options& o, std::ostream& out, Body body) {
+  bool ok = true;
+  std::optional<DType> uploaded;
+  Reference ref;
+  for (KernelId k : o.kernels) {
+    if (auto why = block_size_problem(k, o.block_sizes[0])) {
+      out << kernel_info(k).name << ": skipped: " << *why << "\n";
+      continue;
+    }
+    const std::optional<DType> type = type_for(o, k);
+    if (!type) continue;
+    if (uploaded != type) {
+      ref = prepare_typed_input(gpu, o, *type);
+      uploaded = type;
+    }
+    ok = body(k, *type, ref) && ok;
+  }
+  return ok;
+}
+
+// FILE.rstrace -> FILE.<kernel>.rstrace, for one file per kernel.
+std::string per_kernel_path(const std::string& path, const char* kernel) {
+  const size_t slash = path.rfind('/');
+  size_t dot = path.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) dot = path.size();
+  return path.substr(0, dot) + "." + kernel + path.substr(dot);
+}
+
 int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("trace", err, [&] {
     GpuReducer gpu;
-    bool ok = true;
-    std::optional<DType> uploaded;
-    Reference ref;
-    for (KernelId k : o.kernels) {
-      const unsigned bs = o.block_sizes[0];
-      if (o.kernels.size() > 1) {
-        if (auto why = block_size_problem(k, bs)) {
-          out << kernel_info(k).name << ": skipped: " << *why << "\n\n";
-          continue;
-        }
-      }
-      const std::optional<DType> type = type_for(o, k);
-      if (!type) continue;
-      if (uploaded != type) {
-        ref = prepare_typed_input(gpu, o, *type);
-        uploaded = type;
-      }
-      Trace t = gpu.trace(k, bs, o.traced_block);
+    const bool many = o.kernels.size() > 1;
+    const bool ok = for_each_kernel(gpu, o, out, [&](KernelId k, DType type, const Reference& ref) {
+      Trace t = gpu.trace(k, o.block_sizes[0], o.traced_block);
       Replay replay(t);
       out << summarize_trace(t, replay);
       const bool correct = ref.accepts(t.meta.result);
@@ -411,22 +432,17 @@ int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
         for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
       }
       if (!o.out.empty()) {
-        std::string path = o.out;
-        if (o.kernels.size() > 1) {  // one file per kernel: FILE.rstrace -> FILE.<kernel>.rstrace
-          const size_t dot = path.rfind('.');
-          const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
-          path = path.substr(0, dot) + "." + kernel_info(k).name + ext;
-        }
+        const std::string path = many ? per_kernel_path(o.out, kernel_info(k).name) : o.out;
         save_trace(t, path);
         out << "trace saved to " << path << "\n";
       }
       if (!correct) {
         err << "reducescope trace: " << kernel_info(k).name << ": the tracing build's result "
-            << value_str(t.meta.result, *type) << " differs from the CPU reference " << ref.str() << "\n";
-        ok = false;
+            << value_str(t.meta.result, type) << " differs from the CPU reference " << ref.str() << "\n";
       }
-      if (o.kernels.size() > 1) out << "\n";
-    }
+      if (many) out << "\n";
+      return correct;
+    });
     return ok ? kExitOk : kExitRuntime;
   });
 }
@@ -434,31 +450,16 @@ int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
 int run_once(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("run", err, [&] {
     GpuReducer gpu;
-    bool ok = true;
-    std::optional<DType> uploaded;
-    Reference ref;
-    for (KernelId k : o.kernels) {
-      const unsigned bs = o.block_sizes[0];
-      if (o.kernels.size() > 1) {
-        if (auto why = block_size_problem(k, bs)) {
-          out << kernel_info(k).name << ": skipped: " << *why << "\n";
-          continue;
-        }
-      }
-      const std::optional<DType> type = type_for(o, k);
-      if (!type) continue;
-      if (uploaded != type) {
-        ref = prepare_typed_input(gpu, o, *type);
-        uploaded = type;
-      }
+    const unsigned bs = o.block_sizes[0];
+    const bool ok = for_each_kernel(gpu, o, out, [&](KernelId k, DType type, const Reference& ref) {
       const int32_t got = gpu.run(k, bs);
       const bool correct = ref.accepts(got);
-      out << kernel_info(k).name << " " << to_string(*type) << " block size " << bs << " N " << o.n << " ("
+      out << kernel_info(k).name << " " << to_string(type) << " block size " << bs << " N " << o.n << " ("
           << gpu.first_grid(k, bs) << " blocks in the first launch, " << gpu.launches(k, bs)
-          << " launches): result " << value_str(got, *type) << ", "
+          << " launches): result " << value_str(got, type) << ", "
           << (correct ? "correct" : "WRONG, CPU reference " + ref.str()) << "\n";
-      ok = ok && correct;
-    }
+      return correct;
+    });
     return ok ? kExitOk : kExitRuntime;
   });
 }
