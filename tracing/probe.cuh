@@ -8,7 +8,8 @@
 //   GlobalArray    `pData[i]` on a global buffer: records loads and stores (element index)
 //   GlobalVar      a one-element global buffer used as a scalar (`dev_sum`)
 //   AtomicPtr, atomicAdd(), atomicAdd_block()   `atomicAdd(&dev_sum, x)` with unchanged syntax
-//   Shuffles       probe.shfl_*: what the kernel files' __shfl*_sync macros call
+//   Shuffles       probe.shfl<ShuffleKind>: what the kernel files' __shfl*_sync macros call
+//   Warp reduce    probe.reduce<WarpReduceOp>: __reduce_*_sync (sm_80+)
 //
 // One kernel source, two builds (docs/architecture.md): kernels take a `Probe` template
 // parameter. With NullProbe, SharedArray::Ref compiles to a plain shared-memory access, so
@@ -78,6 +79,22 @@ __device__ __forceinline__ V shuffle_intrinsic(uint32_t mask, V var, uint32_t ar
   if constexpr (K == ShuffleKind::Xor) return __shfl_xor_sync(mask, var, static_cast<int>(arg), width);
 }
 
+// __reduce_add_sync / _min_sync / _max_sync (compute capability 8.0 and later; CUDA C++ Programming
+// Guide, "Warp Reduce Functions"). V is int or unsigned int. Kernels that use them need sm_80: the
+// registry must not offer them on older GPUs, where this traps.
+template <WarpReduceOp Op, class V>
+__device__ __forceinline__ V warp_reduce_intrinsic(uint32_t mask, V v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (Op == WarpReduceOp::Add) return __reduce_add_sync(mask, v);
+  if constexpr (Op == WarpReduceOp::Min) return __reduce_min_sync(mask, v);
+  if constexpr (Op == WarpReduceOp::Max) return __reduce_max_sync(mask, v);
+#else
+  (void)mask;
+  __trap();
+  return v;
+#endif
+}
+
 template <class T>
 __device__ __forceinline__ T atomic_intrinsic(AtomicOp op, bool block_scope, T* p, T v) {
   // Only the ops the kernels use so far; each is exactly the CUDA intrinsic.
@@ -99,6 +116,10 @@ struct NullProbe {
   __device__ __forceinline__ T atomic(AccessKind, AtomicOp op, bool block_scope, uint8_t, uint32_t, T* p, T v,
                                       uint32_t) {
     return atomic_intrinsic(op, block_scope, p, v);
+  }
+  template <WarpReduceOp Op, class V>
+  __device__ __forceinline__ V reduce(uint32_t, uint32_t mask, V v) {
+    return warp_reduce_intrinsic<Op>(mask, v);
   }
 };
 
@@ -155,6 +176,15 @@ struct TraceProbe {
              static_cast<uint8_t>(static_cast<uint8_t>(K) | float_bit<V>()), static_cast<uint8_t>(src),
              static_cast<uint8_t>(width), mask);
     }
+    ++epoch;
+    seq = 0;
+    return got;
+  }
+  // A warp-reduce intrinsic synchronises the lanes in `mask`: it ends the recording lane's epoch.
+  template <WarpReduceOp Op, class V>
+  __device__ __forceinline__ V reduce(uint32_t line, uint32_t mask, V v) {
+    V got = warp_reduce_intrinsic<Op>(mask, v);
+    if (on()) record(AccessKind::WarpReduce, to_bits(v), to_bits(got), line, static_cast<uint8_t>(Op), 0, 32, mask);
     ++epoch;
     seq = 0;
     return got;
