@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <map>
@@ -234,7 +235,11 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
         const bool has_source = track.source_n > 0;
         const bool source_applies = has_source && o.n == track.source_n;
         out << "\n";
-        std::snprintf(b, sizeof b, "%-14s %5s %10s %21s %3s %8s %7s %6s %8s %7s", "kernel", "block", "time ms",
+        // The kernel column fits the track's longest name (the book's reduceCompleteUnrollWarps8).
+        int w = static_cast<int>(std::strlen(track.cpu_name)) + 6;
+        for (KernelId k : kernels) w = std::max(w, static_cast<int>(std::strlen(kernel_info(k).name)));
+        w = std::max(w, 14);
+        std::snprintf(b, sizeof b, "%-*s %5s %10s %21s %3s %8s %7s %6s %8s %7s", w, "kernel", "block", "time ms",
                       "[min .. max] ms", "L", "GB/s", "% peak", "step", "cumul.", "vs CUB");
         out << b;
         if (has_source) {
@@ -243,7 +248,7 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
         }
         out << "  result\n";
         if (track.cpu_name[0]) {
-          std::snprintf(b, sizeof b, "%-14s %5s %10.4f %21s %3s %8.1f %7s %6s %8s %7s", (std::string(track.cpu_name) +
+          std::snprintf(b, sizeof b, "%-*s %5s %10.4f %21s %3s %8.1f %7s %6s %8s %7s", w, (std::string(track.cpu_name) +
                         " (CPU)").c_str(), "-", cpu_us / 1000.0, "", "-", o.n * 4.0 / (cpu_us * 1e-6) / 1e9, "", "", "",
                         "");
           out << b;
@@ -261,7 +266,7 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
           last_bs = r.block;
           const KernelInfo& k = kernel_info(r.kernel);
           if (r.skipped) {
-            std::snprintf(b, sizeof b, "%-14s %5u  n/a: ", k.name, r.block);
+            std::snprintf(b, sizeof b, "%-*s %5u  n/a: ", w, k.name, r.block);
             out << b << *r.skipped << "\n";
             csv_line(track.id, type, k.name, r.block, r.t, false, *r.skipped, 0, k.source_us, 0);
             continue;
@@ -271,7 +276,7 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
           if (!first_time.count(r.block)) first_time[r.block] = r.t.median_ms;
           const double cumulative = first_time[r.block] / r.t.median_ms;
           prev_time[r.block] = r.t.median_ms;
-          std::snprintf(b, sizeof b, "%-14s %5u %10.4f   [%7.4f .. %7.4f] %3u %8.1f %6.1f%% %5.2fx %7.2fx %6.2fx",
+          std::snprintf(b, sizeof b, "%-*s %5u %10.4f   [%7.4f .. %7.4f] %3u %8.1f %6.1f%% %5.2fx %7.2fx %6.2fx", w,
                         k.name, r.block, r.t.median_ms, r.t.min_ms, r.t.max_ms, r.launches, r.t.gbps, r.t.pct_peak,
                         step, cumulative, cub.median_ms / r.t.median_ms);
           out << b;
@@ -289,8 +294,10 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
           out << "  " << result << "\n";
           csv_line(track.id, type, k.name, r.block, r.t, r.correct, "", r.launches, k.source_us, r.distinct);
         }
-        out << "\nL = launches (a global-atomic kernel's memset of the accumulator is timed too); step = speedup over "
-               "the row above; cumul. = over the first GPU kernel listed; vs CUB = CUB time / kernel time.\n";
+        out << "\nL = launches (a global-atomic kernel's memset of the accumulator is timed too; an in-place kernel's "
+               "time includes copying its partials back and the host adding them, not the scratch copy made before); "
+               "step = speedup over the row above; cumul. = over the first GPU kernel listed; vs CUB = CUB time / "
+               "kernel time.\n";
         if (has_source) {
           out << "source us = the time " << track.source << " reports on " << track.source_gpu << " at N = "
               << track.source_n << "; src cum. = its speedup over its first GPU kernel. Compare ratios, not times"
@@ -526,7 +533,7 @@ std::string summarize_session(const Session& s) {
     bool any = false;
     for (KernelId id : track_kernels(track.id)) any = any || s.find_timing(kernel_info(id).name, bs);
     if (!any) continue;
-    std::snprintf(b, sizeof b, "\ntrack %s, %u threads per block\n%-14s %10s %21s %9s %7s %6s %11s  %s\n", track.id,
+    std::snprintf(b, sizeof b, "\ntrack %s, %u threads per block\n%-26s %10s %21s %9s %7s %6s %11s  %s\n", track.id,
                   bs, "kernel", "time ms", "[min .. max] ms", "GB/s", "% peak", "step", "cumulative", "result");
     out += b;
     double first = 0, prev = 0;
@@ -535,7 +542,7 @@ std::string summarize_session(const Session& s) {
       const SessionTiming* t = s.find_timing(k.name, bs);
       if (!t) continue;
       if (first == 0) first = t->median_ms;
-      std::snprintf(b, sizeof b, "%-14s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx  %s%s\n", k.name,
+      std::snprintf(b, sizeof b, "%-26s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx  %s%s\n", k.name,
                     t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak, prev > 0 ? prev / t->median_ms : 1.0,
                     first / t->median_ms, t->correct ? "correct" : "WRONG",
                     s.find_trace(k.name, bs) ? ", traced" : "");
@@ -578,7 +585,7 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
         s.timings.push_back(to_session_timing(k.id, bs, t, ok));
         s.traces.push_back(std::move(tr));
         char b[160];
-        std::snprintf(b, sizeof b, "  %-14s %5u threads  %9.4f ms  %7.1f GB/s  %zu trace records  %s\n", k.name, bs,
+        std::snprintf(b, sizeof b, "  %-26s %5u threads  %9.4f ms  %7.1f GB/s  %zu trace records  %s\n", k.name, bs,
                       t.median_ms, t.gbps, s.traces.back().records.size(), ok ? "correct" : "WRONG");
         out << b;
         out.flush();

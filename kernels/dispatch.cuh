@@ -97,5 +97,6 @@ KernelLaunchers bind_kernel(const char* name, Bind bind) {
 // Each track's list, defined by its kernel file's RS_TRACK_KERNELS (kernels/track_*.cu).
 const std::vector<KernelLaunchers>& harris_launchers();
 const std::vector<KernelLaunchers>& lecture_launchers();
+const std::vector<KernelLaunchers>& book_launchers();
 
 }  // namespace rs

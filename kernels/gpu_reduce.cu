@@ -34,7 +34,7 @@ std::string cuda_message(cudaError_t e, const char* call) {
 const std::vector<const KernelLaunchers*>& launcher_table() {
   static const std::vector<const KernelLaunchers*> table = [] {
     std::vector<const KernelLaunchers*> t(kernel_table().size(), nullptr);
-    for (const auto* track : {&harris_launchers(), &lecture_launchers()}) {
+    for (const auto* track : {&harris_launchers(), &lecture_launchers(), &book_launchers()}) {
       for (const KernelLaunchers& l : *track) {
         const KernelInfo* k = find_kernel(l.name);
         if (!k) throw std::logic_error(std::string("kernel ") + l.name + " has a binding but no registry entry");
@@ -108,6 +108,14 @@ struct GpuReducer::Impl {
   size_t n = 0;
   DType dtype = DType::Int32;
   Pattern pattern = Pattern::RandomBytes;
+  // Finish::HostSum (in place): a zero-padded scratch copy of the input, and pinned host memory
+  // for the partial sums the host adds.
+  void* d_scratch = nullptr;
+  size_t scratch_elems = 0;   // n rounded up to whole tiles of kScratchTile elements
+  int32_t* h_partials = nullptr;
+  size_t partials_cap = 0;
+  unsigned pending_partials = 0;  // partials the last HostSum launch left in h_partials
+  static constexpr size_t kScratchTile = 8 * 1024;  // 8 elements per thread x 1024 threads
 
   void free_input() {
     cudaFree(d_in);
@@ -115,6 +123,11 @@ struct GpuReducer::Impl {
     cudaFree(d_b);
     cudaFree(d_copy);
     cudaFree(d_cub_temp);
+    cudaFree(d_scratch);
+    cudaFreeHost(h_partials);
+    d_scratch = nullptr;
+    h_partials = nullptr;
+    scratch_elems = partials_cap = 0;
     d_in = d_a = d_b = d_copy = nullptr;
     d_cub_temp = nullptr;
     cub_temp_bytes = 0;
@@ -165,9 +178,37 @@ struct GpuReducer::Impl {
     return static_cast<size_t>(std::max(per_sm, 1)) * static_cast<size_t>(info.sm_count);
   }
 
+  // Finish::HostSum: a fresh zero-padded scratch copy of the input, since the kernel destroys it.
+  // Enqueued before (and timed apart from) the reduction: the user's input is never modified.
+  void prepare_scratch() {
+    if (!d_scratch) {
+      scratch_elems = (n + kScratchTile - 1) / kScratchTile * kScratchTile;
+      RS_CUDA(cudaMalloc(&d_scratch, scratch_elems * 4));
+      partials_cap = n / 32 + 2;
+      RS_CUDA(cudaMallocHost(reinterpret_cast<void**>(&h_partials), partials_cap * 4));
+    }
+    RS_CUDA(cudaMemcpyAsync(d_scratch, d_in, n * 4, cudaMemcpyDeviceToDevice, stream));
+    if (scratch_elems > n) {
+      RS_CUDA(cudaMemsetAsync(static_cast<char*>(d_scratch) + n * 4, 0, (scratch_elems - n) * 4, stream));
+    }
+  }
+
+  void prepare(KernelId id) {
+    if (kernel_info(id).finish == Finish::HostSum) prepare_scratch();
+  }
+
+  // Finish::HostSum: waits for the partials and adds them on the host (int32, wrapping).
+  int32_t host_sum() {
+    RS_CUDA(cudaStreamSynchronize(stream));
+    uint32_t sum = 0;
+    for (unsigned i = 0; i < pending_partials; ++i) sum += static_cast<uint32_t>(h_partials[i]);
+    return static_cast<int32_t>(sum);
+  }
+
   unsigned launches(KernelId id, unsigned bs) const {
     switch (kernel_info(id).finish) {
       case Finish::GlobalAtomic:
+      case Finish::HostSum:
       case Finish::SinglePass: return 1;
       case Finish::SecondKernel: return grid(id, bs, n) > 1 ? 2 : 1;
       case Finish::Relaunch: break;
@@ -193,6 +234,21 @@ struct GpuReducer::Impl {
     T* a = static_cast<T*>(d_a);
     T* b = static_cast<T*>(d_b);
     switch (kernel_info(id).finish) {
+      case Finish::HostSum: {
+        // In place on the scratch copy (prepare_scratch), `n` its padded length; the partials go
+        // to pinned host memory, which host_sum() adds up.
+        if constexpr (std::is_same_v<T, int>) {
+          const unsigned blocks = grid(id, bs, n);
+          fn<<<blocks, bs, smem, stream>>>(static_cast<const T*>(d_scratch), a, static_cast<unsigned>(scratch_elems),
+                                           first);
+          RS_CUDA(cudaPeekAtLastError());
+          RS_CUDA(cudaMemcpyAsync(h_partials, a, blocks * sizeof(T), cudaMemcpyDeviceToHost, stream));
+          pending_partials = blocks;
+          return nullptr;
+        } else {
+          throw std::invalid_argument(std::string(kernel_info(id).name) + " reduces int32 only");
+        }
+      }
       case Finish::GlobalAtomic:
       case Finish::SinglePass: {
         RS_CUDA(cudaMemsetAsync(a, 0, sizeof(T), stream));
@@ -235,7 +291,9 @@ struct GpuReducer::Impl {
     return launch<int>(id, bs, first, rest);
   }
 
+  // The result of the reduction just enqueued: at d_result, or (nullptr) the host's sum of the partials.
   int32_t read_result(const void* d_result) {
+    if (!d_result) return host_sum();
     int32_t v = 0;
     RS_CUDA(cudaMemcpyAsync(&v, d_result, sizeof v, cudaMemcpyDeviceToHost, stream));
     RS_CUDA(cudaStreamSynchronize(stream));
@@ -257,15 +315,23 @@ struct GpuReducer::Impl {
   }
 
   // Times `body` (which enqueues work on `stream`) with the method described in Timing.
-  template <class Body>
-  std::vector<float> sample(Body body, int samples, int warmups) {
+  // `prepare` runs before each run, untimed (a fresh scratch copy for in-place kernels, then the L2
+  // flush evicts it); `host_finish` returns the milliseconds of host work after the GPU's part (the
+  // book's host sum of the partials), which is added to the sample.
+  template <class Body, class Prepare, class HostFinish>
+  std::vector<float> sample(Body body, int samples, int warmups, Prepare prepare, HostFinish host_finish) {
     if (samples < 1) throw std::invalid_argument("samples must be at least 1");
     ensure_flush();
-    for (int w = 0; w < warmups; ++w) body();
-    RS_CUDA(cudaStreamSynchronize(stream));
+    for (int w = 0; w < warmups; ++w) {
+      prepare();
+      body();
+      RS_CUDA(cudaStreamSynchronize(stream));
+      host_finish();
+    }
     std::vector<float> ms;
     ms.reserve(samples);
     for (int s = 0; s < samples; ++s) {
+      prepare();
       RS_CUDA(cudaMemsetAsync(d_flush, s & 0xff, flush_bytes, stream));  // evicts the input from L2
       RS_CUDA(cudaEventRecord(start, stream));
       body();
@@ -273,9 +339,13 @@ struct GpuReducer::Impl {
       RS_CUDA(cudaEventSynchronize(stop));
       float t = 0;
       RS_CUDA(cudaEventElapsedTime(&t, start, stop));
-      ms.push_back(t);
+      ms.push_back(t + static_cast<float>(host_finish()));
     }
     return ms;
+  }
+  template <class Body>
+  std::vector<float> sample(Body body, int samples, int warmups) {
+    return sample(body, samples, warmups, [] {}, [] { return 0.0; });
   }
 };
 
@@ -340,13 +410,24 @@ unsigned GpuReducer::launches(KernelId kernel, unsigned block_size) const {
 }
 
 int32_t GpuReducer::run(KernelId kernel, unsigned block_size) {
-  return impl_->read_result(impl_->launch_any(kernel, block_size, NullProbe{}, NullProbe{}));
+  Impl& m = *impl_;
+  if (m.n == 0) throw std::logic_error("GpuReducer: no input (call set_input first)");
+  m.prepare(kernel);
+  return m.read_result(m.launch_any(kernel, block_size, NullProbe{}, NullProbe{}));
 }
 
 Timing GpuReducer::time(KernelId kernel, unsigned block_size, int samples, int warmups) {
   Impl& m = *impl_;
-  m.launch_any(kernel, block_size, NullProbe{}, NullProbe{});  // validates before timing
-  auto ms = m.sample([&] { m.launch_any(kernel, block_size, NullProbe{}, NullProbe{}); }, samples, warmups);
+  run(kernel, block_size);  // validates before timing
+  const bool host_sum = kernel_info(kernel).finish == Finish::HostSum;
+  auto ms = m.sample([&] { m.launch_any(kernel, block_size, NullProbe{}, NullProbe{}); }, samples, warmups,
+                     [&] { m.prepare(kernel); },
+                     [&] {
+                       if (!host_sum) return 0.0;
+                       const auto t0 = std::chrono::steady_clock::now();
+                       m.host_sum();
+                       return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                     });
   return summarize(std::move(ms), static_cast<double>(m.n) * 4, m.info.peak_gbps());
 }
 
@@ -403,6 +484,7 @@ Trace GpuReducer::trace(KernelId kernel, unsigned block_size, unsigned traced_bl
     RS_CUDA(cudaMemsetAsync(d_count, 0, sizeof(uint32_t), m.stream));
     TraceProbe first{d_records, capacity, d_count, traced_block, 0, 0};
     TraceProbe rest{d_records, capacity, d_count, 0xffffffffu, 0, 0};
+    m.prepare(kernel);
     t.meta.result = m.read_result(m.launch_any(kernel, block_size, first, rest));
     uint32_t count = 0;
     RS_CUDA(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));

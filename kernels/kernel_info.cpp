@@ -17,6 +17,7 @@ const char* to_string(Finish f) {
     case Finish::GlobalAtomic: return "global atomic";
     case Finish::SecondKernel: return "second kernel";
     case Finish::SinglePass: return "single pass";
+    case Finish::HostSum: return "host sum";
   }
   return "?";
 }
@@ -28,6 +29,8 @@ constexpr uint8_t kIntFloat = dtype_bit(DType::Int32) | dtype_bit(DType::Float32
 
 constexpr const char* kUnrollWhy =
     "it unrolls the last warp, whose first step reads sdata[tid + 32], so the block must hold at least 64 elements";
+constexpr const char* kBookWarpWhy =
+    "its unrolled last warp starts from idata[tid + 32], so the block must hold at least 64 elements";
 constexpr const char* kLastWarpWhy =
     "its last warp starts from s_data[tx] + s_data[tx + 32], so the block must hold at least 64 elements";
 
@@ -39,6 +42,9 @@ const std::vector<TrackInfo> kTracks = {
     {"lecture", "Lecture: atomics, shared atomics, trees, warp shuffle, two steps",
      "Lecture notes \"Reduction Problem\" (seeds/001), 16M elements, sum_host.cu ... two step",
      "the note's GPU (unnamed)", 1u << 24, 1024, "sum_host", 7752, "kernels/lecture_kernels.cuh"},
+    {"book", "Book: Professional CUDA C, divergence and unrolling, in place in global memory",
+     "Cheng, Grossman, McKercher, \"Professional CUDA C Programming\" (2014), ch. 3 (seeds/002), 2^24 ints",
+     "Tesla M2070", 1u << 24, 512, "cpu reduce", 29000, "kernels/book_kernels.cuh"},
 };
 
 // Every kernel: one entry each. Fields: id, track, name, title, fixes, costs, element types,
@@ -116,6 +122,51 @@ std::vector<KernelInfo> make_table() {
        "them (a grid-stride load lets one block take any number of partials).",
        "Two launches, and the partials make a round trip through global memory.", kIntFloat, ReduceOp::Sum, 64,
        kLastWarpWhy, 2, false, Finish::SecondKernel, 200},
+
+      // --- book: Professional CUDA C Programming, ch. 3 (seeds/002), 2^24 ints, 512 threads, Tesla M2070
+      {{}, "book", "reduceNeighbored", "Neighbored pairs, in place in global memory",
+       "The CPU loop: each block adds its slice in place in global memory, pairs at stride 1, 2, 4, ...; the host "
+       "adds the blocks' partial sums.",
+       "Divergence: only threads with tid % (2 * stride) == 0 work, spread over every warp; every step reads and "
+       "writes global memory.",
+       kInt, ReduceOp::Sum, 32, "", 1, false, Finish::HostSum, 11722},
+      {{}, "book", "reduceNeighboredLess", "Neighbored pairs with less divergence",
+       "Divergence: thread tid works on index 2 * stride * tid, so the working threads are the first ones and "
+       "whole warps go idle.",
+       "The strided index scatters each warp's global accesses: the loads use few of the bytes each 32-byte sector "
+       "brings (the book's gld_efficiency 16.8%).",
+       kInt, ReduceOp::Sum, 32, "", 1, false, Finish::HostSum, 9321},
+      {{}, "book", "reduceInterleaved", "Interleaved pairs",
+       "Scattered accesses: stride blockDim.x / 2 down to 1, threads tid < stride, so each warp reads and writes "
+       "contiguous elements (the book's gld_efficiency 77.9%).",
+       "Half the threads are idle from the first step on.",
+       kInt, ReduceOp::Sum, 32, "", 1, false, Finish::HostSum, 6967},
+      {{}, "book", "reduceUnrolling2", "Unrolling two data blocks",
+       "Idle threads and few loads in flight: each block first adds the neighbouring data block into its own.",
+       "Still one pass over global memory per step of the tree.",
+       kInt, ReduceOp::Sum, 32, "", 2, false, Finish::HostSum, 3430},
+      {{}, "book", "reduceUnrolling4", "Unrolling four data blocks",
+       "Memory latency: four independent loads per thread in flight, a quarter of the blocks.",
+       "The tree's steps still each cost a __syncthreads() and a global read and write.",
+       kInt, ReduceOp::Sum, 32, "", 4, false, Finish::HostSum, 1829},
+      {{}, "book", "reduceUnrolling8", "Unrolling eight data blocks",
+       "More of the same: eight independent loads per thread (the book's dram_read_throughput rises).",
+       "The last steps, with fewer than 32 working threads, still pay a block-wide barrier each.",
+       kInt, ReduceOp::Sum, 32, "", 8, false, Finish::HostSum, 1422},
+      {{}, "book", "reduceUnrollWarps8", "Unrolling 8 blocks and the last warp",
+       "Barriers for the last warp: when 32 threads are left, they finish with __syncwarp() only (the book's "
+       "stall_sync falls).",
+       "The loop over the upper steps still has a runtime trip count.",
+       kInt, ReduceOp::Sum, 64, kBookWarpWhy, 8, false, Finish::HostSum, 1355},
+      {{}, "book", "reduceCompleteUnrollWarps8", "Unrolling 8 blocks, the loop and the last warp",
+       "The loop: blockDim.x is at most 1024, so the upper steps are written out as `if (blockDim.x >= ...)`.",
+       "blockDim.x is only known at run time, so each `if` is still tested.",
+       kInt, ReduceOp::Sum, 64, kBookWarpWhy, 8, false, Finish::HostSum, 1280},
+      {{}, "book", "reduceCompleteUnroll", "Templatized: the block size at compile time",
+       "The run-time tests: iBlockSize is a template parameter, so the compiler drops the steps a block size does "
+       "not need.",
+       "One instantiation per block size.",
+       kInt, ReduceOp::Sum, 64, kBookWarpWhy, 8, false, Finish::HostSum, 1253},
   };
   for (size_t i = 0; i < t.size(); ++i) t[i].id = static_cast<KernelId>(i);
   return t;

@@ -36,8 +36,11 @@ enum class Finish : uint8_t {
                  // element or per block); the host zeroes it first
   SecondKernel,  // two launches: the grid writes per-block partials, then one block reduces them
   SinglePass,    // one launch that finishes by itself (later tracks)
+  HostSum,       // one launch in place on a zero-padded scratch copy of the input; the host copies the
+                 // per-block partials back and adds them (the book: there is no barrier across blocks)
 };
-const char* to_string(Finish f);  // "repeated launches", "global atomic", "second kernel", "single pass"
+// "repeated launches", "global atomic", "second kernel", "single pass", "host sum"
+const char* to_string(Finish f);
 
 // Index of a kernel in kernel_table(). The named values are the Harris kernels, which the
 // tests and the window's defaults use; every other kernel is found by name (find_kernel).
@@ -57,7 +60,7 @@ struct KernelInfo {
   ReduceOp op;                // the operator
   unsigned min_block_size;    // smallest block size its algorithm can take
   const char* min_block_why;  // why, when min_block_size > 32
-  unsigned inputs_per_thread; // elements each thread loads per grid pass (1 or 2)
+  unsigned inputs_per_thread; // elements each thread loads per grid pass (1, 2, 4 or 8)
   bool grid_stride;           // true: capped grid (enough blocks to fill the GPU), grid-stride loop
   Finish finish;              // how the host finishes the reduction
   double source_us;           // the time the source reports for it, microseconds (0: none)

@@ -14,7 +14,10 @@
 #      they are missing): sum_shuffle's lanes view is drawn and changes between two shuffle steps,
 #      sum_shared's atomics view is drawn, sum_atomic's shared-memory panel shrinks to one line;
 #   9. a session holding both tracks: --kernel sum_shuffle opens it from the session, Down moves
-#      on to sum_two_step and Up from sum_atomic back to reduce6 (skipped if the session lacks them).
+#      on to sum_two_step and Up from sum_atomic back to reduce6 (skipped if the session lacks them);
+#  10. the book track (assets/traces/reduceInterleaved_bs64.rstrace; skipped while it is missing):
+#      the global-memory view takes the shared-memory grid's place and changes between steps 0 and 1;
+#      a lecture kernel's global-memory view is one line.
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
 set -u
 bin=${1:?reducescope}; dir=${2:?workdir}
@@ -228,6 +231,43 @@ if [ -f "$session" ]; then
     || bad "session: Up from sum_atomic did not show reduce6"
 else
   skip "no session with lecture kernels in assets/sessions: track navigation not checked"
+fi
+
+# 10. The book track: the traced block's slice of the scratch buffer, reduced in place.
+if [ -s "$traces/reduceInterleaved_bs64.rstrace" ]; then
+  MAP="$dir/book0.map"
+  with_app book0 "$traces/reduceInterleaved_bs64.rstrace --step 0" true
+  with_app book1 "$traces/reduceInterleaved_bs64.rstrace --step 0" keys Right
+  grep -q "showing reduceInterleaved at 64 threads, step 0 of" "$dir/book0.log" \
+    && ok "reduceInterleaved trace opens at step 0" || bad "reduceInterleaved trace did not open at step 0"
+  grep -q "showing reduceInterleaved at 64 threads, step 1 of" "$dir/book1.log" \
+    && ok "Right: reduceInterleaved step 0 -> 1" || bad "Right did not reach reduceInterleaved step 1"
+  r=$(rect "$dir/book0.map" panel/globalA)
+  if [ -n "$r" ]; then
+    read -r _ y0 _ y1 <<<"$r"
+    [ $((y1 - y0)) -gt 300 ] && ok "global-memory view drawn for reduceInterleaved ($((y1 - y0)) px high)" \
+      || bad "reduceInterleaved: the global-memory view is only $((y1 - y0)) px high"
+    [ -z "$(rect "$dir/book0.map" panel/smemA)" ] && ok "reduceInterleaved: the global grid takes the shared-memory grid's place" \
+      || bad "reduceInterleaved: a shared-memory panel is still drawn"
+    d=$(differ_in "$dir/book0.png" "$dir/book1.png" "$r")
+    [ "${d:-0}" -gt 500 ] && ok "global-memory view differs between steps 0 and 1 ($d pixels)" \
+      || bad "global-memory view looks the same at steps 0 and 1 ($d)"
+  else
+    bad "no global-memory view for reduceInterleaved"
+  fi
+  check_png "$dir/book1.png" "reduceInterleaved"
+else
+  skip "assets/traces/reduceInterleaved_bs64.rstrace missing (recorded on the GPU machine): global-memory view not checked"
+fi
+if [ -s "$dir/atomic.map" ]; then
+  r=$(rect "$dir/atomic.map" panel/globalA)
+  if [ -n "$r" ]; then
+    read -r _ y0 _ y1 <<<"$r"
+    [ $((y1 - y0)) -lt 120 ] && ok "sum_atomic: the global-memory view is one line ($((y1 - y0)) px high)" \
+      || bad "sum_atomic: the global-memory view is $((y1 - y0)) px high, expected one line"
+  else
+    bad "sum_atomic: no global-memory view"
+  fi
 fi
 
 echo "$pass passed, $fail failed"

@@ -43,12 +43,13 @@ std::vector<KernelId> all_kernels() {
 TEST(ParseCli, BenchDefaults) {
   Options o = parse_cli({"bench"});
   EXPECT_EQ(o.command, Command::Bench);
-  ASSERT_EQ(o.kernels.size(), 15u);  // harris (7) + lecture (8)
+  ASSERT_EQ(o.kernels.size(), 24u);  // harris (7) + lecture (8) + book (9)
   EXPECT_EQ(o.kernels, all_kernels());
   EXPECT_EQ(o.kernels.front(), KernelId::reduce0);
   EXPECT_EQ(o.kernels[6], KernelId::reduce6);
-  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "sum_two_step");
-  EXPECT_EQ(o.tracks, (std::vector<std::string>{"harris", "lecture"}));
+  EXPECT_EQ(std::string(kernel_info(o.kernels[14]).name), "sum_two_step");
+  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "reduceCompleteUnroll");
+  EXPECT_EQ(o.tracks, (std::vector<std::string>{"harris", "lecture", "book"}));
   EXPECT_TRUE(o.block_sizes.empty());  // each track's own block size
   EXPECT_TRUE(o.dtypes.empty());       // every type a kernel takes
   EXPECT_FALSE(o.block_sizes_all);
@@ -78,7 +79,7 @@ TEST(ParseCli, BenchTrack) {
   EXPECT_EQ(h.kernels.size(), 7u);
   EXPECT_EQ(h.dtypes, std::vector<DType>{DType::Int32});
   EXPECT_TRUE(contains(usage_error({"bench", "--track", "nope"}), "unknown track 'nope'"));
-  EXPECT_TRUE(contains(usage_error({"bench", "--track", "nope"}), "harris, lecture"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--track", "nope"}), "harris, lecture, book"));
   EXPECT_TRUE(contains(usage_error({"bench", "--type", "int64"}), "int32, float32, all"));
   // A kernel of another track, and a type the kernel does not take.
   EXPECT_TRUE(contains(usage_error({"bench", "--track", "harris", "--kernel", "sum_shuffle"}),
@@ -95,6 +96,8 @@ TEST(ParseCli, TraceAndRunTakeATrack) {
   EXPECT_EQ(r.tracks, std::vector<std::string>{"lecture"});
   EXPECT_EQ(r.dtypes, std::vector<DType>{DType::Float32});
   Options rec = parse_cli({"record", "--out", "x.rssession", "--track", "harris"});
+  Options book = parse_cli({"bench", "--track", "book", "--n", "2^24"});
+  EXPECT_EQ(book.kernels.size(), 9u);
   EXPECT_EQ(rec.kernels.size(), 7u);
   EXPECT_TRUE(contains(usage_error({"trace", "--block-size", "256"}), "needs --kernel NAME or --track T"));
   EXPECT_TRUE(contains(usage_error({"show", "x", "--track", "harris"}), "not an option"));
@@ -356,7 +359,7 @@ TEST(HelpText, Topics) {
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {
-  ASSERT_EQ(kernel_table().size(), 15u);
+  ASSERT_EQ(kernel_table().size(), 24u);
   for (size_t i = 0; i < kernel_table().size(); ++i) {
     const KernelInfo& k = kernel_table()[i];
     EXPECT_EQ(static_cast<size_t>(k.id), i);
@@ -366,7 +369,10 @@ TEST(KernelInfo, Table) {
     EXPECT_GT(std::string(k.fixes).size(), 10u) << k.name;
     EXPECT_GT(std::string(k.costs).size(), 10u) << k.name;
     EXPECT_NE(k.dtypes, 0) << k.name;
-    EXPECT_TRUE(k.inputs_per_thread == 1 || k.inputs_per_thread == 2) << k.name;
+    EXPECT_TRUE(k.inputs_per_thread == 1 || k.inputs_per_thread == 2 || k.inputs_per_thread == 4 ||
+                k.inputs_per_thread == 8)
+        << k.name;
+    EXPECT_LE(k.inputs_per_thread, kMaxElementsPerThread) << k.name;
     if (k.min_block_size > 32) {
       EXPECT_GT(std::string(k.min_block_why).size(), 10u) << k.name;
     }
@@ -383,8 +389,8 @@ TEST(KernelInfo, Table) {
 }
 
 TEST(KernelInfo, Tracks) {
-  ASSERT_EQ(track_table().size(), 2u);
-  EXPECT_EQ(track_names(), "harris, lecture");
+  ASSERT_EQ(track_table().size(), 3u);
+  EXPECT_EQ(track_names(), "harris, lecture, book");
   // Tracks are contiguous in the table, in track order.
   size_t i = 0;
   for (const TrackInfo& t : track_table()) {
@@ -411,6 +417,25 @@ TEST(KernelInfo, Tracks) {
   EXPECT_EQ(lt.default_block_size, 1024u);
   EXPECT_EQ(lt.cpu_source_us, 7752);
   EXPECT_EQ(find_track("harris")->default_block_size, 256u);
+  // The book's kernels with its times (us, 2^24 ints, 512 threads, Tesla M2070), all in place.
+  const std::vector<std::tuple<const char*, double, unsigned>> book = {
+      {"reduceNeighbored", 11722, 1},         {"reduceNeighboredLess", 9321, 1}, {"reduceInterleaved", 6967, 1},
+      {"reduceUnrolling2", 3430, 2},          {"reduceUnrolling4", 1829, 4},     {"reduceUnrolling8", 1422, 8},
+      {"reduceUnrollWarps8", 1355, 8},        {"reduceCompleteUnrollWarps8", 1280, 8},
+      {"reduceCompleteUnroll", 1253, 8}};
+  const auto bids = track_kernels("book");
+  ASSERT_EQ(bids.size(), book.size());
+  for (size_t j = 0; j < bids.size(); ++j) {
+    const KernelInfo& k = kernel_info(bids[j]);
+    EXPECT_EQ(std::string(k.name), std::get<0>(book[j]));
+    EXPECT_EQ(k.source_us, std::get<1>(book[j])) << k.name;
+    EXPECT_EQ(k.inputs_per_thread, std::get<2>(book[j])) << k.name;
+    EXPECT_EQ(k.finish, Finish::HostSum) << k.name;
+    EXPECT_TRUE(k.takes(DType::Int32) && !k.takes(DType::Float32)) << k.name;
+    EXPECT_EQ(k.min_block_size, j >= 6 ? 64u : 32u) << k.name;
+  }
+  EXPECT_EQ(find_track("book")->default_block_size, 512u);
+  EXPECT_EQ(find_track("book")->cpu_source_us, 29000);
 }
 
 TEST(KernelInfo, DtypeProblem) {

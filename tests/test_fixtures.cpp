@@ -308,5 +308,53 @@ TEST(LectureFixtures, TreeKernelsLeaveTheBlockSumInElementZero) {
   }
 }
 
+// ---- the book track, recorded on the H100: in place in global memory -----------------------------
+
+TEST(BookFixtures, EveryKernelAt64And256ThreadsReducesItsSliceInPlace) {
+  int count = 0;
+  for (KernelId id : track_kernels("book")) {
+    const KernelInfo& k = kernel_info(id);
+    for (unsigned bs : kFixtureSizes) {
+      ASSERT_TRUE(fs::exists(fixture(k.name, bs))) << fixture(k.name, bs);
+      Loaded l(fixture(k.name, bs));
+      EXPECT_EQ(l.trace.meta.track, "book");
+      EXPECT_NE(l.trace.meta.gpu.find("H100"), std::string::npos);
+      EXPECT_FALSE(l.replay.has_shared()) << k.name;
+      // Block 0 loads and stores only its own slice of the scratch copy: [0, bs x elements per thread).
+      int stores = 0;
+      for (const GlobalRequest& g : l.replay.global_requests()) {
+        if (g.space != static_cast<uint8_t>(GlobalBuffer::Scratch)) continue;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          if (g.lanes >> lane & 1u) EXPECT_LT(g.index[lane], bs * k.inputs_per_thread) << k.name;
+        }
+        stores += g.kind == AccessKind::GlobalStore;
+      }
+      EXPECT_GT(stores, 0) << k.name;
+      ++count;
+    }
+  }
+  EXPECT_EQ(count, 18);
+}
+
+// The book's gld_efficiency story, from the trace: the neighbored kernels' strided accesses use a
+// fraction of each 32-byte sector; the interleaved kernel's are contiguous.
+TEST(BookFixtures, InterleavedPairsAreCoalescedAndNeighboredPairsAreNot) {
+  auto efficiency = [](const char* name) {
+    Loaded l(fixture(name, 256));
+    double requested = 0, transferred = 0;
+    for (const GlobalRequest& g : l.replay.global_requests()) {
+      if (g.kind != AccessKind::GlobalLoad || g.space != static_cast<uint8_t>(GlobalBuffer::Scratch)) continue;
+      requested += g.requested_bytes;
+      transferred += 32.0 * g.sectors;
+    }
+    return requested / transferred;
+  };
+  const double neighbored = efficiency("reduceNeighbored"), less = efficiency("reduceNeighboredLess"),
+               interleaved = efficiency("reduceInterleaved");
+  EXPECT_LT(neighbored, 0.5);
+  EXPECT_LT(less, 0.5);
+  EXPECT_GT(interleaved, 0.9);
+}
+
 }  // namespace
 }  // namespace rs

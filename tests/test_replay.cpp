@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "replay.hpp"
+#include "trace_io.hpp"
 
 namespace rs {
 namespace {
@@ -1366,8 +1368,277 @@ TEST(ReplayV3, BadVersion3RecordsThrow) {
   throws([](TraceRecord& rec) { rec.space = 0; });
   throws([](TraceRecord& rec) { rec.space = 12; });
   throws([](TraceRecord& rec) { rec.kind = static_cast<uint8_t>(AccessKind::GlobalLoad), rec.addr = 32; });
-  throws([](TraceRecord& rec) { rec.kind = static_cast<uint8_t>(AccessKind::GlobalAtomic), rec.space = 2; });
+  throws([](TraceRecord& rec) { rec.kind = static_cast<uint8_t>(AccessKind::GlobalAtomic), rec.space = 3; });
+  // The scratch buffer holds 8 elements per thread of the grid: 32 x 8 = 256 here.
+  throws([](TraceRecord& rec) {
+    rec.kind = static_cast<uint8_t>(AccessKind::GlobalStore), rec.space = 2, rec.addr = 256;
+  });
   throws([](TraceRecord& rec) { rec.kind = static_cast<uint8_t>(AccessKind::SharedAtomic), rec.addr = 4; });
+}
+
+
+// ---- the global slice: reductions in place in global memory (the book track) --------------------
+
+// The fake source of the in-place traces (1-based lines), after the book's reduceInterleaved.
+const char* const kBookSource =
+    "__global__ void reduceInterleaved(int* g_idata, int* g_odata, unsigned int n) {\n"  // 1
+    "  unsigned int tid = threadIdx.x;\n"                                               // 2
+    "  int* idata = g_idata + blockIdx.x * blockDim.x;\n"                               // 3
+    "  for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {\n"                 // 4
+    "    if (tid < stride) idata[tid] += idata[tid + stride];\n"                        // 5
+    "    __syncthreads();\n"                                                            // 6
+    "  }\n"                                                                             // 7
+    "  if (tid == 0) g_odata[blockIdx.x] = idata[0];\n"                                 // 8
+    "}\n";                                                                              // 9
+constexpr uint16_t kBookAdd = 5, kBookSync = 6, kBookResult = 8;
+constexpr uint8_t kScratch = static_cast<uint8_t>(GlobalBuffer::Scratch);
+
+// reduceInterleaved on block `block` of a 64-thread launch, in place on buffer `space`, whose
+// elements are their own index (iota): the block's slice is elements base..base+63, base = 64 x block.
+//   epoch k = 0..5 (stride s = 32 >> k): thread t < s loads idata[t] and idata[t + s] and stores
+//     their sum to idata[t]; every thread then reaches __syncthreads().
+//   epoch 6: thread 0 loads idata[0] (the block's sum) and stores it to output[block].
+// Values (v = the slice, iota): after epoch 0 v[t] = 2t + 32 + 2 base for t < 32; after epoch 1
+// v[t] = 4t + 96 + 4 base for t < 16; ...; v[0] = sum of base..base+63 = 2016 + 64 base.
+Trace interleaved_trace(uint8_t space = kScratch, uint32_t block = 0) {
+  Trace t;
+  t.meta.kernel = "reduceInterleaved";
+  t.meta.track = "book";
+  t.meta.block_size = 64;
+  t.meta.smem_bytes = 0;
+  t.meta.grid_size = block + 1;
+  t.meta.n = 64u * (block + 1);
+  t.meta.traced_block = block;
+  t.meta.pattern = "iota";
+  t.source = kBookSource;
+  const uint32_t base = 64 * block;
+  std::vector<int32_t> v(64);
+  for (uint32_t i = 0; i < 64; ++i) v[i] = static_cast<int32_t>(base + i);
+  uint32_t epoch = 0;
+  for (uint32_t s = 32; s > 0; s >>= 1, ++epoch) {
+    std::vector<int32_t> next = v;
+    for (uint16_t th = 0; th < 64; ++th) {
+      uint32_t seq = 0;
+      if (th < s) {
+        // Warp 0 runs the add with lanes 0..s-1 (all of them at s = 32).
+        const uint32_t m = s >= 32 ? kFull : (1u << s) - 1;
+        t.records.push_back(ev(epoch, seq++, th, AccessKind::GlobalLoad, base + th, v[th], kBookAdd, 0, 0, space, 0, m));
+        t.records.push_back(
+            ev(epoch, seq++, th, AccessKind::GlobalLoad, base + th + s, v[th + s], kBookAdd, 0, 0, space, 0, m));
+        next[th] = v[th] + v[th + s];
+        t.records.push_back(
+            ev(epoch, seq++, th, AccessKind::GlobalStore, base + th, next[th], kBookAdd, 0, 0, space, 0, m));
+      }
+      t.records.push_back(ev(epoch, seq, th, AccessKind::BlockBarrier, 0, 0, kBookSync));
+    }
+    v = next;
+  }
+  t.records.push_back(ev(epoch, 0, 0, AccessKind::GlobalLoad, base, v[0], kBookResult, 0, 0, space, 0, 1u));
+  t.records.push_back(ev(epoch, 1, 0, AccessKind::GlobalStore, block, v[0], kBookResult, 0, 0, kOutput, 0, 1u));
+  return t;
+}
+
+TEST(ReplayGlobalSlice, InPlaceTreeSliceBounds) {
+  Replay r(interleaved_trace());
+  const GlobalSlice& g = r.global_slice();
+  EXPECT_TRUE(r.has_global_slice());
+  EXPECT_EQ(g.space, kScratch);
+  EXPECT_EQ(g.first, 0u);
+  EXPECT_EQ(g.count, 64u);
+  EXPECT_EQ(g.span, 64u);
+  EXPECT_FALSE(g.truncated);
+  EXPECT_FALSE(r.has_shared());
+  ASSERT_EQ(r.num_steps(), 7u);
+  for (const Step& st : r.steps()) {
+    EXPECT_EQ(st.global_values.size(), 64u);
+    EXPECT_EQ(st.global_defined.size(), 64u);
+    EXPECT_EQ(st.global_written.size(), 64u);
+    EXPECT_EQ(st.global_read.size(), 64u);
+    EXPECT_TRUE(st.smem.empty());
+  }
+}
+
+TEST(ReplayGlobalSlice, InPlaceTreeStep0) {
+  Replay r(interleaved_trace());
+  const Step& st = r.step(0);
+  // Threads 0..31 read every element (idata[t] and idata[t + 32]) and write the lower half.
+  EXPECT_EQ(st.global_read, flags(64, 0, 64));
+  EXPECT_EQ(st.global_written, flags(64, 0, 32));
+  EXPECT_EQ(st.global_defined, flags(64, 0, 64));
+  for (int32_t t = 0; t < 32; ++t) EXPECT_EQ(st.global_values[t], 2 * t + 32) << t;
+  // The upper half shows what the loads found in memory: the input, untouched.
+  for (int32_t t = 32; t < 64; ++t) EXPECT_EQ(st.global_values[t], t) << t;
+  // Each written cell was computed from the cell 32 above it (and from itself, not a flow).
+  ASSERT_EQ(st.global_flows.size(), 32u);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(st.global_flows[t], std::make_pair(t, t + 32)) << t;
+  // Warp 0's three requests (two loads, one store of 32 consecutive ints): 4 sectors each, 100%.
+  ASSERT_EQ(st.global_requests.size(), 3u);
+  for (size_t gi : st.global_requests) {
+    const GlobalRequest& q = r.global_requests()[gi];
+    EXPECT_EQ(q.warp, 0u);
+    EXPECT_EQ(q.space, kScratch);
+    EXPECT_EQ(q.sectors, 4);
+    EXPECT_DOUBLE_EQ(q.efficiency(), 1.0);
+  }
+  // Shared memory is untouched.
+  EXPECT_TRUE(st.flows.empty());
+  EXPECT_EQ(st.ended_by, StepEnd::BlockBarrier);
+}
+
+TEST(ReplayGlobalSlice, InPlaceTreeLaterSteps) {
+  Replay r(interleaved_trace());
+  // Step 1 (stride 16): threads 0..15 read cells 0..31 and write 0..15.
+  const Step& s1 = r.step(1);
+  EXPECT_EQ(s1.global_read, flags(64, 0, 32));
+  EXPECT_EQ(s1.global_written, flags(64, 0, 16));
+  for (int32_t t = 0; t < 16; ++t) EXPECT_EQ(s1.global_values[t], 4 * t + 96) << t;
+  for (int32_t t = 16; t < 32; ++t) EXPECT_EQ(s1.global_values[t], 2 * t + 32) << t;  // from step 0
+  for (int32_t t = 32; t < 64; ++t) EXPECT_EQ(s1.global_values[t], t) << t;
+  ASSERT_EQ(s1.global_flows.size(), 16u);
+  EXPECT_EQ(s1.global_flows.front(), std::make_pair(0u, 16u));
+  // Half a warp stores 16 ints: 2 sectors, all needed.
+  const GlobalRequest& store = r.global_requests()[s1.global_requests.back()];
+  EXPECT_EQ(store.kind, AccessKind::GlobalStore);
+  EXPECT_EQ(store.sectors, 2);
+  EXPECT_EQ(store.min_sectors, 2);
+  EXPECT_TRUE(s1.warps[0].diverged);
+  // Step 5 (stride 1): thread 0 reads cells 0 and 1 and writes the block's sum to cell 0.
+  const Step& s5 = r.step(5);
+  EXPECT_EQ(s5.global_read, flags(64, 0, 2));
+  EXPECT_EQ(s5.global_written, flags(64, 0, 1));
+  EXPECT_EQ(s5.global_values[0], 2016);  // 0 + 1 + ... + 63
+  EXPECT_EQ(s5.global_flows, (std::vector<std::pair<uint32_t, uint32_t>>{{0, 1}}));
+  // Step 6: thread 0 reads the sum back and stores it to the output, outside the slice.
+  const Step& s6 = r.step(6);
+  EXPECT_EQ(s6.global_read, flags(64, 0, 1));
+  EXPECT_EQ(s6.global_written, flags(64, 0, 0));
+  EXPECT_TRUE(s6.global_flows.empty());
+  EXPECT_EQ(s6.global_values, s5.global_values);
+  EXPECT_EQ(s6.ended_by, StepEnd::KernelEnd);
+  EXPECT_EQ(r.global_request_count(AccessKind::GlobalStore), 7);  // 6 levels + the output
+}
+
+TEST(ReplayGlobalSlice, SliceOfALaterBlockStartsAtItsFirstElement) {
+  Replay r(interleaved_trace(kScratch, 3));
+  EXPECT_EQ(r.global_slice().first, 192u);
+  EXPECT_EQ(r.global_slice().count, 64u);
+  // Cell i is element 192 + i; its value is its index (iota) until the block writes it.
+  EXPECT_EQ(r.step(0).global_values[63], 255);
+  EXPECT_EQ(r.step(0).global_values[0], 192 + 224);  // element 192 + element 224
+  EXPECT_EQ(r.step(5).global_values[0], 2016 + 64 * 192);
+}
+
+TEST(ReplayGlobalSlice, InputBufferInPlace) {
+  // The seeds' kernels reduce their input itself in place: buffer 0 is the slice then.
+  Replay r(interleaved_trace(kInput));
+  EXPECT_EQ(r.global_slice().space, kInput);
+  EXPECT_EQ(r.global_slice().count, 64u);
+  EXPECT_EQ(r.step(5).global_values[0], 2016);
+}
+
+TEST(ReplayGlobalSlice, ScratchWinsOverInputAndOtherBuffersAreLeftOut) {
+  // A block that loads input[0..31], stores scratch[100..131] (a copy), then input[5] in place.
+  Trace t = interleaved_trace();
+  t.records.clear();
+  t.meta.n = 64;
+  for (uint16_t l = 0; l < 32; ++l) {
+    t.records.push_back(ev(0, 0, l, AccessKind::GlobalLoad, l, 7, kBookAdd, 0, 0, kInput));
+    t.records.push_back(ev(0, 1, l, AccessKind::GlobalStore, 100 + l, 7, kBookAdd, 0, 0, kScratch));
+  }
+  t.records.push_back(ev(0, 2, 0, AccessKind::GlobalStore, 5, 9, kBookAdd, 0, 0, kInput, 0, 1u));
+  Replay r(t);
+  EXPECT_EQ(r.global_slice().space, kScratch);
+  EXPECT_EQ(r.global_slice().first, 100u);
+  EXPECT_EQ(r.global_slice().count, 32u);
+  EXPECT_EQ(r.step(0).global_written, flags(32, 0, 32));
+  EXPECT_EQ(r.step(0).global_read, flags(32, 0, 0));  // the loads were of the input
+  EXPECT_TRUE(r.step(0).global_flows.empty());         // nor are they flows into the slice
+}
+
+TEST(ReplayGlobalSlice, LoadsDefineOnlyUndefinedCells) {
+  // Thread 0 stores 5 to scratch[0] in epoch 0; in epoch 1 thread 1 loads it (5) and loads
+  // scratch[1] (3, never stored: memory held it).
+  Trace t = interleaved_trace();
+  t.records = {ev(0, 0, 0, AccessKind::GlobalStore, 0, 5, kBookAdd, 0, 0, kScratch, 0, 1u),
+               ev(0, 1, 0, AccessKind::BlockBarrier, 0, 0, kBookSync), ev(0, 0, 1, AccessKind::BlockBarrier, 0, 0, kBookSync),
+               ev(1, 0, 1, AccessKind::GlobalLoad, 0, 5, kBookAdd, 0, 0, kScratch, 0, 2u),
+               ev(1, 1, 1, AccessKind::GlobalLoad, 1, 3, kBookAdd, 0, 0, kScratch, 0, 2u)};
+  Replay r(t);
+  ASSERT_EQ(r.global_slice().count, 2u);
+  EXPECT_EQ(r.step(0).global_defined, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(r.step(0).global_values, (std::vector<int32_t>{5, 0}));
+  EXPECT_EQ(r.step(1).global_defined, (std::vector<uint8_t>{1, 1}));
+  EXPECT_EQ(r.step(1).global_values, (std::vector<int32_t>{5, 3}));
+  EXPECT_EQ(r.step(1).global_read, (std::vector<uint8_t>{1, 1}));
+  EXPECT_EQ(r.step(1).global_written, (std::vector<uint8_t>{0, 0}));
+}
+
+TEST(ReplayGlobalSlice, WideSliceIsTruncated) {
+  // Stores to scratch[0] and scratch[9000] (grid 20 x 64 threads x 8: 10240 elements).
+  Trace t = interleaved_trace();
+  t.meta.grid_size = 20;
+  t.records = {ev(0, 0, 0, AccessKind::GlobalStore, 0, 1, kBookAdd, 0, 0, kScratch, 0, 1u),
+               ev(0, 1, 0, AccessKind::GlobalStore, 9000, 2, kBookAdd, 0, 0, kScratch, 0, 1u),
+               ev(0, 2, 0, AccessKind::GlobalLoad, kMaxGlobalSliceCells - 1, 4, kBookAdd, 0, 0, kScratch, 0, 1u)};
+  Replay r(t);
+  const GlobalSlice& g = r.global_slice();
+  EXPECT_EQ(g.first, 0u);
+  EXPECT_EQ(g.span, 9001u);
+  EXPECT_EQ(g.count, kMaxGlobalSliceCells);
+  EXPECT_TRUE(g.truncated);
+  const Step& st = r.step(0);
+  ASSERT_EQ(st.global_values.size(), kMaxGlobalSliceCells);
+  EXPECT_EQ(st.global_values[0], 1);
+  EXPECT_EQ(st.global_values[kMaxGlobalSliceCells - 1], 4);  // the last cell kept
+  EXPECT_EQ(std::count(st.global_written.begin(), st.global_written.end(), 1), 1);  // 9000 is left out
+}
+
+TEST(ReplayGlobalSlice, TooManyStepsOfASliceThrow) {
+  // 4097 steps x (1 + 8192) cells is more than kMaxSnapshotCells; without the slice it fits.
+  Trace t = interleaved_trace();
+  t.meta.grid_size = 20;
+  t.records = {ev(0, 0, 0, AccessKind::GlobalStore, 0, 1, kBookAdd, 0, 0, kScratch, 0, 1u),
+               ev(0, 1, 0, AccessKind::GlobalStore, 8191, 1, kBookAdd, 0, 0, kScratch, 0, 1u),
+               ev(kMaxEpoch, 0, 0, AccessKind::BlockBarrier, 0, 0, kBookSync, 0, 0, 0, 0, 1u)};
+  try {
+    Replay r(t);
+    FAIL() << "no ReplayError";
+  } catch (const ReplayError& e) {
+    EXPECT_TRUE(contains(e.what(), "8192 global elements")) << e.what();
+  }
+  t.records[1].addr = 1;  // a 2-element slice
+  EXPECT_NO_THROW(Replay{t});
+}
+
+TEST(ReplayGlobalSlice, KernelsThatStoreOnlyTheirResultHaveNoSlice) {
+  // The butterfly loads the input and stores out[0]; reduce2 uses shared memory only.
+  for (const Trace& t : {butterfly_trace(), sequential_trace()}) {
+    Replay r(t);
+    EXPECT_FALSE(r.has_global_slice());
+    EXPECT_EQ(r.global_slice().count, 0u);
+    for (const Step& st : r.steps()) {
+      EXPECT_TRUE(st.global_values.empty());
+      EXPECT_TRUE(st.global_defined.empty());
+      EXPECT_TRUE(st.global_written.empty());
+      EXPECT_TRUE(st.global_read.empty());
+      EXPECT_TRUE(st.global_flows.empty());
+    }
+  }
+}
+
+TEST(ReplayGlobalSlice, LectureFixturesHaveNoSlice) {
+  // Recorded on an H100: the lecture kernels store only to the output buffer.
+  int seen = 0;
+  for (const auto& e : std::filesystem::directory_iterator(RS_FIXTURE_DIR)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("sum_", 0) != 0 || e.path().extension() != ".rstrace") continue;
+    const Trace t = load_trace(e.path().string());
+    Replay r(t);
+    EXPECT_FALSE(r.has_global_slice()) << name;
+    EXPECT_TRUE(r.step(0).global_values.empty()) << name;
+    ++seen;
+  }
+  EXPECT_GE(seen, 10);
 }
 
 }  // namespace

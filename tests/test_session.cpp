@@ -1192,7 +1192,7 @@ TEST(ParseCliSession, Help) {
   EXPECT_TRUE(contains(help_text("show"), "session"));
 }
 
-// The session recorded on the H100 with both tracks (scripts/device/tracks_checks.sh): every
+// The session recorded on the H100 with every track (scripts/device/tracks_checks.sh): every
 // kernel x block size of every track, timed, traced and correct.
 TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   const Session s = load_session(RS_TRACKS_SESSION_FILE);
@@ -1217,9 +1217,9 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
       EXPECT_GT(replay.num_steps(), 0u);
     }
   }
-  EXPECT_EQ(pairs, 39 + 45);
-  EXPECT_EQ(s.timings.size(), 84u);
-  EXPECT_EQ(s.traces.size(), 84u);
+  EXPECT_EQ(pairs, 39 + 45 + 51);  // harris, lecture, book
+  EXPECT_EQ(s.timings.size(), 135u);
+  EXPECT_EQ(s.traces.size(), 135u);
 }
 
 }  // namespace

@@ -790,8 +790,9 @@ TEST(TraceIoV3, OldVersionsRefuseNewKinds) {
 TEST(TraceIoV3, FixturesReadTheSameAfterAVersion3RoundTrip) {
   std::vector<std::string> paths = {std::string(RS_CORPUS_DIR) + "/v1-valid.rstrace"};
   for (const auto& e : std::filesystem::directory_iterator(RS_FIXTURE_DIR)) {
-    // The earlier releases' traces (version 2, harris): reduce*.rstrace.
-    if (e.path().extension() == ".rstrace" && e.path().filename().string().rfind("reduce", 0) == 0) {
+    // The earlier releases' traces (version 2, harris): reduce0..reduce6_bs*.rstrace.
+    const std::string f = e.path().filename().string();
+    if (e.path().extension() == ".rstrace" && f.size() > 7 && f.rfind("reduce", 0) == 0 && f[6] >= '0' && f[6] <= '9') {
       paths.push_back(e.path().string());
     }
   }
@@ -836,13 +837,13 @@ TEST(TraceIoV3, SessionWithVersion3TracesRoundTrips) {
   EXPECT_EQ(back.traces[0].meta.track, "lecture");
   EXPECT_EQ(back.traces[1].meta.track, "harris");
   // A session's trace is validated as a trace: a version 3 record problem is refused.
-  s.traces[0].records.back().space = 2;
+  s.traces[0].records.back().space = 3;
   try {
     parse_session(serialize_session(s), "unit_test.rssession");
     ADD_FAILURE() << "accepted";
   } catch (const SessionFormatError& e) {
     EXPECT_TRUE(contains(e.what(), "unit_test.rssession")) << e.what();
-    EXPECT_TRUE(contains(e.what(), "unknown global buffer 2")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "unknown global buffer 3")) << e.what();
   }
 }
 
@@ -860,8 +861,11 @@ void expect_record_refused(const std::string& what, void (*patch)(Trace&), const
 // Record indices in small_v3_trace(): 6 global load, 7 global store, 8 shuffle, 9 warp reduce,
 // 10 shared atomic, 11 global atomic.
 TEST(TraceIoV3, BadRecordsAreRefused) {
-  expect_record_refused("buffer", [](Trace& t) { t.records[6].space = 2; },
-                        "record 6: global load: unknown global buffer 2");
+  expect_record_refused("buffer", [](Trace& t) { t.records[6].space = 3; },
+                        "record 6: global load: unknown global buffer 3");
+  // Scratch (2): the input's padded copy holds at most 8 elements per thread of the grid.
+  expect_record_refused("scratch index", [](Trace& t) { t.records[6].space = 2, t.records[6].addr = 1u << 30; },
+                        "outside the scratch buffer");
   expect_record_refused("atomic buffer", [](Trace& t) { t.records[11].space = 0xff; }, "unknown global buffer 255");
   expect_record_refused("input index", [](Trace& t) { t.meta.n = 1000; },  // record 6 reads input[1000]
                         "record 6: global load index 1000 is outside the input buffer of 1000 elements");

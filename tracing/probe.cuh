@@ -296,12 +296,13 @@ class SharedArray {
 };
 
 // A global buffer with `pData[i]` syntax. const T: the kernel's input (GlobalBuffer::Input), loads
-// only; T: its output (GlobalBuffer::Output). Records carry the element index.
-template <class T, class Probe>
+// only; T: its output (GlobalBuffer::Output); or the buffer named by Space (the book's in-place
+// kernels work on GlobalBuffer::Scratch). Records carry the element index into the buffer.
+template <class T, class Probe,
+          GlobalBuffer Space = std::is_const_v<T> ? GlobalBuffer::Input : GlobalBuffer::Output>
 class GlobalArray {
   using V = std::remove_const_t<T>;
-  static constexpr uint8_t kSpace =
-      static_cast<uint8_t>(std::is_const_v<T> ? GlobalBuffer::Input : GlobalBuffer::Output);
+  static constexpr uint8_t kSpace = static_cast<uint8_t>(Space);
 
  public:
   using Index = typename SharedArray<V, Probe>::Index;
@@ -320,6 +321,16 @@ class GlobalArray {
       probe_.global_access(AccessKind::GlobalStore, kSpace, i_, to_bits(v), line_);
       return *this;
     }
+    __device__ __forceinline__ Ref& operator=(const Ref& other) { return *this = static_cast<V>(other); }
+    // In place, `idata[tid] += idata[tid + stride]`: a load, then a store (integers wrap).
+    __device__ __forceinline__ Ref& operator+=(V v) {
+      V old = *this;
+      if constexpr (std::is_integral_v<V>) {
+        return *this = static_cast<V>(static_cast<uint32_t>(old) + static_cast<uint32_t>(v));
+      } else {
+        return *this = old + v;
+      }
+    }
     __device__ __forceinline__ AtomicPtr<V, Probe> operator&() {
       return {const_cast<V*>(p_), AccessKind::GlobalAtomic, kSpace, i_, &probe_};
     }
@@ -330,12 +341,21 @@ class GlobalArray {
     uint32_t line_;
     Probe& probe_;
   };
-  __device__ __forceinline__ GlobalArray(T* p, Probe& probe) : p_(p), probe_(probe) {}
-  __device__ __forceinline__ Ref operator[](Index idx) const { return Ref(p_ + idx.i, idx.i, idx.line, probe_); }
+  // `base`: the element index of p within its buffer (see operator+).
+  __device__ __forceinline__ GlobalArray(T* p, Probe& probe, uint32_t base = 0) : p_(p), probe_(probe), base_(base) {}
+  __device__ __forceinline__ Ref operator[](Index idx) const {
+    return Ref(p_ + idx.i, base_ + idx.i, idx.line, probe_);
+  }
+  // `g_idata + blockIdx.x * blockDim.x`: the same buffer from element `offset` on, as the book's
+  // `int *idata = g_idata + ...`; records still name the index into the whole buffer.
+  __device__ __forceinline__ GlobalArray operator+(uint32_t offset) const {
+    return GlobalArray(p_ + offset, probe_, base_ + offset);
+  }
 
  private:
   T* p_;
   Probe& probe_;
+  uint32_t base_;
 };
 
 // A one-element global buffer used as a scalar, e.g. the note's `__device__ float dev_sum`

@@ -187,11 +187,38 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     max_epoch = std::max(max_epoch, r.epoch);
     last_epoch[r.thread] = std::max<int64_t>(last_epoch[r.thread], r.epoch);
   }
+  // The global slice (GlobalSlice): the buffer the block stores into in place, Scratch before
+  // Input, over the indices it loads or stores there.
+  {
+    const auto scratch = static_cast<uint8_t>(GlobalBuffer::Scratch), input = static_cast<uint8_t>(GlobalBuffer::Input);
+    bool stores_scratch = false, stores_input = false;
+    for (const auto& r : recs) {
+      if (r.kind != static_cast<uint8_t>(AccessKind::GlobalStore)) continue;
+      stores_scratch = stores_scratch || r.space == scratch;
+      stores_input = stores_input || r.space == input;
+    }
+    if (stores_scratch || stores_input) {
+      slice_.space = stores_scratch ? scratch : input;
+      uint32_t lo = UINT32_MAX, hi = 0;
+      for (const auto& r : recs) {
+        const auto k = static_cast<AccessKind>(r.kind);
+        if ((k != AccessKind::GlobalLoad && k != AccessKind::GlobalStore) || r.space != slice_.space) continue;
+        lo = std::min(lo, r.addr);
+        hi = std::max(hi, r.addr);
+      }
+      slice_.first = lo;
+      slice_.span = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{hi} - lo + 1, UINT32_MAX));
+      slice_.count = std::min(slice_.span, kMaxGlobalSliceCells);
+      slice_.truncated = slice_.span > kMaxGlobalSliceCells;
+    }
+  }
   // One snapshot per step: refuse traces whose snapshots would not fit in memory (a real
   // reduction of a 1024-thread block has about 20 steps of 1024 words).
-  if (static_cast<uint64_t>(max_epoch + 1) * std::max<size_t>(words_, 1) > kMaxSnapshotCells) {
+  if (static_cast<uint64_t>(max_epoch + 1) * (std::max<size_t>(words_, 1) + slice_.count) > kMaxSnapshotCells) {
     throw ReplayError(meta_.kernel + ": " + std::to_string(max_epoch + 1) + " steps of " + std::to_string(words_) +
-                      " shared-memory words are too many to replay");
+                      " shared-memory words" +
+                      (slice_.count ? " and " + std::to_string(slice_.count) + " global elements" : std::string()) +
+                      " are too many to replay");
   }
 
   // Shared atomics change shared memory: per (epoch, word), the value the last update of that
@@ -214,6 +241,8 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
   steps_.resize(max_epoch + 1);
   std::vector<int32_t> smem(words_, 0);
   std::vector<uint8_t> defined(words_, 0);
+  std::vector<int32_t> gvalues(slice_.count, 0);
+  std::vector<uint8_t> gdefined(slice_.count, 0);
   size_t i = 0;
   for (uint32_t e = 0; e <= max_epoch; ++e) {
     Step& st = steps_[e];
@@ -221,11 +250,14 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     st.warps.resize(num_warps_);
     st.written.assign(words_, 0);
     st.read.assign(words_, 0);
+    st.global_written.assign(slice_.count, 0);
+    st.global_read.assign(slice_.count, 0);
     // Per warp: sum of useful-lane fractions and number of warp-level instructions, for efficiency.
     std::vector<int> warp_accesses(num_warps_, 0);
     std::vector<float> warp_eff(num_warps_, 0.f);
     // Per thread: words loaded since its last store this epoch, for the flows.
     std::map<uint32_t, std::vector<uint32_t>> pending_reads;
+    std::map<uint32_t, std::vector<uint32_t>> pending_global;  // the same for global-slice cells
     std::set<uint16_t> lines;
     // The first shuffle or warp reduce of the step, which ends it if no barrier does.
     bool lane_end = false;
@@ -417,6 +449,25 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
           const uint64_t byte = uint64_t{r.addr} * 4;
           sectors.insert(byte / 32);
           elements.insert(r.addr);
+          // The slice's snapshot: a load shows what memory held, a store what it holds now.
+          if (r.space != slice_.space || r.addr < slice_.first || r.addr - slice_.first >= slice_.count) continue;
+          const uint32_t cell = r.addr - slice_.first;
+          if (kind == AccessKind::GlobalLoad) {
+            st.global_read[cell] = 1;
+            if (!gdefined[cell]) {
+              gvalues[cell] = r.value;
+              gdefined[cell] = 1;
+            }
+            pending_global[r.thread].push_back(cell);
+          } else {
+            st.global_written[cell] = 1;
+            gvalues[cell] = r.value;
+            gdefined[cell] = 1;
+            for (uint32_t src : pending_global[r.thread]) {
+              if (src != cell) st.global_flows.emplace_back(cell, src);
+            }
+            pending_global[r.thread].clear();
+          }
         }
         g.sectors = static_cast<int>(sectors.size());
         g.min_sectors = static_cast<int>((elements.size() * 4 + 31) / 32);
@@ -447,6 +498,10 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     }
     std::sort(st.flows.begin(), st.flows.end());
     st.flows.erase(std::unique(st.flows.begin(), st.flows.end()), st.flows.end());
+    std::sort(st.global_flows.begin(), st.global_flows.end());
+    st.global_flows.erase(std::unique(st.global_flows.begin(), st.global_flows.end()), st.global_flows.end());
+    st.global_values = gvalues;
+    st.global_defined = gdefined;
     st.lines.assign(lines.begin(), lines.end());
     st.smem = smem;
     st.defined = defined;
@@ -550,7 +605,7 @@ std::string describe_step(const Replay& replay, size_t index, const std::string&
   }
   const DType dtype = replay.meta().dtype;
   auto value = [&](uint32_t bits, bool is_float) { return format_value(bits, is_float ? DType::Float32 : dtype); };
-  auto buffer = [](uint8_t space) { return space == static_cast<uint8_t>(GlobalBuffer::Input) ? "input" : "output"; };
+  auto buffer = [](uint8_t space) { return to_string(static_cast<GlobalBuffer>(space)); };
   for (size_t si : st.shuffles) {
     const WarpShuffle& s = replay.shuffles()[si];
     std::snprintf(buf, sizeof buf, "    warp %2u %s", s.warp, intrinsic_name(s.kind, s.op));

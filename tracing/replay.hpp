@@ -8,7 +8,8 @@
 //   WarpAtomic      one warp-level atomic instruction: updates per address (contention) (v3)
 //   AtomicTarget    one address updated atomically by the block: the order updates landed (v3)
 //   GlobalRequest   one warp-level global load or store: 32-byte sectors touched vs needed (v3)
-//   Step            one epoch: accesses, warps, the shared-memory snapshot after it
+//   GlobalSlice     the part of a global buffer the block reduces in place (the book track)
+//   Step            one epoch: accesses, warps, the shared-memory and global-slice snapshots after it
 //   Replay          builds all of the above from a Trace
 //   describe_step() the text form used by `reducescope trace`
 //
@@ -29,6 +30,9 @@ namespace rs {
 inline constexpr int kWarpSize = 32;
 // Largest steps x shared-memory words a Replay keeps snapshots of (about 100 MiB).
 inline constexpr uint64_t kMaxSnapshotCells = 1u << 24;
+// Most elements of a global buffer a Replay keeps snapshots of (GlobalSlice): 8 per thread of a
+// 1024-thread block, what the book's reduceUnrolling8 touches.
+inline constexpr uint32_t kMaxGlobalSliceCells = 8192;
 
 // Shared memory on compute capability 5.x-9.x has 32 banks, each 4 bytes wide; successive
 // 4-byte words go to successive banks (CUDA C++ Best Practices Guide, "Shared Memory and
@@ -177,6 +181,19 @@ struct GlobalRequest {
   double efficiency() const { return sectors ? requested_bytes / (32.0 * sectors) : 0.0; }
 };
 
+// The traced block's slice of the global buffer it reduces in place (the book track's kernels, on
+// the scratch copy of the input): the buffer of its GlobalStore records with space Scratch or
+// Input (Scratch if both), from the lowest to the highest element index the block loads or stores
+// in that buffer. count 0: the block stores to no input or scratch buffer (it reduces in shared
+// memory, registers or atomics, and stores only its result to the output).
+struct GlobalSlice {
+  uint8_t space = 0;       // GlobalBuffer: Scratch (2) or Input (0)
+  uint32_t first = 0;      // element index of the slice's first cell
+  uint32_t count = 0;      // cells kept: min(span, kMaxGlobalSliceCells)
+  uint32_t span = 0;       // highest - lowest index + 1
+  bool truncated = false;  // span > kMaxGlobalSliceCells: only the first kMaxGlobalSliceCells are kept
+};
+
 // What ends a step. Shuffle / WarpReduce: a step without a barrier record in which some warp
 // made a shuffle or a warp reduce (each ends the recording lane's epoch); barrier_line is then
 // the line of the first such instruction.
@@ -213,6 +230,14 @@ struct Step {
   std::vector<size_t> shuffles;         // Replay::shuffles()
   std::vector<size_t> atomics;          // Replay::atomics()
   std::vector<size_t> global_requests;  // Replay::global_requests()
+  // The block's global slice after the step (Replay::global_slice(); cell i is element first + i;
+  // empty when the slice is). A load defines a cell that was still undefined with the value it
+  // loaded (what memory held, from the hardware); a store writes it.
+  std::vector<int32_t> global_values;   // bits of the element
+  std::vector<uint8_t> global_defined;  // 1 where the block has loaded or stored the element by now
+  std::vector<uint8_t> global_written;  // 1 where a lane stored this step
+  std::vector<uint8_t> global_read;     // 1 where a lane loaded this step
+  std::vector<std::pair<uint32_t, uint32_t>> global_flows;  // (cell written, cell its thread loaded before), this step
   int active_warps() const;
 };
 
@@ -225,7 +250,8 @@ class ReplayError : public std::runtime_error {
 class Replay {
  public:
   // Builds the replay. Throws ReplayError if the trace has no records, a record lies outside
-  // the block (thread, address, epoch), or the snapshots would exceed kMaxSnapshotCells.
+  // the block (thread, address, epoch), or the snapshots (shared memory and the global slice)
+  // would exceed kMaxSnapshotCells.
   explicit Replay(const Trace& trace);
 
   const TraceMeta& meta() const { return meta_; }
@@ -241,11 +267,13 @@ class Replay {
   const std::vector<WarpAtomic>& atomics() const { return atomics_; }
   const std::vector<AtomicTarget>& atomic_targets() const { return targets_; }  // shared first, then global; ascending addr
   const std::vector<GlobalRequest>& global_requests() const { return global_; }
+  const GlobalSlice& global_slice() const { return slice_; }
   // What the kernel did at all, so a view with nothing to show can say so in one line.
   bool has_shared() const { return !accesses_.empty(); }
   bool has_lane_work() const { return !shuffles_.empty(); }
   bool has_atomics() const { return !atomics_.empty(); }
   bool has_global() const { return !global_.empty(); }
+  bool has_global_slice() const { return slice_.count != 0; }  // reduces in place in global memory
   // Per warp: the lane that holds the warp's result after its last shuffle or warp reduce (the
   // lane that makes the warp's next store or atomic, else lane 0); -1 for a warp without any.
   const std::vector<int>& result_lanes() const { return result_lanes_; }
@@ -265,6 +293,7 @@ class Replay {
   std::vector<WarpAtomic> atomics_;
   std::vector<AtomicTarget> targets_;
   std::vector<GlobalRequest> global_;
+  GlobalSlice slice_;
   std::vector<int> result_lanes_;
 };
 

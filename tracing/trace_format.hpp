@@ -47,8 +47,13 @@ enum class WarpReduceOp : uint8_t { Add = 0, Min = 1, Max = 2 };  // __reduce_ad
 enum class GlobalBuffer : uint8_t {
   Input = 0,   // the kernel's input array (g_idata, pData): element i = input[i]
   Output = 1,  // its output: the per-block partial sums, or the single global accumulator
+  Scratch = 2, // a copy of the input, padded with zeros to whole blocks, that an in-place kernel
+               // (the book track) loads and stores; at most kMaxElementsPerThread x block size x grid
 };
-inline constexpr uint8_t kMaxGlobalBuffer = 1;
+inline constexpr uint8_t kMaxGlobalBuffer = 2;
+// Most elements one thread of any kernel loads per grid pass (the book's unrolling by 8).
+inline constexpr uint32_t kMaxElementsPerThread = 8;
+const char* to_string(GlobalBuffer b);  // "input", "output", "scratch"
 
 // Bit 7 of TraceRecord::op: the record's values are float32 bit patterns, not int32.
 inline constexpr uint8_t kOpFloatBit = 0x80;

@@ -26,6 +26,15 @@ const char* to_string(AccessKind k) {
   return "?";
 }
 
+const char* to_string(GlobalBuffer b) {
+  switch (b) {
+    case GlobalBuffer::Input: return "input";
+    case GlobalBuffer::Output: return "output";
+    case GlobalBuffer::Scratch: return "scratch";
+  }
+  return "?";
+}
+
 const char* to_string(DType t) {
   switch (t) {
     case DType::Int32: return "int32";
@@ -71,11 +80,15 @@ std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
     case AccessKind::GlobalStore:
     case AccessKind::GlobalAtomic: {
       if (r.space > kMaxGlobalBuffer) return what + ": unknown global buffer " + std::to_string(r.space);
-      const bool input = r.space == static_cast<uint8_t>(GlobalBuffer::Input);
-      const uint64_t size = input ? m.n : std::max<uint64_t>(m.grid_size, 1);
+      const GlobalBuffer b = static_cast<GlobalBuffer>(r.space);
+      // Scratch: the input's padded copy, at most 8 elements per thread of every block of the grid.
+      const uint64_t size = b == GlobalBuffer::Input     ? m.n
+                            : b == GlobalBuffer::Scratch ? uint64_t{std::max<uint32_t>(m.grid_size, 1)} *
+                                                               m.block_size * kMaxElementsPerThread
+                                                         : std::max<uint64_t>(m.grid_size, 1);
       if (r.addr >= size) {
-        return what + " index " + std::to_string(r.addr) + " is outside the " + (input ? "input" : "output") +
-               " buffer of " + std::to_string(size) + " elements";
+        return what + " index " + std::to_string(r.addr) + " is outside the " + to_string(b) + " buffer of " +
+               std::to_string(size) + " elements";
       }
       break;
     }

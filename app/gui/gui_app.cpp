@@ -138,13 +138,16 @@ Session live_session(const gui::AppState& s) {
   return out;
 }
 
-// The heights of one side's replay column: shared memory, lanes, atomics, warps (0: not shown).
-// replay_column() gives what each view wants; fit_column() fits them into the height above the
-// warps, the shared-memory grid taking what is left.
+// The heights of one side's replay column: shared memory, the global slice, lanes, atomics, warps
+// (0: not shown). replay_column() gives what each view wants; fit_column() fits them into the height
+// above the warps, the grids (shared memory, the global slice) taking what is left.
 struct ReplayColumn {
-  float smem = 0, lanes = 0, atomics = 0, warps = 0;
-  bool smem_grows = true;  // the grid takes the leftover height (false: one line of text)
-  float smem_rows = 0;     // rows of 32 words the kernel uses
+  float smem = 0, global = 0, lanes = 0, atomics = 0, warps = 0;
+  bool smem_grows = true;     // the shared-memory grid takes the leftover height (false: one line of text)
+  bool global_grows = false;  // the same for the global slice's grid
+  float smem_rows = 0;        // rows of 32 words the kernel uses
+  float global_rows = 0;      // rows of 32 elements in the global slice (at most 32 counted)
+  bool global_first = false;  // the global grid takes the shared-memory grid's place at the top
 };
 
 ReplayColumn replay_column(const gui::LoadedTrace* t, float h, float w) {
@@ -153,17 +156,29 @@ ReplayColumn replay_column(const gui::LoadedTrace* t, float h, float w) {
   c.smem = h - c.warps;
   if (!t) return c;
   const Replay& r = t->replay;
-  // Harris's kernels keep the grid above the warps; other tracks' kernels show the lanes and
-  // atomics views too (or say in one line that the kernel has none).
-  if (t->trace.meta.track == "harris" && !r.has_lane_work() && !r.has_atomics()) return c;
+  // Harris's kernels keep the grid above the warps; other tracks' kernels show the global slice,
+  // lanes and atomics views too (or say in one line that the kernel has none).
+  if (t->trace.meta.track == "harris" && !r.has_lane_work() && !r.has_atomics() && !r.has_global_slice()) return c;
   const ImGuiStyle& st = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float chrome = ImGui::GetFrameHeight() + 2 * st.WindowPadding.y;  // title bar and padding
   c.lanes = chrome + gui::LanesPanel::wanted_height(r);
   c.atomics = chrome + gui::AtomicsPanel::wanted_height(r);
+  c.global = chrome + gui::GlobalPanel::wanted_height(r);
+  c.global_grows = r.has_global_slice();
+  if (c.global_grows) {
+    c.global_rows = static_cast<float>(std::min(gui::GlobalPanel::grid_rows(r), 32));
+    c.global += c.global_rows * 24.0f;
+  }
   if (!r.has_shared()) {
     c.smem = chrome + line * 1.2f;
     c.smem_grows = false;
+    // A kernel that reduces in global memory and has no shared memory: its global grid in the
+    // shared-memory grid's place (the Bank conflicts panel says it has no shared memory).
+    if (r.has_global_slice()) {
+      c.smem = 0;
+      c.global_first = true;
+    }
   } else {
     size_t rows = 0;
     const Step& last = r.steps().back();
@@ -181,36 +196,50 @@ ReplayColumn replay_column(const gui::LoadedTrace* t, float h, float w) {
   return c;
 }
 
-// The lanes view first, then the grid, then the atomics get what they want, each after every view
-// has its least; what is left goes to the grid (or, without one, to the lanes or atomics view).
+// The lanes view first, then the grids, then the atomics get what they want, each after every view
+// has its least; what is left goes to the grids (by their rows), or without one to the lanes or
+// atomics view. A view of height 0 is not shown.
 ReplayColumn fit_column(ReplayColumn c, float avail) {
-  if (c.lanes == 0 && c.atomics == 0) {
+  if (c.lanes == 0 && c.atomics == 0 && c.global == 0) {
     c.smem = avail;
     return c;
   }
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float chrome = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().WindowPadding.y;
-  const float smem_min = c.smem_grows ? std::min(c.smem, chrome + line * 2.5f + c.smem_rows * 12.0f) : c.smem;
+  const bool smem_grows = c.smem > 0 && c.smem_grows, global_grows = c.global > 0 && c.global_grows;
+  const float smem_min = smem_grows ? std::min(c.smem, chrome + line * 2.5f + c.smem_rows * 12.0f) : c.smem;
+  const float global_min =
+      global_grows ? std::min(c.global, chrome + line * 4.5f + c.global_rows * 12.0f) : c.global;
   const float lanes_min = std::min(c.lanes, chrome + line * 4);
   const float atomics_min = std::min(c.atomics, chrome + line * 3);
-  const float want[3] = {c.lanes, c.smem, c.atomics};
-  float got[3] = {lanes_min, smem_min, atomics_min};
-  float left = avail - got[0] - got[1] - got[2];
-  for (int i = 0; i < 3 && left > 0; ++i) {
+  const float want[4] = {c.lanes, c.smem, c.global, c.atomics};
+  float got[4] = {lanes_min, smem_min, global_min, atomics_min};
+  float left = avail - got[0] - got[1] - got[2] - got[3];
+  for (int i = 0; i < 4 && left > 0; ++i) {
     const float more = std::min(left, want[i] - got[i]);
     got[i] += more;
     left -= more;
   }
   if (left > 0) {
-    if (c.smem_grows) got[1] += left;
-    else got[c.lanes > c.atomics ? 0 : 2] += left;
+    if (smem_grows && global_grows) {  // both grids: by their rows
+      const float k = std::max(c.smem_rows, 1.0f) / (std::max(c.smem_rows, 1.0f) + std::max(c.global_rows, 1.0f));
+      got[1] += left * k;
+      got[2] += left * (1 - k);
+    } else if (smem_grows) {
+      got[1] += left;
+    } else if (global_grows) {
+      got[2] += left;
+    } else {
+      got[c.lanes > c.atomics ? 0 : 3] += left;
+    }
   } else if (left < 0) {  // not even the least fits: shrink all alike (each view scrolls)
-    const float k = avail / (got[0] + got[1] + got[2]);
+    const float k = avail / (got[0] + got[1] + got[2] + got[3]);
     for (float& g : got) g *= k;
   }
   c.lanes = got[0];
   c.smem = got[1];
-  c.atomics = got[2];
+  c.global = got[2];
+  c.atomics = got[3];
   return c;
 }
 
@@ -376,6 +405,7 @@ int run_gui(const Options& o) {
   gui::ControlsPanel controls;
   gui::SourcePanel source;
   gui::SmemPanel smem_a(0), smem_b(1);
+  gui::GlobalPanel global_a(0), global_b(1);
   gui::WarpsPanel warps_a(0), warps_b(1);
   gui::BanksPanel banks_a(0), banks_b(1);
   gui::LanesPanel lanes_a(0), lanes_b(1);
@@ -620,7 +650,8 @@ int run_gui(const Options& o) {
     if (s.large_charts) {
       timing.draw(s, ImVec2(lw, menu_h), ImVec2(d.x - lw, h));
     } else {
-      // One column per side: shared memory, lanes, atomics (each where the kernel has them), then warps.
+      // One column per side: shared memory, the global slice, lanes, atomics (each where the kernel
+      // has them; the global grid first where it takes the shared-memory grid's place), then warps.
       const int sides = s.compare ? 2 : 1;
       const float cw = mw / static_cast<float>(sides);
       ReplayColumn cols[2];
@@ -630,6 +661,7 @@ int run_gui(const Options& o) {
         warps_h = std::max(warps_h, cols[i].warps);
       }
       gui::SmemPanel* smem[2] = {&smem_a, &smem_b};
+      gui::GlobalPanel* global[2] = {&global_a, &global_b};
       gui::LanesPanel* lanes[2] = {&lanes_a, &lanes_b};
       gui::AtomicsPanel* atomics[2] = {&atomics_a, &atomics_b};
       gui::WarpsPanel* warps[2] = {&warps_a, &warps_b};
@@ -637,8 +669,16 @@ int run_gui(const Options& o) {
         const ReplayColumn c = fit_column(cols[i], h - warps_h);
         const float x = lw + cw * static_cast<float>(i);
         float y = menu_h;
+        if (c.global_first && c.global > 0) {
+          global[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.global));
+          y += c.global;
+        }
         if (c.smem > 0) smem[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.smem));
         y += c.smem;
+        if (!c.global_first && c.global > 0) {
+          global[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.global));
+          y += c.global;
+        }
         if (c.lanes > 0) lanes[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.lanes));
         y += c.lanes;
         if (c.atomics > 0) atomics[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.atomics));

@@ -65,7 +65,10 @@ void LanesPanel::drawContent(AppState& s) {
   const TraceMeta& meta = v.trace->trace.meta;
   if (!r.has_lane_work()) {
     ImGui::TextWrapped("%s makes no warp shuffles: its lanes exchange values %s.", meta.kernel.c_str(),
-                       r.has_shared() ? "through shared memory" : r.has_atomics() ? "only through atomics" : "not at all");
+                       r.has_shared()         ? "through shared memory"
+                       : r.has_global_slice() ? "through global memory"
+                       : r.has_atomics()      ? "only through atomics"
+                                              : "not at all");
     return;
   }
   const auto& all = r.shuffles();

@@ -5,6 +5,9 @@
 //   ControlsPanel  kernel list, block size, N, pattern, compare, play/step controls, teaching note
 //   SourcePanel    the kernel's CUDA source with the current step's lines highlighted
 //   SmemPanel      the traced block's shared memory after the current step      (one per side)
+//   GlobalPanel    the block's slice of the global buffer it reduces in place, after the step, and the
+//                  step's global requests with their sector efficiency              (one per side)
+//   CellGrid       the grid of value cells both memory views draw (draw_cell_grid)
 //   WarpsPanel     warps x 32 lanes: useful, active-but-idle, inactive, exited  (one per side)
 //   BanksPanel     the current step's warp-level accesses and their n-way bank conflicts; its global
 //                  requests' sector efficiency
@@ -20,6 +23,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app_state.hpp"
@@ -79,6 +83,21 @@ class ControlsPanel : public Panel {
 class SmemPanel : public Panel {
  public:
   explicit SmemPanel(int slot) : Panel("Shared memory (after this step)", slot ? "smemB" : "smemA", slot) {}
+
+ protected:
+  void drawContent(AppState& s) override;
+
+ private:
+  bool touched_only_ = false;  // show only the rows read or written in this step
+};
+
+class GlobalPanel : public Panel {
+ public:
+  explicit GlobalPanel(int slot)
+      : Panel("Global memory (the block's slice, after this step)", slot ? "globalB" : "globalA", slot) {}
+  // Pixels the view wants for `r` at the current font, without the grid's rows (grid_rows() of them).
+  static float wanted_height(const Replay& r);
+  static int grid_rows(const Replay& r);  // rows of 32 elements in the slice
 
  protected:
   void drawContent(AppState& s) override;
@@ -194,6 +213,36 @@ std::string step_ranges(const Replay& r, Pred has) {
   }
   return out;
 }
+// The cells of one step of a memory view, 32 a row (shared memory: one column per bank; global
+// memory: 128 bytes a row, a group of 8 per 32-byte sector). Cells written this step are orange, read
+// blue, unchanged grey, never defined dark, with their value inside when it fits; each row is
+// labelled with its first cell's index. All vectors have one entry per cell.
+inline constexpr int kCellGridColumns = 32;
+struct CellGrid {
+  const std::vector<int32_t>* values = nullptr;  // bits
+  const std::vector<uint8_t>* defined = nullptr;
+  const std::vector<uint8_t>* written = nullptr;
+  const std::vector<uint8_t>* read = nullptr;
+  const std::vector<uint8_t>* used = nullptr;    // defined by the kernel's end: rows with none are hidden
+  const std::vector<std::pair<uint32_t, uint32_t>>* flows = nullptr;  // (cell, cell it came from): arrows on hover
+  const std::vector<uint8_t>* outlined = nullptr;  // optional: cells drawn with a purple frame
+  DType dtype = DType::Int32;
+  size_t first_index = 0;     // the index of cell 0 (row labels)
+  int columns = kCellGridColumns;  // cells a row (a multiple of 32)
+  int group = 0;              // > 0: a small gap between groups of this many columns
+  bool touched_only = false;  // only the rows with a cell read or written this step
+};
+struct CellRows {
+  std::vector<int> row_at;  // row -> display row; -1: hidden
+  int rows = 0, shown = 0, never_used = 0;
+};
+CellRows cell_rows(const CellGrid& g);
+// The side of a cell if the grid `rows` fills the rest of the window (before the 6-pixel minimum).
+float cell_size(const CellGrid& g, const CellRows& rows);
+// Draws the grid, as large as the rest of the window allows (at least 6-pixel cells); returns the
+// cell under the mouse (-1: none, or the window is not hovered).
+long draw_cell_grid(const CellGrid& g, const CellRows& rows);
+
 // A legend entry on the current line: a square of colour `c`, then `label`; `tip` on hover.
 void legend_swatch(ImU32 c, const char* label, const char* tip = nullptr);
 // The colour of `c` with its alpha scaled by `a` (0..1).

@@ -1,10 +1,126 @@
+// The shared-memory view, and the cell grid it shares with the global-memory view (CellGrid).
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "panels.hpp"
 
 namespace rs::gui {
+
+namespace {
+
+float label_width(const CellGrid& g) {
+  const size_t n = g.values->size();
+  const std::string last = std::to_string(g.first_index + (n ? n - 1 : 0));
+  return ImGui::CalcTextSize(last.size() > 4 ? last.c_str() : "1023").x + 6;
+}
+
+int groups_of(const CellGrid& g) { return g.group > 0 ? (g.columns + g.group - 1) / g.group : 1; }
+
+}  // namespace
+
+CellRows cell_rows(const CellGrid& g) {
+  CellRows out;
+  const size_t n = g.values->size();
+  const int cols = g.columns;
+  out.rows = static_cast<int>((n + cols - 1) / cols);
+  out.row_at.assign(static_cast<size_t>(out.rows), -1);
+  for (int r = 0; r < out.rows; ++r) {
+    bool ever = false, now = !g.touched_only;
+    for (int c = 0; c < cols; ++c) {
+      const size_t i = static_cast<size_t>(r) * cols + c;
+      if (i >= n) break;
+      ever = ever || (*g.used)[i] || (*g.read)[i];
+      now = now || (*g.written)[i] || (*g.read)[i];
+    }
+    if (!ever) ++out.never_used;
+    else if (now) out.row_at[static_cast<size_t>(r)] = out.shown++;
+  }
+  return out;
+}
+
+float cell_size(const CellGrid& g, const CellRows& rows) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // A gap of a fifth of a cell between groups (sectors).
+  return std::min((avail.x - label_width(g)) / (g.columns + 0.2f * (groups_of(g) - 1)),
+                  (avail.y - ImGui::GetTextLineHeight()) / std::max(rows.shown, 1));
+}
+
+long draw_cell_grid(const CellGrid& g, const CellRows& rows) {
+  const size_t n = g.values->size();
+  const int cols = g.columns;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  char buf[32];
+  const float label_w = label_width(g);
+  const float head_h = ImGui::GetTextLineHeight();
+  const float cell = std::max(cell_size(g, rows), 6.0f);
+  const float gap = groups_of(g) > 1 ? std::max(2.0f, cell * 0.2f) : 0.0f;
+  auto col_x = [&](int c) { return c * cell + (g.group > 0 ? static_cast<float>(c / g.group) * gap : 0.0f); };
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  origin.x += label_w;
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+
+  // Column numbers above the columns, and row labels beside the rows: every one, or every 2nd,
+  // 4th, ... where the cells are smaller than the text.
+  std::snprintf(buf, sizeof buf, "%d", cols - 1);
+  int every = 1;
+  while (every < cols && every * cell < ImGui::CalcTextSize(buf).x + 4) every *= 2;
+  for (int c = 0; c < cols; c += every) {
+    std::snprintf(buf, sizeof buf, "%d", c);
+    dl->AddText(ImVec2(origin.x + col_x(c) + 2, origin.y), dim, buf);
+  }
+  origin.y += head_h;
+  int label_every = 1;
+  while (label_every * cell < head_h) label_every *= 2;
+
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  long hovered = -1;
+  // Values in a font scaled to the cell: four characters ("1.2k", "123k") must fit.
+  ImFont* font = ImGui::GetFont();
+  const float full = ImGui::GetFontSize();
+  const float four = ImGui::CalcTextSize("0.0k").x;
+  const float value_size = std::min(full, full * (cell - 3) / four);
+  const bool fits_text = value_size >= 8.0f;
+  for (size_t i = 0; i < n; ++i) {
+    const int r = rows.row_at[i / cols], c = static_cast<int>(i % cols);
+    if (r < 0) continue;
+    ImVec2 a(origin.x + col_x(c), origin.y + r * cell);
+    ImVec2 z(a.x + cell - 1, a.y + cell - 1);
+    if (c == 0 && r % label_every == 0) {
+      std::snprintf(buf, sizeof buf, "%zu", g.first_index + i);
+      dl->AddText(ImVec2(origin.x - label_w, a.y + (cell - head_h) / 2 * (label_every == 1)), dim, buf);
+    }
+    const bool written = (*g.written)[i], read = (*g.read)[i], defined = (*g.defined)[i];
+    const ImU32 fill = !defined ? color::kEmpty : written ? color::kOrange : read ? color::kSkyBlue : color::kCell;
+    dl->AddRectFilled(a, z, fill);
+    if (g.outlined && (*g.outlined)[i]) dl->AddRect(a, z, color::kPurple, 0, 0, std::max(2.0f, cell * 0.1f));
+    if (fits_text && defined) {
+      compact_value(static_cast<uint32_t>((*g.values)[i]), g.dtype, buf, sizeof buf);
+      ImVec2 ts = font->CalcTextSizeA(value_size, 1e9f, 0, buf);
+      dl->AddText(font, value_size, ImVec2(a.x + (cell - ts.x) / 2, a.y + (cell - ts.y) / 2),
+                  written || read ? color::kInk : text, buf);
+    }
+    if (mouse.x >= a.x && mouse.x < a.x + cell && mouse.y >= a.y && mouse.y < a.y + cell) hovered = static_cast<long>(i);
+  }
+  ImGui::Dummy(ImVec2(label_w + col_x(cols - 1) + cell, rows.shown * cell + 4));
+
+  // Where the hovered cell's value came from: arrows from the cells the writing thread read.
+  // (Drawn on hover only: with many flows the arrows would hide the values.)
+  auto center = [&](uint32_t i) {
+    return ImVec2(origin.x + col_x(static_cast<int>(i % cols)) + cell / 2,
+                  origin.y + rows.row_at[i / cols] * cell + cell / 2);
+  };
+  if (g.flows && hovered >= 0) {
+    for (const auto& [dst, src] : *g.flows) {
+      if (static_cast<long>(dst) != hovered || rows.row_at[src / cols] < 0 || rows.row_at[dst / cols] < 0) continue;
+      dl->AddLine(center(src), center(dst), color::kVermillion, 2.5f);
+      dl->AddCircleFilled(center(dst), std::max(2.5f, cell * 0.15f), color::kVermillion);
+    }
+  }
+  return ImGui::IsWindowHovered() ? hovered : -1;
+}
 
 // One row per 32 words, so each column is one bank (32 banks x 4 bytes).
 void SmemPanel::drawContent(AppState& s) {
@@ -18,11 +134,6 @@ void SmemPanel::drawContent(AppState& s) {
     ImGui::TextWrapped("%s does not use shared memory.", v.trace->trace.meta.kernel.c_str());
     return;
   }
-  const size_t words = st->smem.size();
-  const int cols = kNumBanks;
-  const int rows = static_cast<int>((words + cols - 1) / cols);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-
   legend_swatch(color::kOrange, "written this step",
                 "A lane stored to this 4-byte word in this step (between two barriers).\n"
                 "Hover the cell to see which words its new value was computed from.");
@@ -40,93 +151,23 @@ void SmemPanel::drawContent(AppState& s) {
 
   // The rows shown, top to bottom: those the kernel ever uses (a word stored by its end), or only
   // those with a word read or written this step.
-  const Step& last = v.trace->replay.steps().back();
-  std::vector<int> row_at(static_cast<size_t>(rows), -1);  // row -> display row, -1 hidden
-  int shown_rows = 0, never_used = 0;
-  for (int r = 0; r < rows; ++r) {
-    bool ever = false;
-    for (int c = 0; c < cols && !ever; ++c) {
-      const size_t w = static_cast<size_t>(r) * cols + c;
-      ever = w < words && (last.defined[w] || st->read[w]);
-    }
-    if (!ever) {
-      ++never_used;
-      continue;
-    }
-    bool used = !touched_only_;
-    for (int c = 0; c < cols && !used; ++c) {
-      const size_t w = static_cast<size_t>(r) * cols + c;
-      used = w < words && (st->written[w] || st->read[w]);
-    }
-    if (used) row_at[static_cast<size_t>(r)] = shown_rows++;
-  }
-
-  if (never_used > 0) {
+  CellGrid g;
+  g.values = &st->smem;
+  g.defined = &st->defined;
+  g.written = &st->written;
+  g.read = &st->read;
+  g.used = &v.trace->replay.steps().back().defined;
+  g.flows = &st->flows;
+  g.dtype = v.trace->trace.meta.dtype;
+  g.touched_only = touched_only_;
+  const CellRows rows = cell_rows(g);
+  if (rows.never_used > 0) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(%d of %d rows never used: hidden)", never_used, rows);
+    ImGui::TextDisabled("(%d of %d rows never used: hidden)", rows.never_used, rows.rows);
   }
-  const float label_w = ImGui::CalcTextSize("1023").x + 6;
-  ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float head_h = ImGui::GetTextLineHeight();
-  float cell = std::min((avail.x - label_w) / cols, (avail.y - head_h) / std::max(shown_rows, 1));
-  cell = std::max(cell, 6.0f);
-  ImVec2 origin = ImGui::GetCursorScreenPos();
-  origin.x += label_w;
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const long hovered = draw_cell_grid(g, rows);
 
-  // Bank numbers above the columns (every 4th when cells are narrow).
-  char buf[32];
-  const int bank_every = cell >= ImGui::CalcTextSize("31").x + 4 ? 1 : 4;
-  for (int c = 0; c < cols; c += bank_every) {
-    std::snprintf(buf, sizeof buf, "%d", c);
-    dl->AddText(ImVec2(origin.x + c * cell + 2, origin.y), dim, buf);
-  }
-  origin.y += head_h;
-
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  long hovered = -1;
-  // Values in a font scaled to the cell: four characters ("1.2k", "123k") must fit.
-  ImFont* font = ImGui::GetFont();
-  const float full = ImGui::GetFontSize();
-  const float four = ImGui::CalcTextSize("0.0k").x;
-  const float value_size = std::min(full, full * (cell - 3) / four);
-  const bool fits_text = value_size >= 8.0f;
-  for (size_t w = 0; w < words; ++w) {
-    const int r = row_at[w / cols], c = static_cast<int>(w % cols);
-    if (r < 0) continue;
-    ImVec2 a(origin.x + c * cell, origin.y + r * cell);
-    ImVec2 z(a.x + cell - 1, a.y + cell - 1);
-    if (c == 0) {
-      std::snprintf(buf, sizeof buf, "%zu", w);
-      dl->AddText(ImVec2(origin.x - label_w, a.y + (cell - head_h) / 2), dim, buf);
-    }
-    ImU32 fill = !st->defined[w] ? color::kEmpty : st->written[w] ? color::kOrange : st->read[w] ? color::kSkyBlue
-                                                                                                  : color::kCell;
-    dl->AddRectFilled(a, z, fill);
-    if (fits_text && st->defined[w]) {
-      compact_value(static_cast<uint32_t>(st->smem[w]), v.trace->trace.meta.dtype, buf, sizeof buf);
-      ImVec2 ts = font->CalcTextSizeA(value_size, 1e9f, 0, buf);
-      bool light = st->written[w] || st->read[w];
-      dl->AddText(font, value_size, ImVec2(a.x + (cell - ts.x) / 2, a.y + (cell - ts.y) / 2),
-                  light ? color::kInk : text, buf);
-    }
-    if (mouse.x >= a.x && mouse.x < a.x + cell && mouse.y >= a.y && mouse.y < a.y + cell) hovered = static_cast<long>(w);
-  }
-  ImGui::Dummy(ImVec2(label_w + cols * cell, shown_rows * cell + 4));
-
-  // Where the hovered cell's value came from: arrows from the cells the writing thread read.
-  // (Drawn on hover only: with many flows the arrows would hide the values.)
-  auto center = [&](uint32_t w) {
-    return ImVec2(origin.x + (w % cols) * cell + cell / 2, origin.y + row_at[w / cols] * cell + cell / 2);
-  };
-  for (const auto& [dst, src] : st->flows) {
-    if (static_cast<long>(dst) != hovered || row_at[src / cols] < 0 || row_at[dst / cols] < 0) continue;
-    dl->AddLine(center(src), center(dst), color::kVermillion, 2.5f);
-    dl->AddCircleFilled(center(dst), std::max(2.5f, cell * 0.15f), color::kVermillion);
-  }
-
-  if (hovered >= 0 && ImGui::IsWindowHovered()) {
+  if (hovered >= 0) {
     const size_t w = static_cast<size_t>(hovered);
     ImGui::BeginTooltip();
     ImGui::Text("sdata[%zu]  (byte %zu, bank %zu)", w, w * 4, w % kNumBanks);

@@ -100,9 +100,42 @@ tar czf "$OUT/traces.tar.gz" -C "$OUT" traces && rm -rf "$OUT/traces"
 
 fi
 if part record; then
-log "record a session with both tracks (N = 2^24, 30 samples)"
+log "record a session with every track (N = 2^24, 30 samples)"
 timeout 400 "$B/reducescope" record --out "$OUT/h100-tracks.rssession" --n 2^24 >"$OUT/record.log" 2>&1; echo "rc=$?" | tee -a "$S"
 tail -3 "$OUT/record.log" >>"$S"
 ls -la "$OUT/h100-tracks.rssession" >>"$S" 2>&1
+fi
+if part book; then
+log "bench --track book --n 2^24 (512 threads, the book's block size)"
+timeout 300 "$B/reducescope" bench --track book --n 2^24 --csv "$OUT/bench-book.csv" >"$OUT/bench-book.txt" 2>&1
+echo "rc=$?" | tee -a "$S"; grep -A14 "^kernel" "$OUT/bench-book.txt" >>"$S"
+log "ncu instruction counts vs trace, book kernels (global loads, stores, sectors), 1-block launches"
+SPECS="reduceNeighbored:1 reduceNeighboredLess:1 reduceInterleaved:1 reduceUnrolling2:2 reduceUnrolling4:4 reduceUnrolling8:8 reduceUnrollWarps8:8 reduceCompleteUnrollWarps8:8 reduceCompleteUnroll:8" \
+  TYPES=int32 timeout 600 bash tests/ncu_instructions.sh "$B/reducescope" "$OUT/ncu-instructions-book.csv" 2>&1 | tail -6 | tee -a "$S"
+log "compute-sanitizer memcheck / racecheck / synccheck: book kernels x 64, 1024 threads, N = 70001, both builds"
+for tool in memcheck racecheck synccheck; do
+  for k in reduceNeighbored reduceNeighboredLess reduceInterleaved reduceUnrolling2 reduceUnrolling4 reduceUnrolling8 \
+           reduceUnrollWarps8 reduceCompleteUnrollWarps8 reduceCompleteUnroll; do
+    for bs in 64 1024; do for cmd in run trace; do
+      extra=""; [ $cmd = trace ] && extra=--quiet
+      o=$(timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$B/reducescope" $cmd --kernel $k --block-size $bs --n 70001 $extra 2>&1)
+      rc=$?
+      echo "$tool $cmd $k $bs int32 70001 rc=$rc $(echo "$o" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' | tr '\n' ' ')" >>"$OUT/sanitizer-book.log"
+      [ $rc -ne 0 ] && echo "$o" | head -40 >>"$OUT/sanitizer_fail.log"
+    done; done
+  done
+done
+echo "book sanitizer runs: $(wc -l <"$OUT/sanitizer-book.log"), nonzero exits: $(grep -vc 'rc=0' "$OUT/sanitizer-book.log")" | tee -a "$S"
+log "book traces for fixtures"
+mkdir -p "$OUT/btraces"
+for k in reduceNeighbored reduceNeighboredLess reduceInterleaved reduceUnrolling2 reduceUnrolling4 reduceUnrolling8 \
+         reduceUnrollWarps8 reduceCompleteUnrollWarps8 reduceCompleteUnroll; do
+  for bs in 64 256; do
+    "$B/reducescope" trace --kernel $k --block-size $bs --n 5000 --quiet --out "$OUT/btraces/${k}_bs${bs}.rstrace" >>"$OUT/btraces.log" 2>&1 ||
+      echo "trace $k $bs failed" | tee -a "$S"
+  done
+done
+"$B/reducescope" trace --kernel reduceUnrolling8 --block-size 64 --n 5000 >"$OUT/trace-reduceUnrolling8-bs64.txt" 2>&1
+tar czf "$OUT/btraces.tar.gz" -C "$OUT" btraces && rm -rf "$OUT/btraces"
 fi
 log "done $(date -u +%FT%TZ)"

@@ -1,0 +1,230 @@
+// The global-memory view: the traced block's slice of the buffer it reduces in place (the book
+// track's kernels, on a scratch copy of the input) after the current step, as a grid of cells like
+// the shared-memory view, and above it the step's warp-level global requests with the 32-byte
+// sectors each touched against the fewest that hold its bytes.
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "panels.hpp"
+
+namespace rs::gui {
+
+namespace {
+
+// Request lines shown at once; more scroll.
+constexpr size_t kRequestLines = 4;
+
+size_t most_requests(const Replay& r) {
+  size_t m = 0;
+  for (const Step& st : r.steps()) m = std::max(m, st.global_requests.size());
+  return m;
+}
+
+// The elements a request's lanes touched, short: "scratch[0..31]", "scratch[0..62 step 2]",
+// "output[3]", "input[5..900], 32 elements".
+std::string elements(const GlobalRequest& q) {
+  std::vector<uint32_t> idx;
+  for (int l = 0; l < kWarpSize; ++l) {
+    if (q.lanes >> l & 1u) idx.push_back(q.index[l]);
+  }
+  std::sort(idx.begin(), idx.end());
+  idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+  std::string s = to_string(static_cast<GlobalBuffer>(q.space));
+  char b[64];
+  if (idx.empty()) return s;
+  if (idx.size() == 1) {
+    std::snprintf(b, sizeof b, "[%u]", idx[0]);
+    return s + b;
+  }
+  const uint32_t d = idx[1] - idx[0];
+  bool even = true;
+  for (size_t i = 2; i < idx.size() && even; ++i) even = idx[i] - idx[i - 1] == d;
+  if (even && d == 1) std::snprintf(b, sizeof b, "[%u..%u]", idx.front(), idx.back());
+  else if (even) std::snprintf(b, sizeof b, "[%u..%u step %u]", idx.front(), idx.back(), d);
+  else std::snprintf(b, sizeof b, "[%u..%u], %zu elements", idx.front(), idx.back(), idx.size());
+  return s + b;
+}
+
+}  // namespace
+
+int GlobalPanel::grid_rows(const Replay& r) {
+  return static_cast<int>((r.global_slice().count + kCellGridColumns - 1) / kCellGridColumns);
+}
+
+float GlobalPanel::wanted_height(const Replay& r) {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  if (!r.has_global_slice()) return line * 1.2f;
+  // The slice's name, "This step", the requests, the legend, the checkbox, the column numbers.
+  const size_t req = std::min(std::max<size_t>(most_requests(r), 1), kRequestLines);
+  return line * (4.5f + static_cast<float>(req)) + ImGui::GetTextLineHeight();
+}
+
+void GlobalPanel::drawContent(AppState& s) {
+  const ReplayView v = s.view(slot_);
+  const Step* st = v.current();
+  if (!st) {
+    ImGui::TextDisabled("No trace yet.");
+    return;
+  }
+  const Replay& r = v.trace->replay;
+  const TraceMeta& meta = v.trace->trace.meta;
+  if (!r.has_global_slice()) {
+    ImGui::TextWrapped("%s does not reduce in global memory.", meta.kernel.c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Its block stores nothing back into the input (or a scratch copy of it): it reduces in\n"
+                        "shared memory, registers or atomics and stores at most its result to the output.\n"
+                        "The Bank conflicts panel sums up its global requests' sector efficiency.");
+    }
+    return;
+  }
+  const GlobalSlice& slice = r.global_slice();
+  const char* buffer = to_string(static_cast<GlobalBuffer>(slice.space));
+  const std::vector<GlobalRequest>& all = r.global_requests();
+
+  ImGui::Text("%s[%u..%u]: block %u's slice, reduced in place", buffer, slice.first, slice.first + slice.count - 1,
+              meta.traced_block);
+  if (ImGui::IsItemHovered()) {
+    const bool scratch = slice.space == static_cast<uint8_t>(GlobalBuffer::Scratch);
+    ImGui::SetTooltip("The elements the traced block loads or stores in the buffer it reduces in place:\n%s\n"
+                      "A row is 32 elements, 128 bytes (16, 64 or 128 where that gives larger cells); a group of 8\n"
+                      "cells is one 32-byte sector "
+                      "(cudaMalloc bases are 256-byte aligned).",
+                      scratch ? "a scratch copy of the input, padded with zeros to whole blocks (the input stays intact)."
+                              : "the kernel's input itself, which it destroys.");
+  }
+  if (slice.truncated) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kOrange), "(first %u of %u elements)", slice.count,
+                       slice.span);
+  }
+
+  // This step's requests, one line each: sectors touched against the fewest that hold the bytes.
+  std::vector<uint8_t> outlined;
+  if (st->global_requests.empty()) {
+    ImGui::TextDisabled("No global request in this step.");
+  } else {
+    ImGui::Text("This step: %zu warp-level global request%s", st->global_requests.size(),
+                st->global_requests.size() == 1 ? "" : "s");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "One request: the lanes of one warp running one global load or store. The memory system moves\n"
+          "32-byte sectors; efficiency = bytes the lanes asked for / bytes in the sectors touched (nvprof's\n"
+          "gld_efficiency / gst_efficiency). 32 consecutive 4-byte elements of one warp: 4 sectors, 100%%.\n"
+          "Hover a request to frame its elements in the grid.");
+    }
+  }
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const size_t list_lines = std::min(std::max<size_t>(most_requests(r), 1), kRequestLines);
+  if (!st->global_requests.empty() || most_requests(r) > 0) {
+    ImGui::BeginChild("##requests", ImVec2(0, line * static_cast<float>(list_lines) + 2), false);
+    long hovered_req = -1;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    for (size_t gi : st->global_requests) {
+      const GlobalRequest& q = all[gi];
+      const float y0 = ImGui::GetCursorScreenPos().y;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "warp %u %s %s line %u:", q.warp,
+                    q.kind == AccessKind::GlobalStore ? "store" : "load", elements(q).c_str(), q.line);
+      ImGui::TextUnformatted(buf);
+      ImGui::SameLine();
+      const double eff = 100.0 * q.efficiency();
+      std::snprintf(buf, sizeof buf, "%d sector%s (%d needed), %.0f%%", q.sectors, q.sectors == 1 ? "" : "s",
+                    q.min_sectors, eff);
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(eff < 99.5 ? color::kVermillion : color::kGreen), "%s", buf);
+      if (ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y0 + line) hovered_req = static_cast<long>(gi);
+    }
+    if (hovered_req >= 0) {
+      const GlobalRequest& q = all[static_cast<size_t>(hovered_req)];
+      outlined.assign(slice.count, 0);
+      for (int l = 0; l < kWarpSize; ++l) {
+        if ((q.lanes >> l & 1u) && q.space == slice.space && q.index[l] >= slice.first &&
+            q.index[l] - slice.first < slice.count) {
+          outlined[q.index[l] - slice.first] = 1;
+        }
+      }
+      ImGui::SetTooltip("warp %u, %d lanes (mask %08x), %s %s\n%d bytes in %d sectors of 32 bytes; %d would hold them",
+                        q.warp, std::popcount(q.lanes), q.lanes,
+                        q.kind == AccessKind::GlobalStore ? "store to" : "load from", elements(q).c_str(),
+                        q.requested_bytes, q.sectors, q.min_sectors);
+    }
+    ImGui::EndChild();
+  }
+
+  legend_swatch(color::kOrange, "written this step",
+                "A lane stored to this element in this step (between two barriers).\n"
+                "Hover the cell to see which elements its new value was computed from.");
+  legend_swatch(color::kSkyBlue, "read this step", "A lane loaded this element in this step.");
+  legend_swatch(color::kCell, "unchanged", "Holds the value the block last loaded or stored here.");
+  legend_swatch(color::kEmpty, "not touched yet",
+                "The block has not loaded or stored this element yet (its value is known only from then on).");
+  ImGui::NewLine();
+  ImGui::Checkbox("only rows used this step", &touched_only_);
+  note_widget(std::string(1, v.tag) + "/global-touched-rows");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Hide the rows of 32 elements that no lane reads or writes in this step,\n"
+                      "so that wide slices (unrolled kernels, large blocks) get cells big enough for their values.");
+  }
+
+  CellGrid g;
+  g.values = &st->global_values;
+  g.defined = &st->global_defined;
+  g.written = &st->global_written;
+  g.read = &st->global_read;
+  g.used = &r.steps().back().global_defined;
+  g.flows = &st->global_flows;
+  g.outlined = outlined.empty() ? nullptr : &outlined;
+  g.dtype = meta.dtype;
+  g.first_index = slice.first;
+  g.group = slice.first % 8 == 0 ? 8 : 0;  // sectors line up with the columns
+  g.touched_only = touched_only_;
+  // 32 elements a row (128 bytes), unless the values do not fit in the cells and 16 (a short, tall
+  // slice) or 64 or 128 (a wide slice) give cells larger by a fifth.
+  CellRows rows = cell_rows(g);
+  float best = cell_size(g, rows);
+  const bool fits = best >= ImGui::GetFontSize() * 2;
+  for (int cols : {16, 64, 128}) {
+    if (fits) break;
+    CellGrid wide = g;
+    wide.columns = cols;
+    CellRows wide_rows = cell_rows(wide);
+    const float cell = cell_size(wide, wide_rows);
+    if (cell > best * 1.2f) {
+      best = cell;
+      g = wide;
+      rows = std::move(wide_rows);
+    }
+  }
+  if (rows.never_used > 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%d of %d rows never used: hidden)", rows.never_used, rows.rows);
+  } else if (g.columns != kCellGridColumns) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%d elements a row)", g.columns);
+  }
+  const long hovered = draw_cell_grid(g, rows);
+  if (hovered >= 0) {
+    const size_t c = static_cast<size_t>(hovered);
+    const size_t index = slice.first + c;
+    ImGui::BeginTooltip();
+    ImGui::Text("%s[%zu]  (byte %zu, 32-byte sector %zu)", buffer, index, index * 4, index / 8);
+    if (st->global_defined[c]) {
+      ImGui::Text("value %s", format_value(static_cast<uint32_t>(st->global_values[c]), meta.dtype).c_str());
+    } else {
+      ImGui::TextUnformatted("not loaded or stored by the block yet");
+    }
+    if (st->global_written[c]) {
+      ImGui::TextUnformatted("written this step, from:");
+      for (const auto& [dst, src] : st->global_flows) {
+        if (dst == c) ImGui::Text("  %s[%zu]", buffer, static_cast<size_t>(slice.first) + src);
+      }
+    } else if (st->global_read[c]) {
+      ImGui::TextUnformatted("read this step");
+    }
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace rs::gui
