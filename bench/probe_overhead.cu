@@ -1,4 +1,4 @@
-// Does the probe cost anything in the timing build? Times each lecture kernel as the note writes
+// Does the probe cost anything in the timing build? Times each lecture and book kernel as its source writes
 // it (tests/sass/plain_lecture.cu: raw pointers, intrinsics called directly) against the same
 // kernel from kernels/lecture_kernels.cuh instantiated with NullProbe, on the same input, one
 // launch each (the first level of the reduction), alternating the two so that clock and thermal
@@ -15,7 +15,9 @@
 #include <random>
 #include <vector>
 
+#include "book_kernels.cuh"
 #include "lecture_kernels.cuh"
+#include "../tests/sass/plain_book.cu"
 #include "../tests/sass/plain_lecture.cu"
 
 namespace {
@@ -37,6 +39,16 @@ struct Pair {
   Plain plain;
   Probed probed;
   unsigned per_thread;  // elements each thread loads
+};
+
+using PlainInt = void (*)(int*, int*, unsigned int);
+using ProbedInt = void (*)(const int*, int*, unsigned int, rs::NullProbe);
+
+struct PairInt {  // the book's in-place kernels (int, on a scratch copy)
+  const char* name;
+  PlainInt plain;
+  ProbedInt probed;
+  unsigned per_thread;
 };
 
 struct Stats {
@@ -111,6 +123,48 @@ int main(int argc, char** argv) {
       std::printf("%-14s %5u %10.4f   [%7.4f .. %7.4f] %10.4f   [%7.4f .. %7.4f] %6.3fx\n", p.name, bs, sp.median,
                   sp.min, sp.max, sq.median, sq.min, sq.max, sq.median / sp.median);
     }
+  }
+  // The book's kernels reduce in place: they run on a scratch buffer (its contents do not change the
+  // work they do), padded to whole 8 x 1024 tiles, int32.
+  const PairInt book[] = {
+      {"reduceNeighbored", plain::reduceNeighbored, rs::reduceNeighbored<rs::NullProbe>, 1},
+      {"reduceNeighboredLess", plain::reduceNeighboredLess, rs::reduceNeighboredLess<rs::NullProbe>, 1},
+      {"reduceInterleaved", plain::reduceInterleaved, rs::reduceInterleaved<rs::NullProbe>, 1},
+      {"reduceUnrolling2", plain::reduceUnrolling2, rs::reduceUnrolling2<rs::NullProbe>, 2},
+      {"reduceUnrolling4", plain::reduceUnrolling4, rs::reduceUnrolling4<rs::NullProbe>, 4},
+      {"reduceUnrolling8", plain::reduceUnrolling8, rs::reduceUnrolling8<rs::NullProbe>, 8},
+      {"reduceUnrollWarps8", plain::reduceUnrollWarps8, rs::reduceUnrollWarps8<rs::NullProbe>, 8},
+      {"reduceCompleteUnrollWarps8", plain::reduceCompleteUnrollWarps8, rs::reduceCompleteUnrollWarps8<rs::NullProbe>, 8},
+      {"reduceCompleteUnroll", plain::reduceCompleteUnroll<512>, rs::reduceCompleteUnroll<512, rs::NullProbe>, 8},
+  };
+  const size_t padded = (n + 8191) / 8192 * 8192;
+  int* scratch = nullptr;
+  CHECK(cudaMalloc(&scratch, padded * sizeof(int)));
+  CHECK(cudaMemset(scratch, 1, padded * sizeof(int)));
+  for (const PairInt& p : book) {
+    const unsigned bs = 512;  // the book's; reduceCompleteUnroll is instantiated for it
+    const unsigned grid = static_cast<unsigned>((n + bs * p.per_thread - 1) / (bs * p.per_thread));
+    std::vector<float> tp, tq;
+    for (int s = -2; s < samples; ++s) {
+      for (int which = 0; which < 2; ++which) {
+        CHECK(cudaMemset(flush, s & 0xff, flush_bytes));
+        CHECK(cudaEventRecord(a));
+        if (which == 0) {
+          p.plain<<<grid, bs>>>(scratch, reinterpret_cast<int*>(out), static_cast<unsigned>(padded));
+        } else {
+          p.probed<<<grid, bs>>>(scratch, reinterpret_cast<int*>(out), static_cast<unsigned>(padded), rs::NullProbe{});
+        }
+        CHECK(cudaPeekAtLastError());
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        float ms = 0;
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        if (s >= 0) (which == 0 ? tp : tq).push_back(ms);
+      }
+    }
+    const Stats sp = stats(tp), sq = stats(tq);
+    std::printf("%-26s %5u %10.4f   [%7.4f .. %7.4f] %10.4f   [%7.4f .. %7.4f] %6.3fx\n", p.name, bs, sp.median,
+                sp.min, sp.max, sq.median, sq.min, sq.max, sq.median / sp.median);
   }
   std::printf("ratio = probe (NullProbe) median / plain median; 1.000x = no cost.\n");
   return 0;
