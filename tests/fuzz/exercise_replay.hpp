@@ -23,7 +23,14 @@ inline void exercise_replay(const Replay& r, const Trace& t) {
     for (size_t i : st.shuffles) check(i < r.shuffles().size() && r.shuffles()[i].epoch == s);
     for (size_t i : st.atomics) check(i < r.atomics().size() && r.atomics()[i].epoch == s);
     for (size_t i : st.global_requests) check(i < r.global_requests().size() && r.global_requests()[i].epoch == s);
+    // The block's slice of global memory: one entry per cell, flows inside the slice.
+    const size_t cells = r.global_slice().count;
+    check(st.global_values.size() == cells && st.global_defined.size() == cells &&
+          st.global_written.size() == cells && st.global_read.size() == cells);
+    for (const auto& f : st.global_flows) check(f.first < cells && f.second < cells);
   }
+  check(r.global_slice().count <= kMaxGlobalSliceCells && r.global_slice().count <= r.global_slice().span);
+  check(r.has_global_slice() == (r.global_slice().count != 0));
   for (const WarpShuffle& sh : r.shuffles()) {
     check(sh.moves.size() <= static_cast<size_t>(kWarpSize));
     for (const LaneMove& m : sh.moves) check(m.src < kWarpSize && m.dst < kWarpSize && (sh.lanes >> m.dst & 1u));
