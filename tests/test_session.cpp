@@ -297,12 +297,39 @@ TEST(SessionIo, RoundTripInMemory) {
   const Session s = small_session();
   const std::string bytes = serialize_session(s);
   EXPECT_EQ(bytes.compare(0, 8, kMagicBytes), 0);
-  EXPECT_EQ(get_u32(bytes, 8), kSessionFormatVersion);
+  EXPECT_EQ(get_u32(bytes, 8), 1u);  // no metrics: written as version 1, which earlier releases read
   EXPECT_EQ(get_u32(bytes, 12), 0u);
   Session back = parse_session(bytes, kName);
   expect_same(s, back);
   // Serializing again gives the same bytes.
   EXPECT_EQ(serialize_session(back), bytes);
+}
+
+// Version 2: the profiler metrics (`reducescope profile`) round-trip; duplicates and non-finite
+// values are refused with a message.
+TEST(SessionIo, MetricsRoundTripAsVersion2) {
+  Session s = small_session();
+  s.metrics = {{"reduce0", 256, "gld_efficiency", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+                "%", 98.99},
+               {"reduce0", 256, "inst_per_warp", "smsp__average_inst_executed_per_warp.ratio", "inst", 412.5}};
+  const std::string bytes = serialize_session(s);
+  EXPECT_EQ(get_u32(bytes, 8), 2u);
+  Session back = parse_session(bytes, kName);
+  ASSERT_EQ(back.metrics.size(), 2u);
+  const SessionMetric* m = back.find_metric("reduce0", 256, "gld_efficiency");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->value, 98.99);
+  EXPECT_EQ(m->unit, "%");
+  EXPECT_EQ(m->ncu_metric, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct");
+  EXPECT_EQ(back.find_metric("reduce0", 512, "gld_efficiency"), nullptr);
+  EXPECT_EQ(serialize_session(back), bytes);
+
+  Session dup = s;
+  dup.metrics.push_back(dup.metrics[0]);
+  EXPECT_TRUE(contains(format_error(serialize_session(dup)), "two values of gld_efficiency")) << "duplicate";
+  Session nan = s;
+  nan.metrics[1].value = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(contains(format_error(serialize_session(nan)), "not a finite value")) << "NaN";
 }
 
 TEST(SessionIo, RoundTripEmptySession) {

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <cmath>
 #include <set>
+#include <tuple>
 
 #include "binary_io.hpp"
 
@@ -18,9 +20,30 @@ namespace {
 constexpr char kMagic[8] = {'R', 'S', 'S', 'E', 'S', 'S', 'N', '\0'};
 
 // Section tags. Append-only: never renumber.
-enum Tag : uint32_t { kTagMeta = 1, kTagTimings = 2, kTagTrace = 3, kTagChecksum = 4 };
+enum Tag : uint32_t { kTagMeta = 1, kTagTimings = 2, kTagTrace = 3, kTagChecksum = 4, kTagMetrics = 5 };
 
 constexpr uint32_t kMaxTimings = 4096;
+constexpr uint32_t kMaxMetrics = 65536;
+
+void write_metric(Writer& w, const SessionMetric& m) {
+  w.str(m.kernel);
+  w.u32(m.block_size);
+  w.str(m.name);
+  w.str(m.ncu_metric);
+  w.str(m.unit);
+  w.f64(m.value);
+}
+
+SessionMetric read_metric(Reader& r) {
+  SessionMetric m;
+  m.kernel = r.str();
+  m.block_size = r.u32();
+  m.name = r.str();
+  m.ncu_metric = r.str();
+  m.unit = r.str();
+  m.value = r.f64();
+  return m;
+}
 constexpr uint64_t kMaxTraceBytes = 1ull << 30;  // one uncompressed trace: far beyond one block's
 
 void write_meta(Writer& w, const SessionMeta& m) {
@@ -131,9 +154,18 @@ std::vector<uint32_t> Session::block_sizes() const {
   return {b.begin(), b.end()};
 }
 
+const SessionMetric* Session::find_metric(const std::string& kernel, uint32_t block_size,
+                                          const std::string& name) const {
+  for (const auto& m : metrics) {
+    if (m.kernel == kernel && m.block_size == block_size && m.name == name) return &m;
+  }
+  return nullptr;
+}
+
 std::string serialize_session(const Session& s) {
   Writer w;
-  detail::write_header(w, kMagic, kSessionFormatVersion);
+  // The lowest version that holds what the session has: version 1 readers open metric-less files.
+  detail::write_header(w, kMagic, s.metrics.empty() ? 1 : 2);
   Writer meta;
   write_meta(meta, s.meta);
   detail::section(w, kTagMeta, meta.data());
@@ -142,6 +174,12 @@ std::string serialize_session(const Session& s) {
   for (const auto& t : s.timings) write_timing(tab, t);
   detail::section(w, kTagTimings, tab.data());
   for (const auto& t : s.traces) detail::section(w, kTagTrace, pack_trace(t));
+  if (!s.metrics.empty()) {
+    Writer mt;
+    mt.u32(static_cast<uint32_t>(s.metrics.size()));
+    for (const auto& m : s.metrics) write_metric(mt, m);
+    detail::section(w, kTagMetrics, mt.data());
+  }
   detail::append_checksum(w, kTagChecksum);
   return std::move(w.data());
 }
@@ -174,6 +212,14 @@ Session parse_session(const std::string& bytes, const std::string& name) {
               s.traces.push_back(unpack_trace(payload, size, name, s.traces.size()));
               break;
             }
+            case kTagMetrics: {
+              Reader r(payload, size, name, "metrics section");
+              const uint32_t count = r.u32();
+              if (count > kMaxMetrics) r.fail("metric count " + std::to_string(count) + " is implausible");
+              for (uint32_t i = 0; i < count; ++i) s.metrics.push_back(read_metric(r));
+              if (r.left() != 0) r.fail("the metrics section has " + std::to_string(r.left()) + " stray bytes");
+              break;
+            }
             default:
               break;  // a section from a later minor revision: skip it
           }
@@ -193,6 +239,17 @@ Session parse_session(const std::string& bytes, const std::string& name) {
       if (!(t.min_ms >= 0) || !(t.median_ms >= t.min_ms) || !(t.max_ms >= t.median_ms)) {
         throw SessionFormatError(name + ": the timing of " + t.kernel + " at " + std::to_string(t.block_size) +
                                  " threads is not a valid 0 <= min <= median <= max in ms");
+      }
+    }
+    std::set<std::tuple<std::string, uint32_t, std::string>> seen_metrics;
+    for (const auto& m : s.metrics) {
+      if (!seen_metrics.insert({m.kernel, m.block_size, m.name}).second) {
+        throw SessionFormatError(name + ": two values of " + m.name + " for " + m.kernel + " at " +
+                                 std::to_string(m.block_size) + " threads");
+      }
+      if (!std::isfinite(m.value) || m.block_size == 0 || m.block_size > 1024 || m.name.empty()) {
+        throw SessionFormatError(name + ": the metric " + m.name + " of " + m.kernel + " at " +
+                                 std::to_string(m.block_size) + " threads is not a finite value at a valid block size");
       }
     }
     return s;

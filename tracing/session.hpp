@@ -5,13 +5,16 @@
 // Index
 //   SessionMeta      the GPU, the input, the timing method, when and with what it was recorded
 //   SessionTiming    one kernel at one block size: median / min / max time, bandwidth
+//   SessionMetric    one profiler metric of one kernel at one block size (version 2)
 //   Session          meta + timings + traces, with look-ups
 //   save_session / load_session / parse_session / serialize_session / is_session_bytes
 //
 // File layout (docs/trace-format.md, "Session files"): 8 magic bytes "RSSESSN\0", u32 format
 // version, u32 reserved (0), then sections like a trace file's (u32 tag, u32 reserved, u64
 // size, payload): 1 meta, 2 timing table, 3 one trace (repeated; a zlib-compressed .rstrace
-// file), 4 CRC-32 of every byte before it (last). Little-endian; unknown tags are skipped.
+// file), 5 profiler metrics (version 2), 4 CRC-32 of every byte before it (last). Little-endian;
+// unknown tags are skipped. A session without metrics is written as version 1, so that earlier
+// releases still open it.
 //
 // Plain C++: no CUDA, no GL.
 #pragma once
@@ -25,7 +28,8 @@
 
 namespace rs {
 
-inline constexpr uint32_t kSessionFormatVersion = 1;
+// The newest version this build reads and writes (2: the metrics section).
+inline constexpr uint32_t kSessionFormatVersion = 2;
 
 // Raised for any file that is not a valid session (unreadable, truncated, corrupt, too new,
 // or holding an invalid trace). Derives from TraceFormatError: the CLI maps both to exit 1.
@@ -64,10 +68,25 @@ struct SessionTiming {
   bool correct = true;        // the sum matched the CPU reference
 };
 
+// One metric Nsight Compute measured for one kernel at one block size (`reducescope profile`),
+// under the name the source reads it by (the book's nvprof names, e.g. "gld_efficiency").
+struct SessionMetric {
+  std::string kernel;        // kernel name
+  uint32_t block_size = 0;   // threads per block
+  std::string name;          // the source's (nvprof) name: "inst_per_warp", "gld_efficiency", ...
+  std::string ncu_metric;    // the Nsight Compute metric measured, e.g. "smsp__average_inst_executed_per_warp.ratio"
+  std::string unit;          // as Nsight Compute reports it: "%", "inst", "byte/second", ...
+  double value = 0;          // finite
+};
+
 struct Session {
   SessionMeta meta;
   std::vector<SessionTiming> timings;  // any order; at most one per (kernel, block size)
   std::vector<Trace> traces;           // one block of each kernel x block size recorded
+  std::vector<SessionMetric> metrics;  // any order; at most one per (kernel, block size, name)
+
+  // nullptr when the session has no such metric.
+  const SessionMetric* find_metric(const std::string& kernel, uint32_t block_size, const std::string& name) const;
 
   // nullptr when the session has no such entry.
   const SessionTiming* find_timing(const std::string& kernel, uint32_t block_size) const;
