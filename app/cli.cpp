@@ -120,6 +120,14 @@ std::string help_text(const std::string& topic) {
            "file (.rssession). The window and `export` open it on machines without a GPU.\n"
            "Defaults: --n 16777216 --pattern random --samples 30.\n";
   }
+  if (topic == "profile") {
+    return "usage: reducescope profile SESSION [--track book] [--block-size B] [--n N]\n"
+           "Measures, with Nsight Compute, the metrics the book reads with nvprof (inst_per_warp,\n"
+           "gld_efficiency, gld_throughput, dram_read_throughput, stall_sync, achieved_occupancy) for every\n"
+           "book kernel at B threads (default 512) over N elements (default 2^24; the first launch), and\n"
+           "writes them into SESSION, so the window shows them beside the timings, also without a GPU.\n"
+           "Needs a CUDA GPU and `ncu` on the PATH; without ncu it says so and exits 1.\n";
+  }
   if (topic == "export") {
     return "usage: reducescope export SESSION --out DIR [--block-size B]\n"
            "Writes the session's timing charts into DIR as PNG, SVG and PDF, with the numbers behind\n"
@@ -138,6 +146,7 @@ std::string help_text(const std::string& topic) {
          "       reducescope run [--track T] --kernel NAME --block-size B [--type T] [--n N]\n"
          "       reducescope record --out FILE.rssession [--track T|all] [--n N] [--samples S]\n"
          "       reducescope export SESSION --out DIR [--block-size B]\n"
+         "       reducescope profile SESSION [--track book] [--block-size B] [--n N]\n"
          "       reducescope COMMAND --help | --version\n"
          "\n"
          "With no command, opens the window: kernel list, block size, step-by-step replay of one\n"
@@ -163,6 +172,7 @@ Options parse_cli(const std::vector<std::string>& args) {
     else if (c == "run") o.command = Command::Run, i = 1;
     else if (c == "record") o.command = Command::Record, i = 1;
     else if (c == "export") o.command = Command::Export, i = 1;
+    else if (c == "profile") o.command = Command::Profile, i = 1;
     else if (c == "help") {
       o.command = Command::Help;
       o.help_topic = args.size() > 1 ? args[1] : "";
@@ -177,6 +187,7 @@ Options parse_cli(const std::vector<std::string>& args) {
            : cmd == Command::Run    ? "run"
            : cmd == Command::Record ? "record"
            : cmd == Command::Export ? "export"
+           : cmd == Command::Profile ? "profile"
                                     : "";
   };
   // --help anywhere wins, so `reducescope bench --n x --help` still helps.
@@ -214,7 +225,7 @@ Options parse_cli(const std::vector<std::string>& args) {
         o.have_kernel = true;
       }
     } else if (a == "--track") {
-      allowed(a, {Command::Bench, Command::Trace, Command::Run, Command::Record});
+      allowed(a, {Command::Bench, Command::Trace, Command::Run, Command::Record, Command::Profile});
       o.tracks = parse_tracks(value());
       o.have_track = true;
     } else if (a == "--type") {
@@ -222,7 +233,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       o.dtypes = parse_types(value());
       o.have_type = true;
     } else if (a == "--block-size") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Export});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Export, Command::Profile});
       std::string v = value();
       o.block_sizes.clear();
       if (v == "all" && cmd == Command::Bench) {
@@ -234,7 +245,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       have_block = true;
       o.have_block_size = true;
     } else if (a == "--n") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Record});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Record, Command::Profile});
       o.n = parse_count(value(), a);
       o.have_n = true;
     } else if (a == "--samples") {
@@ -310,7 +321,8 @@ Options parse_cli(const std::vector<std::string>& args) {
       o.export_dir = value();
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option " + a);
-    } else if ((cmd == Command::Show || cmd == Command::Gui || cmd == Command::Export) && o.file.empty()) {
+    } else if ((cmd == Command::Show || cmd == Command::Gui || cmd == Command::Export || cmd == Command::Profile) &&
+               o.file.empty()) {
       o.file = a;
     } else {
       throw UsageError("unexpected argument '" + a + "'");
@@ -335,7 +347,14 @@ Options parse_cli(const std::vector<std::string>& args) {
                        ", not " + o.tracks[0]);
     }
   }
-  if (!have_kernel && (cmd == Command::Bench || cmd == Command::Record || (o.have_track && cmd != Command::Gui))) {
+  if (cmd == Command::Profile) {
+    if (!o.have_track) o.tracks = {"book"};
+    if (o.tracks != std::vector<std::string>{"book"}) {
+      throw UsageError("profile measures the book track's metrics (--track book); the other tracks have none yet");
+    }
+  }
+  if (!have_kernel && (cmd == Command::Bench || cmd == Command::Record || (o.have_track && cmd != Command::Gui) ||
+                       cmd == Command::Profile)) {
     for (const auto& t : o.tracks) {
       for (KernelId k : track_kernels(t)) o.kernels.push_back(k);
     }
@@ -368,6 +387,9 @@ Options parse_cli(const std::vector<std::string>& args) {
       break;
     case Command::Record:
       if (o.out.empty()) throw UsageError("record needs --out FILE (the session file to write)");
+      break;
+    case Command::Profile:
+      if (o.file.empty()) throw UsageError("profile needs a SESSION file to write the metrics into (from `reducescope record`)");
       break;
     case Command::Export:
       if (o.file.empty()) throw UsageError("export needs a SESSION file (recorded with `reducescope record`)");

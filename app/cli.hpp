@@ -9,6 +9,8 @@
 //                   (for ncu, compute-sanitizer); --track T without --kernel: each of its kernels
 //   reducescope record --out FILE [--track T|all] [--n N] [--pattern P] [--samples S]   a session
 //   reducescope export SESSION --out DIR [--block-size B]   its charts: PNG, SVG, PDF, CSV
+//   reducescope profile SESSION [--track book] [--block-size B] [--n N]   the book's nvprof metrics,
+//                   measured with Nsight Compute (ncu on the PATH), written into SESSION
 //
 // Exit codes (fixed; scripts rely on them): 0 success, 1 runtime error, 2 usage error.
 #pragma once
@@ -33,7 +35,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Help, Version };
+enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Profile, Help, Version };
 
 struct Options {
   Command command = Command::Gui;
@@ -51,7 +53,7 @@ struct Options {
   Pattern pattern = Pattern::RandomBytes;
   std::string csv;                      // bench: CSV output path
   std::string out;                      // trace: trace file; record: session file; export: folder
-  std::string file;                     // show, export: trace or session to read; gui: one to open
+  std::string file;                     // show, export, profile: trace or session to read; gui: one to open
   unsigned traced_block = 0;            // trace: blockIdx.x to record
   bool quiet = false;                   // trace: summary only, no per-step text
   bool steps = false;                   // show: print every step too

@@ -1,6 +1,8 @@
 #include "commands.hpp"
 
 #include <chrono>
+#include <cstdlib>
+#include <unistd.h>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -13,6 +15,7 @@
 #include <ostream>
 
 #include "gpu_reduce.hpp"
+#include "profile.hpp"
 #include "trace_io.hpp"
 #ifdef REDUCESCOPE_HAS_CHARTS
 #include "charts.hpp"
@@ -615,6 +618,100 @@ int run_export(const Options& o, std::ostream& out, std::ostream& err) {
     err << "reducescope export: this build has no chart export (built with REDUCESCOPE_CHARTS=OFF)\n";
     return kExitRuntime;
 #endif
+  });
+}
+
+namespace {
+// `name` on the PATH, or "" if it is not there.
+std::string find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t colon = dirs.find(':', start);
+    const std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    if (!dir.empty()) {
+      const std::string candidate = dir + "/" + name;
+      if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return "";
+}
+
+// Runs a command line and returns what it printed (stdout and stderr) and its exit status.
+std::pair<std::string, int> capture(const std::string& command) {
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (!p) throw std::runtime_error("cannot run " + command);
+  std::string text;
+  char buf[4096];
+  size_t got = 0;
+  while ((got = std::fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, got);
+  const int status = pclose(p);
+  return {text, status};
+}
+}  // namespace
+
+int run_profile(const Options& o, std::ostream& out, std::ostream& err) {
+  return guarded("profile", err, [&] {
+    const std::string ncu = find_on_path("ncu");
+    if (ncu.empty()) {
+      err << "reducescope profile: Nsight Compute's `ncu` is not on the PATH; the metrics need it (the bundled "
+             "session holds ones measured on an H100)\n";
+      return kExitRuntime;
+    }
+    Session s = load_session(o.file);  // before the long measurement: a bad file fails now
+    const unsigned bs = o.block_sizes.empty() ? find_track("book")->default_block_size : o.block_sizes[0];
+    std::string metric_list;
+    for (const ProfilerMetric& m : book_metrics()) metric_list += (metric_list.empty() ? "" : ",") + std::string(m.ncu);
+    char self[4096];
+    const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) throw std::runtime_error("cannot find this program's own path (/proc/self/exe)");
+    self[len] = 0;
+    out << "Nsight Compute (" << ncu << ") on every book kernel at " << bs << " threads, N = " << o.n
+        << ", first launch; the nvprof names the book uses:\n";
+    char b[256];
+    std::snprintf(b, sizeof b, "%-28s", "kernel");
+    out << b;
+    for (const ProfilerMetric& m : book_metrics()) {
+      std::snprintf(b, sizeof b, " %20s", m.name);
+      out << b;
+    }
+    out << "\n";
+    out.flush();
+    for (KernelId id : o.kernels) {
+      const KernelInfo& k = kernel_info(id);
+      if (block_size_problem(id, bs)) continue;
+      const std::string cmd = ncu + " --csv --print-units base --metrics " + metric_list + " " + self +
+                              " run --kernel " + k.name + " --block-size " + std::to_string(bs) + " --n " +
+                              std::to_string(o.n);
+      const auto [text, status] = capture(cmd);
+      if (status != 0) {
+        throw std::runtime_error(std::string("ncu failed on ") + k.name + " (exit status " + std::to_string(status) +
+                                 "): " + text.substr(text.size() > 400 ? text.size() - 400 : 0));
+      }
+      const auto values = parse_ncu_csv(text);
+      std::snprintf(b, sizeof b, "%-28s", k.name);
+      out << b;
+      for (const ProfilerMetric& m : book_metrics()) {
+        const auto it = values.find(m.ncu);
+        if (it == values.end()) throw std::runtime_error(std::string("ncu did not report ") + m.ncu);
+        s.metrics.erase(std::remove_if(s.metrics.begin(), s.metrics.end(),
+                                       [&](const SessionMetric& x) {
+                                         return x.kernel == k.name && x.block_size == bs && x.name == m.name;
+                                       }),
+                        s.metrics.end());
+        s.metrics.push_back({k.name, bs, m.name, m.ncu, it->second.first, it->second.second});
+        std::snprintf(b, sizeof b, " %20.4g", it->second.second);
+        out << b;
+      }
+      out << "\n";
+      out.flush();
+    }
+    save_session(s, o.file);
+    out << "metrics written into " << o.file << "\n";
+    return kExitOk;
   });
 }
 

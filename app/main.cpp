@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
       return rs::run_show(o, std::cout, std::cerr);
     case rs::Command::Record:
       return rs::run_record(o, std::cout, std::cerr);
+    case rs::Command::Profile:
+      return rs::run_profile(o, std::cout, std::cerr);
     case rs::Command::Export:
       return rs::run_export(o, std::cout, std::cerr);
     case rs::Command::Gui:

@@ -275,6 +275,18 @@ else
   expect_one_line "export of a missing session"
 fi
 
+# ---- profile without Nsight Compute on the PATH: one line saying so, exit 1 -----------------------
+if [[ -n $SESSION ]]; then
+  cp "$SESSION" "$TMP/profile.rssession"
+  TIMEOUT=$(command -v timeout)
+  PATH=/nonexistent "$TIMEOUT" 30 "$BIN" profile "$TMP/profile.rssession" >"$OUT" 2>"$ERR" </dev/null
+  RC=$?
+  if [[ $RC -eq 1 ]]; then pass; else fail "profile without ncu exited $RC, expected 1"; fi
+  expect_one_line "profile without ncu"
+  expect_in "$ERR" "ncu" "profile without ncu names it"
+  if cmp -s "$SESSION" "$TMP/profile.rssession"; then pass; else fail "profile without ncu changed the session"; fi
+fi
+
 # ---- the corrupt-file corpus (tests/corpus): every bad file exits 1 with a one-line message that
 # names the file; the valid ones (v1-valid, v3-valid, session-valid) open -------------------------
 CORPUS=$(cd "$(dirname "$0")" && pwd)/corpus

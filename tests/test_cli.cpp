@@ -12,6 +12,7 @@
 #include "cli.hpp"
 #include "input.hpp"
 #include "kernel_info.hpp"
+#include "profile.hpp"
 #include "test_util.hpp"
 
 namespace rs {
@@ -584,6 +585,58 @@ TEST(FloatInput, ToleranceFromNEpsilonAndSumAbs) {
   big.n = 1u << 25;
   big.sum = big.sum_abs = 33554432.0;
   EXPECT_FALSE(big.accepts(16777216.0f));
+}
+
+// ---- profile: the book's nvprof metrics through Nsight Compute -------------------------------
+
+TEST(ParseCli, Profile) {
+  Options o = parse_cli({"profile", "s.rssession", "--n", "2^20"});
+  EXPECT_EQ(o.command, Command::Profile);
+  EXPECT_EQ(o.file, "s.rssession");
+  EXPECT_EQ(o.kernels, track_kernels("book"));
+  EXPECT_EQ(o.n, 1u << 20);
+  EXPECT_TRUE(contains(usage_error({"profile"}), "profile needs a SESSION file"));
+  EXPECT_TRUE(contains(usage_error({"profile", "s.rssession", "--track", "harris"}), "--track book"));
+  EXPECT_TRUE(contains(usage_error({"profile", "s.rssession", "--samples", "30"}), "not an option"));
+  EXPECT_TRUE(contains(help_text("profile"), "gld_efficiency"));
+}
+
+TEST(Profile, BookMetricsMapToNsightComputeNames) {
+  const auto& m = book_metrics();
+  ASSERT_EQ(m.size(), 6u);
+  std::vector<std::string> names;
+  for (const auto& x : m) {
+    names.push_back(x.name);
+    EXPECT_GT(std::string(x.ncu).size(), 10u) << x.name;
+    EXPECT_GT(std::string(x.what).size(), 10u) << x.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"inst_per_warp", "gld_efficiency", "gld_throughput",
+                                             "dram_read_throughput", "stall_sync", "achieved_occupancy"}));
+}
+
+TEST(Profile, ParsesNcuCsvOfTheFirstLaunch) {
+  const std::string text =
+      "==PROF== Connected to process 123 (reducescope)\n"
+      "reduceInterleaved block size 512 N 16777216: result 2138686821, correct\n"
+      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+      "\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+      "\"0\",\"123\",\"reducescope\",\"127.0.0.1\",\"void rs::reduceInterleaved<rs::NullProbe>(const int *, int *, "
+      "unsigned int, T1)\",\"1\",\"13\",\"(512, 1, 1)\",\"(32768, 1, 1)\",\"0\",\"9.0\",\"Command line profiler "
+      "metrics\",\"dram__bytes_read.sum.per_second\",\"byte/second\",\"1,234,567,890\"\n"
+      "\"0\",\"123\",\"reducescope\",\"127.0.0.1\",\"k\",\"1\",\"13\",\"(512, 1, 1)\",\"(32768, 1, 1)\",\"0\",\"9.0\","
+      "\"m\",\"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct\",\"%\",\"77.94\"\n"
+      "\"1\",\"123\",\"reducescope\",\"127.0.0.1\",\"k\",\"1\",\"13\",\"(512, 1, 1)\",\"(64, 1, 1)\",\"0\",\"9.0\","
+      "\"m\",\"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct\",\"%\",\"12.5\"\n"
+      "==PROF== Disconnected from process 123\n";
+  const auto v = parse_ncu_csv(text);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v.at("dram__bytes_read.sum.per_second").first, "byte/second");
+  EXPECT_DOUBLE_EQ(v.at("dram__bytes_read.sum.per_second").second, 1234567890.0);
+  EXPECT_DOUBLE_EQ(v.at("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct").second, 77.94);  // ID 0
+  EXPECT_THROW(parse_ncu_csv("==PROF== nothing\n"), NcuOutputError);
+  EXPECT_THROW(parse_ncu_csv("\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n\"0\",\"m\",\"%\",\"n/a\"\n"),
+               NcuOutputError);
+  EXPECT_THROW(parse_ncu_csv("\"ID\",\"Metric Name\"\n\"0\",\"m\"\n"), NcuOutputError);
 }
 
 }  // namespace
