@@ -1249,5 +1249,24 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   EXPECT_EQ(s.traces.size(), 135u);
 }
 
+// The book's nvprof metrics, measured by Nsight Compute on the H100 (`reducescope profile`,
+// docs/data/profile-book-h100.txt), tell the book's story: coalescing, then fewer barrier stalls.
+TEST(SessionH100Tracks, HoldsTheBooksMetricsFromNsightCompute) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  for (KernelId id : track_kernels("book")) {
+    for (const char* m : {"inst_per_warp", "gld_efficiency", "gld_throughput", "dram_read_throughput", "stall_sync",
+                          "achieved_occupancy"}) {
+      EXPECT_NE(s.find_metric(kernel_info(id).name, 512, m), nullptr) << kernel_info(id).name << " " << m;
+    }
+  }
+  auto v = [&](const char* k, const char* m) { return s.find_metric(k, 512, m)->value; };
+  EXPECT_LT(v("reduceNeighboredLess", "gld_efficiency"), 50.0);   // strided: a quarter of each sector
+  EXPECT_GT(v("reduceInterleaved", "gld_efficiency"), 90.0);      // contiguous
+  EXPECT_LT(v("reduceNeighboredLess", "inst_per_warp"), v("reduceNeighbored", "inst_per_warp"));
+  EXPECT_GT(v("reduceUnrolling8", "dram_read_throughput"), 2 * v("reduceInterleaved", "dram_read_throughput"));
+  EXPECT_LT(v("reduceUnrollWarps8", "stall_sync"), v("reduceUnrolling8", "stall_sync"));
+  EXPECT_EQ(s.find_metric("reduce0", 512, "gld_efficiency"), nullptr);
+}
+
 }  // namespace
 }  // namespace rs

@@ -8,6 +8,7 @@
 #include "gpu_worker.hpp"
 #include "panels.hpp"
 #include "plot.hpp"
+#include "profile.hpp"
 
 namespace rs::gui {
 
@@ -89,6 +90,17 @@ void TimingPanel::drawContent(AppState& s) {
 // speedup at the current block size (as `reducescope bench` prints them); for a track whose source
 // reports its own times (the lecture), the source's time and its speedup over the source's first
 // GPU kernel too, and the source's CPU loop. Then the times as bars.
+namespace {
+// A metric for people: rates in GB/s (ncu reports bytes per second), percentages with one decimal.
+std::string metric_text(const SessionMetric& v) {
+  char b[64];
+  if (v.unit == "byte/s" || v.unit == "byte/second") std::snprintf(b, sizeof b, "%.0f GB/s", v.value / 1e9);
+  else if (v.unit == "%") std::snprintf(b, sizeof b, "%.1f%%", v.value);
+  else std::snprintf(b, sizeof b, "%.1f", v.value);
+  return b;
+}
+}  // namespace
+
 void TimingPanel::drawTable(AppState& s) {
   const unsigned bs = s.a.block_size;
   const double peak = s.peak_gbps();
@@ -97,7 +109,20 @@ void TimingPanel::drawTable(AppState& s) {
   const bool has_source = track.source_n > 0;
   ImGui::TextDisabled("%s, %u threads per block", track.id, bs);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nSource: %s", track.title, track.source);
-  const int cols = has_source ? 8 : 6;
+  // The source's profiler metrics (the book's nvprof names), measured by Nsight Compute and stored
+  // in the open session (`reducescope profile`): one column each when the session has any here.
+  std::vector<const ProfilerMetric*> metric_cols;
+  if (s.session) {
+    for (const ProfilerMetric& m : book_metrics()) {
+      for (KernelId kid : kernels) {
+        if (s.session->find_metric(kernel_info(kid).name, bs, m.name)) {
+          metric_cols.push_back(&m);
+          break;
+        }
+      }
+    }
+  }
+  const int cols = (has_source ? 8 : 6) + static_cast<int>(metric_cols.size());
   const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
   const int rows = static_cast<int>(kernels.size()) + 1 + (has_source && track.cpu_name[0] ? 1 : 0);
   const ImVec2 outer(0, row_h * static_cast<float>(rows) + ImGui::GetStyle().ScrollbarSize + 4);
@@ -115,6 +140,7 @@ void TimingPanel::drawTable(AppState& s) {
       ImGui::TableSetupColumn("source us");
       ImGui::TableSetupColumn("src cum.");
     }
+    for (const ProfilerMetric* m : metric_cols) ImGui::TableSetupColumn(m->name);
     ImGui::TableHeadersRow();
     auto source_tip = [&] {
       if (ImGui::IsItemHovered()) {
@@ -136,6 +162,7 @@ void TimingPanel::drawTable(AppState& s) {
       ImGui::Text("%.0f", track.cpu_source_us);
       source_tip();
       ImGui::TableNextColumn();
+      for (size_t c = 0; c < metric_cols.size(); ++c) ImGui::TableNextColumn();
     }
     for (KernelId kid : kernels) {
       const KernelInfo& k = kernel_info(kid);
@@ -195,8 +222,40 @@ void TimingPanel::drawTable(AppState& s) {
         else ImGui::TextDisabled("-");
         source_tip();
       }
+      for (const ProfilerMetric* m : metric_cols) {
+        ImGui::TableNextColumn();
+        const SessionMetric* v = s.session->find_metric(k.name, bs, m->name);
+        if (!v) {
+          ImGui::TextDisabled("-");
+          continue;
+        }
+        ImGui::TextUnformatted(metric_text(*v).c_str());
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("%s: %s\nNsight Compute: %s = %.6g %s\nmeasured on %s (reducescope profile)", m->name, m->what,
+                            v->ncu_metric.c_str(), v->value, v->unit.c_str(), s.session->meta.gpu.c_str());
+        }
+      }
     }
     ImGui::EndTable();
+  }
+  // The selected kernel's metrics as lines (the table's columns may be scrolled out of view), each
+  // beside the track's first kernel: the book's reasons, measured.
+  if (!metric_cols.empty()) {
+    const KernelInfo& sel = kernel_info(s.a.kernel);
+    const KernelInfo& base = kernel_info(kernels.front());
+    ImGui::TextDisabled("Nsight Compute on %s, %s at %u threads (the book's nvprof names):", s.session->meta.gpu.c_str(),
+                        sel.name, bs);
+    for (const ProfilerMetric* m : metric_cols) {
+      const SessionMetric* v = s.session->find_metric(sel.name, bs, m->name);
+      const SessionMetric* b = s.session->find_metric(base.name, bs, m->name);
+      if (!v) continue;
+      ImGui::Text("  %-20s %12s", m->name, metric_text(*v).c_str());
+      if (b && sel.id != base.id) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(%s: %s)", base.name, metric_text(*b).c_str());
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nNsight Compute: %s", m->what, v->ncu_metric.c_str());
+    }
   }
   char title[96];
   std::snprintf(title, sizeof title, "median time, %s, %u threads per block", track.id, bs);
