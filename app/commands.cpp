@@ -554,7 +554,9 @@ std::string summarize_session(const Session& s) {
     }
    }
   }
-  out += "\n" + std::to_string(s.traces.size()) + " traces, " + std::to_string(s.timings.size()) + " timings\n";
+  out += "\n" + std::to_string(s.traces.size()) + " traces, " + std::to_string(s.timings.size()) + " timings";
+  if (!s.metrics.empty()) out += ", " + std::to_string(s.metrics.size()) + " profiler metrics (reducescope profile)";
+  out += "\n";
   return out;
 }
 
