@@ -95,33 +95,40 @@ int main(int argc, char** argv) {
   CHECK(cudaEventCreate(&b));
   std::printf("probe_overhead on %s: N = %zu float32, %d samples each, L2 flushed (%zu MiB) before each\n",
               prop.name, n, samples, flush_bytes >> 20);
-  std::printf("%-14s %5s %10s %21s %10s %21s %7s\n", "kernel", "block", "plain ms", "[min .. max]", "probe ms",
+  std::printf("%-26s %5s %10s %21s %10s %21s %7s\n", "kernel", "block", "plain ms", "[min .. max]", "probe ms",
               "[min .. max]", "ratio");
+  // One row: `launch(0)` (the plain kernel) and `launch(1)` (the NullProbe one), alternating, two
+  // warm-ups of each, the L2 flushed before every launch.
+  auto compare = [&](const char* name, unsigned bs, auto launch) {
+    std::vector<float> tp, tq;
+    for (int s = -2; s < samples; ++s) {
+      for (int which = 0; which < 2; ++which) {
+        CHECK(cudaMemset(flush, s & 0xff, flush_bytes));
+        CHECK(cudaEventRecord(a));
+        launch(which);
+        CHECK(cudaPeekAtLastError());
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        float ms = 0;
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        if (s >= 0) (which == 0 ? tp : tq).push_back(ms);
+      }
+    }
+    const Stats sp = stats(tp), sq = stats(tq);
+    std::printf("%-26s %5u %10.4f   [%7.4f .. %7.4f] %10.4f   [%7.4f .. %7.4f] %6.3fx\n", name, bs, sp.median, sp.min,
+                sp.max, sq.median, sq.min, sq.max, sq.median / sp.median);
+  };
   for (unsigned bs : {256u, 1024u}) {
     for (const Pair& p : pairs) {
       const unsigned grid = static_cast<unsigned>((n + bs * p.per_thread - 1) / (bs * p.per_thread));
-      std::vector<float> tp, tq;
-      for (int s = -2; s < samples; ++s) {  // two warm-ups of each
-        for (int which = 0; which < 2; ++which) {
-          CHECK(cudaMemset(flush, s & 0xff, flush_bytes));
-          CHECK(cudaEventRecord(a));
-          CHECK(cudaMemsetAsync(out, 0, sizeof(float)));
-          if (which == 0) {
-            p.plain<<<grid, bs, bs * sizeof(float)>>>(in, out, static_cast<unsigned>(n));
-          } else {
-            p.probed<<<grid, bs, bs * sizeof(float)>>>(in, out, static_cast<unsigned>(n), rs::NullProbe{});
-          }
-          CHECK(cudaPeekAtLastError());
-          CHECK(cudaEventRecord(b));
-          CHECK(cudaEventSynchronize(b));
-          float ms = 0;
-          CHECK(cudaEventElapsedTime(&ms, a, b));
-          if (s >= 0) (which == 0 ? tp : tq).push_back(ms);
+      compare(p.name, bs, [&](int which) {
+        CHECK(cudaMemsetAsync(out, 0, sizeof(float)));
+        if (which == 0) {
+          p.plain<<<grid, bs, bs * sizeof(float)>>>(in, out, static_cast<unsigned>(n));
+        } else {
+          p.probed<<<grid, bs, bs * sizeof(float)>>>(in, out, static_cast<unsigned>(n), rs::NullProbe{});
         }
-      }
-      const Stats sp = stats(tp), sq = stats(tq);
-      std::printf("%-14s %5u %10.4f   [%7.4f .. %7.4f] %10.4f   [%7.4f .. %7.4f] %6.3fx\n", p.name, bs, sp.median,
-                  sp.min, sp.max, sq.median, sq.min, sq.max, sq.median / sp.median);
+      });
     }
   }
   // The book's kernels reduce in place: they run on a scratch buffer (its contents do not change the
@@ -144,27 +151,13 @@ int main(int argc, char** argv) {
   for (const PairInt& p : book) {
     const unsigned bs = 512;  // the book's; reduceCompleteUnroll is instantiated for it
     const unsigned grid = static_cast<unsigned>((n + bs * p.per_thread - 1) / (bs * p.per_thread));
-    std::vector<float> tp, tq;
-    for (int s = -2; s < samples; ++s) {
-      for (int which = 0; which < 2; ++which) {
-        CHECK(cudaMemset(flush, s & 0xff, flush_bytes));
-        CHECK(cudaEventRecord(a));
-        if (which == 0) {
-          p.plain<<<grid, bs>>>(scratch, reinterpret_cast<int*>(out), static_cast<unsigned>(padded));
-        } else {
-          p.probed<<<grid, bs>>>(scratch, reinterpret_cast<int*>(out), static_cast<unsigned>(padded), rs::NullProbe{});
-        }
-        CHECK(cudaPeekAtLastError());
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, a, b));
-        if (s >= 0) (which == 0 ? tp : tq).push_back(ms);
+    compare(p.name, bs, [&](int which) {
+      if (which == 0) {
+        p.plain<<<grid, bs>>>(scratch, reinterpret_cast<int*>(out), static_cast<unsigned>(padded));
+      } else {
+        p.probed<<<grid, bs>>>(scratch, reinterpret_cast<int*>(out), static_cast<unsigned>(padded), rs::NullProbe{});
       }
-    }
-    const Stats sp = stats(tp), sq = stats(tq);
-    std::printf("%-26s %5u %10.4f   [%7.4f .. %7.4f] %10.4f   [%7.4f .. %7.4f] %6.3fx\n", p.name, bs, sp.median,
-                sp.min, sp.max, sq.median, sq.min, sq.max, sq.median / sp.median);
+    });
   }
   std::printf("ratio = probe (NullProbe) median / plain median; 1.000x = no cost.\n");
   return 0;
