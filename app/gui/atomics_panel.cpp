@@ -72,11 +72,8 @@ float AtomicsPanel::wanted_height(const Replay& r) {
 
 void AtomicsPanel::drawContent(AppState& s) {
   const ReplayView v = s.view(slot_);
-  const Step* st = v.current();
-  if (!st) {
-    ImGui::TextDisabled("No trace yet.");
-    return;
-  }
+  const Step* st = stepOrSay(v);
+  if (!st) return;
   const Replay& r = v.trace->replay;
   const TraceMeta& meta = v.trace->trace.meta;
   const KernelInfo* kinfo = find_kernel(meta.kernel);

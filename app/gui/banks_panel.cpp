@@ -8,11 +8,8 @@ namespace rs::gui {
 
 void BanksPanel::drawContent(AppState& s) {
   const ReplayView v = s.view(slot_);
-  const Step* st = v.current();
-  if (!st) {
-    ImGui::TextDisabled("No trace yet.");
-    return;
-  }
+  const Step* st = stepOrSay(v);
+  if (!st) return;
   const Replay& replay = v.trace->replay;
   // The step's global-memory requests, in one line: 32-byte sectors touched against the fewest
   // that could serve the same bytes.

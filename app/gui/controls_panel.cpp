@@ -27,6 +27,12 @@ void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
   ImGui::End();
 }
 
+const Step* Panel::stepOrSay(const ReplayView& v) {
+  const Step* st = v.current();
+  if (!st) ImGui::TextDisabled("No trace yet.");
+  return st;
+}
+
 const char* compact_int(int32_t v, char* buf, size_t len) {
   const double a = v < 0 ? -static_cast<double>(v) : v;
   if (a < 1000) std::snprintf(buf, len, "%d", v);

@@ -56,11 +56,8 @@ float LanesPanel::wanted_height(const Replay& r) {
 
 void LanesPanel::drawContent(AppState& s) {
   const ReplayView v = s.view(slot_);
-  const Step* st = v.current();
-  if (!st) {
-    ImGui::TextDisabled("No trace yet.");
-    return;
-  }
+  const Step* st = stepOrSay(v);
+  if (!st) return;
   const Replay& r = v.trace->replay;
   const TraceMeta& meta = v.trace->trace.meta;
   if (!r.has_lane_work()) {

@@ -58,6 +58,8 @@ class Panel {
 
  protected:
   virtual void drawContent(AppState& s) = 0;
+  // The current step of `v`, or nullptr after saying "No trace yet." (nothing has been traced).
+  static const Step* stepOrSay(const ReplayView& v);
   const char* title_;
   const char* id_;
   int slot_ = 0;            // 0: side A, 1: side B (compare)

@@ -125,11 +125,8 @@ long draw_cell_grid(const CellGrid& g, const CellRows& rows) {
 // One row per 32 words, so each column is one bank (32 banks x 4 bytes).
 void SmemPanel::drawContent(AppState& s) {
   const ReplayView v = s.view(slot_);
-  const Step* st = v.current();
-  if (!st) {
-    ImGui::TextDisabled("No trace yet.");
-    return;
-  }
+  const Step* st = stepOrSay(v);
+  if (!st) return;
   if (!v.trace->replay.has_shared()) {
     ImGui::TextWrapped("%s does not use shared memory.", v.trace->trace.meta.kernel.c_str());
     return;

@@ -8,11 +8,8 @@ namespace rs::gui {
 
 void WarpsPanel::drawContent(AppState& s) {
   const ReplayView v = s.view(slot_);
-  const Step* st = v.current();
-  if (!st) {
-    ImGui::TextDisabled("No trace yet.");
-    return;
-  }
+  const Step* st = stepOrSay(v);
+  if (!st) return;
   const Replay& r = v.trace->replay;
   if (!r.has_shared() && !r.has_lane_work() && !r.has_atomics() && !r.has_global()) {
     ImGui::TextWrapped("%s: the trace holds no warp instruction, only barriers.", v.trace->trace.meta.kernel.c_str());
