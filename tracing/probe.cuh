@@ -51,6 +51,17 @@ __device__ __forceinline__ constexpr uint8_t float_bit() {
 template <class T>
 using Acc = std::conditional_t<std::is_integral_v<T>, unsigned int, T>;
 
+// a + b as the CPU reference computes it: two's-complement wrap-around for integers (signed
+// overflow is undefined in C++; unsigned overflow wraps with the same bits), plain + for floats.
+template <class T>
+__device__ __forceinline__ T add_wrapping(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+  } else {
+    return a + b;
+  }
+}
+
 template <class T>
 struct NoDeduce {
   using type = T;
@@ -262,15 +273,8 @@ class SharedArray {
     __device__ __forceinline__ AtomicPtr<T, Probe> operator&() {
       return {p_, AccessKind::SharedAtomic, 0, addr_, &probe_};
     }
-    // Integers: two's-complement wrap-around, as the CPU reference computes it.
-    __device__ __forceinline__ Ref& operator+=(T v) {
-      T old = *this;
-      if constexpr (std::is_integral_v<T>) {
-        return *this = static_cast<T>(static_cast<uint32_t>(old) + static_cast<uint32_t>(v));
-      } else {
-        return *this = old + v;
-      }
-    }
+    // `sdata[tid] += x`: a load, then a store (integers wrap, as the CPU reference computes them).
+    __device__ __forceinline__ Ref& operator+=(T v) { return *this = add_wrapping(static_cast<T>(*this), v); }
 
    private:
     T* p_;
@@ -323,14 +327,7 @@ class GlobalArray {
     }
     __device__ __forceinline__ Ref& operator=(const Ref& other) { return *this = static_cast<V>(other); }
     // In place, `idata[tid] += idata[tid + stride]`: a load, then a store (integers wrap).
-    __device__ __forceinline__ Ref& operator+=(V v) {
-      V old = *this;
-      if constexpr (std::is_integral_v<V>) {
-        return *this = static_cast<V>(static_cast<uint32_t>(old) + static_cast<uint32_t>(v));
-      } else {
-        return *this = old + v;
-      }
-    }
+    __device__ __forceinline__ Ref& operator+=(V v) { return *this = add_wrapping(static_cast<V>(*this), v); }
     __device__ __forceinline__ AtomicPtr<V, Probe> operator&() {
       return {const_cast<V*>(p_), AccessKind::GlobalAtomic, kSpace, i_, &probe_};
     }
