@@ -159,6 +159,26 @@ differ_in() {
 }
 skip() { echo "skip: $*"; }
 
+# step_right TAG FILE KERNEL BS STEP: opens FILE at STEP (screenshot TAG0, widget map TAG0.map) and
+# again pressing Right (TAG1); checks the window said it showed STEP, then STEP + 1.
+step_right() {
+  local tag=$1 file=$2 kernel=$3 bs=$4 step=$5 next=$(($5 + 1))
+  MAP="$dir/${tag}0.map"
+  with_app "${tag}0" "$file --step $step" true
+  with_app "${tag}1" "$file --step $step" keys Right
+  grep -q "showing $kernel at $bs threads, step $step of" "$dir/${tag}0.log" \
+    && ok "$kernel trace opens at step $step" || bad "$kernel trace did not open at step $step"
+  grep -q "showing $kernel at $bs threads, step $next of" "$dir/${tag}1.log" \
+    && ok "Right: $kernel step $step -> $next" || bad "Right did not reach $kernel step $next"
+}
+
+# panel_changes TAG RECT WHAT: the panel at RECT looks different in TAG0's and TAG1's screenshots.
+panel_changes() {
+  local d
+  d=$(differ_in "$dir/${1}0.png" "$dir/${1}1.png" "$2")
+  [ "${d:-0}" -gt 500 ] && ok "$3 changes with the step ($d pixels)" || bad "$3 looks the same across the step ($d)"
+}
+
 # 8. Lecture traces: the lanes and atomics views.
 traces="$(dirname "$0")/../assets/traces"
 if [ -s "$traces/sum_shuffle_bs128.rstrace" ]; then
@@ -166,20 +186,11 @@ if [ -s "$traces/sum_shuffle_bs128.rstrace" ]; then
           | awk '/^step [0-9]+\/[0-9]+ +ends at a warp shuffle/ {split($2, a, "/"); print a[1]}')
   first=$(echo "$steps" | head -1)
   if [ -n "$first" ]; then
-    next=$((first + 1))
-    MAP="$dir/lane0.map"
-    with_app lane0 "$traces/sum_shuffle_bs128.rstrace --step $first" true
-    with_app lane1 "$traces/sum_shuffle_bs128.rstrace --step $first" keys Right
-    grep -q "showing sum_shuffle at 128 threads, step $first of" "$dir/lane0.log" \
-      && ok "sum_shuffle trace opens at its first shuffle step ($first)" || bad "sum_shuffle trace did not open at step $first"
-    grep -q "showing sum_shuffle at 128 threads, step $next of" "$dir/lane1.log" \
-      && ok "Right: sum_shuffle step $first -> $next" || bad "Right did not reach sum_shuffle step $next"
+    step_right lane "$traces/sum_shuffle_bs128.rstrace" sum_shuffle 128 "$first"
     r=$(rect "$dir/lane0.map" panel/lanesA)
     if [ -n "$r" ]; then
       ok "lanes view drawn for sum_shuffle ($r)"
-      d=$(differ_in "$dir/lane0.png" "$dir/lane1.png" "$r")
-      [ "${d:-0}" -gt 500 ] && ok "lanes view differs between shuffle steps $first and $next ($d pixels)" \
-        || bad "lanes view looks the same at steps $first and $next ($d)"
+      panel_changes lane "$r" "sum_shuffle's lanes view (shuffle step $first)"
     else
       bad "no lanes view for sum_shuffle"
     fi
@@ -235,13 +246,7 @@ fi
 
 # 10. The book track: the traced block's slice of the scratch buffer, reduced in place.
 if [ -s "$traces/reduceInterleaved_bs64.rstrace" ]; then
-  MAP="$dir/book0.map"
-  with_app book0 "$traces/reduceInterleaved_bs64.rstrace --step 0" true
-  with_app book1 "$traces/reduceInterleaved_bs64.rstrace --step 0" keys Right
-  grep -q "showing reduceInterleaved at 64 threads, step 0 of" "$dir/book0.log" \
-    && ok "reduceInterleaved trace opens at step 0" || bad "reduceInterleaved trace did not open at step 0"
-  grep -q "showing reduceInterleaved at 64 threads, step 1 of" "$dir/book1.log" \
-    && ok "Right: reduceInterleaved step 0 -> 1" || bad "Right did not reach reduceInterleaved step 1"
+  step_right book "$traces/reduceInterleaved_bs64.rstrace" reduceInterleaved 64 0
   r=$(rect "$dir/book0.map" panel/globalA)
   if [ -n "$r" ]; then
     read -r _ y0 _ y1 <<<"$r"
@@ -249,9 +254,7 @@ if [ -s "$traces/reduceInterleaved_bs64.rstrace" ]; then
       || bad "reduceInterleaved: the global-memory view is only $((y1 - y0)) px high"
     [ -z "$(rect "$dir/book0.map" panel/smemA)" ] && ok "reduceInterleaved: the global grid takes the shared-memory grid's place" \
       || bad "reduceInterleaved: a shared-memory panel is still drawn"
-    d=$(differ_in "$dir/book0.png" "$dir/book1.png" "$r")
-    [ "${d:-0}" -gt 500 ] && ok "global-memory view differs between steps 0 and 1 ($d pixels)" \
-      || bad "global-memory view looks the same at steps 0 and 1 ($d)"
+    panel_changes book "$r" "reduceInterleaved's global-memory view (step 0)"
   else
     bad "no global-memory view for reduceInterleaved"
   fi
