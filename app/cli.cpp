@@ -128,6 +128,19 @@ std::string help_text(const std::string& topic) {
            "writes them into SESSION, so the window shows them beside the timings, also without a GPU.\n"
            "Needs a CUDA GPU and `ncu` on the PATH; without ncu it says so and exits 1.\n";
   }
+  if (topic == "histogram") {
+    return "usage: reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]\n"
+           "                             [--block-size B] [--samples S] [--csv FILE] [--out FILE.rstrace [--block K]]\n"
+           "The course track's histograms (seeds/004): histo_sectioned (one section per thread),\n"
+           "histo_basic (interleaved, global atomics) and histo_private (a shared histogram per block),\n"
+           "timed against cub::DeviceHistogram over the same bytes, as `bench` times (3 warm-ups, L2\n"
+           "flushed, CUDA events, median of S samples; zeroing the bins is timed too). Inputs: text (a\n"
+           "real English text, repeated; the note's 7 bins of 4 letters), uniform (random bytes, 256 bins),\n"
+           "skewed (90% of the bytes in one bin, 256 bins). Every result is checked bin by bin against the\n"
+           "CPU. Defaults: every input and kernel, --n 2^26 bytes, --block-size 256, --samples 30.\n"
+           "--out saves a trace of one kernel on one input (block K, default 0) for `show` and the window.\n"
+           "Exit: 0 all histograms correct, 1 a runtime error or a wrong bin, 2 a usage error.\n";
+  }
   if (topic == "export") {
     return "usage: reducescope export SESSION --out DIR [--block-size B]\n"
            "Writes the session's timing charts into DIR as PNG, SVG and PDF, with the numbers behind\n"
@@ -147,6 +160,7 @@ std::string help_text(const std::string& topic) {
          "       reducescope record --out FILE.rssession [--track T|all] [--n N] [--samples S]\n"
          "       reducescope export SESSION --out DIR [--block-size B]\n"
          "       reducescope profile SESSION [--track book] [--block-size B] [--n N]\n"
+         "       reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]\n"
          "       reducescope COMMAND --help | --version\n"
          "\n"
          "With no command, opens the window: kernel list, block size, step-by-step replay of one\n"
@@ -173,6 +187,7 @@ Options parse_cli(const std::vector<std::string>& args) {
     else if (c == "record") o.command = Command::Record, i = 1;
     else if (c == "export") o.command = Command::Export, i = 1;
     else if (c == "profile") o.command = Command::Profile, i = 1;
+    else if (c == "histogram") o.command = Command::Histogram, i = 1;
     else if (c == "help") {
       o.command = Command::Help;
       o.help_topic = args.size() > 1 ? args[1] : "";
@@ -188,6 +203,7 @@ Options parse_cli(const std::vector<std::string>& args) {
            : cmd == Command::Record ? "record"
            : cmd == Command::Export ? "export"
            : cmd == Command::Profile ? "profile"
+           : cmd == Command::Histogram ? "histogram"
                                     : "";
   };
   // --help anywhere wins, so `reducescope bench --n x --help` still helps.
@@ -213,6 +229,25 @@ Options parse_cli(const std::vector<std::string>& args) {
     if (a == "--version") {
       o.command = Command::Version;
       return o;
+    } else if (a == "--kernel" && cmd == Command::Histogram) {
+      const std::string v = value();
+      o.histo_kernels.clear();
+      if (v != "all") {
+        const HistogramKernelInfo* k = find_histogram_kernel(v);
+        if (!k) throw UsageError("--kernel: unknown histogram kernel '" + v + "' (histo_sectioned, histo_basic, histo_private)");
+        o.histo_kernels.push_back(histogram_index(*k));
+      }
+    } else if (a == "--input") {
+      allowed(a, {Command::Histogram});
+      const std::string v = value();
+      o.histo_inputs.clear();
+      if (v == "all") {
+        o.histo_inputs = {HistoInput::Text, HistoInput::Uniform, HistoInput::Skewed};
+      } else if (auto in = parse_histo_input(v)) {
+        o.histo_inputs.push_back(*in);
+      } else {
+        throw UsageError("--input: '" + v + "' is not one of text, uniform, skewed, all");
+      }
     } else if (a == "--kernel") {
       allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run});
       std::string v = value();
@@ -233,7 +268,8 @@ Options parse_cli(const std::vector<std::string>& args) {
       o.dtypes = parse_types(value());
       o.have_type = true;
     } else if (a == "--block-size") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Export, Command::Profile});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Export, Command::Profile,
+                  Command::Histogram});
       std::string v = value();
       o.block_sizes.clear();
       if (v == "all" && cmd == Command::Bench) {
@@ -245,11 +281,12 @@ Options parse_cli(const std::vector<std::string>& args) {
       have_block = true;
       o.have_block_size = true;
     } else if (a == "--n") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Record, Command::Profile});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Record, Command::Profile,
+                  Command::Histogram});
       o.n = parse_count(value(), a);
       o.have_n = true;
     } else if (a == "--samples") {
-      allowed(a, {Command::Bench, Command::Record});
+      allowed(a, {Command::Bench, Command::Record, Command::Histogram});
       std::string v = value();
       if (!parse_uint(v, o.samples) || o.samples < 20 || o.samples > 100000) {
         throw UsageError("--samples: '" + v + "' must be a number from 20 to 100000 (the median needs at least 20)");
@@ -262,13 +299,13 @@ Options parse_cli(const std::vector<std::string>& args) {
       o.pattern = *p;
       o.have_pattern = true;
     } else if (a == "--csv") {
-      allowed(a, {Command::Bench});
+      allowed(a, {Command::Bench, Command::Histogram});
       o.csv = value();
     } else if (a == "--out") {
-      allowed(a, {Command::Trace, Command::Record, Command::Export});
+      allowed(a, {Command::Trace, Command::Record, Command::Export, Command::Histogram});
       o.out = value();
     } else if (a == "--block") {
-      allowed(a, {Command::Trace});
+      allowed(a, {Command::Trace, Command::Histogram});
       std::string v = value();
       if (!parse_uint(v, o.traced_block)) throw UsageError("--block: '" + v + "' is not a block index");
     } else if (a == "--steps") {
@@ -390,6 +427,17 @@ Options parse_cli(const std::vector<std::string>& args) {
       break;
     case Command::Profile:
       if (o.file.empty()) throw UsageError("profile needs a SESSION file to write the metrics into (from `reducescope record`)");
+      break;
+    case Command::Histogram:
+      if (o.histo_inputs.empty()) o.histo_inputs = {HistoInput::Text, HistoInput::Uniform, HistoInput::Skewed};
+      if (o.histo_kernels.empty()) {
+        for (const auto& k : histogram_table()) o.histo_kernels.push_back(histogram_index(k));
+      }
+      if (!o.have_n) o.n = 1u << 26;
+      if (o.block_sizes.empty()) o.block_sizes = {256};
+      if (!o.out.empty() && (o.histo_inputs.size() != 1 || o.histo_kernels.size() != 1)) {
+        throw UsageError("histogram --out saves one trace: give one --kernel and one --input");
+      }
       break;
     case Command::Export:
       if (o.file.empty()) throw UsageError("export needs a SESSION file (recorded with `reducescope record`)");

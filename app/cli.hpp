@@ -11,6 +11,9 @@
 //   reducescope export SESSION --out DIR [--block-size B]   its charts: PNG, SVG, PDF, CSV
 //   reducescope profile SESSION [--track book] [--block-size B] [--n N]   the book's nvprof metrics,
 //                   measured with Nsight Compute (ncu on the PATH), written into SESSION
+//   reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]
+//                   [--block-size B] [--samples S] [--csv FILE] [--out FILE.rstrace [--block K]]
+//                   the course track's histograms against cub::DeviceHistogram
 //
 // Exit codes (fixed; scripts rely on them): 0 success, 1 runtime error, 2 usage error.
 #pragma once
@@ -20,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "histogram.hpp"
 #include "input.hpp"
 #include "kernel_info.hpp"
 
@@ -35,7 +39,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Profile, Help, Version };
+enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Help, Version };
 
 struct Options {
   Command command = Command::Gui;
@@ -76,6 +80,10 @@ struct Options {
   std::string export_dir;               // --export-dir DIR: where File > Export writes (default ./reducescope-charts)
   bool have_kernel = false, have_block_size = false, have_n = false, have_pattern = false;  // given explicitly
   bool have_track = false, have_type = false;
+  // histogram: the inputs (--input; default text, uniform and skewed), the kernels (--kernel; default
+  // every one, as histogram_table() indices); the byte count is `n` (default 2^26).
+  std::vector<HistoInput> histo_inputs;
+  std::vector<unsigned> histo_kernels;
 };
 
 // Parses argv[1..]. Throws UsageError. For --help anywhere, returns Command::Help.

@@ -54,19 +54,6 @@ int guarded(const char* command, std::ostream& err, Body body) {
   }
 }
 
-// The reference a result is checked against, for either element type.
-struct Reference {
-  DType type = DType::Int32;
-  int32_t exact = 0;       // int32: the wrapped sum
-  FloatReference f;        // float32: the double sum and the tolerance
-  bool accepts(int32_t bits) const { return type == DType::Int32 ? bits == exact : f.accepts(bits_to_float(bits)); }
-  std::string str() const {
-    if (type == DType::Int32) return std::to_string(exact);
-    char b[96];
-    std::snprintf(b, sizeof b, "%.9g (double), tolerance %.3g", f.sum, f.tolerance());
-    return b;
-  }
-};
 
 // The CPU loop the sources start from (sum_host, "cpu reduce"): one sequential loop in the element
 // type over `data`, median of 5 runs, in microseconds.
@@ -92,17 +79,16 @@ double time_cpu_sum_us(const std::vector<E>& data) {
 
 // Uploads the input of type `t` and returns its reference; with `cpu_us`, also times the CPU loop
 // over it (time_cpu_sum_us).
-Reference prepare_typed_input(GpuReducer& gpu, const Options& o, DType t, double* cpu_us = nullptr) {
-  Reference r;
-  r.type = t;
+CpuReference prepare_typed_input(GpuReducer& gpu, const Options& o, DType t, double* cpu_us = nullptr) {
+  CpuReference r;
   if (t == DType::Float32) {
     std::vector<float> input = make_input_f32(o.pattern, o.n);
-    r.f = cpu_reduce_f64(input);
+    r = cpu_reference(input);
     if (cpu_us) *cpu_us = time_cpu_sum_us(input);
     gpu.set_input(input, o.pattern);
   } else {
     std::vector<int32_t> input = make_input(o.pattern, o.n);
-    r.exact = cpu_reduce(input);
+    r = cpu_reference(input);
     if (cpu_us) *cpu_us = time_cpu_sum_us(input);
     gpu.set_input(input, o.pattern);
   }
@@ -178,11 +164,20 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
         for (KernelId k : kernels) any = any || kernel_info(k).takes(type);
         if (!any) continue;
         double cpu_us = 0;
-        const Reference ref = prepare_typed_input(gpu, o, type, &cpu_us);
+        const CpuReference ref = prepare_typed_input(gpu, o, type, &cpu_us);
         out << "\n== track " << track.id << ": " << track.title << " -- " << to_string(type) << " ==\n"
             << "Source: " << track.source << "\n"
             << "Reference: " << (type == DType::Int32 ? "CPU sum (int32, wraps) " : "CPU sum in double ")
-            << ref.str() << "\n";
+            << ref.str(ReduceOp::Sum) << "\n";
+        std::set<ReduceOp> other_ops;
+        for (KernelId k : kernels) {
+          if (kernel_info(k).op != ReduceOp::Sum && kernel_info(k).takes(type)) other_ops.insert(kernel_info(k).op);
+        }
+        if (!other_ops.empty()) {
+          out << "           ";
+          for (ReduceOp op : other_ops) out << " " << to_string(op) << ": " << ref.str(op) << ";";
+          out << " (CUB's column is cub::DeviceReduce::Sum for every operator)\n";
+        }
         if (type == DType::Float32) {
           out << "Float tolerance: 6 x sqrt(N) x 2^-24 x sum|x| (Higham & Mary 2019, probabilistic bound for "
                  "summation in any order).\n";
@@ -191,7 +186,7 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
         const Timing copy = gpu.time_copy(o.samples);
         const Timing cub = gpu.time_cub(o.samples);
         const int32_t cub_sum = gpu.run_cub();
-        const bool cub_ok = ref.accepts(cub_sum);
+        const bool cub_ok = ref.accepts(ReduceOp::Sum, cub_sum);
         all_correct = all_correct && cub_ok;
         std::snprintf(b, sizeof b,
                       "References (same method): device-to-device copy %.1f GB/s counting read+write (%.1f%% of "
@@ -211,13 +206,14 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
             if (!r.skipped) r.skipped = dtype_problem(k, type);
             if (!r.skipped) {
               r.got = gpu.run(k, bs);
-              r.correct = ref.accepts(r.got);
+              const ReduceOp op = kernel_info(k).op;
+              r.correct = ref.accepts(op, r.got);
               if (type == DType::Float32) {
                 std::set<int32_t> seen{r.got};
                 for (int i = 1; i < kRepeatRuns; ++i) {
                   const int32_t again = gpu.run(k, bs);
                   seen.insert(again);
-                  r.correct = r.correct && ref.accepts(again);
+                  r.correct = r.correct && ref.accepts(op, again);
                 }
                 r.runs = kRepeatRuns;
                 r.distinct = static_cast<int>(seen.size());
@@ -397,7 +393,7 @@ template <class Body>
 bool for_each_kernel(GpuReducer& gpu, const Options& o, std::ostream& out, Body body) {
   bool ok = true;
   std::optional<DType> uploaded;
-  Reference ref;
+  CpuReference ref;
   for (KernelId k : o.kernels) {
     if (auto why = block_size_problem(k, o.block_sizes[0])) {
       out << kernel_info(k).name << ": skipped: " << *why << "\n";
@@ -426,12 +422,13 @@ int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("trace", err, [&] {
     GpuReducer gpu;
     const bool many = o.kernels.size() > 1;
-    const bool ok = for_each_kernel(gpu, o, out, [&](KernelId k, DType type, const Reference& ref) {
+    const bool ok = for_each_kernel(gpu, o, out, [&](KernelId k, DType type, const CpuReference& ref) {
       Trace t = gpu.trace(k, o.block_sizes[0], o.traced_block);
       Replay replay(t);
       out << summarize_trace(t, replay);
-      const bool correct = ref.accepts(t.meta.result);
-      out << "CPU reference " << ref.str() << ": tracing build " << (correct ? "correct" : "WRONG") << "\n";
+      const ReduceOp op = kernel_info(k).op;
+      const bool correct = ref.accepts(op, t.meta.result);
+      out << "CPU reference " << ref.str(op) << ": tracing build " << (correct ? "correct" : "WRONG") << "\n";
       if (!o.quiet) {
         for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
       }
@@ -442,7 +439,7 @@ int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
       }
       if (!correct) {
         err << "reducescope trace: " << kernel_info(k).name << ": the tracing build's result "
-            << value_str(t.meta.result, type) << " differs from the CPU reference " << ref.str() << "\n";
+            << value_str(t.meta.result, type) << " differs from the CPU reference " << ref.str(op) << "\n";
       }
       if (many) out << "\n";
       return correct;
@@ -455,13 +452,14 @@ int run_once(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("run", err, [&] {
     GpuReducer gpu;
     const unsigned bs = o.block_sizes[0];
-    const bool ok = for_each_kernel(gpu, o, out, [&](KernelId k, DType type, const Reference& ref) {
+    const bool ok = for_each_kernel(gpu, o, out, [&](KernelId k, DType type, const CpuReference& ref) {
       const int32_t got = gpu.run(k, bs);
-      const bool correct = ref.accepts(got);
+      const ReduceOp op = kernel_info(k).op;
+      const bool correct = ref.accepts(op, got);
       out << kernel_info(k).name << " " << to_string(type) << " block size " << bs << " N " << o.n << " ("
           << gpu.first_grid(k, bs) << " blocks in the first launch, " << gpu.launches(k, bs)
           << " launches): result " << value_str(got, type) << ", "
-          << (correct ? "correct" : "WRONG, CPU reference " + ref.str()) << "\n";
+          << (correct ? "correct" : "WRONG, CPU reference " + ref.str(op)) << "\n";
       return correct;
     });
     return ok ? kExitOk : kExitRuntime;
@@ -558,7 +556,7 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("record", err, [&] {
     GpuReducer gpu;
     const DeviceInfo& d = gpu.device();
-    const Reference ref = prepare_typed_input(gpu, o, DType::Int32);  // sessions hold int32 runs
+    const CpuReference ref = prepare_typed_input(gpu, o, DType::Int32);  // sessions hold int32 runs
     constexpr int kWarmups = 3;
     Session s;
     s.meta = session_meta(d, o.n, o.pattern, o.samples, kWarmups);
@@ -579,7 +577,7 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
         const int32_t got = gpu.run(k.id, bs);
         const Timing t = gpu.time(k.id, bs, o.samples, kWarmups);
         Trace tr = gpu.trace(k.id, bs);
-        const bool ok = ref.accepts(got) && ref.accepts(tr.meta.result);
+        const bool ok = ref.accepts(k.op, got) && ref.accepts(k.op, tr.meta.result);
         all_correct = all_correct && ok;
         s.timings.push_back(to_session_timing(k.id, bs, t, ok));
         s.traces.push_back(std::move(tr));
@@ -707,6 +705,91 @@ int run_profile(const Options& o, std::ostream& out, std::ostream& err) {
     }
     save_session(s, o.file);
     out << "metrics written into " << o.file << "\n";
+    return kExitOk;
+  });
+}
+
+int run_histogram(const Options& o, std::ostream& out, std::ostream& err) {
+  return guarded("histogram", err, [&] {
+    GpuReducer gpu;
+    const DeviceInfo& d = gpu.device();
+    const unsigned bs = o.block_sizes[0];
+    if (auto why = block_size_problem(bs)) throw std::invalid_argument(*why);
+    out << "Histograms (course track, seeds/004) on " << device_line(d) << "\n"
+        << o.n << " bytes per input, " << bs << " threads per block; " << timing_method(o.samples, 3, d.l2_bytes)
+        << "; zeroing the bins is timed too. GB/s counts the bytes read.\n";
+    std::ofstream csv;
+    if (!o.csv.empty()) {
+      csv.open(o.csv);
+      if (!csv) throw std::runtime_error("cannot write " + o.csv);
+      csv << "gpu,bytes,input,bins,kernel,block_size,grid,median_ms,min_ms,max_ms,samples,gbps,pct_peak,vs_cub,correct\n";
+    }
+    bool all_correct = true;
+    char b[256];
+    for (HistoInput in : o.histo_inputs) {
+      const HistoBins bins = bins_of(in);
+      const std::vector<uint8_t> data = make_histo_input(in, o.n);
+      const std::vector<uint32_t> want = cpu_histogram(data, bins);
+      gpu.set_histogram_input(data, bins, to_string(in));
+      if (!o.out.empty()) {
+        const HistogramKernelInfo& k = histogram_table()[o.histo_kernels[0]];
+        Trace t = gpu.trace_histogram(k, bs, o.traced_block);
+        Replay replay(t);
+        out << summarize_trace(t, replay);
+        save_trace(t, o.out);
+        out << "trace saved to " << o.out << "\n";
+        return kExitOk;
+      }
+      uint64_t counted = 0;
+      for (uint32_t c : want) counted += c;
+      out << "\n== " << to_string(in) << ": " << to_string(bins) << ", " << counted << " of " << o.n
+          << " bytes counted ==\n";
+      const Timing cub = gpu.time_cub_histogram(o.samples);
+      const bool cub_ok = gpu.cub_histogram() == want;
+      all_correct = all_correct && cub_ok;
+      std::snprintf(b, sizeof b, "%-22s %5s %6s %10s %21s %8s %7s %7s  %s\n", "kernel", "block", "grid", "time ms",
+                    "[min .. max] ms", "GB/s", "% peak", "vs CUB", "bins");
+      out << b;
+      auto row = [&](const std::string& name, unsigned block, unsigned grid, const Timing& t, bool ok) {
+        std::snprintf(b, sizeof b, "%-22s %5s %6s %10.4f   [%7.4f .. %7.4f] %8.1f %6.1f%% %6.2fx  %s\n", name.c_str(),
+                      block ? std::to_string(block).c_str() : "-", grid ? std::to_string(grid).c_str() : "-",
+                      t.median_ms, t.min_ms, t.max_ms, t.gbps, t.pct_peak, cub.median_ms / t.median_ms,
+                      ok ? "correct" : "WRONG");
+        out << b;
+        out.flush();
+        if (csv.is_open()) {
+          csv << '"' << d.name << "\"," << o.n << ',' << to_string(in) << ',' << bin_count(bins) << ',' << name << ','
+              << block << ',' << grid << ',' << fmt("%.6f", t.median_ms) << ',' << fmt("%.6f", t.min_ms) << ','
+              << fmt("%.6f", t.max_ms) << ',' << t.samples << ',' << fmt("%.2f", t.gbps) << ','
+              << fmt("%.2f", t.pct_peak) << ',' << fmt("%.3f", cub.median_ms / t.median_ms) << ',' << (ok ? 1 : 0)
+              << '\n';
+        }
+      };
+      for (unsigned ki : o.histo_kernels) {
+        const HistogramKernelInfo& k = histogram_table()[ki];
+        const bool ok = gpu.histogram(k, bs) == want;
+        all_correct = all_correct && ok;
+        row(k.name, bs, gpu.histogram_grid(k, bs), gpu.time_histogram(k, bs, o.samples), ok);
+      }
+      row("cub::DeviceHistogram", 0, 0, cub, cub_ok);
+      // The bins themselves, most filled first (at most 8).
+      std::vector<unsigned> order(want.size());
+      for (unsigned i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](unsigned x, unsigned y) { return want[x] > want[y]; });
+      out << "bins (CPU):";
+      for (size_t i = 0; i < std::min<size_t>(order.size(), 8); ++i) {
+        out << "  " << bin_label(bins, order[i]) << " " << want[order[i]];
+      }
+      out << (order.size() > 8 ? "  ...\n" : "\n");
+    }
+    if (csv.is_open()) {
+      if (!csv.flush()) throw std::runtime_error(o.csv + ": write failed");
+      out << "CSV written to " << o.csv << "\n";
+    }
+    if (!all_correct) {
+      err << "reducescope histogram: some histograms do not match the CPU's counts\n";
+      return kExitRuntime;
+    }
     return kExitOk;
   });
 }

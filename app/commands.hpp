@@ -20,6 +20,8 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err);
 int run_export(const Options& o, std::ostream& out, std::ostream& err);
 // Measures the book's nvprof metrics with ncu (on the PATH) and writes them into o.file (a session).
 int run_profile(const Options& o, std::ostream& out, std::ostream& err);
+// The course track's histograms against cub::DeviceHistogram (reducescope histogram --help).
+int run_histogram(const Options& o, std::ostream& out, std::ostream& err);
 
 // The summary `reducescope show` prints for a loaded trace (also used by `trace`).
 std::string summarize_trace(const Trace& trace, const Replay& replay);

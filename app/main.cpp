@@ -40,6 +40,8 @@ int main(int argc, char** argv) {
       return rs::run_profile(o, std::cout, std::cerr);
     case rs::Command::Export:
       return rs::run_export(o, std::cout, std::cerr);
+    case rs::Command::Histogram:
+      return rs::run_histogram(o, std::cout, std::cerr);
     case rs::Command::Gui:
 #ifdef REDUCESCOPE_HAS_GUI
       return rs::run_gui(o);

@@ -8,6 +8,9 @@
 //   RS_KERNEL(K)         template <class T, class Probe>, int and float
 //   RS_KERNEL_INT(K)     template <class Probe>, int only (Harris's reduce0..reduce4)
 //   RS_KERNEL_INT_BS(K)  template <unsigned blockSize, class Probe>, int only (reduce5, reduce6)
+//   RS_KERNEL_OP(NAME, K, OP)  template <template <class> class Op, class T, class Probe>, int and
+//                        float, bound to operator policy OP under the registry name NAME (the course
+//                        track: one kernel source, one entry per operator)
 // Kernels that do not take the block size as a template parameter are instantiated once per
 // type and probe (the same pointer fills every block size), so only what is used is compiled.
 //
@@ -94,9 +97,37 @@ KernelLaunchers bind_kernel(const char* name, Bind bind) {
   ::rs::bind_kernel<true, false>(#K, [](auto, auto p, auto bs) {     \
     return &K<decltype(bs)::value, typename decltype(p)::type>;      \
   })
+#define RS_KERNEL_OP(NAME, K, OP)                                                                 \
+  ::rs::bind_kernel<true, true>(#NAME, [](auto t, auto p, auto) {                                 \
+    return &K<OP, typename decltype(t)::type, typename decltype(p)::type>;                        \
+  })
+// The course track's histogram kernels (kernels/histogram.hpp), for 7 letter bins [0] and 256 byte
+// bins [1]; every one has the signature  kernel(const unsigned char* buffer, long size,
+// unsigned int* histo, Probe probe). Listed in histogram_table() order by kernels/track_course.cu.
+template <class Probe>
+using HistoFn = void (*)(const unsigned char*, long, unsigned int*, Probe);
+struct HistoLaunchers {
+  const char* name = nullptr;
+  std::array<HistoFn<NullProbe>, 2> null{};
+  std::array<HistoFn<TraceProbe>, 2> trace{};
+  template <class Probe>
+  HistoFn<Probe> get(size_t bins_index) const {
+    if constexpr (std::is_same_v<Probe, NullProbe>) return null[bins_index];
+    if constexpr (std::is_same_v<Probe, TraceProbe>) return trace[bins_index];
+  }
+};
+#define RS_HISTO_KERNEL(K)                                                             \
+  ::rs::HistoLaunchers {                                                               \
+    #K, {&K<LetterBins, NullProbe>, &K<ByteBins, NullProbe>}, {                        \
+      &K<LetterBins, TraceProbe>, &K<ByteBins, TraceProbe>                             \
+    }                                                                                  \
+  }
+const std::vector<HistoLaunchers>& course_histogram_launchers();
+
 // Each track's list, defined by its kernel file's RS_TRACK_KERNELS (kernels/track_*.cu).
 const std::vector<KernelLaunchers>& harris_launchers();
 const std::vector<KernelLaunchers>& lecture_launchers();
 const std::vector<KernelLaunchers>& book_launchers();
+const std::vector<KernelLaunchers>& course_launchers();
 
 }  // namespace rs

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <stdexcept>
 #include <type_traits>
@@ -12,6 +13,7 @@
 #include "cub_reference.hpp"
 #include "gpu_reduce.hpp"
 #include "dispatch.cuh"
+#include "reduce_ops.hpp"
 
 namespace rs {
 
@@ -34,7 +36,7 @@ std::string cuda_message(cudaError_t e, const char* call) {
 const std::vector<const KernelLaunchers*>& launcher_table() {
   static const std::vector<const KernelLaunchers*> table = [] {
     std::vector<const KernelLaunchers*> t(kernel_table().size(), nullptr);
-    for (const auto* track : {&harris_launchers(), &lecture_launchers(), &book_launchers()}) {
+    for (const auto* track : {&harris_launchers(), &lecture_launchers(), &book_launchers(), &course_launchers()}) {
       for (const KernelLaunchers& l : *track) {
         const KernelInfo* k = find_kernel(l.name);
         if (!k) throw std::logic_error(std::string("kernel ") + l.name + " has a binding but no registry entry");
@@ -47,6 +49,22 @@ const std::vector<const KernelLaunchers*>& launcher_table() {
     return t;
   }();
   return table;
+}
+
+// The histogram kernels by histogram_table() index, checked once against it.
+const std::vector<HistoLaunchers>& histo_table() {
+  const auto& v = course_histogram_launchers();
+  static const bool checked = [&] {
+    if (v.size() != histogram_table().size()) throw std::logic_error("histogram kernels and bindings differ in number");
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (std::string(v[i].name) != histogram_table()[i].name) {
+        throw std::logic_error(std::string("histogram binding ") + v[i].name + " is not " + histogram_table()[i].name);
+      }
+    }
+    return true;
+  }();
+  (void)checked;
+  return v;
 }
 
 template <class T>
@@ -106,16 +124,88 @@ struct GpuReducer::Impl {
   void* d_cub_temp = nullptr;
   size_t cub_temp_bytes = 0;
   size_t n = 0;
+  size_t partial_elems = 0;  // 32-bit words in d_a and d_b
   DType dtype = DType::Int32;
   Pattern pattern = Pattern::RandomBytes;
-  // Finish::HostSum (in place): a zero-padded scratch copy of the input, and pinned host memory
-  // for the partial sums the host adds.
+  // Finish::HostSum (in place): a zero-padded scratch copy of the input. HostSum and HostReduce:
+  // pinned host memory for the per-block partials the host combines.
   void* d_scratch = nullptr;
   size_t scratch_elems = 0;   // n rounded up to whole tiles of kScratchTile elements
-  int32_t* h_partials = nullptr;
-  size_t partials_cap = 0;
-  unsigned pending_partials = 0;  // partials the last HostSum launch left in h_partials
+  int32_t* h_partials = nullptr;  // partial_elems 32-bit words
+  unsigned pending_partials = 0;  // blocks whose partials the last host-finished launch left in h_partials
+  KernelId pending_kernel = KernelId::reduce0;  // that launch's kernel (its operator, its finish)
   static constexpr size_t kScratchTile = 8 * 1024;  // 8 elements per thread x 1024 threads
+
+  // The histogram input (set_histogram_input): bytes, the bins, CUB's storage and letter levels.
+  unsigned char* d_bytes = nullptr;
+  size_t nbytes = 0;
+  HistoBins hbins = HistoBins::Bytes256;
+  std::string hlabel;
+  unsigned int* d_hist = nullptr;  // 256 counters
+  int* d_levels = nullptr;         // kLetterLevels, for CUB's letter bins
+  void* d_hist_temp = nullptr;
+  size_t hist_temp_bytes = 0;
+
+  void free_histogram() {
+    cudaFree(d_bytes);
+    cudaFree(d_hist);
+    cudaFree(d_levels);
+    cudaFree(d_hist_temp);
+    d_bytes = nullptr;
+    d_hist = nullptr;
+    d_levels = nullptr;
+    d_hist_temp = nullptr;
+    hist_temp_bytes = 0;
+    nbytes = 0;
+  }
+
+  static unsigned histo_smem(const HistogramKernelInfo& k, HistoBins b) { return k.privatised ? bin_count(b) * 4 : 0; }
+
+  template <class Probe>
+  HistoFn<Probe> histo_fn(const HistogramKernelInfo& k, unsigned bs) const {
+    if (auto why = block_size_problem(bs)) throw std::invalid_argument(*why);
+    if (nbytes == 0) throw std::logic_error("GpuReducer: no histogram input (call set_histogram_input first)");
+    return histo_table()[histogram_index(k)].get<Probe>(hbins == HistoBins::Letters7 ? 0 : 1);
+  }
+
+  unsigned histo_grid(const HistogramKernelInfo& k, unsigned bs) const {
+    int per_sm = 0;
+    RS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, histo_fn<NullProbe>(k, bs), static_cast<int>(bs),
+                                                          histo_smem(k, hbins)));
+    const size_t resident = static_cast<size_t>(std::max(per_sm, 1)) * static_cast<size_t>(info.sm_count);
+    return static_cast<unsigned>(std::max<size_t>(1, std::min(resident, (nbytes + bs - 1) / bs)));
+  }
+
+  // Enqueues zeroing the bins and one launch.
+  template <class Probe>
+  void launch_histogram(const HistogramKernelInfo& k, unsigned bs, Probe probe) {
+    HistoFn<Probe> fn = histo_fn<Probe>(k, bs);
+    RS_CUDA(cudaMemsetAsync(d_hist, 0, 256 * sizeof(unsigned int), stream));
+    fn<<<histo_grid(k, bs), bs, histo_smem(k, hbins), stream>>>(d_bytes, static_cast<long>(nbytes), d_hist, probe);
+    RS_CUDA(cudaPeekAtLastError());
+  }
+
+  std::vector<uint32_t> read_bins() {
+    std::vector<uint32_t> h(bin_count(hbins));
+    RS_CUDA(cudaMemcpyAsync(h.data(), d_hist, h.size() * 4, cudaMemcpyDeviceToHost, stream));
+    RS_CUDA(cudaStreamSynchronize(stream));
+    return h;
+  }
+
+  cudaError_t enqueue_cub_histogram() {
+    const bool letters = hbins == HistoBins::Letters7;
+    if (!d_hist_temp) {
+      cudaError_t e = ::rs::cub_histogram(nullptr, hist_temp_bytes, d_bytes, d_hist, nbytes, letters, d_levels, stream);
+      if (e != cudaSuccess) return e;
+      e = cudaMalloc(&d_hist_temp, std::max<size_t>(hist_temp_bytes, 16));
+      if (e != cudaSuccess) return e;
+    }
+    // CUB's HistogramEven and HistogramRange zero the bins themselves; the memset keeps bins past
+    // bin_count (unused) at zero and matches the kernels' timed region.
+    cudaError_t e = cudaMemsetAsync(d_hist, 0, 256 * sizeof(unsigned int), stream);
+    if (e != cudaSuccess) return e;
+    return ::rs::cub_histogram(d_hist_temp, hist_temp_bytes, d_bytes, d_hist, nbytes, letters, d_levels, stream);
+  }
 
   void free_input() {
     cudaFree(d_in);
@@ -127,7 +217,7 @@ struct GpuReducer::Impl {
     cudaFreeHost(h_partials);
     d_scratch = nullptr;
     h_partials = nullptr;
-    scratch_elems = partials_cap = 0;
+    scratch_elems = partial_elems = 0;
     d_in = d_a = d_b = d_copy = nullptr;
     d_cub_temp = nullptr;
     cub_temp_bytes = 0;
@@ -138,7 +228,9 @@ struct GpuReducer::Impl {
     if (count == 0) throw std::invalid_argument("N must be at least 1");
     if (count > (1ull << 31)) throw std::invalid_argument("N must be at most 2^31 (2147483648)");
     free_input();
-    const size_t partial = count / 32 + 2;  // first launch at 32 threads/block writes ceil(n/32) partials
+    // The first launch at 32 threads/block writes ceil(n/32) partials; farthest_point writes 4 words
+    // per 6 x 32 inputs.
+    const size_t partial = count / 32 + 8;
     const size_t need = (2 * count + 2 * partial) * 4;
     size_t free_b = 0, total_b = 0;
     RS_CUDA(cudaMemGetInfo(&free_b, &total_b));
@@ -152,6 +244,7 @@ struct GpuReducer::Impl {
     RS_CUDA(cudaMalloc(&d_a, partial * 4));
     RS_CUDA(cudaMalloc(&d_b, partial * 4));
     RS_CUDA(cudaMemcpy(d_in, data, count * 4, cudaMemcpyHostToDevice));
+    partial_elems = partial;
     n = count;
     dtype = type;
     pattern = p;
@@ -170,13 +263,16 @@ struct GpuReducer::Impl {
     int per_sm = 0;
     if (dtype == DType::Float32) {
       RS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_fn<float, NullProbe>(id, bs),
-                                                            static_cast<int>(bs), bs * 4));
+                                                            static_cast<int>(bs), smem_bytes(id, bs)));
     } else {
       RS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_fn<int, NullProbe>(id, bs),
-                                                            static_cast<int>(bs), bs * 4));
+                                                            static_cast<int>(bs), smem_bytes(id, bs)));
     }
     return static_cast<size_t>(std::max(per_sm, 1)) * static_cast<size_t>(info.sm_count);
   }
+
+  // Dynamic shared memory of one block, bytes (all element types are 4 bytes).
+  static unsigned smem_bytes(KernelId id, unsigned bs) { return bs * kernel_info(id).smem_per_thread * 4; }
 
   // Finish::HostSum: a fresh zero-padded scratch copy of the input, since the kernel destroys it.
   // Enqueued before (and timed apart from) the reduction: the user's input is never modified.
@@ -184,8 +280,6 @@ struct GpuReducer::Impl {
     if (!d_scratch) {
       scratch_elems = (n + kScratchTile - 1) / kScratchTile * kScratchTile;
       RS_CUDA(cudaMalloc(&d_scratch, scratch_elems * 4));
-      partials_cap = n / 32 + 2;
-      RS_CUDA(cudaMallocHost(reinterpret_cast<void**>(&h_partials), partials_cap * 4));
     }
     RS_CUDA(cudaMemcpyAsync(d_scratch, d_in, n * 4, cudaMemcpyDeviceToDevice, stream));
     if (scratch_elems > n) {
@@ -193,22 +287,72 @@ struct GpuReducer::Impl {
     }
   }
 
+  static bool host_finished(KernelId id) {
+    const Finish f = kernel_info(id).finish;
+    return f == Finish::HostSum || f == Finish::HostReduce;
+  }
+
   void prepare(KernelId id) {
+    if (host_finished(id) && !h_partials) {
+      RS_CUDA(cudaMallocHost(reinterpret_cast<void**>(&h_partials), partial_elems * 4));
+    }
     if (kernel_info(id).finish == Finish::HostSum) prepare_scratch();
   }
 
-  // Finish::HostSum: waits for the partials and adds them on the host (int32, wrapping).
-  int32_t host_sum() {
+  // Enqueues the copy of `blocks` partials of the launch just enqueued to pinned host memory.
+  void fetch_partials(KernelId id, unsigned blocks) {
+    const size_t words = static_cast<size_t>(blocks) * (kernel_info(id).op == ReduceOp::Farthest ? 4 : 1);
+    RS_CUDA(cudaMemcpyAsync(h_partials, d_a, words * 4, cudaMemcpyDeviceToHost, stream));
+    pending_partials = blocks;
+    pending_kernel = id;
+  }
+
+  // HostSum and HostReduce: waits for the partials and combines them on the host with the kernel's
+  // operator (kernels/reduce_ops.hpp; int sums wrap). Returns the result's 32 bits.
+  int32_t host_finish() {
     RS_CUDA(cudaStreamSynchronize(stream));
-    uint32_t sum = 0;
-    for (unsigned i = 0; i < pending_partials; ++i) sum += static_cast<uint32_t>(h_partials[i]);
-    return static_cast<int32_t>(sum);
+    const KernelInfo& k = kernel_info(pending_kernel);
+    if (k.op == ReduceOp::Farthest) {
+      int32_t best = -1;
+      uint64_t best_d = 0;
+      for (unsigned b = 0; b < pending_partials; ++b) {
+        const int32_t* p = h_partials + 4 * b;
+        const uint64_t d = sq_norm(p[1], p[2], p[3]);
+        if (farther(d, p[0], best_d, best)) {
+          best = p[0];
+          best_d = d;
+        }
+      }
+      return best;
+    }
+    if (dtype == DType::Float32) return combine_partials<float>(k.op);
+    return combine_partials<int32_t>(k.op);
+  }
+
+  template <class T>
+  int32_t combine_partials(ReduceOp op) const {
+    const T* v = reinterpret_cast<const T*>(h_partials);
+    auto fold = [&](auto f) {
+      T acc = f.identity();
+      for (unsigned i = 0; i < pending_partials; ++i) acc = f(acc, v[i]);
+      int32_t bits = 0;
+      std::memcpy(&bits, &acc, sizeof bits);
+      return bits;
+    };
+    switch (op) {
+      case ReduceOp::Min: return fold(OpMin<T>{});
+      case ReduceOp::Max: return fold(OpMax<T>{});
+      case ReduceOp::Sum:
+      case ReduceOp::Farthest: break;
+    }
+    return fold(OpSum<T>{});
   }
 
   unsigned launches(KernelId id, unsigned bs) const {
     switch (kernel_info(id).finish) {
       case Finish::GlobalAtomic:
       case Finish::HostSum:
+      case Finish::HostReduce:
       case Finish::SinglePass: return 1;
       case Finish::SecondKernel: return grid(id, bs, n) > 1 ? 2 : 1;
       case Finish::Relaunch: break;
@@ -229,25 +373,32 @@ struct GpuReducer::Impl {
   T* launch(KernelId id, unsigned bs, Probe first, Probe rest) {
     if (n == 0) throw std::logic_error("GpuReducer: no input (call set_input first)");
     KernelFn<T, Probe> fn = kernel_fn<T, Probe>(id, bs);
-    const size_t smem = static_cast<size_t>(bs) * sizeof(T);
+    const size_t smem = smem_bytes(id, bs);
     const T* in = static_cast<const T*>(d_in);
     T* a = static_cast<T*>(d_a);
     T* b = static_cast<T*>(d_b);
     switch (kernel_info(id).finish) {
       case Finish::HostSum: {
         // In place on the scratch copy (prepare_scratch), `n` its padded length; the partials go
-        // to pinned host memory, which host_sum() adds up.
+        // to pinned host memory, which host_finish() adds up.
         if constexpr (std::is_same_v<T, int>) {
           const unsigned blocks = grid(id, bs, n);
           fn<<<blocks, bs, smem, stream>>>(static_cast<const T*>(d_scratch), a, static_cast<unsigned>(scratch_elems),
                                            first);
           RS_CUDA(cudaPeekAtLastError());
-          RS_CUDA(cudaMemcpyAsync(h_partials, a, blocks * sizeof(T), cudaMemcpyDeviceToHost, stream));
-          pending_partials = blocks;
+          fetch_partials(id, blocks);
           return nullptr;
         } else {
           throw std::invalid_argument(std::string(kernel_info(id).name) + " reduces int32 only");
         }
+      }
+      case Finish::HostReduce: {
+        // Each block writes its result to d_a; host_finish() combines them.
+        const unsigned blocks = grid(id, bs, n);
+        fn<<<blocks, bs, smem, stream>>>(in, a, static_cast<unsigned>(n), first);
+        RS_CUDA(cudaPeekAtLastError());
+        fetch_partials(id, blocks);
+        return nullptr;
       }
       case Finish::GlobalAtomic:
       case Finish::SinglePass: {
@@ -291,9 +442,9 @@ struct GpuReducer::Impl {
     return launch<int>(id, bs, first, rest);
   }
 
-  // The result of the reduction just enqueued: at d_result, or (nullptr) the host's sum of the partials.
+  // The result of the reduction just enqueued: at d_result, or (nullptr) the host's finish of the partials.
   int32_t read_result(const void* d_result) {
-    if (!d_result) return host_sum();
+    if (!d_result) return host_finish();
     int32_t v = 0;
     RS_CUDA(cudaMemcpyAsync(&v, d_result, sizeof v, cudaMemcpyDeviceToHost, stream));
     RS_CUDA(cudaStreamSynchronize(stream));
@@ -383,6 +534,7 @@ GpuReducer::GpuReducer(int device) : impl_(std::make_unique<Impl>()) {
 GpuReducer::~GpuReducer() {
   if (!impl_) return;
   impl_->free_input();
+  impl_->free_histogram();
   cudaFree(impl_->d_flush);
   if (impl_->start) cudaEventDestroy(impl_->start);
   if (impl_->stop) cudaEventDestroy(impl_->stop);
@@ -419,13 +571,13 @@ int32_t GpuReducer::run(KernelId kernel, unsigned block_size) {
 Timing GpuReducer::time(KernelId kernel, unsigned block_size, int samples, int warmups) {
   Impl& m = *impl_;
   run(kernel, block_size);  // validates before timing
-  const bool host_sum = kernel_info(kernel).finish == Finish::HostSum;
+  const bool host_part = Impl::host_finished(kernel);
   auto ms = m.sample([&] { m.launch_any(kernel, block_size, NullProbe{}, NullProbe{}); }, samples, warmups,
                      [&] { m.prepare(kernel); },
                      [&] {
-                       if (!host_sum) return 0.0;
+                       if (!host_part) return 0.0;
                        const auto t0 = std::chrono::steady_clock::now();
-                       m.host_sum();
+                       m.host_finish();
                        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                      });
   return summarize(std::move(ms), static_cast<double>(m.n) * 4, m.info.peak_gbps());
@@ -507,7 +659,7 @@ Trace GpuReducer::trace(KernelId kernel, unsigned block_size, unsigned traced_bl
   meta.n = m.n;
   meta.traced_block = traced_block;
   meta.grid_size = grid;
-  meta.smem_bytes = block_size * 4;
+  meta.smem_bytes = Impl::smem_bytes(kernel, block_size);
   meta.pattern = to_string(m.pattern);
   meta.gpu = m.info.name;
   meta.compute_capability = std::to_string(m.info.cc_major) + "." + std::to_string(m.info.cc_minor);
@@ -515,6 +667,125 @@ Trace GpuReducer::trace(KernelId kernel, unsigned block_size, unsigned traced_bl
   meta.date = utc_now();
   meta.tool_version = kToolVersion;
   t.source = kernel_source(info.track);
+  return t;
+}
+
+// ---- Histograms --------------------------------------------------------------------------------
+
+void GpuReducer::set_histogram_input(const std::vector<uint8_t>& bytes, HistoBins bins, const std::string& label) {
+  Impl& m = *impl_;
+  if (bytes.empty()) throw std::invalid_argument("the histogram input must hold at least 1 byte");
+  if (bytes.size() > (1ull << 31)) throw std::invalid_argument("the histogram input must be at most 2^31 bytes");
+  m.free_histogram();
+  size_t free_b = 0, total_b = 0;
+  RS_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  if (bytes.size() + (64u << 20) > free_b) {
+    throw CudaError(std::to_string(bytes.size() >> 20) + " MiB of histogram input do not fit: " +
+                    std::to_string(free_b >> 20) + " MiB are free on " + m.info.name + " (try fewer bytes)");
+  }
+  RS_CUDA(cudaMalloc(&m.d_bytes, bytes.size()));
+  RS_CUDA(cudaMalloc(&m.d_hist, 256 * sizeof(unsigned int)));
+  RS_CUDA(cudaMalloc(&m.d_levels, sizeof kLetterLevels));
+  RS_CUDA(cudaMemcpy(m.d_bytes, bytes.data(), bytes.size(), cudaMemcpyHostToDevice));
+  RS_CUDA(cudaMemcpy(m.d_levels, kLetterLevels, sizeof kLetterLevels, cudaMemcpyHostToDevice));
+  m.nbytes = bytes.size();
+  m.hbins = bins;
+  m.hlabel = label;
+}
+
+size_t GpuReducer::histogram_bytes() const { return impl_->nbytes; }
+
+unsigned GpuReducer::histogram_grid(const HistogramKernelInfo& k, unsigned block_size) const {
+  return impl_->histo_grid(k, block_size);
+}
+
+std::vector<uint32_t> GpuReducer::histogram(const HistogramKernelInfo& k, unsigned block_size) {
+  impl_->launch_histogram(k, block_size, NullProbe{});
+  return impl_->read_bins();
+}
+
+Timing GpuReducer::time_histogram(const HistogramKernelInfo& k, unsigned block_size, int samples, int warmups) {
+  Impl& m = *impl_;
+  histogram(k, block_size);  // validates before timing
+  auto ms = m.sample([&] { m.launch_histogram(k, block_size, NullProbe{}); }, samples, warmups);
+  return summarize(std::move(ms), static_cast<double>(m.nbytes), m.info.peak_gbps());
+}
+
+std::vector<uint32_t> GpuReducer::cub_histogram() {
+  Impl& m = *impl_;
+  if (m.nbytes == 0) throw std::logic_error("GpuReducer: no histogram input (call set_histogram_input first)");
+  RS_CUDA(m.enqueue_cub_histogram());
+  return m.read_bins();
+}
+
+Timing GpuReducer::time_cub_histogram(int samples, int warmups) {
+  Impl& m = *impl_;
+  cub_histogram();  // allocates CUB's storage outside the timed region
+  auto ms = m.sample([&] { RS_CUDA(m.enqueue_cub_histogram()); }, samples, warmups);
+  return summarize(std::move(ms), static_cast<double>(m.nbytes), m.info.peak_gbps());
+}
+
+Trace GpuReducer::trace_histogram(const HistogramKernelInfo& k, unsigned block_size, unsigned traced_block) {
+  Impl& m = *impl_;
+  const unsigned grid = m.histo_grid(k, block_size);
+  if (traced_block >= grid) {
+    throw std::invalid_argument("block " + std::to_string(traced_block) + " does not exist: " + k.name + " runs " +
+                                std::to_string(grid) + " blocks");
+  }
+  // Each thread loads about nbytes / (grid x block) bytes and makes an atomic per byte; the
+  // privatised kernel also zeroes, merges and passes two barriers.
+  const uint64_t per_thread = (m.nbytes + uint64_t{grid} * block_size - 1) / (uint64_t{grid} * block_size);
+  const uint64_t want = uint64_t{block_size} * (2 * per_thread + 8) + 4 * 256;
+  constexpr uint64_t kMaxRecords = 1u << 22;  // 4M records, 128 MiB: trace a smaller input than that
+  if (want > kMaxRecords) {
+    throw std::invalid_argument("a trace of " + std::string(k.name) + " over " + std::to_string(m.nbytes) +
+                                " bytes would need " + std::to_string(want) + " records (at most " +
+                                std::to_string(kMaxRecords) + "): trace fewer bytes");
+  }
+  const auto capacity = static_cast<uint32_t>(want);
+  TraceRecord* d_records = nullptr;
+  uint32_t* d_count = nullptr;
+  Trace t;
+  try {
+    RS_CUDA(cudaMalloc(&d_records, capacity * sizeof(TraceRecord)));
+    RS_CUDA(cudaMalloc(&d_count, sizeof(uint32_t)));
+    RS_CUDA(cudaMemsetAsync(d_count, 0, sizeof(uint32_t), m.stream));
+    m.launch_histogram(k, block_size, TraceProbe{d_records, capacity, d_count, traced_block, 0, 0});
+    const std::vector<uint32_t> bins = m.read_bins();
+    uint64_t total = 0;
+    for (uint32_t b : bins) total += b;
+    t.meta.result = static_cast<int32_t>(static_cast<uint32_t>(total));
+    uint32_t count = 0;
+    RS_CUDA(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));
+    if (count > capacity) {
+      throw CudaError("trace of " + std::string(k.name) + " overflowed its buffer (" + std::to_string(count) +
+                      " records, room for " + std::to_string(capacity) + ")");
+    }
+    t.records.resize(count);
+    RS_CUDA(cudaMemcpy(t.records.data(), d_records, count * sizeof(TraceRecord), cudaMemcpyDeviceToHost));
+  } catch (...) {
+    cudaFree(d_records);
+    cudaFree(d_count);
+    throw;
+  }
+  cudaFree(d_records);
+  cudaFree(d_count);
+  TraceMeta& meta = t.meta;
+  meta.kernel = k.name;
+  meta.track = "course";
+  meta.dtype = DType::Int32;
+  meta.block_size = block_size;
+  meta.n = m.nbytes;
+  meta.traced_block = traced_block;
+  meta.grid_size = grid;
+  meta.smem_bytes = Impl::histo_smem(k, m.hbins);
+  meta.pattern = m.hlabel;
+  meta.gpu = m.info.name;
+  meta.compute_capability = std::to_string(m.info.cc_major) + "." + std::to_string(m.info.cc_minor);
+  meta.cuda_version = m.info.cuda_runtime;
+  meta.date = utc_now();
+  meta.tool_version = kToolVersion;
+  t.source = kernel_source("course");
   return t;
 }
 

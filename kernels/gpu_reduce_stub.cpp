@@ -22,5 +22,15 @@ Timing GpuReducer::time_cub(int, int) { throw NoDeviceError("no CUDA support"); 
 int32_t GpuReducer::run_cub() { throw NoDeviceError("no CUDA support"); }
 Timing GpuReducer::time_copy(int, int) { throw NoDeviceError("no CUDA support"); }
 Trace GpuReducer::trace(KernelId, unsigned, unsigned) { throw NoDeviceError("no CUDA support"); }
+void GpuReducer::set_histogram_input(const std::vector<uint8_t>&, HistoBins, const std::string&) {
+  throw NoDeviceError("no CUDA support");
+}
+size_t GpuReducer::histogram_bytes() const { return 0; }
+unsigned GpuReducer::histogram_grid(const HistogramKernelInfo&, unsigned) const { throw NoDeviceError("no CUDA support"); }
+std::vector<uint32_t> GpuReducer::histogram(const HistogramKernelInfo&, unsigned) { throw NoDeviceError("no CUDA support"); }
+Timing GpuReducer::time_histogram(const HistogramKernelInfo&, unsigned, int, int) { throw NoDeviceError("no CUDA support"); }
+std::vector<uint32_t> GpuReducer::cub_histogram() { throw NoDeviceError("no CUDA support"); }
+Timing GpuReducer::time_cub_histogram(int, int) { throw NoDeviceError("no CUDA support"); }
+Trace GpuReducer::trace_histogram(const HistogramKernelInfo&, unsigned, unsigned) { throw NoDeviceError("no CUDA support"); }
 
 }  // namespace rs

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <random>
+
+#include "reduce_ops.hpp"
 
 namespace rs {
 
@@ -86,6 +90,93 @@ FloatReference cpu_reduce_f64(const std::vector<float>& data) {
     r.sum_abs += std::fabs(x);
   }
   return r;
+}
+
+int32_t cpu_farthest_point(const std::vector<int32_t>& data) {
+  int32_t best = -1;
+  uint64_t best_d = 0;
+  const size_t points = data.size() / 3;
+  for (size_t p = 0; p < points; ++p) {
+    const uint64_t d = sq_norm(data[3 * p], data[3 * p + 1], data[3 * p + 2]);
+    if (farther(d, static_cast<int32_t>(p), best_d, best)) {
+      best = static_cast<int32_t>(p);
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+namespace {
+template <class T>
+int32_t bits_of(T v) {
+  int32_t b = 0;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+template <class T, template <class> class Op>
+int32_t fold_bits(const std::vector<T>& data) {
+  const Op<T> op;
+  T acc = op.identity();
+  for (T x : data) acc = op(acc, x);
+  return bits_of(acc);
+}
+}  // namespace
+
+CpuReference cpu_reference(const std::vector<int32_t>& data) {
+  CpuReference r;
+  r.type = DType::Int32;
+  r.sum = cpu_reduce(data);
+  r.min = fold_bits<int32_t, OpMin>(data);
+  r.max = fold_bits<int32_t, OpMax>(data);
+  r.farthest = cpu_farthest_point(data);
+  return r;
+}
+
+CpuReference cpu_reference(const std::vector<float>& data) {
+  CpuReference r;
+  r.type = DType::Float32;
+  r.f = cpu_reduce_f64(data);
+  r.min = fold_bits<float, OpMin>(data);
+  r.max = fold_bits<float, OpMax>(data);
+  return r;
+}
+
+bool CpuReference::accepts(ReduceOp op, int32_t bits) const {
+  switch (op) {
+    case ReduceOp::Sum: {
+      if (type == DType::Int32) return bits == sum;
+      float got = 0;
+      std::memcpy(&got, &bits, sizeof got);
+      return f.accepts(got);
+    }
+    case ReduceOp::Min: return bits == min;
+    case ReduceOp::Max: return bits == max;
+    case ReduceOp::Farthest: return type == DType::Int32 && bits == farthest;
+  }
+  return false;
+}
+
+std::string CpuReference::str(ReduceOp op) const {
+  auto value = [&](int32_t b) {
+    if (type == DType::Int32) return std::to_string(b);
+    float v = 0;
+    std::memcpy(&v, &b, sizeof v);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return std::string(buf);
+  };
+  switch (op) {
+    case ReduceOp::Sum: {
+      if (type == DType::Int32) return std::to_string(sum);
+      char b[96];
+      std::snprintf(b, sizeof b, "%.9g (double), tolerance %.3g", f.sum, f.tolerance());
+      return b;
+    }
+    case ReduceOp::Min: return value(min) + " (min)";
+    case ReduceOp::Max: return value(max) + " (max)";
+    case ReduceOp::Farthest: return "point " + std::to_string(farthest) + " (farthest)";
+  }
+  return "?";
 }
 
 }  // namespace rs

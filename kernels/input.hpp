@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kernel_info.hpp"  // ReduceOp, DType
+
 namespace rs {
 
 // Data patterns. "random" is uniform random bytes 0..255 from a fixed seed, so 2^26 of them
@@ -42,5 +44,26 @@ struct FloatReference {
   bool accepts(float got) const;
 };
 FloatReference cpu_reduce_f64(const std::vector<float>& data);
+
+// Index of the 3-D point farthest from the origin, `data` read as data.size() / 3 points (x, y, z);
+// the lower index on a tie; -1 if there is no point. The course track's farthest_point.
+int32_t cpu_farthest_point(const std::vector<int32_t>& data);
+
+// The CPU reference of one input for every operator a kernel may reduce with (ReduceOp), computed
+// with the operator policies of kernels/reduce_ops.hpp: exact for int32 (sums wrap) and for float32
+// min and max; a double sum with a tolerance for float32 sums.
+struct CpuReference {
+  DType type = DType::Int32;
+  int32_t sum = 0;        // int32: the wrapped sum
+  int32_t min = 0, max = 0;  // the bits of the smallest and largest element (float32: its bit pattern)
+  int32_t farthest = -1;  // int32: cpu_farthest_point
+  FloatReference f;       // float32: the double sum and its tolerance
+  // Whether a kernel's result `bits` for operator `op` matches.
+  bool accepts(ReduceOp op, int32_t bits) const;
+  // The expected value, for messages: "1234", "0.999 (float32)", "8.3e6 (double), tolerance 2.1".
+  std::string str(ReduceOp op) const;
+};
+CpuReference cpu_reference(const std::vector<int32_t>& data);
+CpuReference cpu_reference(const std::vector<float>& data);
 
 }  // namespace rs

@@ -7,6 +7,7 @@ const char* to_string(ReduceOp op) {
     case ReduceOp::Sum: return "sum";
     case ReduceOp::Min: return "min";
     case ReduceOp::Max: return "max";
+    case ReduceOp::Farthest: return "farthest point";
   }
   return "?";
 }
@@ -18,6 +19,7 @@ const char* to_string(Finish f) {
     case Finish::SecondKernel: return "second kernel";
     case Finish::SinglePass: return "single pass";
     case Finish::HostSum: return "host sum";
+    case Finish::HostReduce: return "host reduce";
   }
   return "?";
 }
@@ -45,6 +47,9 @@ const std::vector<TrackInfo> kTracks = {
     {"book", "Book: Professional CUDA C, divergence and unrolling, in place in global memory",
      "Cheng, Grossman, McKercher, \"Professional CUDA C Programming\" (2014), ch. 3 (seeds/002), 2^24 ints",
      "Tesla M2070", 1u << 24, 512, "cpu reduce", 29000, "kernels/book_kernels.cuh"},
+    {"course", "Course: operators, coalesced loads, a user-defined operator",
+     "Lecture notes \"Reduction operation, histogram, atomics, privatisation\" (seeds/004)", "", 0, 1024, "", 0,
+     "kernels/course_kernels.cuh"},
 };
 
 // Every kernel: one entry each. Fields: id, track, name, title, fixes, costs, element types,
@@ -167,6 +172,43 @@ std::vector<KernelInfo> make_table() {
        "not need.",
        "One instantiation per block size.",
        kInt, ReduceOp::Sum, 64, kBookWarpWhy, 8, false, Finish::HostSum, 1253},
+
+      // --- course: lecture notes on reduction operators and histograms (seeds/004). Each block reduces
+      // 2 * blockDim.x inputs in partialSum[2*blockDim.x]; the host combines the blocks' results.
+      {{}, "course", "naive_sum", "Simple thread block design: partialSum[2*t]",
+       "The CPU loop: each block reduces 2 * blockDim.x inputs in shared memory in log2(2 * blockDim.x) steps, "
+       "thread t responsible for the even position 2*t.",
+       "Loads not coalesced: thread t reads inputs 2*t and 2*t+1, so each warp-wide load uses half of every "
+       "sector it brings. Divergent warps: only threads with t % stride == 0 add.",
+       kIntFloat, ReduceOp::Sum, 32, "", 2, false, Finish::HostReduce, 0, 2},
+      {{}, "course", "coalesced_sum", "Better memory coalescing: partialSum[t], partialSum[blockDim.x+t]",
+       "Uncoalesced loads: thread t reads inputs t and blockDim.x + t, so a warp reads 32 consecutive words per "
+       "load and uses every byte of each sector.",
+       "The tree is still the naive one: in every step each warp runs both the threads that add and those that "
+       "do not.",
+       kIntFloat, ReduceOp::Sum, 32, "", 2, false, Finish::HostReduce, 0, 2},
+      {{}, "course", "better_sum", "A better reduction kernel: t < stride",
+       "Divergence: the stride runs from blockDim.x down, so the working threads t < stride are contiguous; with "
+       "1024 threads the first 5 steps keep whole warps active or idle.",
+       "The last 5 steps still diverge inside the first warp, and every step costs a __syncthreads().",
+       kIntFloat, ReduceOp::Sum, 32, "", 2, false, Finish::HostReduce, 0, 2},
+      {{}, "course", "better_min", "The same tree, operator min (identity: the largest value)",
+       "Only the operator: the kernel source is better_sum's, with the policy OpMin (as cub::Min); slots past the "
+       "end hold INT_MAX or +infinity.",
+       "The same cost as better_sum: min is one instruction, like +. Float min is exact, so every order gives "
+       "the same bits.",
+       kIntFloat, ReduceOp::Min, 32, "", 2, false, Finish::HostReduce, 0, 2},
+      {{}, "course", "better_max", "The same tree, operator max (identity: the smallest value)",
+       "Only the operator: the policy OpMax (as cub::Max); slots past the end hold INT_MIN or -infinity.",
+       "The same cost as better_sum.",
+       kIntFloat, ReduceOp::Max, 32, "", 2, false, Finish::HostReduce, 0, 2},
+      {{}, "course", "farthest_point", "A user-defined operator: the 3-D point farthest from the origin",
+       "Any associative and commutative operator with an identity reduces in parallel: here the inputs are n / 3 "
+       "points (x, y, z), the shared array holds point indices (-1: none), and the operator keeps the point with "
+       "the larger x*x + y*y + z*z (the lower index on a tie, so every order gives the same answer).",
+       "Each step of the tree reads both points' coordinates again from global memory (six loads per compare); "
+       "only the index moves through shared memory.",
+       kInt, ReduceOp::Farthest, 32, "", 6, false, Finish::HostReduce, 0, 2},
   };
   for (size_t i = 0; i < t.size(); ++i) t[i].id = static_cast<KernelId>(i);
   return t;

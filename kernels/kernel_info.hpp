@@ -25,8 +25,10 @@
 
 namespace rs {
 
-// The operator a kernel reduces with. Append-only.
-enum class ReduceOp : uint8_t { Sum = 0, Min = 1, Max = 2 };
+// The operator a kernel reduces with (kernels/reduce_ops.hpp). Append-only. Farthest: the index of
+// the 3-D point farthest from the origin, the n int32 inputs read as n / 3 points (x, y, z); -1 if
+// there is no point (n < 3).
+enum class ReduceOp : uint8_t { Sum = 0, Min = 1, Max = 2, Farthest = 3 };
 const char* to_string(ReduceOp op);
 
 // How the host finishes the reduction after the kernel's first launch.
@@ -38,8 +40,11 @@ enum class Finish : uint8_t {
   SinglePass,    // one launch that finishes by itself (later tracks)
   HostSum,       // one launch in place on a zero-padded scratch copy of the input; the host copies the
                  // per-block partials back and adds them (the book: there is no barrier across blocks)
+  HostReduce,    // one launch; the host copies the per-block results back and combines them with the
+                 // kernel's operator (the course note: "if the number of sums is small, the host can
+                 // copy them back and add them together"). Farthest: 4 ints per block (index, x, y, z).
 };
-// "repeated launches", "global atomic", "second kernel", "single pass", "host sum"
+// "repeated launches", "global atomic", "second kernel", "single pass", "host sum", "host reduce"
 const char* to_string(Finish f);
 
 // Index of a kernel in kernel_table(). The named values are the Harris kernels, which the
@@ -60,10 +65,13 @@ struct KernelInfo {
   ReduceOp op;                // the operator
   unsigned min_block_size;    // smallest block size its algorithm can take
   const char* min_block_why;  // why, when min_block_size > 32
-  unsigned inputs_per_thread; // elements each thread loads per grid pass (1, 2, 4 or 8)
+  unsigned inputs_per_thread; // elements each thread loads per grid pass (1, 2, 4 or 8; 6 for
+                              // farthest_point: two points of three ints)
   bool grid_stride;           // true: capped grid (enough blocks to fill the GPU), grid-stride loop
   Finish finish;              // how the host finishes the reduction
   double source_us;           // the time the source reports for it, microseconds (0: none)
+  unsigned smem_per_thread = 1; // 4-byte words of dynamic shared memory per thread (the course's
+                                // partialSum[2*blockDim.x]: 2)
   bool takes(DType t) const { return (dtypes & dtype_bit(t)) != 0; }
 };
 

@@ -6,6 +6,7 @@
 #include <climits>
 #include <limits>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,13 +45,13 @@ std::vector<KernelId> all_kernels() {
 TEST(ParseCli, BenchDefaults) {
   Options o = parse_cli({"bench"});
   EXPECT_EQ(o.command, Command::Bench);
-  ASSERT_EQ(o.kernels.size(), 24u);  // harris (7) + lecture (8) + book (9)
+  ASSERT_EQ(o.kernels.size(), 30u);  // harris (7) + lecture (8) + book (9) + course (6)
   EXPECT_EQ(o.kernels, all_kernels());
   EXPECT_EQ(o.kernels.front(), KernelId::reduce0);
   EXPECT_EQ(o.kernels[6], KernelId::reduce6);
   EXPECT_EQ(std::string(kernel_info(o.kernels[14]).name), "sum_two_step");
-  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "reduceCompleteUnroll");
-  EXPECT_EQ(o.tracks, (std::vector<std::string>{"harris", "lecture", "book"}));
+  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "farthest_point");
+  EXPECT_EQ(o.tracks, (std::vector<std::string>{"harris", "lecture", "book", "course"}));
   EXPECT_TRUE(o.block_sizes.empty());  // each track's own block size
   EXPECT_TRUE(o.dtypes.empty());       // every type a kernel takes
   EXPECT_FALSE(o.block_sizes_all);
@@ -360,7 +361,7 @@ TEST(HelpText, Topics) {
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {
-  ASSERT_EQ(kernel_table().size(), 24u);
+  ASSERT_EQ(kernel_table().size(), 30u);
   for (size_t i = 0; i < kernel_table().size(); ++i) {
     const KernelInfo& k = kernel_table()[i];
     EXPECT_EQ(static_cast<size_t>(k.id), i);
@@ -371,8 +372,9 @@ TEST(KernelInfo, Table) {
     EXPECT_GT(std::string(k.costs).size(), 10u) << k.name;
     EXPECT_NE(k.dtypes, 0) << k.name;
     EXPECT_TRUE(k.inputs_per_thread == 1 || k.inputs_per_thread == 2 || k.inputs_per_thread == 4 ||
-                k.inputs_per_thread == 8)
+                k.inputs_per_thread == 8 || (k.op == ReduceOp::Farthest && k.inputs_per_thread == 6))
         << k.name;
+    EXPECT_TRUE(k.smem_per_thread == 1 || k.smem_per_thread == 2) << k.name;
     EXPECT_LE(k.inputs_per_thread, kMaxElementsPerThread) << k.name;
     if (k.min_block_size > 32) {
       EXPECT_GT(std::string(k.min_block_why).size(), 10u) << k.name;
@@ -390,8 +392,8 @@ TEST(KernelInfo, Table) {
 }
 
 TEST(KernelInfo, Tracks) {
-  ASSERT_EQ(track_table().size(), 3u);
-  EXPECT_EQ(track_names(), "harris, lecture, book");
+  ASSERT_EQ(track_table().size(), 4u);
+  EXPECT_EQ(track_names(), "harris, lecture, book, course");
   // Tracks are contiguous in the table, in track order.
   size_t i = 0;
   for (const TrackInfo& t : track_table()) {
@@ -437,6 +439,62 @@ TEST(KernelInfo, Tracks) {
   }
   EXPECT_EQ(find_track("book")->default_block_size, 512u);
   EXPECT_EQ(find_track("book")->cpu_source_us, 29000);
+}
+
+// The course track: one kernel source per tree, one registry entry per operator.
+TEST(KernelInfo, CourseOperators) {
+  const auto ids = track_kernels("course");
+  ASSERT_EQ(ids.size(), 6u);
+  std::map<ReduceOp, int> ops;
+  for (KernelId id : ids) {
+    const KernelInfo& k = kernel_info(id);
+    ++ops[k.op];
+    EXPECT_EQ(k.finish, Finish::HostReduce) << k.name;
+    EXPECT_EQ(k.smem_per_thread, 2u) << k.name << ": partialSum[2*blockDim.x]";
+    EXPECT_EQ(k.min_block_size, 32u) << k.name;
+  }
+  EXPECT_EQ(ops[ReduceOp::Sum], 3);
+  EXPECT_EQ(ops[ReduceOp::Min], 1);
+  EXPECT_EQ(ops[ReduceOp::Max], 1);
+  EXPECT_EQ(ops[ReduceOp::Farthest], 1);
+  const KernelInfo& far = *find_kernel("farthest_point");
+  EXPECT_FALSE(far.takes(DType::Float32));
+  EXPECT_EQ(far.inputs_per_thread, 6u);  // two points of three ints
+  EXPECT_STREQ(to_string(ReduceOp::Farthest), "farthest point");
+  EXPECT_STREQ(to_string(Finish::HostReduce), "host reduce");
+}
+
+// The CPU reference for every operator: what the GPU results are checked against.
+TEST(CpuReference, EveryOperatorOnInt32) {
+  const std::vector<int32_t> v = {5, -7, 2147483647, 3, -2147483647 - 1, 0, 9, 9, 9};
+  const CpuReference r = cpu_reference(v);
+  EXPECT_EQ(r.sum, cpu_reduce(v));
+  EXPECT_EQ(r.min, -2147483647 - 1);
+  EXPECT_EQ(r.max, 2147483647);
+  // Points (5,-7,INT_MAX), (3,INT_MIN,0), (9,9,9): |INT_MIN| > INT_MAX, so point 1.
+  EXPECT_EQ(r.farthest, 1);
+  EXPECT_TRUE(r.accepts(ReduceOp::Min, -2147483647 - 1));
+  EXPECT_FALSE(r.accepts(ReduceOp::Min, 0));
+  EXPECT_FALSE(r.accepts(ReduceOp::Max, r.min));
+  EXPECT_TRUE(r.accepts(ReduceOp::Farthest, 1));
+  EXPECT_FALSE(r.accepts(ReduceOp::Farthest, 0));
+  EXPECT_EQ(r.str(ReduceOp::Farthest), "point 1 (farthest)");
+  // Fewer than 3 elements: no point; a tie: the lower index.
+  EXPECT_EQ(cpu_farthest_point({1, 2}), -1);
+  EXPECT_EQ(cpu_farthest_point({0, 0, 3, 4, 0, 0, 0, 0, -3}), 1);  // squared norms 9, 16, 9
+  EXPECT_EQ(cpu_farthest_point({0, 0, 3, 0, 0, 0, 0, 0, -3}), 0);
+}
+
+TEST(CpuReference, FloatMinMaxAreExactAndTheSumHasATolerance) {
+  const std::vector<float> v = {0.5f, -2.25f, 1e30f, 3.0f};
+  const CpuReference r = cpu_reference(v);
+  EXPECT_EQ(bits_to_float(static_cast<uint32_t>(r.min)), -2.25f);
+  EXPECT_EQ(bits_to_float(static_cast<uint32_t>(r.max)), 1e30f);
+  EXPECT_TRUE(r.accepts(ReduceOp::Max, r.max));
+  EXPECT_FALSE(r.accepts(ReduceOp::Max, static_cast<int32_t>(float_to_bits(1e30f) + 1)));  // one ulp off
+  EXPECT_FALSE(r.accepts(ReduceOp::Farthest, 0)) << "float32 has no farthest point";
+  EXPECT_TRUE(r.accepts(ReduceOp::Sum, static_cast<int32_t>(float_to_bits(1e30f))));
+  EXPECT_FALSE(r.accepts(ReduceOp::Sum, static_cast<int32_t>(float_to_bits(1e29f))));
 }
 
 TEST(KernelInfo, DtypeProblem) {

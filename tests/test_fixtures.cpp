@@ -325,7 +325,9 @@ TEST(BookFixtures, EveryKernelAt64And256ThreadsReducesItsSliceInPlace) {
       for (const GlobalRequest& g : l.replay.global_requests()) {
         if (g.space != static_cast<uint8_t>(GlobalBuffer::Scratch)) continue;
         for (int lane = 0; lane < kWarpSize; ++lane) {
-          if (g.lanes >> lane & 1u) EXPECT_LT(g.index[lane], bs * k.inputs_per_thread) << k.name;
+          if (g.lanes >> lane & 1u) {
+            EXPECT_LT(g.index[lane], bs * k.inputs_per_thread) << k.name;
+          }
         }
         stores += g.kind == AccessKind::GlobalStore;
       }

@@ -1368,7 +1368,7 @@ TEST(ReplayV3, BadVersion3RecordsThrow) {
   throws([](TraceRecord& rec) { rec.space = 0; });
   throws([](TraceRecord& rec) { rec.space = 12; });
   throws([](TraceRecord& rec) { rec.kind = static_cast<uint8_t>(AccessKind::GlobalLoad), rec.addr = 32; });
-  throws([](TraceRecord& rec) { rec.kind = static_cast<uint8_t>(AccessKind::GlobalAtomic), rec.space = 3; });
+  throws([](TraceRecord& rec) { rec.kind = static_cast<uint8_t>(AccessKind::GlobalAtomic), rec.space = 4; });
   // The scratch buffer holds 8 elements per thread of the grid: 32 x 8 = 256 here.
   throws([](TraceRecord& rec) {
     rec.kind = static_cast<uint8_t>(AccessKind::GlobalStore), rec.space = 2, rec.addr = 256;

@@ -837,13 +837,13 @@ TEST(TraceIoV3, SessionWithVersion3TracesRoundTrips) {
   EXPECT_EQ(back.traces[0].meta.track, "lecture");
   EXPECT_EQ(back.traces[1].meta.track, "harris");
   // A session's trace is validated as a trace: a version 3 record problem is refused.
-  s.traces[0].records.back().space = 3;
+  s.traces[0].records.back().space = 4;
   try {
     parse_session(serialize_session(s), "unit_test.rssession");
     ADD_FAILURE() << "accepted";
   } catch (const SessionFormatError& e) {
     EXPECT_TRUE(contains(e.what(), "unit_test.rssession")) << e.what();
-    EXPECT_TRUE(contains(e.what(), "unknown global buffer 3")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "unknown global buffer 4")) << e.what();
   }
 }
 
@@ -861,17 +861,18 @@ void expect_record_refused(const std::string& what, void (*patch)(Trace&), const
 // Record indices in small_v3_trace(): 6 global load, 7 global store, 8 shuffle, 9 warp reduce,
 // 10 shared atomic, 11 global atomic.
 TEST(TraceIoV3, BadRecordsAreRefused) {
-  expect_record_refused("buffer", [](Trace& t) { t.records[6].space = 3; },
-                        "record 6: global load: unknown global buffer 3");
+  expect_record_refused("buffer", [](Trace& t) { t.records[6].space = 4; },
+                        "record 6: global load: unknown global buffer 4");
   // Scratch (2): the input's padded copy holds at most 8 elements per thread of the grid.
   expect_record_refused("scratch index", [](Trace& t) { t.records[6].space = 2, t.records[6].addr = 1u << 30; },
                         "outside the scratch buffer");
   expect_record_refused("atomic buffer", [](Trace& t) { t.records[11].space = 0xff; }, "unknown global buffer 255");
   expect_record_refused("input index", [](Trace& t) { t.meta.n = 1000; },  // record 6 reads input[1000]
                         "record 6: global load index 1000 is outside the input buffer of 1000 elements");
-  expect_record_refused("output index", [](Trace& t) { t.records[7].addr = 4096; },
-                        "record 7: global store index 4096 is outside the output buffer of 4096 elements");
-  expect_record_refused("atomic index", [](Trace& t) { t.records[11].addr = 5000; }, "record 11: global atomic index 5000");
+  // Output: 4 words per block of the grid (4096 blocks here), or 256 (a histogram's bins).
+  expect_record_refused("output index", [](Trace& t) { t.records[7].addr = 16384; },
+                        "record 7: global store index 16384 is outside the output buffer of 16384 elements");
+  expect_record_refused("atomic index", [](Trace& t) { t.records[11].addr = 20000; }, "record 11: global atomic index 20000");
   expect_record_refused("lane", [](Trace& t) { t.records[8].lane_arg = 32; },
                         "record 8: shuffle source lane 32 is not in 0..31");
   expect_record_refused("width 0", [](Trace& t) { t.records[8].space = 0; }, "shuffle width 0 is not a power of two");
@@ -897,13 +898,18 @@ TEST(TraceIoV3, GoodEdgesAreAccepted) {
   Trace back;
   std::string msg;
   EXPECT_EQ(try_parse(serialize_trace(t), &back, &msg), Outcome::Parsed) << msg;
-  // A launch of one block, or a grid size of 0 (unknown): the output buffer has one element.
+  // A launch of one block, or a grid size of 0 (unknown): the output buffer may hold up to 256 elements
+  // (4 words per block for farthest_point, or a histogram's bins).
   t.meta.grid_size = 0;
   t.records[7].addr = 0;
-  t.records[11].addr = 0;
+  t.records[11].addr = 255;
   EXPECT_EQ(try_parse(serialize_trace(t), &back, &msg), Outcome::Parsed) << msg;
-  t.records[11].addr = 1;
-  EXPECT_TRUE(contains(format_error(serialize_trace(t)), "outside the output buffer of 1 elements"));
+  t.records[11].addr = 256;
+  EXPECT_TRUE(contains(format_error(serialize_trace(t)), "outside the output buffer of 256 elements"));
+  // The input read as bytes (the histograms): indices up to N.
+  t.records[11].addr = 0;
+  t.records[7].space = static_cast<uint8_t>(GlobalBuffer::Bytes);
+  EXPECT_EQ(try_parse(serialize_trace(t), &back, &msg), Outcome::Parsed) << msg;
 }
 
 TEST(TraceIoV3, UnknownDtypeIsRefused) {
@@ -989,7 +995,7 @@ std::vector<std::pair<std::string, std::string>> v3_corpus() {
   broken("v3-shuffle-bad-lane.rstrace", [](Trace& t) { t.records[1 + 5 * 7].lane_arg = 40; });
   broken("v3-shuffle-bad-width.rstrace", [](Trace& t) { t.records[1 + 5 * 7].space = 24; });
   broken("v3-global-index-out-of-range.rstrace", [](Trace& t) { t.records[5 * 9].addr = 32; });
-  broken("v3-bad-buffer.rstrace", [](Trace& t) { t.records.back().space = 3; });
+  broken("v3-bad-buffer.rstrace", [](Trace& t) { t.records.back().space = 4; });
   broken("v3-bad-atomic-op.rstrace", [](Trace& t) { t.records[2 + 5 * 4].op = 9; });
   broken("v3-bad-dtype.rstrace", [](Trace& t) { t.meta.dtype = static_cast<DType>(2); });
   const std::string whole = serialize_trace(good);
@@ -1019,7 +1025,7 @@ TEST(TraceIoV3, CorpusMessages) {
       {"v3-shuffle-bad-lane.rstrace", "record 36: shuffle source lane 40 is not in 0..31"},
       {"v3-shuffle-bad-width.rstrace", "record 36: shuffle width 24 is not a power of two in 1..32"},
       {"v3-global-index-out-of-range.rstrace", "record 45: global load index 32 is outside the input buffer of 32 elements"},
-      {"v3-bad-buffer.rstrace", "record 161: global store: unknown global buffer 3"},
+      {"v3-bad-buffer.rstrace", "record 161: global store: unknown global buffer 4"},
       {"v3-bad-atomic-op.rstrace", "record 22: unknown atomic operation 9"},
       {"v3-bad-dtype.rstrace", "unknown element type: dtype 2"},
       {"v3-truncated.rstrace", "truncated"},

@@ -33,7 +33,8 @@ namespace rs {
 // The bits of a 32-bit value, as records store them.
 template <class T>
 __device__ __forceinline__ uint32_t to_bits(T v) {
-  static_assert(sizeof(T) == 4, "records hold 32-bit values");
+  static_assert(sizeof(T) == 4 || (std::is_integral_v<T> && sizeof(T) < 4),
+                "records hold 32-bit values (narrower integers, the histograms' bytes, are widened)");
   if constexpr (std::is_same_v<T, float>) {
     return __float_as_uint(v);
   } else {

@@ -446,7 +446,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
           g.active_mask |= r.active_mask;
           g.index[lane] = r.addr;
           g.value[lane] = static_cast<uint32_t>(r.value);
-          const uint64_t byte = uint64_t{r.addr} * 4;
+          const uint64_t byte = uint64_t{r.addr} * element_bytes(r.space);
           sectors.insert(byte / 32);
           elements.insert(r.addr);
           // The slice's snapshot: a load shows what memory held, a store what it holds now.
@@ -470,8 +470,8 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
           }
         }
         g.sectors = static_cast<int>(sectors.size());
-        g.min_sectors = static_cast<int>((elements.size() * 4 + 31) / 32);
-        g.requested_bytes = std::popcount(g.lanes) * 4;
+        g.min_sectors = static_cast<int>((elements.size() * element_bytes(g.space) + 31) / 32);
+        g.requested_bytes = std::popcount(g.lanes) * static_cast<int>(element_bytes(g.space));
         note_instruction(warp, g.lanes, g.active_mask, g.line);
         st.global_requests.push_back(global_.size());
         global_.push_back(g);

@@ -49,11 +49,17 @@ enum class GlobalBuffer : uint8_t {
   Output = 1,  // its output: the per-block partial sums, or the single global accumulator
   Scratch = 2, // a copy of the input, padded with zeros to whole blocks, that an in-place kernel
                // (the book track) loads and stores; at most kMaxElementsPerThread x block size x grid
+  Bytes = 3,   // the input read as bytes (the course track's histograms): element i = byte i, 1 byte wide
 };
-inline constexpr uint8_t kMaxGlobalBuffer = 2;
+inline constexpr uint8_t kMaxGlobalBuffer = 3;
+// Bytes per element of a global buffer: 1 for Bytes, 4 for the others.
+inline constexpr uint32_t element_bytes(uint8_t space) { return space == 3 ? 1u : 4u; }
+// Output buffer elements a trace may name: 4 words per block (farthest_point's index and point) or a
+// histogram's bins (at most 256).
+inline constexpr uint64_t kMinOutputElements = 256;
 // Most elements one thread of any kernel loads per grid pass (the book's unrolling by 8).
 inline constexpr uint32_t kMaxElementsPerThread = 8;
-const char* to_string(GlobalBuffer b);  // "input", "output", "scratch"
+const char* to_string(GlobalBuffer b);  // "input", "output", "scratch", "input bytes"
 
 // Bit 7 of TraceRecord::op: the record's values are float32 bit patterns, not int32.
 inline constexpr uint8_t kOpFloatBit = 0x80;

@@ -31,6 +31,7 @@ const char* to_string(GlobalBuffer b) {
     case GlobalBuffer::Input: return "input";
     case GlobalBuffer::Output: return "output";
     case GlobalBuffer::Scratch: return "scratch";
+    case GlobalBuffer::Bytes: return "input bytes";
   }
   return "?";
 }
@@ -82,10 +83,10 @@ std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
       if (r.space > kMaxGlobalBuffer) return what + ": unknown global buffer " + std::to_string(r.space);
       const GlobalBuffer b = static_cast<GlobalBuffer>(r.space);
       // Scratch: the input's padded copy, at most 8 elements per thread of every block of the grid.
-      const uint64_t size = b == GlobalBuffer::Input     ? m.n
+      const uint64_t size = (b == GlobalBuffer::Input || b == GlobalBuffer::Bytes) ? m.n
                             : b == GlobalBuffer::Scratch ? uint64_t{std::max<uint32_t>(m.grid_size, 1)} *
                                                                m.block_size * kMaxElementsPerThread
-                                                         : std::max<uint64_t>(m.grid_size, 1);
+                                                         : std::max<uint64_t>(4ull * m.grid_size, kMinOutputElements);
       if (r.addr >= size) {
         return what + " index " + std::to_string(r.addr) + " is outside the " + to_string(b) + " buffer of " +
                std::to_string(size) + " elements";
