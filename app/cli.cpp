@@ -47,6 +47,14 @@ std::vector<DType> parse_types(const std::string& v) {
   throw UsageError("--type: '" + v + "' is not one of int32, float32, all");
 }
 
+std::string histogram_kernel_names() {
+  std::string s;
+  for (const auto& k : kernel_table()) {
+    if (k.op == ReduceOp::Histogram) s += (s.empty() ? "" : ", ") + std::string(k.name);
+  }
+  return s;
+}
+
 KernelId parse_kernel(const std::string& v) {
   const KernelInfo* k = find_kernel(v);
   if (!k) throw UsageError("--kernel: unknown kernel '" + v + "' (kernels: " + kernel_names() + ")");
@@ -233,9 +241,11 @@ Options parse_cli(const std::vector<std::string>& args) {
       const std::string v = value();
       o.histo_kernels.clear();
       if (v != "all") {
-        const HistogramKernelInfo* k = find_histogram_kernel(v);
-        if (!k) throw UsageError("--kernel: unknown histogram kernel '" + v + "' (histo_sectioned, histo_basic, histo_private)");
-        o.histo_kernels.push_back(histogram_index(*k));
+        const KernelId k = parse_kernel(v);
+        if (kernel_info(k).op != ReduceOp::Histogram) {
+          throw UsageError("--kernel: " + v + " is a reduction, not a histogram (" + histogram_kernel_names() + ")");
+        }
+        o.histo_kernels.push_back(k);
       }
     } else if (a == "--input") {
       allowed(a, {Command::Histogram});
@@ -393,8 +403,18 @@ Options parse_cli(const std::vector<std::string>& args) {
   if (!have_kernel && (cmd == Command::Bench || cmd == Command::Record || (o.have_track && cmd != Command::Gui) ||
                        cmd == Command::Profile)) {
     for (const auto& t : o.tracks) {
-      for (KernelId k : track_kernels(t)) o.kernels.push_back(k);
+      for (KernelId k : track_kernels(t)) {
+        // The histograms are no reductions: `bench`, `run` and `trace` leave them to `histogram`.
+        if (kernel_info(k).op == ReduceOp::Histogram && cmd != Command::Record && cmd != Command::Gui) continue;
+        o.kernels.push_back(k);
+      }
     }
+  }
+  if (have_kernel && kernel_info(o.kernels[0]).op == ReduceOp::Histogram &&
+      (cmd == Command::Bench || cmd == Command::Trace || cmd == Command::Run)) {
+    const char* k = kernel_info(o.kernels[0]).name;
+    throw UsageError(std::string(k) + " is a histogram, not a reduction: use `reducescope histogram --kernel " + k +
+                     "` (with --out FILE for a trace)");
   }
   if (o.have_type && o.kernels.size() == 1) {
     bool any = false;
@@ -431,7 +451,9 @@ Options parse_cli(const std::vector<std::string>& args) {
     case Command::Histogram:
       if (o.histo_inputs.empty()) o.histo_inputs = {HistoInput::Text, HistoInput::Uniform, HistoInput::Skewed};
       if (o.histo_kernels.empty()) {
-        for (const auto& k : histogram_table()) o.histo_kernels.push_back(histogram_index(k));
+        for (const auto& k : kernel_table()) {
+          if (k.op == ReduceOp::Histogram) o.histo_kernels.push_back(k.id);
+        }
       }
       if (!o.have_n) o.n = 1u << 26;
       if (o.block_sizes.empty()) o.block_sizes = {256};

@@ -81,9 +81,9 @@ struct Options {
   bool have_kernel = false, have_block_size = false, have_n = false, have_pattern = false;  // given explicitly
   bool have_track = false, have_type = false;
   // histogram: the inputs (--input; default text, uniform and skewed), the kernels (--kernel; default
-  // every one, as histogram_table() indices); the byte count is `n` (default 2^26).
+  // every ReduceOp::Histogram kernel); the byte count is `n` (default 2^26).
   std::vector<HistoInput> histo_inputs;
-  std::vector<unsigned> histo_kernels;
+  std::vector<KernelId> histo_kernels;
 };
 
 // Parses argv[1..]. Throws UsageError. For --help anywhere, returns Command::Help.

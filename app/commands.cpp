@@ -8,6 +8,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <type_traits>
@@ -16,6 +17,7 @@
 
 #include "gpu_reduce.hpp"
 #include "profile.hpp"
+#include "text_histogram.hpp"
 #include "trace_io.hpp"
 #ifdef REDUCESCOPE_HAS_CHARTS
 #include "charts.hpp"
@@ -569,15 +571,26 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
     m.cub_ms = cub.median_ms;
     m.cub_gbps = cub.gbps;
     bool all_correct = true;
+    TextHistogram histograms(gpu);  // timed over N bytes of text, traced over kHistogramTraceBytes
     for (KernelId id : o.kernels) {
       const KernelInfo& k = kernel_info(id);
       if (!k.takes(DType::Int32)) continue;
       for (unsigned bs : kBlockSizes) {
         if (block_size_problem(k.id, bs)) continue;
-        const int32_t got = gpu.run(k.id, bs);
-        const Timing t = gpu.time(k.id, bs, o.samples, kWarmups);
-        Trace tr = gpu.trace(k.id, bs);
-        const bool ok = ref.accepts(k.op, got) && ref.accepts(k.op, tr.meta.result);
+        Timing t;
+        Trace tr;
+        bool ok = false;
+        if (k.op == ReduceOp::Histogram) {
+          bool timed_ok = false, traced_ok = false;
+          t = histograms.time(k.id, bs, o.n, o.samples, kWarmups, &timed_ok);
+          tr = histograms.trace(k.id, bs, o.n, &traced_ok);
+          ok = timed_ok && traced_ok;
+        } else {
+          const int32_t got = gpu.run(k.id, bs);
+          t = gpu.time(k.id, bs, o.samples, kWarmups);
+          tr = gpu.trace(k.id, bs);
+          ok = ref.accepts(k.op, got) && ref.accepts(k.op, tr.meta.result);
+        }
         all_correct = all_correct && ok;
         s.timings.push_back(to_session_timing(k.id, bs, t, ok));
         s.traces.push_back(std::move(tr));
@@ -732,8 +745,7 @@ int run_histogram(const Options& o, std::ostream& out, std::ostream& err) {
       const std::vector<uint32_t> want = cpu_histogram(data, bins);
       gpu.set_histogram_input(data, bins, to_string(in));
       if (!o.out.empty()) {
-        const HistogramKernelInfo& k = histogram_table()[o.histo_kernels[0]];
-        Trace t = gpu.trace_histogram(k, bs, o.traced_block);
+        Trace t = gpu.trace_histogram(o.histo_kernels[0], bs, o.traced_block);
         Replay replay(t);
         out << summarize_trace(t, replay);
         save_trace(t, o.out);
@@ -765,11 +777,10 @@ int run_histogram(const Options& o, std::ostream& out, std::ostream& err) {
               << '\n';
         }
       };
-      for (unsigned ki : o.histo_kernels) {
-        const HistogramKernelInfo& k = histogram_table()[ki];
+      for (KernelId k : o.histo_kernels) {
         const bool ok = gpu.histogram(k, bs) == want;
         all_correct = all_correct && ok;
-        row(k.name, bs, gpu.histogram_grid(k, bs), gpu.time_histogram(k, bs, o.samples), ok);
+        row(kernel_info(k).name, bs, gpu.histogram_grid(k, bs), gpu.time_histogram(k, bs, o.samples), ok);
       }
       row("cub::DeviceHistogram", 0, 0, cub, cub_ok);
       // The bins themselves, most filled first (at most 8).

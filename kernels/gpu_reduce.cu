@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -44,27 +45,43 @@ const std::vector<const KernelLaunchers*>& launcher_table() {
       }
     }
     for (const auto& k : kernel_table()) {
-      if (!t[static_cast<size_t>(k.id)]) throw std::logic_error(std::string("kernel ") + k.name + " has no binding");
+      if (!t[static_cast<size_t>(k.id)] && k.op != ReduceOp::Histogram) {
+        throw std::logic_error(std::string("kernel ") + k.name + " has no binding");
+      }
     }
     return t;
   }();
   return table;
 }
 
-// The histogram kernels by histogram_table() index, checked once against it.
-const std::vector<HistoLaunchers>& histo_table() {
-  const auto& v = course_histogram_launchers();
-  static const bool checked = [&] {
-    if (v.size() != histogram_table().size()) throw std::logic_error("histogram kernels and bindings differ in number");
-    for (size_t i = 0; i < v.size(); ++i) {
-      if (std::string(v[i].name) != histogram_table()[i].name) {
-        throw std::logic_error(std::string("histogram binding ") + v[i].name + " is not " + histogram_table()[i].name);
+// The histogram kernels' launchers by kernel id (nullptr for the reductions), checked once against the
+// registry's ReduceOp::Histogram entries.
+const std::vector<const HistoLaunchers*>& histo_table() {
+  static const std::vector<const HistoLaunchers*> table = [] {
+    std::vector<const HistoLaunchers*> t(kernel_table().size(), nullptr);
+    for (const HistoLaunchers& l : course_histogram_launchers()) {
+      const KernelInfo* k = find_kernel(l.name);
+      if (!k || k->op != ReduceOp::Histogram) {
+        throw std::logic_error(std::string("histogram kernel ") + l.name + " has no ReduceOp::Histogram registry entry");
+      }
+      t[static_cast<size_t>(k->id)] = &l;
+    }
+    for (const auto& k : kernel_table()) {
+      if (k.op == ReduceOp::Histogram && !t[static_cast<size_t>(k.id)]) {
+        throw std::logic_error(std::string("histogram kernel ") + k.name + " has no binding");
       }
     }
-    return true;
+    return t;
   }();
-  (void)checked;
-  return v;
+  return table;
+}
+
+// Why `id` cannot be run as a reduction (it is a histogram), or nothing.
+std::optional<std::string> histogram_problem(KernelId id) {
+  const KernelInfo& k = kernel_info(id);
+  if (k.op != ReduceOp::Histogram) return std::nullopt;
+  return std::string(k.name) + " is a histogram, not a reduction to one value: run it with `reducescope histogram --kernel " +
+         k.name + "`";
 }
 
 template <class T>
@@ -76,6 +93,7 @@ constexpr DType dtype_of() {
 // std::invalid_argument with the user-facing reason when the pair cannot run.
 template <class T, class Probe>
 KernelFn<T, Probe> kernel_fn(KernelId id, unsigned bs) {
+  if (auto why = histogram_problem(id)) throw std::invalid_argument(*why);
   if (auto why = block_size_problem(id, bs)) throw std::invalid_argument(*why);
   if (auto why = dtype_problem(id, dtype_of<T>())) throw std::invalid_argument(*why);
   size_t index = 0;
@@ -159,16 +177,19 @@ struct GpuReducer::Impl {
     nbytes = 0;
   }
 
-  static unsigned histo_smem(const HistogramKernelInfo& k, HistoBins b) { return k.privatised ? bin_count(b) * 4 : 0; }
+  static unsigned histo_smem(KernelId k, HistoBins b) { return kernel_info(k).private_bins ? bin_count(b) * 4 : 0; }
 
   template <class Probe>
-  HistoFn<Probe> histo_fn(const HistogramKernelInfo& k, unsigned bs) const {
-    if (auto why = block_size_problem(bs)) throw std::invalid_argument(*why);
+  HistoFn<Probe> histo_fn(KernelId k, unsigned bs) const {
+    if (kernel_info(k).op != ReduceOp::Histogram) {
+      throw std::invalid_argument(std::string(kernel_info(k).name) + " is a reduction, not a histogram");
+    }
+    if (auto why = block_size_problem(k, bs)) throw std::invalid_argument(*why);
     if (nbytes == 0) throw std::logic_error("GpuReducer: no histogram input (call set_histogram_input first)");
-    return histo_table()[histogram_index(k)].get<Probe>(hbins == HistoBins::Letters7 ? 0 : 1);
+    return histo_table()[static_cast<size_t>(k)]->get<Probe>(hbins == HistoBins::Letters7 ? 0 : 1);
   }
 
-  unsigned histo_grid(const HistogramKernelInfo& k, unsigned bs) const {
+  unsigned histo_grid(KernelId k, unsigned bs) const {
     int per_sm = 0;
     RS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, histo_fn<NullProbe>(k, bs), static_cast<int>(bs),
                                                           histo_smem(k, hbins)));
@@ -178,7 +199,7 @@ struct GpuReducer::Impl {
 
   // Enqueues zeroing the bins and one launch.
   template <class Probe>
-  void launch_histogram(const HistogramKernelInfo& k, unsigned bs, Probe probe) {
+  void launch_histogram(KernelId k, unsigned bs, Probe probe) {
     HistoFn<Probe> fn = histo_fn<Probe>(k, bs);
     RS_CUDA(cudaMemsetAsync(d_hist, 0, 256 * sizeof(unsigned int), stream));
     fn<<<histo_grid(k, bs), bs, histo_smem(k, hbins), stream>>>(d_bytes, static_cast<long>(nbytes), d_hist, probe);
@@ -695,16 +716,16 @@ void GpuReducer::set_histogram_input(const std::vector<uint8_t>& bytes, HistoBin
 
 size_t GpuReducer::histogram_bytes() const { return impl_->nbytes; }
 
-unsigned GpuReducer::histogram_grid(const HistogramKernelInfo& k, unsigned block_size) const {
+unsigned GpuReducer::histogram_grid(KernelId k, unsigned block_size) const {
   return impl_->histo_grid(k, block_size);
 }
 
-std::vector<uint32_t> GpuReducer::histogram(const HistogramKernelInfo& k, unsigned block_size) {
+std::vector<uint32_t> GpuReducer::histogram(KernelId k, unsigned block_size) {
   impl_->launch_histogram(k, block_size, NullProbe{});
   return impl_->read_bins();
 }
 
-Timing GpuReducer::time_histogram(const HistogramKernelInfo& k, unsigned block_size, int samples, int warmups) {
+Timing GpuReducer::time_histogram(KernelId k, unsigned block_size, int samples, int warmups) {
   Impl& m = *impl_;
   histogram(k, block_size);  // validates before timing
   auto ms = m.sample([&] { m.launch_histogram(k, block_size, NullProbe{}); }, samples, warmups);
@@ -725,11 +746,12 @@ Timing GpuReducer::time_cub_histogram(int samples, int warmups) {
   return summarize(std::move(ms), static_cast<double>(m.nbytes), m.info.peak_gbps());
 }
 
-Trace GpuReducer::trace_histogram(const HistogramKernelInfo& k, unsigned block_size, unsigned traced_block) {
+Trace GpuReducer::trace_histogram(KernelId k, unsigned block_size, unsigned traced_block) {
   Impl& m = *impl_;
   const unsigned grid = m.histo_grid(k, block_size);
   if (traced_block >= grid) {
-    throw std::invalid_argument("block " + std::to_string(traced_block) + " does not exist: " + k.name + " runs " +
+    throw std::invalid_argument("block " + std::to_string(traced_block) + " does not exist: " +
+                                std::string(kernel_info(k).name) + " runs " +
                                 std::to_string(grid) + " blocks");
   }
   // Each thread loads about nbytes / (grid x block) bytes and makes an atomic per byte; the
@@ -738,7 +760,7 @@ Trace GpuReducer::trace_histogram(const HistogramKernelInfo& k, unsigned block_s
   const uint64_t want = uint64_t{block_size} * (2 * per_thread + 8) + 4 * 256;
   constexpr uint64_t kMaxRecords = 1u << 22;  // 4M records, 128 MiB: trace a smaller input than that
   if (want > kMaxRecords) {
-    throw std::invalid_argument("a trace of " + std::string(k.name) + " over " + std::to_string(m.nbytes) +
+    throw std::invalid_argument("a trace of " + std::string(kernel_info(k).name) + " over " + std::to_string(m.nbytes) +
                                 " bytes would need " + std::to_string(want) + " records (at most " +
                                 std::to_string(kMaxRecords) + "): trace fewer bytes");
   }
@@ -758,8 +780,8 @@ Trace GpuReducer::trace_histogram(const HistogramKernelInfo& k, unsigned block_s
     uint32_t count = 0;
     RS_CUDA(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));
     if (count > capacity) {
-      throw CudaError("trace of " + std::string(k.name) + " overflowed its buffer (" + std::to_string(count) +
-                      " records, room for " + std::to_string(capacity) + ")");
+      throw CudaError("trace of " + std::string(kernel_info(k).name) + " overflowed its buffer (" +
+                      std::to_string(count) + " records, room for " + std::to_string(capacity) + ")");
     }
     t.records.resize(count);
     RS_CUDA(cudaMemcpy(t.records.data(), d_records, count * sizeof(TraceRecord), cudaMemcpyDeviceToHost));
@@ -771,8 +793,8 @@ Trace GpuReducer::trace_histogram(const HistogramKernelInfo& k, unsigned block_s
   cudaFree(d_records);
   cudaFree(d_count);
   TraceMeta& meta = t.meta;
-  meta.kernel = k.name;
-  meta.track = "course";
+  meta.kernel = kernel_info(k).name;
+  meta.track = kernel_info(k).track;
   meta.dtype = DType::Int32;
   meta.block_size = block_size;
   meta.n = m.nbytes;

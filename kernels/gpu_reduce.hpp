@@ -103,27 +103,29 @@ class GpuReducer {
   // launch. The returned trace's meta.result is the sum the tracing build computed.
   Trace trace(KernelId kernel, unsigned block_size, unsigned traced_block = 0);
 
-  // --- The course track's histograms (histogram.hpp): bytes into bin_count(bins) counters. A
-  // histogram input lives beside the reduction input; each has its own buffers.
+  // --- The course track's histograms (histogram.hpp; registry entries with ReduceOp::Histogram, which
+  // run(), time() and trace() refuse): bytes into bin_count(bins) counters. A histogram input lives
+  // beside the reduction input; each has its own buffers. The methods below throw
+  // std::invalid_argument for a kernel that is not a histogram.
   // Uploads `bytes` (1 to 2^31 of them); `label` names the input in traces ("text", "uniform").
   // Throws std::invalid_argument for an empty input, CudaError if the device lacks the memory.
   void set_histogram_input(const std::vector<uint8_t>& bytes, HistoBins bins, const std::string& label);
   size_t histogram_bytes() const;
   // Blocks of `k` at `block_size`: enough to fill the GPU once (SMs x resident blocks per SM, from the
   // occupancy API), at most one per block_size bytes; every thread loops over the input.
-  unsigned histogram_grid(const HistogramKernelInfo& k, unsigned block_size) const;
+  unsigned histogram_grid(KernelId k, unsigned block_size) const;
   // One histogram with the timing build: the counts per bin. Throws std::invalid_argument for a block
   // size that is not a power of two in [32, 1024], CudaError on failure.
-  std::vector<uint32_t> histogram(const HistogramKernelInfo& k, unsigned block_size);
+  std::vector<uint32_t> histogram(KernelId k, unsigned block_size);
   // Times it as time() does (zeroing the bins is inside the timed region); gbps counts the bytes read.
-  Timing time_histogram(const HistogramKernelInfo& k, unsigned block_size, int samples, int warmups = 3);
+  Timing time_histogram(KernelId k, unsigned block_size, int samples, int warmups = 3);
   // cub::DeviceHistogram over the same bytes and bins (cub_reference.hpp), run and timed the same way.
   std::vector<uint32_t> cub_histogram();
   Timing time_cub_histogram(int samples, int warmups = 3);
   // The tracing build, recording block `traced_block`: its byte loads, its atomics on the shared and
   // global bins, its barriers. meta.n is the byte count, meta.result the number of bytes counted (the
   // bins' total), meta.pattern the label.
-  Trace trace_histogram(const HistogramKernelInfo& k, unsigned block_size, unsigned traced_block = 0);
+  Trace trace_histogram(KernelId k, unsigned block_size, unsigned traced_block = 0);
 
  private:
   struct Impl;

@@ -31,41 +31,6 @@ std::optional<HistoInput> parse_histo_input(std::string_view s) {
 
 HistoBins bins_of(HistoInput in) { return in == HistoInput::Text ? HistoBins::Letters7 : HistoBins::Bytes256; }
 
-const std::vector<HistogramKernelInfo>& histogram_table() {
-  static const std::vector<HistogramKernelInfo> t = {
-      {"histo_sectioned", "Sectioned partitioning: one contiguous section per thread",
-       "The CPU loop: every thread counts its own section of the input at once, with atomicAdd on the global "
-       "bins (the read-modify-write of a plain ++ would lose updates).",
-       "Adjacent threads read bytes a section apart, so each warp-wide load touches 32 sectors for 32 bytes: "
-       "not coalesced, little of the DRAM bandwidth used.",
-       false, false},
-      {"histo_basic", "Interleaved partitioning: a basic text histogram kernel",
-       "Uncoalesced loads: all threads read consecutive bytes, then all move on by the total number of threads "
-       "(i += blockDim.x * gridDim.x), so each warp-wide load is one sector.",
-       "Every byte is one atomicAdd on a global bin: the updates to one bin are serialised in L2, and a skewed "
-       "input sends nearly all of them to one address.",
-       true, false},
-      {"histo_private", "Privatisation: a shared histogram per block",
-       "Contention on the global bins: each block counts into its own __shared__ histo_private[] (short-latency "
-       "shared atomics, contended only by its own threads), then adds it to the global bins once.",
-       "The block's updates to one shared bin are still serialised; the merge costs one global atomicAdd per bin "
-       "per block.",
-       true, true},
-  };
-  return t;
-}
-
-const HistogramKernelInfo* find_histogram_kernel(std::string_view name) {
-  for (const auto& k : histogram_table()) {
-    if (name == k.name) return &k;
-  }
-  return nullptr;
-}
-
-unsigned histogram_index(const HistogramKernelInfo& k) {
-  return static_cast<unsigned>(&k - histogram_table().data());
-}
-
 std::vector<uint8_t> make_histo_input(HistoInput in, size_t bytes, uint64_t seed) {
   std::vector<uint8_t> v(bytes);
   if (in == HistoInput::Text) {

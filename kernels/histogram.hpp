@@ -4,8 +4,7 @@
 //
 // Index
 //   HistoBins, HistoInput        7 letter bins or 256 byte bins; the text, uniform or skewed bytes
-//   HistogramKernelInfo          one kernel: name, teaching note, partitioning, privatised or not
-//   histogram_table(), find_histogram_kernel()
+// The kernels themselves are registry entries (kernel_info.hpp: track "course", ReduceOp::Histogram).
 //   make_histo_input(), cpu_histogram(), bin_label(), histogram_text()
 #pragma once
 
@@ -33,20 +32,10 @@ const char* to_string(HistoInput in);  // "text", "uniform", "skewed"
 std::optional<HistoInput> parse_histo_input(std::string_view s);
 HistoBins bins_of(HistoInput in);      // Text: Letters7; Uniform, Skewed: Bytes256
 
-struct HistogramKernelInfo {
-  const char* name;    // "histo_basic"
-  const char* title;   // the note's heading
-  const char* fixes;   // what it fixes in the kernel before it
-  const char* costs;   // what it still costs
-  bool interleaved;    // true: thread i reads bytes i, i + stride, ... (coalesced); false: one section each
-  bool privatised;     // a shared histogram per block, merged into the global one at the end
-};
-// In the note's order: sectioned, interleaved (basic), privatised.
-const std::vector<HistogramKernelInfo>& histogram_table();
-// nullptr if `name` is not a histogram kernel.
-const HistogramKernelInfo* find_histogram_kernel(std::string_view name);
-// Index of `k` in histogram_table().
-unsigned histogram_index(const HistogramKernelInfo& k);
+// Bytes of text the recorded session's and the window's histogram traces cover: a few bytes per thread
+// (about 4 on an H100, whose grid holds 2^18 threads), so that each step of the replay stays readable;
+// the timings use the full N.
+inline constexpr uint64_t kHistogramTraceBytes = 1u << 20;
 
 // `bytes` bytes of input `in`; Text repeats the embedded text, the random inputs use `seed`.
 std::vector<uint8_t> make_histo_input(HistoInput in, size_t bytes, uint64_t seed = 20070101);

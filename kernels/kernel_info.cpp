@@ -8,6 +8,7 @@ const char* to_string(ReduceOp op) {
     case ReduceOp::Min: return "min";
     case ReduceOp::Max: return "max";
     case ReduceOp::Farthest: return "farthest point";
+    case ReduceOp::Histogram: return "histogram";
   }
   return "?";
 }
@@ -209,6 +210,27 @@ std::vector<KernelInfo> make_table() {
        "Each step of the tree reads both points' coordinates again from global memory (six loads per compare); "
        "only the index moves through shared memory.",
        kInt, ReduceOp::Farthest, 32, "", 6, false, Finish::HostReduce, 0, 2},
+      // The note's histograms: bytes into bins with atomicAdd (kernels/histogram.hpp); the grid is capped at
+      // what the GPU holds at once, every thread loops (i += blockDim.x * gridDim.x).
+      {{}, "course", "histo_sectioned", "Sectioned partitioning: one contiguous section per thread",
+       "The CPU loop: every thread counts its own section of the input at once, with atomicAdd on the global "
+       "bins (the read-modify-write of a plain ++ would lose updates).",
+       "Adjacent threads read bytes a section apart, so each warp-wide load touches 32 sectors for 32 bytes: "
+       "not coalesced. On the H100 the global atomics cost far more than that: it is hardly slower than "
+       "histo_basic (11.0 against 10.7 ms for 2^26 bytes of text, docs/tracks.md).",
+       kInt, ReduceOp::Histogram, 32, "", 1, true, Finish::SinglePass, 0, 0, false},
+      {{}, "course", "histo_basic", "Interleaved partitioning: a basic text histogram kernel",
+       "Uncoalesced loads: all threads read consecutive bytes, then all move on by the total number of threads "
+       "(i += blockDim.x * gridDim.x), so each warp-wide load is one sector.",
+       "Every byte is one atomicAdd on a global bin: the updates to one bin are serialised in L2, and a skewed "
+       "input sends nearly all of them to one address.",
+       kInt, ReduceOp::Histogram, 32, "", 1, true, Finish::SinglePass, 0, 0, false},
+      {{}, "course", "histo_private", "Privatisation: a shared histogram per block",
+       "Contention on the global bins: each block counts into its own __shared__ histo_private[] (short-latency "
+       "shared atomics, contended only by its own threads), then adds it to the global bins once.",
+       "The block's updates to one shared bin are still serialised; the merge costs one global atomicAdd per bin "
+       "per block.",
+       kInt, ReduceOp::Histogram, 32, "", 1, true, Finish::SinglePass, 0, 0, true},
   };
   for (size_t i = 0; i < t.size(); ++i) t[i].id = static_cast<KernelId>(i);
   return t;

@@ -27,8 +27,9 @@ namespace rs {
 
 // The operator a kernel reduces with (kernels/reduce_ops.hpp). Append-only. Farthest: the index of
 // the 3-D point farthest from the origin, the n int32 inputs read as n / 3 points (x, y, z); -1 if
-// there is no point (n < 3).
-enum class ReduceOp : uint8_t { Sum = 0, Min = 1, Max = 2, Farthest = 3 };
+// there is no point (n < 3). Histogram: not a reduction to one value but to bins (the course track's
+// histograms, kernels/histogram.hpp): GpuReducer's histogram methods run them, over bytes.
+enum class ReduceOp : uint8_t { Sum = 0, Min = 1, Max = 2, Farthest = 3, Histogram = 4 };
 const char* to_string(ReduceOp op);
 
 // How the host finishes the reduction after the kernel's first launch.
@@ -71,7 +72,8 @@ struct KernelInfo {
   Finish finish;              // how the host finishes the reduction
   double source_us;           // the time the source reports for it, microseconds (0: none)
   unsigned smem_per_thread = 1; // 4-byte words of dynamic shared memory per thread (the course's
-                                // partialSum[2*blockDim.x]: 2)
+                                // partialSum[2*blockDim.x]: 2; histograms: 0)
+  bool private_bins = false;    // histograms: a shared copy of the bins per block (4 bytes per bin)
   bool takes(DType t) const { return (dtypes & dtype_bit(t)) != 0; }
 };
 

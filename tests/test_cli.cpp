@@ -7,6 +7,7 @@
 #include <limits>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -34,9 +35,12 @@ std::string count_error(const std::string& s) {
 
 bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
+// Every kernel `bench` runs by default: all but the histograms (`reducescope histogram` runs those).
 std::vector<KernelId> all_kernels() {
   std::vector<KernelId> v;
-  for (const auto& k : kernel_table()) v.push_back(k.id);
+  for (const auto& k : kernel_table()) {
+    if (k.op != ReduceOp::Histogram) v.push_back(k.id);
+  }
   return v;
 }
 
@@ -131,7 +135,7 @@ TEST(ParseCli, BenchSingleKernelImpossibleBlockSize) {
 TEST(ParseCli, BenchAllKernelsAt32IsAllowed) {
   // Several kernels: the impossible pairs are skipped by the bench, not rejected here.
   Options o = parse_cli({"bench", "--block-size", "32"});
-  EXPECT_EQ(o.kernels.size(), kernel_table().size());
+  EXPECT_EQ(o.kernels.size(), kernel_table().size() - 3);  // every kernel but the 3 histograms
   EXPECT_EQ(o.block_sizes, std::vector<unsigned>{32});
 }
 
@@ -361,7 +365,7 @@ TEST(HelpText, Topics) {
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {
-  ASSERT_EQ(kernel_table().size(), 30u);
+  ASSERT_EQ(kernel_table().size(), 33u);
   for (size_t i = 0; i < kernel_table().size(); ++i) {
     const KernelInfo& k = kernel_table()[i];
     EXPECT_EQ(static_cast<size_t>(k.id), i);
@@ -374,7 +378,9 @@ TEST(KernelInfo, Table) {
     EXPECT_TRUE(k.inputs_per_thread == 1 || k.inputs_per_thread == 2 || k.inputs_per_thread == 4 ||
                 k.inputs_per_thread == 8 || (k.op == ReduceOp::Farthest && k.inputs_per_thread == 6))
         << k.name;
-    EXPECT_TRUE(k.smem_per_thread == 1 || k.smem_per_thread == 2) << k.name;
+    EXPECT_TRUE(k.smem_per_thread == 1 || k.smem_per_thread == 2 || (k.op == ReduceOp::Histogram && k.smem_per_thread == 0))
+        << k.name;
+    EXPECT_EQ(k.private_bins, std::string(k.name) == "histo_private") << k.name;
     EXPECT_LE(k.inputs_per_thread, kMaxElementsPerThread) << k.name;
     if (k.min_block_size > 32) {
       EXPECT_GT(std::string(k.min_block_why).size(), 10u) << k.name;
@@ -444,15 +450,21 @@ TEST(KernelInfo, Tracks) {
 // The course track: one kernel source per tree, one registry entry per operator.
 TEST(KernelInfo, CourseOperators) {
   const auto ids = track_kernels("course");
-  ASSERT_EQ(ids.size(), 6u);
+  ASSERT_EQ(ids.size(), 9u);
   std::map<ReduceOp, int> ops;
   for (KernelId id : ids) {
     const KernelInfo& k = kernel_info(id);
     ++ops[k.op];
+    EXPECT_EQ(k.min_block_size, 32u) << k.name;
+    if (k.op == ReduceOp::Histogram) {
+      EXPECT_EQ(k.finish, Finish::SinglePass) << k.name;
+      EXPECT_TRUE(k.grid_stride) << k.name;
+      continue;
+    }
     EXPECT_EQ(k.finish, Finish::HostReduce) << k.name;
     EXPECT_EQ(k.smem_per_thread, 2u) << k.name << ": partialSum[2*blockDim.x]";
-    EXPECT_EQ(k.min_block_size, 32u) << k.name;
   }
+  EXPECT_EQ(ops[ReduceOp::Histogram], 3);
   EXPECT_EQ(ops[ReduceOp::Sum], 3);
   EXPECT_EQ(ops[ReduceOp::Min], 1);
   EXPECT_EQ(ops[ReduceOp::Max], 1);
@@ -495,6 +507,57 @@ TEST(CpuReference, FloatMinMaxAreExactAndTheSumHasATolerance) {
   EXPECT_FALSE(r.accepts(ReduceOp::Farthest, 0)) << "float32 has no farthest point";
   EXPECT_TRUE(r.accepts(ReduceOp::Sum, static_cast<int32_t>(float_to_bits(1e30f))));
   EXPECT_FALSE(r.accepts(ReduceOp::Sum, static_cast<int32_t>(float_to_bits(1e29f))));
+}
+
+// The histograms' inputs and CPU reference (the GPU tests compare every bin with these).
+TEST(Histogram, InputsAndCpuCounts) {
+  EXPECT_GT(histogram_text().size(), 100000u);
+  EXPECT_NE(histogram_text().find("Alice"), std::string_view::npos);
+  // Text repeats the embedded text.
+  const auto text = make_histo_input(HistoInput::Text, histogram_text().size() + 10);
+  EXPECT_EQ(std::string(text.begin(), text.begin() + 20), std::string(histogram_text().substr(0, 20)));
+  EXPECT_EQ(std::string(text.end() - 10, text.end()), std::string(histogram_text().substr(0, 10)));
+  // The note's bins: a-d, e-h, ..., y-z; capitals and other bytes are not counted.
+  const std::string s = "abcd efgh yz ABC {|";
+  const auto h = cpu_histogram(std::vector<uint8_t>(s.begin(), s.end()), HistoBins::Letters7);
+  EXPECT_EQ(h, (std::vector<uint32_t>{4, 4, 0, 0, 0, 0, 2}));
+  EXPECT_EQ(bin_label(HistoBins::Letters7, 0), "a-d");
+  EXPECT_EQ(bin_label(HistoBins::Letters7, 6), "y-z");
+  EXPECT_EQ(bin_label(HistoBins::Bytes256, 0x41), "0x41 'A'");
+  EXPECT_EQ(bin_label(HistoBins::Bytes256, 7), "0x07");
+  // Skewed: 90% of the bytes in one bin ('e'), give or take the sampling.
+  const auto skewed = make_histo_input(HistoInput::Skewed, 1u << 20);
+  const auto hs = cpu_histogram(skewed, HistoBins::Bytes256);
+  EXPECT_EQ(hs.size(), 256u);
+  EXPECT_NEAR(hs['e'] / double(1u << 20), 0.9 + 0.1 / 256, 0.005);
+  const auto uniform = cpu_histogram(make_histo_input(HistoInput::Uniform, 1u << 20), HistoBins::Bytes256);
+  EXPECT_NEAR(uniform['e'] / double(1u << 20), 1.0 / 256, 0.001);
+  EXPECT_EQ(std::accumulate(uniform.begin(), uniform.end(), 0u), 1u << 20);
+  EXPECT_EQ(bins_of(HistoInput::Text), HistoBins::Letters7);
+  EXPECT_EQ(parse_histo_input("skewed"), HistoInput::Skewed);
+  EXPECT_FALSE(parse_histo_input("zipf").has_value());
+}
+
+TEST(ParseCli, Histogram) {
+  Options o = parse_cli({"histogram"});
+  EXPECT_EQ(o.command, Command::Histogram);
+  EXPECT_EQ(o.n, 1u << 26);
+  EXPECT_EQ(o.histo_inputs.size(), 3u);
+  ASSERT_EQ(o.histo_kernels.size(), 3u);
+  EXPECT_STREQ(kernel_info(o.histo_kernels[2]).name, "histo_private");
+  EXPECT_EQ(o.block_sizes, std::vector<unsigned>{256});
+  o = parse_cli({"histogram", "--kernel", "histo_basic", "--input", "text", "--n", "2^20", "--out", "h.rstrace"});
+  EXPECT_EQ(o.histo_kernels.size(), 1u);
+  EXPECT_EQ(o.n, 1u << 20);
+  EXPECT_THROW(parse_cli({"histogram", "--kernel", "reduce0"}), UsageError);
+  EXPECT_THROW(parse_cli({"histogram", "--input", "zipf"}), UsageError);
+  EXPECT_THROW(parse_cli({"histogram", "--out", "h.rstrace"}), UsageError);  // one kernel, one input
+  // The histograms are no reductions: bench, run and trace refuse them and leave them out of --track.
+  EXPECT_THROW(parse_cli({"run", "--kernel", "histo_private", "--block-size", "256"}), UsageError);
+  o = parse_cli({"bench", "--track", "course"});
+  EXPECT_EQ(o.kernels.size(), 6u);
+  o = parse_cli({"record", "--track", "course", "--out", "x.rssession"});
+  EXPECT_EQ(o.kernels.size(), 9u);
 }
 
 TEST(KernelInfo, DtypeProblem) {

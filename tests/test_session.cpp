@@ -25,6 +25,7 @@
 #include "cli.hpp"
 #include "input.hpp"
 #include "kernel_info.hpp"
+#include "histogram.hpp"
 #include "replay.hpp"
 #include "session.hpp"
 #include "trace_io.hpp"
@@ -1244,9 +1245,52 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
       EXPECT_GT(replay.num_steps(), 0u);
     }
   }
-  EXPECT_EQ(pairs, 39 + 45 + 51);  // harris, lecture, book
-  EXPECT_EQ(s.timings.size(), 135u);
-  EXPECT_EQ(s.traces.size(), 135u);
+  EXPECT_EQ(pairs, 39 + 45 + 51 + 36 + 18);  // harris, lecture, book, course reductions, course histograms
+  EXPECT_EQ(s.timings.size(), 189u);
+  EXPECT_EQ(s.traces.size(), 189u);
+}
+
+// The course track from the H100: privatisation wins by far, and the replay sees why: each byte of the
+// traced block is a shared atomic on one of 7 bins, merged by one global atomic per bin; the basic
+// kernel sends every byte to the global bins, and the note's partialSum[2*t] loads use half of each sector.
+TEST(SessionH100Tracks, CourseTrackShowsPrivatisationAndCoalescing) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  const SessionTiming* basic = s.find_timing("histo_basic", 256);
+  const SessionTiming* priv = s.find_timing("histo_private", 256);
+  ASSERT_TRUE(basic && priv);
+  EXPECT_GT(basic->median_ms / priv->median_ms, 20.0);
+  const Trace* tr = s.find_trace("histo_private", 256);
+  ASSERT_NE(tr, nullptr);
+  EXPECT_EQ(tr->meta.n, kHistogramTraceBytes);
+  EXPECT_EQ(tr->meta.pattern, "text");
+  Replay r(*tr);
+  int shared_targets = 0, global_targets = 0, shared_updates = 0;
+  for (const AtomicTarget& t : r.atomic_targets()) {
+    if (t.kind == AccessKind::SharedAtomic) {
+      ++shared_targets;
+      shared_updates += static_cast<int>(t.order.size());
+      EXPECT_EQ(t.chained + 1, static_cast<int>(t.order.size())) << "a block's shared bin: updates chain exactly";
+    } else {
+      ++global_targets;
+      EXPECT_EQ(t.order.size(), 1u);  // the merge: one update per bin from this block
+    }
+  }
+  EXPECT_EQ(shared_targets, 7);
+  EXPECT_EQ(global_targets, 7);
+  EXPECT_GT(shared_updates, 256);  // several bytes per thread
+  for (const GlobalRequest& g : r.global_requests()) {
+    if (g.space == static_cast<uint8_t>(GlobalBuffer::Bytes)) EXPECT_EQ(g.sectors, 1);  // 32 consecutive bytes
+  }
+  Replay basic_r(*s.find_trace("histo_basic", 256));
+  for (const AtomicTarget& t : basic_r.atomic_targets()) EXPECT_EQ(t.kind, AccessKind::GlobalAtomic);
+  Replay naive(*s.find_trace("naive_sum", 256));
+  Replay coalesced(*s.find_trace("coalesced_sum", 256));
+  for (const GlobalRequest& g : naive.global_requests()) {
+    if (g.kind == AccessKind::GlobalLoad) EXPECT_DOUBLE_EQ(g.efficiency(), 0.5);
+  }
+  for (const GlobalRequest& g : coalesced.global_requests()) {
+    if (g.kind == AccessKind::GlobalLoad) EXPECT_DOUBLE_EQ(g.efficiency(), 1.0);
+  }
 }
 
 // The book's nvprof metrics, measured by Nsight Compute on the H100 (`reducescope profile`,

@@ -565,11 +565,22 @@ TEST(TraceIo, BadMeta) {
     t.meta.block_size = b;
     EXPECT_TRUE(contains(format_error(serialize_trace(t)), "block size")) << b;
   }
-  for (uint32_t s : {0u, (1u << 20) + 4, 0xffffffffu}) {
+  for (uint32_t s : {(1u << 20) + 4, 0xffffffffu}) {
     Trace t = small_trace();
     t.meta.smem_bytes = s;
     EXPECT_TRUE(contains(format_error(serialize_trace(t)), "shared memory size")) << s;
   }
+  // 0 bytes: a kernel without shared memory (the global-atomic histograms) is fine, a shared access
+  // in it is not.
+  Trace t = small_trace();
+  t.meta.smem_bytes = 0;
+  EXPECT_TRUE(contains(format_error(serialize_trace(t)), "outside the block's 0 bytes of shared memory"));
+  std::vector<TraceRecord> kept;
+  for (const TraceRecord& r : t.records) {
+    if (r.kind != static_cast<uint8_t>(AccessKind::Load) && r.kind != static_cast<uint8_t>(AccessKind::Store)) kept.push_back(r);
+  }
+  t.records = kept;
+  EXPECT_EQ(try_parse(serialize_trace(t)), Outcome::Parsed);
 }
 
 TEST(TraceIo, KindNames) {

@@ -160,6 +160,53 @@ std::vector<AtomicTarget> build_targets(const std::vector<AtomicEvent>& events) 
 
 }  // namespace
 
+// Renumbers each record's `seq` so that equal (epoch, warp, seq, kind, line) means one warp-level
+// instruction, also where lanes took different paths inside an epoch. The probe numbers each
+// thread's events in order; a lane that skips an event (the histograms' `if (bin >= 0) atomicAdd`
+// in a loop) numbers every later one differently from its neighbours, so the raw seq would put the
+// k-th iteration's load of one lane with the (k+1)-th of another. The lanes that execute one warp
+// instruction together read the same __activemask(): the k-th execution of a (line, kind) with a
+// given active mask by each lane is one instruction. The instructions of a warp's epoch keep their
+// program order (by the largest raw seq of their lanes, then the smallest). For code in which the
+// lanes of a warp run the same events, this is the raw seq's grouping unchanged.
+static void group_warp_instructions(std::vector<TraceRecord>& recs) {
+  std::vector<size_t> order(recs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::make_tuple(recs[a].epoch, recs[a].thread, recs[a].seq) <
+           std::make_tuple(recs[b].epoch, recs[b].thread, recs[b].seq);
+  });
+  // (epoch, warp, line, kind, active mask, occurrence) of each record.
+  using Key = std::tuple<uint32_t, uint32_t, uint16_t, uint8_t, uint32_t, uint32_t>;
+  std::vector<Key> key(recs.size());
+  std::map<std::tuple<uint32_t, uint16_t, uint16_t, uint8_t, uint32_t>, uint32_t> seen;  // per thread
+  for (size_t i : order) {
+    const TraceRecord& r = recs[i];
+    const uint32_t k = seen[{r.epoch, r.thread, r.line, r.kind, r.active_mask}]++;
+    key[i] = {r.epoch, r.thread / kWarpSize, r.line, r.kind, r.active_mask, k};
+  }
+  struct Span {
+    uint32_t max_seq = 0, min_seq = ~0u;
+  };
+  std::map<Key, Span> spans;
+  for (size_t i = 0; i < recs.size(); ++i) {
+    Span& sp = spans[key[i]];
+    sp.max_seq = std::max(sp.max_seq, recs[i].seq);
+    sp.min_seq = std::min(sp.min_seq, recs[i].seq);
+  }
+  // Number the instructions of each (epoch, warp) in program order.
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<std::tuple<uint32_t, uint32_t, Key>, const Key*>>> per_warp;
+  for (const auto& [k, sp] : spans) {
+    per_warp[{std::get<0>(k), std::get<1>(k)}].push_back({{sp.max_seq, sp.min_seq, k}, &k});
+  }
+  std::map<Key, uint32_t> number;
+  for (auto& [w, list] : per_warp) {
+    std::sort(list.begin(), list.end());
+    for (uint32_t n = 0; n < list.size(); ++n) number[*list[n].second] = n;
+  }
+  for (size_t i = 0; i < recs.size(); ++i) recs[i].seq = number[key[i]];
+}
+
 Replay::Replay(const Trace& trace) : meta_(trace.meta) {
   if (trace.records.empty()) throw ReplayError(meta_.kernel + ": the trace holds no records");
   num_warps_ = static_cast<int>((meta_.block_size + kWarpSize - 1) / kWarpSize);
@@ -173,6 +220,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     if (!why.empty()) throw ReplayError(meta_.kernel + ": a record does not fit the traced block: " + why);
   }
   std::vector<TraceRecord> recs = trace.records;
+  group_warp_instructions(recs);
   std::sort(recs.begin(), recs.end(), [](const TraceRecord& a, const TraceRecord& b) {
     auto key = [](const TraceRecord& r) {
       return std::make_tuple(r.epoch, r.thread / kWarpSize, r.seq, r.kind, r.line, r.thread % kWarpSize);

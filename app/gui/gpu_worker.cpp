@@ -1,5 +1,7 @@
 #include "gpu_worker.hpp"
 
+#include "text_histogram.hpp"
+
 #include <chrono>
 #include <set>
 #include <string>
@@ -66,6 +68,7 @@ void GpuWorker::loop() {
   uint64_t have_n = 0;
   Pattern have_pattern = Pattern::Ones;
   CpuReference expected;  // of the uploaded input, for every operator
+  TextHistogram histograms(*gpu);  // the histogram kernels count the text: N bytes timed, fewer traced
   std::set<std::pair<KernelId, unsigned>> timed;  // measured on the current input
   bool have_refs = false;
   for (;;) {
@@ -106,8 +109,15 @@ void GpuWorker::loop() {
       for (size_t slot = 0; slot < sides.size(); ++slot) {
         const Pick p = sides[slot];
         status(std::string("tracing ") + kernel_info(p.kernel).name + " at " + std::to_string(p.block_size));
-        auto loaded = std::make_shared<LoadedTrace>(gpu->trace(p.kernel, p.block_size));
-        loaded->correct = expected.accepts(kernel_info(p.kernel).op, loaded->trace.meta.result);
+        std::shared_ptr<LoadedTrace> loaded;
+        if (kernel_info(p.kernel).op == ReduceOp::Histogram) {
+          bool ok = false;
+          loaded = std::make_shared<LoadedTrace>(histograms.trace(p.kernel, p.block_size, r.n, &ok));
+          loaded->correct = ok;
+        } else {
+          loaded = std::make_shared<LoadedTrace>(gpu->trace(p.kernel, p.block_size));
+          loaded->correct = expected.accepts(kernel_info(p.kernel).op, loaded->trace.meta.result);
+        }
         loaded->origin = "live";
         WorkerEvent te = event(WorkerEvent::Kind::TraceReady);
         te.trace = std::move(loaded);
@@ -132,8 +142,12 @@ void GpuWorker::loop() {
                std::to_string(kGuiSamples) + " samples, L2 flushed)");
         WorkerEvent ev = event(WorkerEvent::Kind::TimingReady);
         ev.pick = p;
-        ev.correct = expected.accepts(kernel_info(p.kernel).op, gpu->run(p.kernel, p.block_size));  // every timed kernel is checked
-        ev.timing = gpu->time(p.kernel, p.block_size, kGuiSamples, kTimingWarmups);
+        if (kernel_info(p.kernel).op == ReduceOp::Histogram) {
+          ev.timing = histograms.time(p.kernel, p.block_size, r.n, kGuiSamples, kTimingWarmups, &ev.correct);
+        } else {  // every timed kernel is checked
+          ev.correct = expected.accepts(kernel_info(p.kernel).op, gpu->run(p.kernel, p.block_size));
+          ev.timing = gpu->time(p.kernel, p.block_size, kGuiSamples, kTimingWarmups);
+        }
         timed.insert({p.kernel, p.block_size});
         post(std::move(ev));
       };

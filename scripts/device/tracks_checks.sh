@@ -13,6 +13,7 @@ export PATH=$PATH:/usr/local/cuda/bin:$(ls -d /opt/nvidia/nsight-compute/*/ 2>/d
 log "$(date -u +%FT%TZ) $(nvidia-smi -L | head -1)"
 
 # PARTS: which parts to run (the device allows 10 minutes a command): tests bench sass ncu san traces record
+# book course histo course_checks course_san
 PARTS=${PARTS:-"tests bench sass ncu san traces record"}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -103,6 +104,9 @@ if part record; then
 log "record a session with every track (N = 2^24, 30 samples)"
 timeout 400 "$B/reducescope" record --out "$OUT/h100-tracks.rssession" --n 2^24 >"$OUT/record.log" 2>&1; echo "rc=$?" | tee -a "$S"
 tail -3 "$OUT/record.log" >>"$S"
+log "profile: the book's nvprof metrics with Nsight Compute, into the session"
+timeout 400 "$B/reducescope" profile "$OUT/h100-tracks.rssession" >"$OUT/profile.log" 2>&1; echo "rc=$?" | tee -a "$S"
+tail -3 "$OUT/profile.log" >>"$S"
 ls -la "$OUT/h100-tracks.rssession" >>"$S" 2>&1
 fi
 if part book; then
@@ -137,5 +141,52 @@ for k in reduceNeighbored reduceNeighboredLess reduceInterleaved reduceUnrolling
 done
 "$B/reducescope" trace --kernel reduceUnrolling8 --block-size 64 --n 5000 >"$OUT/trace-reduceUnrolling8-bs64.txt" 2>&1
 tar czf "$OUT/btraces.tar.gz" -C "$OUT" btraces && rm -rf "$OUT/btraces"
+fi
+if part course; then
+log "bench --track course --n 2^24 (1024 threads), int32 and float32"
+timeout 300 "$B/reducescope" bench --track course --n 2^24 --csv "$OUT/bench-course.csv" >"$OUT/bench-course.txt" 2>&1
+echo "rc=$?" | tee -a "$S"; grep -E "^(naive|coalesced|better|farthest|kernel)" "$OUT/bench-course.txt" >>"$S"
+fi
+if part histo; then
+log "histograms at 2^26 and 2^30 bytes: text, uniform, skewed; 256 threads; against cub::DeviceHistogram"
+timeout 300 "$B/reducescope" histogram --n 2^26 --csv "$OUT/histogram-2e26.csv" >"$OUT/histogram-2e26.txt" 2>&1
+echo "rc=$?" | tee -a "$S"; cat "$OUT/histogram-2e26.txt" >>"$S"
+timeout 420 "$B/reducescope" histogram --n 2^30 --samples 20 --csv "$OUT/histogram-2e30.csv" >"$OUT/histogram-2e30.txt" 2>&1
+echo "rc=$?" | tee -a "$S"; cat "$OUT/histogram-2e30.txt" >>"$S"
+fi
+if part course_checks; then
+log "ncu bank conflicts vs trace, course kernels (1-block launches)"
+KERNELS="naive_sum:2 coalesced_sum:2 better_sum:2 better_min:2 better_max:2 farthest_point:6" \
+  timeout 500 bash tests/ncu_compare.sh "$B/reducescope" "$OUT/ncu-bank-conflicts-course.csv" 2>&1 | tail -4 | tee -a "$S"
+log "ncu instruction counts vs trace, course reductions (global loads, stores, sectors)"
+SPECS="naive_sum:2 coalesced_sum:2 better_sum:2 farthest_point:6" TYPES=int32 BLOCKS="64 1024" \
+  timeout 400 bash tests/ncu_instructions.sh "$B/reducescope" "$OUT/ncu-instructions-course.csv" 2>&1 | tail -4 | tee -a "$S"
+log "ncu instruction counts vs trace, histograms (shared and global atomics, byte loads)"
+timeout 500 bash tests/ncu_histogram.sh "$B/reducescope" "$OUT/ncu-histogram.csv" 2>&1 | tail -6 | tee -a "$S"
+fi
+if part course_san; then
+log "compute-sanitizer memcheck / racecheck / synccheck: course reductions x 64, 1024 threads x int32/float32, N = 70001, both builds"
+for tool in memcheck racecheck synccheck; do
+  for k in naive_sum coalesced_sum better_sum better_min better_max farthest_point; do
+    for bs in 64 1024; do for type in int32 float32; do for cmd in run trace; do
+      [ $k = farthest_point ] && [ $type = float32 ] && continue
+      extra=""; [ $cmd = trace ] && extra=--quiet
+      o=$(timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$B/reducescope" $cmd --kernel $k --block-size $bs --n 70001 --type $type $extra 2>&1)
+      rc=$?
+      echo "$tool $cmd $k $bs $type 70001 rc=$rc $(echo "$o" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' | tr '\n' ' ')" >>"$OUT/sanitizer-course.log"
+      [ $rc -ne 0 ] && echo "$o" | head -40 >>"$OUT/sanitizer_fail.log"
+    done; done; done
+  done
+done
+log "compute-sanitizer: histograms (GPU tests at 1000003 bytes, every kernel x block size x input, and the traces)"
+for tool in memcheck racecheck synccheck; do
+  o=$(timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 "$B/rs_gpu_tests" \
+      --gtest_filter='Bytes/HistogramTest.*/9:Bytes/HistogramTest.*/10:Bytes/HistogramTest.*/11:GpuCourse.Privatised*' 2>&1)
+  rc=$?
+  echo "$tool histogram-tests rc=$rc $(echo "$o" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' | tr '\n' ' ')" >>"$OUT/sanitizer-course.log"
+  [ $rc -ne 0 ] && echo "$o" | tail -40 >>"$OUT/sanitizer_fail.log"
+done
+echo "course sanitizer runs: $(wc -l <"$OUT/sanitizer-course.log"), nonzero exits: $(grep -vc 'rc=0' "$OUT/sanitizer-course.log")" | tee -a "$S"
+grep -v 'rc=0' "$OUT/sanitizer-course.log" | head -10 >>"$S"
 fi
 log "done $(date -u +%FT%TZ)"
