@@ -17,7 +17,9 @@
 #      on to sum_two_step and Up from sum_atomic back to reduce6 (skipped if the session lacks them);
 #  10. the book track (assets/traces/reduceInterleaved_bs64.rstrace; skipped while it is missing):
 #      the global-memory view takes the shared-memory grid's place and changes between steps 0 and 1;
-#      a lecture kernel's global-memory view is one line.
+#      a lecture kernel's global-memory view is one line;
+#  11. the course track from the bundled session: the privatised histogram's atomics view is drawn and
+#      changes from the loop of shared atomics (step 1) to the merge into the global bins (step 2).
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
 set -u
 bin=${1:?reducescope}; dir=${2:?workdir}
@@ -179,6 +181,20 @@ panel_changes() {
   [ "${d:-0}" -gt 500 ] && ok "$3 changes with the step ($d pixels)" || bad "$3 looks the same across the step ($d)"
 }
 
+# view_changes TAG PANEL WHAT PNGNAME: after step_right TAG, the panel is drawn in TAG0's frame and
+# changes across the step; TAG1's screenshot is sane.
+view_changes() {
+  local r
+  r=$(rect "$dir/${1}0.map" "$2")
+  if [ -n "$r" ]; then
+    ok "$3 drawn ($r)"
+    panel_changes "$1" "$r" "$3"
+  else
+    bad "no $3"
+  fi
+  check_png "$dir/${1}1.png" "$4"
+}
+
 # 8. Lecture traces: the lanes and atomics views.
 traces="$(dirname "$0")/../assets/traces"
 if [ -s "$traces/sum_shuffle_bs128.rstrace" ]; then
@@ -187,14 +203,7 @@ if [ -s "$traces/sum_shuffle_bs128.rstrace" ]; then
   first=$(echo "$steps" | head -1)
   if [ -n "$first" ]; then
     step_right lane "$traces/sum_shuffle_bs128.rstrace" sum_shuffle 128 "$first"
-    r=$(rect "$dir/lane0.map" panel/lanesA)
-    if [ -n "$r" ]; then
-      ok "lanes view drawn for sum_shuffle ($r)"
-      panel_changes lane "$r" "sum_shuffle's lanes view (shuffle step $first)"
-    else
-      bad "no lanes view for sum_shuffle"
-    fi
-    check_png "$dir/lane1.png" "sum_shuffle"
+    view_changes lane panel/lanesA "sum_shuffle's lanes view (shuffle step $first)" sum_shuffle
   else
     bad "sum_shuffle_bs128.rstrace has no step that ends at a warp shuffle"
   fi
@@ -271,6 +280,14 @@ if [ -s "$dir/atomic.map" ]; then
   else
     bad "sum_atomic: no global-memory view"
   fi
+fi
+
+# 11. The course track: histo_private from the bundled session, its atomics view across a step.
+if [ -f "$session" ] && "$bin" show "$session" 2>/dev/null | grep -q "^histo_private (track course"; then
+  step_right histo "--kernel histo_private --block-size 256" histo_private 256 1
+  view_changes histo panel/atomicsA "histo_private's atomics view (step 1, the shared bins)" histo_private
+else
+  skip "the bundled session has no course track: the histogram's atomics view not checked"
 fi
 
 echo "$pass passed, $fail failed"

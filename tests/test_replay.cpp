@@ -792,6 +792,40 @@ Trace v3_trace(uint32_t block_size, uint32_t smem_bytes, uint64_t n, uint32_t gr
   return t;
 }
 
+
+// A histogram's loop in one warp, as the probe numbers it: two iterations, each a byte load (line 10)
+// and, for the lanes whose byte is a letter, an atomicAdd on a global bin (line 11). Lane 0 counts
+// both of its bytes, lane 1 neither, so lane 1's second load has seq 1 where lane 0's has seq 2. The
+// replay must still see two load requests of two lanes each (one per iteration) and two atomics.
+TEST(ReplayV3, LanesThatSkipAnAtomicInALoopStayInTheirIteration) {
+  constexpr uint8_t kBytes = static_cast<uint8_t>(GlobalBuffer::Bytes);
+  Trace t = v3_trace(2, 0, 64, 1);
+  t.meta.kernel = "histo_basic";
+  t.meta.track = "course";
+  const uint32_t both = 0x3, lane0 = 0x1;
+  t.records = {
+      ev(0, 0, 0, AccessKind::GlobalLoad, 0, 'a', 10, 0, 0, kBytes, 0, both),
+      ev(0, 0, 1, AccessKind::GlobalLoad, 1, ' ', 10, 0, 0, kBytes, 0, both),
+      ev(0, 1, 0, AccessKind::GlobalAtomic, 0, 1, 11, static_cast<uint8_t>(AtomicOp::Add), 0, kOutput, 0, lane0),
+      ev(0, 2, 0, AccessKind::GlobalLoad, 32, 'b', 10, 0, 0, kBytes, 0, both),
+      ev(0, 1, 1, AccessKind::GlobalLoad, 33, '.', 10, 0, 0, kBytes, 0, both),
+      ev(0, 3, 0, AccessKind::GlobalAtomic, 0, 1, 11, static_cast<uint8_t>(AtomicOp::Add), 0, kOutput, 1, lane0),
+  };
+  Replay r(t);
+  ASSERT_EQ(r.global_requests().size(), 2u);
+  for (const GlobalRequest& g : r.global_requests()) {
+    EXPECT_EQ(g.lanes, both);
+    EXPECT_EQ(g.index[1], g.index[0] + 1) << "the two lanes read neighbouring bytes of one iteration";
+    EXPECT_EQ(g.sectors, 1);
+    EXPECT_EQ(g.requested_bytes, 2);  // two 1-byte elements
+  }
+  EXPECT_EQ(r.global_requests()[0].index[0], 0u);
+  EXPECT_EQ(r.global_requests()[1].index[0], 32u);
+  EXPECT_EQ(r.atomic_instruction_count(AccessKind::GlobalAtomic), 2);
+  ASSERT_EQ(r.atomic_targets().size(), 1u);
+  EXPECT_EQ(r.atomic_targets()[0].chained, 1);
+}
+
 constexpr uint8_t kXor = static_cast<uint8_t>(ShuffleKind::Xor);
 constexpr uint8_t kDown = static_cast<uint8_t>(ShuffleKind::Down);
 constexpr uint8_t kAdd = static_cast<uint8_t>(AtomicOp::Add);

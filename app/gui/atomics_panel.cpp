@@ -7,15 +7,25 @@
 #include <string>
 #include <vector>
 
+#include "histogram.hpp"
 #include "panels.hpp"
 
 namespace rs::gui {
 
 namespace {
 
-// "shared +0", "global dev_sum", "global output[3]", "global input[7]".
-std::string target_label(const AtomicTarget& t, const KernelInfo* k) {
+// "shared +0", "global dev_sum", "global output[3]", "global input[7]"; a histogram's bins by the
+// bytes they count: "shared bin e-h" (histo_private[1]), "global bin 0x41 'A'".
+std::string target_label(const AtomicTarget& t, const KernelInfo* k, const TraceMeta& meta) {
   char b[64];
+  if (k && k->op == ReduceOp::Histogram) {
+    // The 7 letter bins for the text, 256 byte bins for the random inputs (kernels/histogram.hpp).
+    const HistoBins bins = meta.pattern == to_string(HistoInput::Text) ? HistoBins::Letters7 : HistoBins::Bytes256;
+    const uint32_t bin = t.kind == AccessKind::SharedAtomic ? t.addr / 4 : t.addr;
+    std::snprintf(b, sizeof b, "%s bin %s", t.kind == AccessKind::SharedAtomic ? "shared" : "global",
+                  bin_label(bins, bin).c_str());
+    return b;
+  }
   if (t.kind == AccessKind::SharedAtomic) {
     std::snprintf(b, sizeof b, "shared +%u", t.addr);
   } else if (t.space == static_cast<uint8_t>(GlobalBuffer::Output)) {
@@ -27,12 +37,12 @@ std::string target_label(const AtomicTarget& t, const KernelInfo* k) {
   return b;
 }
 
-std::string atomic_label(AccessKind kind, uint32_t addr, uint8_t space, const KernelInfo* k) {
+std::string atomic_label(AccessKind kind, uint32_t addr, uint8_t space, const KernelInfo* k, const TraceMeta& meta) {
   AtomicTarget t;
   t.kind = kind;
   t.addr = addr;
   t.space = space;
-  return target_label(t, k);
+  return target_label(t, k, meta);
 }
 
 DType op_type(uint8_t op, DType dflt) { return op & kOpFloatBit ? DType::Float32 : dflt; }
@@ -104,7 +114,7 @@ void AtomicsPanel::drawContent(AppState& s) {
       for (const auto& [addr, n] : a.contention) {
         const ImU32 c = n > 1 ? color::kVermillion : color::kGreen;
         std::snprintf(buf, sizeof buf, "warp %u  %s  %s  line %u", a.warp, intrinsic_name(a.kind, a.op),
-                      atomic_label(a.kind, addr, a.space, kinfo).c_str(), a.line);
+                      atomic_label(a.kind, addr, a.space, kinfo, meta).c_str(), a.line);
         ImGui::TextUnformatted(buf);
         ImGui::SameLine(std::max(ImGui::GetCursorPosX(), full_w * 0.62f));
         std::snprintf(buf, sizeof buf, n > 1 ? "%d updates contend" : "%d update, no contention", n);
@@ -131,7 +141,7 @@ void AtomicsPanel::drawContent(AppState& s) {
       }
     }
     const DType type = op_type(t.op, meta.dtype);
-    const std::string label = target_label(t, kinfo);
+    const std::string label = target_label(t, kinfo, meta);
     ImGui::Text("%s  (%s)", label.c_str(), intrinsic_name(t.kind, t.op));
     ImGui::SameLine();
     if (total > 1) {

@@ -184,7 +184,12 @@ void GpuWorker::loop() {
       while (r.live && !superseded() && !paused()) {
         WorkerEvent ev = event(WorkerEvent::Kind::LiveSample);
         ev.pick = r.a;
-        ev.timing = gpu->time(r.a.kernel, r.a.block_size, 1, 0);
+        if (kernel_info(r.a.kernel).op == ReduceOp::Histogram) {
+          bool ok = false;
+          ev.timing = histograms.time(r.a.kernel, r.a.block_size, r.n, 1, 0, &ok);
+        } else {
+          ev.timing = gpu->time(r.a.kernel, r.a.block_size, 1, 0);
+        }
         post(std::move(ev));
         std::unique_lock<std::mutex> lock(mu_);
         cv_.wait_for(lock, std::chrono::milliseconds(10), [&] { return stop_ || live_paused_ || pending_.has_value(); });
