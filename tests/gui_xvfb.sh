@@ -17,7 +17,7 @@
 #      on to sum_two_step and Up from sum_atomic back to reduce6 (skipped if the session lacks them);
 #  10. the book track (assets/traces/reduceInterleaved_bs64.rstrace; skipped while it is missing):
 #      the global-memory view takes the shared-memory grid's place and changes between steps 0 and 1;
-#      a lecture kernel's global-memory view is one line;
+#      a lecture kernel's global-memory view is one line and its requests, no grid;
 #  11. the course track from the bundled session: the privatised histogram's atomics view is drawn and
 #      changes from the loop of shared atomics (step 1) to the merge into the global bins (step 2).
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
@@ -275,8 +275,9 @@ if [ -s "$dir/atomic.map" ]; then
   r=$(rect "$dir/atomic.map" panel/globalA)
   if [ -n "$r" ]; then
     read -r _ y0 _ y1 <<<"$r"
-    [ $((y1 - y0)) -lt 120 ] && ok "sum_atomic: the global-memory view is one line ($((y1 - y0)) px high)" \
-      || bad "sum_atomic: the global-memory view is $((y1 - y0)) px high, expected one line"
+    # One line and the step's load requests (4 warps: 4 lines), no grid.
+    [ $((y1 - y0)) -lt 200 ] && ok "sum_atomic: the global-memory view is a line and its requests ($((y1 - y0)) px high)" \
+      || bad "sum_atomic: the global-memory view is $((y1 - y0)) px high, expected a line and 4 requests, no grid"
   else
     bad "sum_atomic: no global-memory view"
   fi

@@ -48,6 +48,54 @@ std::string elements(const GlobalRequest& q) {
   return s + b;
 }
 
+// The step's requests, one line each (sectors touched against the fewest that hold the bytes), in a
+// child of at most kRequestLines lines. Returns the slice's cells the hovered request touched
+// (empty without a slice or a hovered request).
+std::vector<uint8_t> request_list(const Replay& r, const Step& st, const GlobalSlice* slice) {
+  const std::vector<GlobalRequest>& all = r.global_requests();
+  std::vector<uint8_t> outlined;
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const size_t list_lines = std::min(std::max<size_t>(most_requests(r), 1), kRequestLines);
+  {
+    ImGui::BeginChild("##requests", ImVec2(0, line * static_cast<float>(list_lines) + 2), false);
+    long hovered_req = -1;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    for (size_t gi : st.global_requests) {
+      const GlobalRequest& q = all[gi];
+      const float y0 = ImGui::GetCursorScreenPos().y;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "warp %u %s %s line %u:", q.warp,
+                    q.kind == AccessKind::GlobalStore ? "store" : "load", elements(q).c_str(), q.line);
+      ImGui::TextUnformatted(buf);
+      ImGui::SameLine();
+      const double eff = 100.0 * q.efficiency();
+      std::snprintf(buf, sizeof buf, "%d sector%s (%d needed), %.0f%%", q.sectors, q.sectors == 1 ? "" : "s",
+                    q.min_sectors, eff);
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(eff < 99.5 ? color::kVermillion : color::kGreen), "%s", buf);
+      if (ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y0 + line) hovered_req = static_cast<long>(gi);
+    }
+    if (hovered_req >= 0) {
+      const GlobalRequest& q = all[static_cast<size_t>(hovered_req)];
+      if (slice) {
+        outlined.assign(slice->count, 0);
+        for (int l = 0; l < kWarpSize; ++l) {
+          if ((q.lanes >> l & 1u) && q.space == slice->space && q.index[l] >= slice->first &&
+              q.index[l] - slice->first < slice->count) {
+            outlined[q.index[l] - slice->first] = 1;
+          }
+        }
+      }
+      ImGui::SetTooltip("warp %u, %d lanes (mask %08x), %s %s\n%d bytes in %d sectors of 32 bytes; %d would hold them",
+                        q.warp, std::popcount(q.lanes), q.lanes,
+                        q.kind == AccessKind::GlobalStore ? "store to" : "load from", elements(q).c_str(),
+                        q.requested_bytes, q.sectors, q.min_sectors);
+    }
+    ImGui::EndChild();
+  }
+
+  return outlined;
+}
+
 }  // namespace
 
 int GlobalPanel::grid_rows(const Replay& r) {
@@ -56,7 +104,11 @@ int GlobalPanel::grid_rows(const Replay& r) {
 
 float GlobalPanel::wanted_height(const Replay& r) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  if (!r.has_global_slice()) return line * 1.2f;
+  if (!r.has_global_slice()) {
+    // One line, and the step's requests when the kernel makes any (its loads of the input).
+    const size_t most = most_requests(r);
+    return line * 1.2f + (most ? line * static_cast<float>(std::min(most, kRequestLines)) + 2 : 0.0f);
+  }
   // The slice's name, "This step", the requests, the legend, the checkbox, the column numbers.
   const size_t req = std::min(std::max<size_t>(most_requests(r), 1), kRequestLines);
   return line * (4.5f + static_cast<float>(req)) + ImGui::GetTextLineHeight();
@@ -69,17 +121,20 @@ void GlobalPanel::drawContent(AppState& s) {
   const Replay& r = v.trace->replay;
   const TraceMeta& meta = v.trace->trace.meta;
   if (!r.has_global_slice()) {
-    ImGui::TextWrapped("%s does not reduce in global memory.", meta.kernel.c_str());
+    const bool any = most_requests(r) > 0;
+    ImGui::TextWrapped("%s does not reduce in global memory%s", meta.kernel.c_str(),
+                       any ? "; the step's global requests:" : ".");
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("Its block stores nothing back into the input (or a scratch copy of it): it reduces in\n"
                         "shared memory, registers or atomics and stores at most its result to the output.\n"
-                        "The Bank conflicts panel sums up its global requests' sector efficiency.");
+                        "Its loads are listed one request a line: the lanes of one warp running one global load\n"
+                        "or store, the 32-byte sectors it touched and the fewest that hold its bytes.");
     }
+    if (any) request_list(r, *st, nullptr);
     return;
   }
   const GlobalSlice& slice = r.global_slice();
   const char* buffer = to_string(static_cast<GlobalBuffer>(slice.space));
-  const std::vector<GlobalRequest>& all = r.global_requests();
 
   ImGui::Text("%s[%u..%u]: block %u's slice, reduced in place", buffer, slice.first, slice.first + slice.count - 1,
               meta.traced_block);
@@ -113,42 +168,7 @@ void GlobalPanel::drawContent(AppState& s) {
           "Hover a request to frame its elements in the grid.");
     }
   }
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const size_t list_lines = std::min(std::max<size_t>(most_requests(r), 1), kRequestLines);
-  if (!st->global_requests.empty() || most_requests(r) > 0) {
-    ImGui::BeginChild("##requests", ImVec2(0, line * static_cast<float>(list_lines) + 2), false);
-    long hovered_req = -1;
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
-    for (size_t gi : st->global_requests) {
-      const GlobalRequest& q = all[gi];
-      const float y0 = ImGui::GetCursorScreenPos().y;
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "warp %u %s %s line %u:", q.warp,
-                    q.kind == AccessKind::GlobalStore ? "store" : "load", elements(q).c_str(), q.line);
-      ImGui::TextUnformatted(buf);
-      ImGui::SameLine();
-      const double eff = 100.0 * q.efficiency();
-      std::snprintf(buf, sizeof buf, "%d sector%s (%d needed), %.0f%%", q.sectors, q.sectors == 1 ? "" : "s",
-                    q.min_sectors, eff);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(eff < 99.5 ? color::kVermillion : color::kGreen), "%s", buf);
-      if (ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y0 + line) hovered_req = static_cast<long>(gi);
-    }
-    if (hovered_req >= 0) {
-      const GlobalRequest& q = all[static_cast<size_t>(hovered_req)];
-      outlined.assign(slice.count, 0);
-      for (int l = 0; l < kWarpSize; ++l) {
-        if ((q.lanes >> l & 1u) && q.space == slice.space && q.index[l] >= slice.first &&
-            q.index[l] - slice.first < slice.count) {
-          outlined[q.index[l] - slice.first] = 1;
-        }
-      }
-      ImGui::SetTooltip("warp %u, %d lanes (mask %08x), %s %s\n%d bytes in %d sectors of 32 bytes; %d would hold them",
-                        q.warp, std::popcount(q.lanes), q.lanes,
-                        q.kind == AccessKind::GlobalStore ? "store to" : "load from", elements(q).c_str(),
-                        q.requested_bytes, q.sectors, q.min_sectors);
-    }
-    ImGui::EndChild();
-  }
+  if (!st->global_requests.empty() || most_requests(r) > 0) outlined = request_list(r, *st, &slice);
 
   legend_swatch(color::kOrange, "written this step",
                 "A lane stored to this element in this step (between two barriers).\n"
