@@ -129,5 +129,6 @@ const std::vector<KernelLaunchers>& harris_launchers();
 const std::vector<KernelLaunchers>& lecture_launchers();
 const std::vector<KernelLaunchers>& book_launchers();
 const std::vector<KernelLaunchers>& course_launchers();
+const std::vector<KernelLaunchers>& modern_launchers();
 
 }  // namespace rs

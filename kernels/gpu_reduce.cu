@@ -37,7 +37,8 @@ std::string cuda_message(cudaError_t e, const char* call) {
 const std::vector<const KernelLaunchers*>& launcher_table() {
   static const std::vector<const KernelLaunchers*> table = [] {
     std::vector<const KernelLaunchers*> t(kernel_table().size(), nullptr);
-    for (const auto* track : {&harris_launchers(), &lecture_launchers(), &book_launchers(), &course_launchers()}) {
+    for (const auto* track : {&harris_launchers(), &lecture_launchers(), &book_launchers(), &course_launchers(),
+                              &modern_launchers()}) {
       for (const KernelLaunchers& l : *track) {
         const KernelInfo* k = find_kernel(l.name);
         if (!k) throw std::logic_error(std::string("kernel ") + l.name + " has a binding but no registry entry");
@@ -136,6 +137,8 @@ struct GpuReducer::Impl {
   void* d_in = nullptr;  // N elements of `dtype`
   void* d_a = nullptr;   // partial sums (ping), or the global accumulator at d_a[0]
   void* d_b = nullptr;   // partial sums (pong)
+  void* d_single = nullptr;  // Finish::SinglePass: [0] result, [1] finished-block counter, [2..] partials;
+                             // zeroed once; the kernels wrap the counter back to 0
   void* d_copy = nullptr;
   void* d_flush = nullptr;
   size_t flush_bytes = 0;
@@ -232,6 +235,8 @@ struct GpuReducer::Impl {
     cudaFree(d_in);
     cudaFree(d_a);
     cudaFree(d_b);
+    cudaFree(d_single);
+    d_single = nullptr;
     cudaFree(d_copy);
     cudaFree(d_cub_temp);
     cudaFree(d_scratch);
@@ -264,7 +269,14 @@ struct GpuReducer::Impl {
     RS_CUDA(cudaMalloc(&d_copy, count * 4));
     RS_CUDA(cudaMalloc(&d_a, partial * 4));
     RS_CUDA(cudaMalloc(&d_b, partial * 4));
-    RS_CUDA(cudaMemcpy(d_in, data, count * 4, cudaMemcpyHostToDevice));
+    RS_CUDA(cudaMalloc(&d_single, (partial + 2) * 4));
+    // On `stream`, where the kernels run: a plain cudaMemset on the legacy default stream is not ordered
+    // before work on a non-blocking stream, and the first single-pass launch read a stale counter.
+    RS_CUDA(cudaMemsetAsync(d_single, 0, (partial + 2) * 4, stream));
+    // On `stream` and waited for: a cudaMemcpy from pageable memory may return before its DMA lands, and
+    // the legacy default stream does not order work on the non-blocking `stream`.
+    RS_CUDA(cudaMemcpyAsync(d_in, data, count * 4, cudaMemcpyHostToDevice, stream));
+    RS_CUDA(cudaStreamSynchronize(stream));
     partial_elems = partial;
     n = count;
     dtype = type;
@@ -393,6 +405,7 @@ struct GpuReducer::Impl {
   template <class T, class Probe>
   T* launch(KernelId id, unsigned bs, Probe first, Probe rest) {
     if (n == 0) throw std::logic_error("GpuReducer: no input (call set_input first)");
+    if (auto why = cc_problem(id, info.cc_major, info.cc_minor)) throw std::invalid_argument(*why);
     KernelFn<T, Probe> fn = kernel_fn<T, Probe>(id, bs);
     const size_t smem = smem_bytes(id, bs);
     const T* in = static_cast<const T*>(d_in);
@@ -421,12 +434,17 @@ struct GpuReducer::Impl {
         fetch_partials(id, blocks);
         return nullptr;
       }
-      case Finish::GlobalAtomic:
-      case Finish::SinglePass: {
+      case Finish::GlobalAtomic: {
         RS_CUDA(cudaMemsetAsync(a, 0, sizeof(T), stream));
         fn<<<grid(id, bs, n), bs, smem, stream>>>(in, a, static_cast<unsigned>(n), first);
         RS_CUDA(cudaPeekAtLastError());
         return a;
+      }
+      case Finish::SinglePass: {
+        T* single = static_cast<T*>(d_single);
+        fn<<<grid(id, bs, n), bs, smem, stream>>>(in, single, static_cast<unsigned>(n), first);
+        RS_CUDA(cudaPeekAtLastError());
+        return single;
       }
       case Finish::SecondKernel: {
         const unsigned blocks = grid(id, bs, n);
@@ -642,8 +660,20 @@ Trace GpuReducer::trace(KernelId kernel, unsigned block_size, unsigned traced_bl
     throw std::invalid_argument("block " + std::to_string(traced_block) + " does not exist: the first launch of " +
                                 info.name + " has " + std::to_string(grid) + " blocks");
   }
-  // Generous: reduce0 at 1024 threads writes about 16 records per thread.
-  const uint32_t capacity = block_size * 128;
+  // Generous: reduce0 at 1024 threads writes about 16 records per thread; a grid-stride kernel one per
+  // element (or 16-byte vector) it loads on top.
+  // (A single-pass kernel's last block also loads the grid's partials.)
+  const uint64_t per_thread_loads =
+      info.grid_stride ? (m.n + uint64_t{grid} * block_size - 1) / (uint64_t{grid} * block_size) + grid / block_size + 1
+                       : 0;
+  const uint64_t want = uint64_t{block_size} * (128 + per_thread_loads);
+  constexpr uint64_t kMaxRecords = 1u << 23;  // 8M records, 256 MiB
+  if (want > kMaxRecords) {
+    throw std::invalid_argument("a trace of " + std::string(info.name) + " over " + std::to_string(m.n) +
+                                " elements would need " + std::to_string(want) + " records (at most " +
+                                std::to_string(kMaxRecords) + "): trace a smaller N");
+  }
+  const auto capacity = static_cast<uint32_t>(want);
   TraceRecord* d_records = nullptr;
   uint32_t* d_count = nullptr;
   auto cleanup = [&] {
@@ -707,8 +737,9 @@ void GpuReducer::set_histogram_input(const std::vector<uint8_t>& bytes, HistoBin
   RS_CUDA(cudaMalloc(&m.d_bytes, bytes.size()));
   RS_CUDA(cudaMalloc(&m.d_hist, 256 * sizeof(unsigned int)));
   RS_CUDA(cudaMalloc(&m.d_levels, sizeof kLetterLevels));
-  RS_CUDA(cudaMemcpy(m.d_bytes, bytes.data(), bytes.size(), cudaMemcpyHostToDevice));
-  RS_CUDA(cudaMemcpy(m.d_levels, kLetterLevels, sizeof kLetterLevels, cudaMemcpyHostToDevice));
+  RS_CUDA(cudaMemcpyAsync(m.d_bytes, bytes.data(), bytes.size(), cudaMemcpyHostToDevice, m.stream));
+  RS_CUDA(cudaMemcpyAsync(m.d_levels, kLetterLevels, sizeof kLetterLevels, cudaMemcpyHostToDevice, m.stream));
+  RS_CUDA(cudaStreamSynchronize(m.stream));
   m.nbytes = bytes.size();
   m.hbins = bins;
   m.hlabel = label;

@@ -152,6 +152,7 @@ bool CpuReference::accepts(ReduceOp op, int32_t bits) const {
     case ReduceOp::Min: return bits == min;
     case ReduceOp::Max: return bits == max;
     case ReduceOp::Farthest: return type == DType::Int32 && bits == farthest;
+    case ReduceOp::Histogram: return false;  // bins, not one value: checked bin by bin (cpu_histogram)
   }
   return false;
 }
@@ -175,6 +176,7 @@ std::string CpuReference::str(ReduceOp op) const {
     case ReduceOp::Min: return value(min) + " (min)";
     case ReduceOp::Max: return value(max) + " (max)";
     case ReduceOp::Farthest: return "point " + std::to_string(farthest) + " (farthest)";
+    case ReduceOp::Histogram: return "bins (see cpu_histogram)";
   }
   return "?";
 }

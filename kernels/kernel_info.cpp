@@ -51,6 +51,10 @@ const std::vector<TrackInfo> kTracks = {
     {"course", "Course: operators, coalesced loads, a user-defined operator",
      "Lecture notes \"Reduction operation, histogram, atomics, privatisation\" (seeds/004)", "", 0, 1024, "", 0,
      "kernels/course_kernels.cuh"},
+    {"modern", "Modern: warp shuffles, __reduce_add_sync, 16-byte loads, single pass",
+     "Beyond the notes: CUDA C++ Programming Guide (warp shuffle, warp reduce, __threadfence), cuda-samples "
+     "threadFenceReduction, CUB",
+     "", 0, 512, "", 0, "kernels/modern_kernels.cuh"},
 };
 
 // Every kernel: one entry each. Fields: id, track, name, title, fixes, costs, element types,
@@ -231,6 +235,33 @@ std::vector<KernelInfo> make_table() {
        "The block's updates to one shared bin are still serialised; the merge costs one global atomicAdd per bin "
        "per block.",
        kInt, ReduceOp::Histogram, 32, "", 1, true, Finish::SinglePass, 0, 0, true},
+
+      // --- modern: beyond the notes. A grid that fills the GPU once (the occupancy API x SMs), a grid-stride loop.
+      {{}, "modern", "shuffle_block", "Warp-shuffle block reduction",
+       "Shared-memory traffic and barriers of the tree: each warp adds its 32 values in registers with five "
+       "__shfl_down_sync steps; shared memory holds one value per warp, one barrier.",
+       "One 4-byte load per thread per iteration; a second launch adds the blocks' partials.",
+       kIntFloat, ReduceOp::Sum, 32, "", 1, true, Finish::SecondKernel, 0},
+      {{}, "modern", "reduce_add_sync", "__reduce_add_sync: the warp in one instruction",
+       "The five shuffle steps: __reduce_add_sync sums a warp's 32 integers in one instruction (REDUX, "
+       "compute capability 8.0 and later).",
+       "Integers only; still 4-byte loads.",
+       kInt, ReduceOp::Sum, 32, "", 1, true, Finish::SecondKernel, 0, 1, false, 80},
+      {{}, "modern", "vec4_loads", "16-byte loads, four in flight",
+       "Load instructions and memory latency: each thread reads int4 (float4) vectors, four independent loads "
+       "in flight, so a warp moves 2 KiB per loop trip; a scalar tail takes the last n % 4 elements.",
+       "Two launches: the blocks' partials make a round trip through global memory and a second launch.",
+       kIntFloat, ReduceOp::Sum, 32, "", 8, true, Finish::SecondKernel, 0},
+      {{}, "modern", "single_pass_atomic", "Single pass: one atomicAdd per block",
+       "The second launch: each block adds its sum into the result with one atomicAdd.",
+       "A memset of the result before the launch; float sums change with the order the blocks finish in.",
+       kIntFloat, ReduceOp::Sum, 32, "", 8, true, Finish::GlobalAtomic, 0},
+      {{}, "modern", "single_pass_last_block", "Single pass: the last block adds the partials",
+       "The memset and the atomics on the data: each block writes its partial, __threadfence() publishes it, "
+       "atomicInc hands out tickets, and the block with the last ticket adds the partials (cuda-samples' "
+       "threadFenceReduction). One launch; float sums in a fixed order.",
+       "The last block's extra pass over the partials; a counter that must start at 0 (atomicInc wraps it back).",
+       kIntFloat, ReduceOp::Sum, 32, "", 8, true, Finish::SinglePass, 0},
   };
   for (size_t i = 0; i < t.size(); ++i) t[i].id = static_cast<KernelId>(i);
   return t;
@@ -295,6 +326,14 @@ std::optional<std::string> block_size_problem(KernelId id, unsigned b) {
            k.min_block_why;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> cc_problem(KernelId id, int major, int minor) {
+  const KernelInfo& k = kernel_info(id);
+  if (k.min_cc == 0 || major * 10 + minor >= k.min_cc) return std::nullopt;
+  return std::string(k.name) + " needs compute capability " + std::to_string(k.min_cc / 10) + "." +
+         std::to_string(k.min_cc % 10) + " or later (its warp-reduce instruction); this GPU has " +
+         std::to_string(major) + "." + std::to_string(minor);
 }
 
 std::optional<std::string> dtype_problem(KernelId id, DType t) {

@@ -38,7 +38,8 @@ enum class Finish : uint8_t {
   GlobalAtomic,  // one launch: the kernel adds into one global accumulator with atomicAdd (per
                  // element or per block); the host zeroes it first
   SecondKernel,  // two launches: the grid writes per-block partials, then one block reduces them
-  SinglePass,    // one launch that finishes by itself (later tracks)
+  SinglePass,    // one launch that finishes by itself: the last block to finish writes out[0]
+                 // (the modern track; GpuReducer gives it a buffer of its own, zeroed once)
   HostSum,       // one launch in place on a zero-padded scratch copy of the input; the host copies the
                  // per-block partials back and adds them (the book: there is no barrier across blocks)
   HostReduce,    // one launch; the host copies the per-block results back and combines them with the
@@ -74,6 +75,7 @@ struct KernelInfo {
   unsigned smem_per_thread = 1; // 4-byte words of dynamic shared memory per thread (the course's
                                 // partialSum[2*blockDim.x]: 2; histograms: 0)
   bool private_bins = false;    // histograms: a shared copy of the bins per block (4 bytes per bin)
+  int min_cc = 0;               // lowest compute capability it runs on, x10 (80: __reduce_add_sync); 0: any
   bool takes(DType t) const { return (dtypes & dtype_bit(t)) != 0; }
 };
 
@@ -110,6 +112,8 @@ inline constexpr std::array<unsigned, 6> kBlockSizes = {32, 64, 128, 256, 512, 1
 std::optional<std::string> block_size_problem(KernelId id, unsigned block_size);
 // Same, for any kernel: power of two in [32, 1024].
 std::optional<std::string> block_size_problem(unsigned block_size);
+// Why kernel `id` cannot run on a GPU of compute capability major.minor, or nothing if it can.
+std::optional<std::string> cc_problem(KernelId id, int major, int minor);
 // Why kernel `id` cannot reduce elements of type `t`, or nothing if it can.
 std::optional<std::string> dtype_problem(KernelId id, DType t);
 

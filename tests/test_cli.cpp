@@ -49,13 +49,13 @@ std::vector<KernelId> all_kernels() {
 TEST(ParseCli, BenchDefaults) {
   Options o = parse_cli({"bench"});
   EXPECT_EQ(o.command, Command::Bench);
-  ASSERT_EQ(o.kernels.size(), 30u);  // harris (7) + lecture (8) + book (9) + course (6)
+  ASSERT_EQ(o.kernels.size(), 35u);  // harris (7) + lecture (8) + book (9) + course (6) + modern (5)
   EXPECT_EQ(o.kernels, all_kernels());
   EXPECT_EQ(o.kernels.front(), KernelId::reduce0);
   EXPECT_EQ(o.kernels[6], KernelId::reduce6);
   EXPECT_EQ(std::string(kernel_info(o.kernels[14]).name), "sum_two_step");
-  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "farthest_point");
-  EXPECT_EQ(o.tracks, (std::vector<std::string>{"harris", "lecture", "book", "course"}));
+  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "single_pass_last_block");
+  EXPECT_EQ(o.tracks, (std::vector<std::string>{"harris", "lecture", "book", "course", "modern"}));
   EXPECT_TRUE(o.block_sizes.empty());  // each track's own block size
   EXPECT_TRUE(o.dtypes.empty());       // every type a kernel takes
   EXPECT_FALSE(o.block_sizes_all);
@@ -365,7 +365,7 @@ TEST(HelpText, Topics) {
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {
-  ASSERT_EQ(kernel_table().size(), 33u);
+  ASSERT_EQ(kernel_table().size(), 38u);
   for (size_t i = 0; i < kernel_table().size(); ++i) {
     const KernelInfo& k = kernel_table()[i];
     EXPECT_EQ(static_cast<size_t>(k.id), i);
@@ -398,8 +398,8 @@ TEST(KernelInfo, Table) {
 }
 
 TEST(KernelInfo, Tracks) {
-  ASSERT_EQ(track_table().size(), 4u);
-  EXPECT_EQ(track_names(), "harris, lecture, book, course");
+  ASSERT_EQ(track_table().size(), 5u);
+  EXPECT_EQ(track_names(), "harris, lecture, book, course, modern");
   // Tracks are contiguous in the table, in track order.
   size_t i = 0;
   for (const TrackInfo& t : track_table()) {
@@ -558,6 +558,23 @@ TEST(ParseCli, Histogram) {
   EXPECT_EQ(o.kernels.size(), 6u);
   o = parse_cli({"record", "--track", "course", "--out", "x.rssession"});
   EXPECT_EQ(o.kernels.size(), 9u);
+}
+
+// The modern track: __reduce_add_sync needs sm_80; the registry says so in words for older GPUs.
+TEST(KernelInfo, ModernTrackAndComputeCapability) {
+  const auto ids = track_kernels("modern");
+  ASSERT_EQ(ids.size(), 5u);
+  for (KernelId id : ids) EXPECT_TRUE(kernel_info(id).grid_stride) << kernel_info(id).name;
+  const KernelId redux = find_kernel("reduce_add_sync")->id;
+  EXPECT_EQ(kernel_info(redux).min_cc, 80);
+  EXPECT_FALSE(cc_problem(redux, 8, 0).has_value());
+  EXPECT_FALSE(cc_problem(redux, 9, 0).has_value());
+  const auto why = cc_problem(redux, 7, 5);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("needs compute capability 8.0"), std::string::npos) << *why;
+  EXPECT_NE(why->find("7.5"), std::string::npos) << *why;
+  EXPECT_FALSE(cc_problem(find_kernel("vec4_loads")->id, 7, 5).has_value()) << "shuffles below sm_80";
+  EXPECT_EQ(kernel_info(find_kernel("single_pass_last_block")->id).finish, Finish::SinglePass);
 }
 
 TEST(KernelInfo, DtypeProblem) {

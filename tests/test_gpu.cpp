@@ -62,8 +62,9 @@ TEST_P(SumTest, EveryKernelAndBlockSizeMatchesCpuReferenceInBothBuilds) {
     }
   }
   EXPECT_EQ(checked, expected_pairs);
-  // harris: reduce4-6 need 64; lecture: the last 3 need 64; book: the last 3 need 64; course: 6 kernels, any size
-  EXPECT_EQ(expected_pairs, 4 * 6 + 3 * 5 + 5 * 6 + 3 * 5 + 6 * 6 + 3 * 5 + 6 * 6);
+  // harris: reduce4-6 need 64; lecture: the last 3 need 64; book: the last 3 need 64; course: 6 kernels and
+  // modern: 5 kernels, any size
+  EXPECT_EQ(expected_pairs, 4 * 6 + 3 * 5 + 5 * 6 + 3 * 5 + 6 * 6 + 3 * 5 + 6 * 6 + 5 * 6);
   EXPECT_EQ(gpu().run_cub(), expected);
 }
 
@@ -94,13 +95,13 @@ TEST_P(FloatSumTest, EveryFloatKernelAndBlockSizeIsWithinTolerance) {
       Trace t = gpu().trace(k.id, bs);
       EXPECT_EQ(t.meta.dtype, DType::Float32);
       EXPECT_TRUE(ref.accepts(k.op, t.meta.result)) << "tracing build " << k.name << " bs " << bs << " N " << n;
-      if (k.finish == Finish::SecondKernel || k.finish == Finish::HostReduce) {
+      if (k.finish == Finish::SecondKernel || k.finish == Finish::HostReduce || k.finish == Finish::SinglePass) {
         EXPECT_EQ(gpu().run(k.id, bs), gpu().run(k.id, bs)) << k.name << ": no atomics, so the same bits every run";
       }
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 5 * 6 + 3 * 5 + 5 * 6);
+  EXPECT_EQ(checked, 5 * 6 + 3 * 5 + 5 * 6 + 4 * 6);  // lecture, course, modern (all but reduce_add_sync)
   EXPECT_TRUE(ref.accepts(ReduceOp::Sum, gpu().run_cub()));
 }
 
@@ -317,6 +318,39 @@ TEST(GpuCourse, PrivatisedHistogramTraceCountsTheBlocksBytes) {
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(first->sectors, 32);
   EXPECT_EQ(first->requested_bytes, 32);
+}
+
+// The single-pass kernel leaves its counter at 0 for the next launch: many runs in a row, across block
+// sizes and N, each right; its trace shows the ticket (atomicInc) and, in the last block, the partials.
+TEST(GpuModern, SinglePassLastBlockRunsAgainAndAgain) {
+  const KernelId k = find_kernel("single_pass_last_block")->id;
+  for (uint64_t n : {1000003u, 1u, 1u << 20}) {
+    std::vector<int32_t> data = make_input(Pattern::RandomBytes, n);
+    const int32_t want = cpu_reduce(data);
+    gpu().set_input(data, Pattern::RandomBytes);
+    for (int run = 0; run < 20; ++run) {
+      for (unsigned bs : {32u, 256u, 1024u}) EXPECT_EQ(gpu().run(k, bs), want) << "n " << n << " bs " << bs << " run " << run;
+    }
+  }
+  Replay r(gpu().trace(k, 256));
+  ASSERT_EQ(r.atomic_targets().size(), 1u);
+  EXPECT_EQ(r.atomic_targets()[0].order.size(), 1u);  // block 0's one ticket
+  EXPECT_EQ(r.atomic_targets()[0].addr, 1u);          // out[1], the counter
+}
+
+// 16-byte loads in the trace: one request per warp and load, 512 bytes in 16 sectors, 100 %.
+TEST(GpuModern, Vec4LoadsAreOneRequestOf512Bytes) {
+  gpu().set_input(make_input(Pattern::Ones, 1u << 16), Pattern::Ones);
+  Replay r(gpu().trace(find_kernel("vec4_loads")->id, 128));
+  int vec_requests = 0;
+  for (const GlobalRequest& g : r.global_requests()) {
+    if (g.kind != AccessKind::GlobalLoad || std::popcount(g.lanes) != 32 || g.requested_bytes != 512) continue;
+    ++vec_requests;
+    EXPECT_EQ(g.sectors, 16);
+    EXPECT_DOUBLE_EQ(g.efficiency(), 1.0);
+  }
+  EXPECT_GT(vec_requests, 0);
+  EXPECT_GT(r.shuffles().size(), 0u) << "the warps reduce in registers (shuffles or __reduce_add_sync)";
 }
 
 TEST(GpuBook, InPlaceKernelsLeaveTheInputIntactAndTraceTheirSlice) {

@@ -1279,17 +1279,23 @@ TEST(SessionH100Tracks, CourseTrackShowsPrivatisationAndCoalescing) {
   EXPECT_EQ(global_targets, 7);
   EXPECT_GT(shared_updates, 256);  // several bytes per thread
   for (const GlobalRequest& g : r.global_requests()) {
-    if (g.space == static_cast<uint8_t>(GlobalBuffer::Bytes)) EXPECT_EQ(g.sectors, 1);  // 32 consecutive bytes
+    if (g.space == static_cast<uint8_t>(GlobalBuffer::Bytes)) {
+      EXPECT_EQ(g.sectors, 1);  // 32 consecutive bytes
+    }
   }
   Replay basic_r(*s.find_trace("histo_basic", 256));
   for (const AtomicTarget& t : basic_r.atomic_targets()) EXPECT_EQ(t.kind, AccessKind::GlobalAtomic);
   Replay naive(*s.find_trace("naive_sum", 256));
   Replay coalesced(*s.find_trace("coalesced_sum", 256));
   for (const GlobalRequest& g : naive.global_requests()) {
-    if (g.kind == AccessKind::GlobalLoad) EXPECT_DOUBLE_EQ(g.efficiency(), 0.5);
+    if (g.kind == AccessKind::GlobalLoad) {
+      EXPECT_DOUBLE_EQ(g.efficiency(), 0.5);
+    }
   }
   for (const GlobalRequest& g : coalesced.global_requests()) {
-    if (g.kind == AccessKind::GlobalLoad) EXPECT_DOUBLE_EQ(g.efficiency(), 1.0);
+    if (g.kind == AccessKind::GlobalLoad) {
+      EXPECT_DOUBLE_EQ(g.efficiency(), 1.0);
+    }
   }
 }
 

@@ -7,7 +7,8 @@
 //   SharedArray    `sdata[i]` with unchanged syntax; reports each access to the probe
 //   GlobalArray    `pData[i]` on a global buffer: records loads and stores (element index)
 //   GlobalVar      a one-element global buffer used as a scalar (`dev_sum`)
-//   AtomicPtr, atomicAdd(), atomicAdd_block()   `atomicAdd(&dev_sum, x)` with unchanged syntax
+//   AtomicPtr, atomicAdd(), atomicAdd_block(), atomicInc()   `atomicAdd(&dev_sum, x)` with unchanged syntax
+//   GlobalArray::load4   a 16-byte vector load (int4, float4)
 //   Shuffles       probe.shfl<ShuffleKind>: what the kernel files' __shfl*_sync macros call
 //   Warp reduce    probe.reduce<WarpReduceOp>: __reduce_*_sync (sm_80+)
 //
@@ -111,14 +112,34 @@ template <class T>
 __device__ __forceinline__ T atomic_intrinsic(AtomicOp op, bool block_scope, T* p, T v) {
   // Only the ops the kernels use so far; each is exactly the CUDA intrinsic.
   if (op == AtomicOp::Add) return block_scope ? ::atomicAdd_block(p, v) : ::atomicAdd(p, v);
+  if constexpr (std::is_same_v<T, unsigned int>) {
+    if (op == AtomicOp::Inc) return block_scope ? ::atomicInc_block(p, v) : ::atomicInc(p, v);
+  }
   return T{};
 }
+
+// The 16-byte vector type of 4 elements of T (int4, uint4, float4), for vectorised loads.
+template <class T>
+struct Vec4Of;
+template <>
+struct Vec4Of<int> {
+  using type = int4;
+};
+template <>
+struct Vec4Of<unsigned int> {
+  using type = uint4;
+};
+template <>
+struct Vec4Of<float> {
+  using type = float4;
+};
 
 // Timing build. Every hook is empty, or exactly the intrinsic it stands for.
 struct NullProbe {
   __device__ __forceinline__ void access(AccessKind, uint32_t, uint32_t, uint32_t) {}
-  __device__ __forceinline__ void global_access(AccessKind, uint8_t, uint32_t, uint32_t, uint32_t) {}
+  __device__ __forceinline__ void global_access(AccessKind, uint8_t, uint32_t, uint32_t, uint32_t, uint8_t = 0) {}
   __device__ __forceinline__ void block_barrier(uint32_t) { __syncthreads(); }
+  __device__ __forceinline__ int block_barrier_or(uint32_t, int predicate) { return __syncthreads_or(predicate); }
   __device__ __forceinline__ void warp_barrier(uint32_t) { __syncwarp(); }
   template <ShuffleKind K, class V>
   __device__ __forceinline__ V shfl(uint32_t, uint32_t mask, V var, uint32_t arg, int width = 32) {
@@ -173,9 +194,10 @@ struct TraceProbe {
     if (on()) record(kind, addr, value, line);
     ++seq;
   }
+  // `width`: bytes per lane of a vector access (16 for int4), 0 for one element of the buffer.
   __device__ __forceinline__ void global_access(AccessKind kind, uint8_t space, uint32_t index, uint32_t value,
-                                                uint32_t line) {
-    if (on()) record(kind, index, value, line, 0, 0, space);
+                                                uint32_t line, uint8_t width = 0) {
+    if (on()) record(kind, index, value, line, 0, width, space);
     ++seq;
   }
   // A shuffle synchronises the lanes in `mask`, so it ends the recording lane's epoch.
@@ -217,6 +239,14 @@ struct TraceProbe {
     __syncthreads();
     ++epoch;
     seq = 0;
+  }
+  // __syncthreads_or(predicate): a block barrier that also returns whether any thread's predicate held.
+  __device__ __forceinline__ int block_barrier_or(uint32_t line, int predicate) {
+    if (on()) record(AccessKind::BlockBarrier, 0, 0, line);
+    const int any = __syncthreads_or(predicate);
+    ++epoch;
+    seq = 0;
+    return any;
   }
   __device__ __forceinline__ void warp_barrier(uint32_t line) {
     if (on()) record(AccessKind::WarpBarrier, 0, 0, line);
@@ -341,6 +371,22 @@ class GlobalArray {
   };
   // `base`: the element index of p within its buffer (see operator+).
   __device__ __forceinline__ GlobalArray(T* p, Probe& probe, uint32_t base = 0) : p_(p), probe_(probe), base_(base) {}
+  // Element i loaded with __ldcg (cached in L2 only, not L1): values other blocks of the same launch
+  // wrote and published with __threadfence() (the single-pass reductions' partials).
+  __device__ __forceinline__ V load_cg(uint32_t i, uint32_t line = __builtin_LINE()) const {
+    const V v = __ldcg(p_ + i);
+    probe_.global_access(AccessKind::GlobalLoad, kSpace, base_ + i, to_bits(v), line);
+    return v;
+  }
+  // Elements 4v .. 4v+3 in one 16-byte load (int4, float4): one record per lane, at the first element's
+  // index, with the first element's value and width 16. p_ must be 16-byte aligned (cudaMalloc is).
+  template <class W = V>  // a template, so that buffers of bytes (no 4-vector type) still compile
+  __device__ __forceinline__ typename Vec4Of<W>::type load4(uint32_t v, uint32_t line = __builtin_LINE()) const {
+    using Vec = typename Vec4Of<W>::type;
+    const Vec x = reinterpret_cast<const Vec*>(p_)[v];
+    probe_.global_access(AccessKind::GlobalLoad, kSpace, base_ + 4 * v, to_bits(x.x), line, 16);
+    return x;
+  }
   __device__ __forceinline__ Ref operator[](Index idx) const {
     return Ref(p_ + idx.i, base_ + idx.i, idx.line, probe_);
   }
@@ -386,6 +432,12 @@ template <class T, class Probe>
 __device__ __forceinline__ T atomicAdd_block(AtomicPtr<T, Probe> a, typename NoDeduce<T>::type v,
                                              uint32_t line = __builtin_LINE()) {
   return a.probe->atomic(a.kind, AtomicOp::Add, true, a.space, a.addr, a.p, v, line);
+}
+// atomicInc(&counter, limit): old >= limit ? 0 : old + 1 (the last-block ticket of a single-pass reduction).
+template <class Probe>
+__device__ __forceinline__ unsigned int atomicInc(AtomicPtr<unsigned int, Probe> a, unsigned int limit,
+                                                  uint32_t line = __builtin_LINE()) {
+  return a.probe->atomic(a.kind, AtomicOp::Inc, false, a.space, a.addr, a.p, limit, line);
 }
 
 }  // namespace rs

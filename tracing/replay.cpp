@@ -487,6 +487,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
         g.space = r0.space;
         g.line = r0.line;
         std::set<uint64_t> sectors, elements;
+        int requested = 0;
         for (size_t k = first; k < i; ++k) {
           const TraceRecord& r = recs[k];
           const uint32_t lane = r.thread % kWarpSize;
@@ -494,9 +495,12 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
           g.active_mask |= r.active_mask;
           g.index[lane] = r.addr;
           g.value[lane] = static_cast<uint32_t>(r.value);
-          const uint64_t byte = uint64_t{r.addr} * element_bytes(r.space);
-          sectors.insert(byte / 32);
-          elements.insert(r.addr);
+          // A vector access (lane_arg: bytes per lane, int4: 16) covers several elements and maybe sectors.
+          const uint32_t eb = element_bytes(r.space), width = r.lane_arg ? r.lane_arg : eb;
+          const uint64_t byte = uint64_t{r.addr} * eb;
+          for (uint64_t sec = byte / 32; sec <= (byte + width - 1) / 32; ++sec) sectors.insert(sec);
+          for (uint32_t e = 0; e < width / eb; ++e) elements.insert(uint64_t{r.addr} + e);
+          requested += width;
           // The slice's snapshot: a load shows what memory held, a store what it holds now.
           if (r.space != slice_.space || r.addr < slice_.first || r.addr - slice_.first >= slice_.count) continue;
           const uint32_t cell = r.addr - slice_.first;
@@ -519,7 +523,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
         }
         g.sectors = static_cast<int>(sectors.size());
         g.min_sectors = static_cast<int>((elements.size() * element_bytes(g.space) + 31) / 32);
-        g.requested_bytes = std::popcount(g.lanes) * static_cast<int>(element_bytes(g.space));
+        g.requested_bytes = requested;
         note_instruction(warp, g.lanes, g.active_mask, g.line);
         st.global_requests.push_back(global_.size());
         global_.push_back(g);

@@ -177,7 +177,8 @@ struct GlobalRequest {
   std::array<uint32_t, kWarpSize> value{};  // bits per lane
   int sectors = 0;                // distinct 32-byte sectors touched
   int min_sectors = 0;            // ceil(distinct bytes / 32)
-  int requested_bytes = 0;        // lanes x element_bytes(space) (4, or 1 for GlobalBuffer::Bytes)
+  int requested_bytes = 0;        // sum over the lanes of their access width (the element size, 4 or 1 for
+                                  // GlobalBuffer::Bytes; 16 for an int4 load)
   double efficiency() const { return sectors ? requested_bytes / (32.0 * sectors) : 0.0; }
 };
 

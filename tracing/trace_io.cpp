@@ -87,9 +87,14 @@ std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
                             : b == GlobalBuffer::Scratch ? uint64_t{std::max<uint32_t>(m.grid_size, 1)} *
                                                                m.block_size * kMaxElementsPerThread
                                                          : std::max<uint64_t>(4ull * m.grid_size, kMinOutputElements);
-      if (r.addr >= size) {
-        return what + " index " + std::to_string(r.addr) + " is outside the " + to_string(b) + " buffer of " +
-               std::to_string(size) + " elements";
+      // lane_arg: bytes per lane of a vector access (4, 8 or 16), 0 for one element.
+      if (r.lane_arg != 0 && r.lane_arg != 4 && r.lane_arg != 8 && r.lane_arg != 16) {
+        return what + ": access width " + std::to_string(r.lane_arg) + " bytes is not 4, 8 or 16";
+      }
+      const uint32_t last = r.lane_arg ? r.lane_arg / element_bytes(r.space) - 1 : 0;
+      if (uint64_t{r.addr} + last >= size) {
+        return what + " index " + std::to_string(uint64_t{r.addr} + last) + " is outside the " + to_string(b) +
+               " buffer of " + std::to_string(size) + " elements";
       }
       break;
     }

@@ -19,7 +19,8 @@ part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if part tests; then
   log "GPU tests (ctest label gpu)"
-  timeout 420 "$B/rs_gpu_tests" --gtest_brief=1 >"$OUT/gpu_tests.log" 2>&1; echo "rc=$?" | tee -a "$S"
+  timeout 420 "$B/rs_gpu_tests" --gtest_brief=1 ${GTEST_FILTER:+--gtest_filter=$GTEST_FILTER} >"$OUT/gpu_tests.log" 2>&1
+  echo "rc=$?" | tee -a "$S"
   grep -E "FAILED|PASSED|tests ran" "$OUT/gpu_tests.log" | head -20 >>"$S"
 fi
 
@@ -188,5 +189,15 @@ for tool in memcheck racecheck synccheck; do
 done
 echo "course sanitizer runs: $(wc -l <"$OUT/sanitizer-course.log"), nonzero exits: $(grep -vc 'rc=0' "$OUT/sanitizer-course.log")" | tee -a "$S"
 grep -v 'rc=0' "$OUT/sanitizer-course.log" | head -10 >>"$S"
+fi
+if part modern; then
+log "bench --track modern --type int32, every block size, N = 2^16 .. 2^30 in powers of four"
+for e in ${MODERN_EXPONENTS:-16 18 20 22 24 26 28 30}; do
+  timeout 300 "$B/reducescope" bench --track modern --type int32 --n 2^$e --block-size all \
+    --csv "$OUT/bench-modern-2e$e.csv" >"$OUT/bench-modern-2e$e.txt" 2>&1
+  echo "2^$e rc=$?" | tee -a "$S"
+  grep -E "cub::DeviceReduce::Sum|copy" "$OUT/bench-modern-2e$e.txt" | head -2 >>"$S"
+done
+tar czf "$OUT/bench-modern.tar.gz" -C "$OUT" $(cd "$OUT" && ls bench-modern-2e*) && rm -f "$OUT"/bench-modern-2e*
 fi
 log "done $(date -u +%FT%TZ)"

@@ -1,0 +1,177 @@
+// The modern track: what a fast reduction looks like on current GPUs, beyond the notes. Sources: the
+// CUDA C++ Programming Guide ("Warp Shuffle Functions", "Warp Reduce Functions", "Memory Fence
+// Functions": the __threadfence() sum example), cuda-samples' threadFenceReduction, and CUB's
+// DeviceReduce, which the bench compares with.
+//   shuffle_block           each warp reduces in registers with __shfl_down_sync; shared memory holds
+//                           one value per warp; a second launch of one block adds the partials
+//   reduce_add_sync         the same with the warp-reduce instruction __reduce_add_sync (sm_80+, int)
+//   vec4_loads              16-byte loads (int4, float4) in a grid-stride loop, four in flight per
+//                           thread, a scalar tail for any N
+//   single_pass_atomic      one launch: each block's sum goes into the result with one atomicAdd
+//   single_pass_last_block  one launch, no atomics on the data: each block writes its partial, fences,
+//                           takes a ticket; the last block to finish adds the partials
+//
+// Each kernel is a template on the element type T (int or float) and the probe (tracing/probe.cuh).
+// Every kernel reads `n` elements at g_in with a grid-stride loop over a grid that fills the GPU once
+// (the occupancy API x SMs, from the device: GpuReducer::Impl::grid), and adds in Acc<T> (int sums
+// wrap like the CPU reference).
+#pragma once
+
+#include <type_traits>
+
+#include "probe.cuh"
+
+namespace rs {
+
+// Barriers, shuffles and warp reductions go through the probe (a parameter of every kernel and helper)
+// so the tracing build sees them; in the timing build each is exactly the intrinsic. #undef'd at the end.
+#define __syncthreads() probe.block_barrier(__LINE__)
+#define __syncthreads_or(predicate) probe.block_barrier_or(__LINE__, predicate)
+#define __shfl_down_sync(...) probe.template shfl<ShuffleKind::Down>(__LINE__, __VA_ARGS__)
+#define __reduce_add_sync(...) probe.template reduce<WarpReduceOp::Add>(__LINE__, __VA_ARGS__)
+
+// The warp's sum in lane 0: five __shfl_down_sync steps (offset 16, 8, 4, 2, 1), all 32 lanes taking part.
+template <class T, class Probe>
+__device__ __forceinline__ Acc<T> warp_sum_shfl(Acc<T> v, Probe& probe) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+// The warp's sum in every lane with one instruction, __reduce_add_sync (sm_80 and later; integers only),
+// or the shuffles where the GPU or the type has no such instruction.
+template <class T, class Probe>
+__device__ __forceinline__ Acc<T> warp_sum(Acc<T> v, Probe& probe) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_integral_v<T>) {
+    return __reduce_add_sync(0xffffffffu, v);
+  } else {
+    return warp_sum_shfl<T>(v, probe);
+  }
+#else
+  return warp_sum_shfl<T>(v, probe);
+#endif
+}
+
+// The block's total of every thread's `v`, in thread 0 (the other threads' results are unspecified):
+// each warp reduces in registers, lane 0 writes the warp's sum to warp_sums[warp] (shared memory holds one
+// value per warp), then the first warp reduces those. `WarpSum` is warp_sum or warp_sum_shfl.
+template <class T, class Probe, class WarpSum>
+__device__ __forceinline__ Acc<T> block_sum(Acc<T> v, SharedArray<T, Probe>& warp_sums, Probe& probe, WarpSum sum) {
+  const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  v = sum(v);
+  if (lane == 0) warp_sums[warp] = T(v);
+  __syncthreads();
+  if (warp == 0) {
+    v = (lane < blockDim.x / 32) ? Acc<T>(warp_sums[lane]) : Acc<T>(0);
+    v = sum(v);
+  }
+  return v;
+}
+
+// This thread's sum of its elements: a grid-stride loop over 16-byte vectors, four loads in flight per
+// thread, then the last n % 4 elements one by one.
+template <class T, class Probe>
+__device__ __forceinline__ Acc<T> thread_sum_vec4(const GlobalArray<const T, Probe>& in, unsigned int n) {
+  auto add4 = [](const auto& x) { return Acc<T>(x.x) + Acc<T>(x.y) + Acc<T>(x.z) + Acc<T>(x.w); };
+  Acc<T> sum = 0;
+  const unsigned int n4 = n / 4;
+  const unsigned int stride = blockDim.x * gridDim.x;
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < n4; i += 4 * stride) {
+    const auto a = in.load4(i), b = in.load4(i + stride), c = in.load4(i + 2 * stride), d = in.load4(i + 3 * stride);
+    sum += add4(a) + add4(b) + add4(c) + add4(d);
+  }
+  for (; i < n4; i += stride) sum += add4(in.load4(i));
+  for (unsigned int t = 4 * n4 + blockIdx.x * blockDim.x + threadIdx.x; t < n; t += stride) sum += Acc<T>(in[t]);
+  return sum;
+}
+
+// shuffle_block -- warp-shuffle block reduction: a grid-stride loop, then each warp reduces in
+// registers with __shfl_down_sync and only one value per warp goes through shared memory.
+template <class T, class Probe>
+__global__ void shuffle_block(const T* g_in, T* g_out, unsigned int n, Probe probe) {
+  GlobalArray<const T, Probe> in(g_in, probe);
+  GlobalArray<T, Probe> out(g_out, probe);
+  SharedArray<T, Probe> warp_sums(probe);  // __shared__ T warp_sums[32];
+
+  Acc<T> sum = 0;
+  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) sum += Acc<T>(in[i]);
+  sum = block_sum<T>(sum, warp_sums, probe, [&](Acc<T> v) { return warp_sum_shfl<T>(v, probe); });
+  if (threadIdx.x == 0) out[blockIdx.x] = T(sum);
+}
+
+// reduce_add_sync -- the same with __reduce_add_sync: one instruction reduces the warp (sm_80 and later,
+// integers only; the registry does not offer it on older GPUs).
+template <class Probe>
+__global__ void reduce_add_sync(const int* g_in, int* g_out, unsigned int n, Probe probe) {
+  GlobalArray<const int, Probe> in(g_in, probe);
+  GlobalArray<int, Probe> out(g_out, probe);
+  SharedArray<int, Probe> warp_sums(probe);
+
+  Acc<int> sum = 0;
+  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) sum += Acc<int>(in[i]);
+  sum = block_sum<int>(sum, warp_sums, probe, [&](Acc<int> v) { return __reduce_add_sync(0xffffffffu, v); });
+  if (threadIdx.x == 0) out[blockIdx.x] = int(sum);
+}
+
+// vec4_loads -- 16-byte loads: each thread reads int4 (float4) vectors, four in flight, so a warp moves
+// 512 bytes per load instruction; the warps reduce with __reduce_add_sync (int, sm_80+) or shuffles.
+template <class T, class Probe>
+__global__ void vec4_loads(const T* g_in, T* g_out, unsigned int n, Probe probe) {
+  GlobalArray<const T, Probe> in(g_in, probe);
+  GlobalArray<T, Probe> out(g_out, probe);
+  SharedArray<T, Probe> warp_sums(probe);
+
+  const Acc<T> sum = block_sum<T>(thread_sum_vec4(in, n), warp_sums, probe, [&](Acc<T> v) { return warp_sum<T>(v, probe); });
+  if (threadIdx.x == 0) out[blockIdx.x] = T(sum);
+}
+
+// single_pass_atomic -- one launch: vec4_loads' block sum, then one atomicAdd per block into the result
+// (which the host zeroes first). Float sums then depend on the order the blocks finish in.
+template <class T, class Probe>
+__global__ void single_pass_atomic(const T* g_in, T* g_out, unsigned int n, Probe probe) {
+  GlobalArray<const T, Probe> in(g_in, probe);
+  GlobalVar<T, Probe> result(g_out, probe);
+  SharedArray<T, Probe> warp_sums(probe);
+
+  const Acc<T> sum = block_sum<T>(thread_sum_vec4(in, n), warp_sums, probe, [&](Acc<T> v) { return warp_sum<T>(v, probe); });
+  if (threadIdx.x == 0) atomicAdd(&result, T(sum));
+}
+
+// single_pass_last_block -- one launch, no memset and no atomics on the data (the threadFenceReduction
+// pattern): each block writes its partial to g_out[2 + blockIdx.x], makes it visible to the whole GPU
+// with __threadfence(), then takes a ticket with atomicInc on g_out[1]. The block that draws the last
+// ticket adds all the partials and writes g_out[0]. atomicInc wraps the counter back to 0 at the last
+// ticket, ready for the next launch (the buffer is zeroed once, when it is allocated).
+template <class T, class Probe>
+__global__ void single_pass_last_block(const T* g_in, T* g_out, unsigned int n, Probe probe) {
+  GlobalArray<const T, Probe> in(g_in, probe);
+  GlobalArray<T, Probe> out(g_out, probe);                                        // [0] result, [2 + b] partials
+  GlobalArray<unsigned int, Probe> counter(reinterpret_cast<unsigned int*>(g_out), probe);  // [1] blocks done
+  SharedArray<T, Probe> warp_sums(probe);
+  auto sum = [&](Acc<T> v) { return warp_sum<T>(v, probe); };
+
+  Acc<T> total = block_sum<T>(thread_sum_vec4(in, n), warp_sums, probe, sum);
+  int last = 0;
+  if (threadIdx.x == 0) {
+    out[2 + blockIdx.x] = T(total);
+    __threadfence();  // the partial is visible to every block before this block's ticket is
+    last = atomicInc(&counter[1], gridDim.x - 1) == gridDim.x - 1;
+  }
+  if (__syncthreads_or(last)) {  // the last block to finish: every partial is written
+    Acc<T> partials = 0;
+    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x) partials += Acc<T>(out.load_cg(2 + b));
+    total = block_sum<T>(partials, warp_sums, probe, sum);
+    if (threadIdx.x == 0) out[0] = T(total);
+  }
+}
+
+#undef __syncthreads
+#undef __syncthreads_or
+#undef __shfl_down_sync
+#undef __reduce_add_sync
+
+RS_TRACK_KERNELS(modern, RS_KERNEL(shuffle_block), RS_KERNEL_INT(reduce_add_sync), RS_KERNEL(vec4_loads),
+                 RS_KERNEL(single_pass_atomic), RS_KERNEL(single_pass_last_block))
+
+}  // namespace rs
