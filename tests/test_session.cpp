@@ -1245,9 +1245,10 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
       EXPECT_GT(replay.num_steps(), 0u);
     }
   }
-  EXPECT_EQ(pairs, 39 + 45 + 51 + 36 + 18);  // harris, lecture, book, course reductions, course histograms
-  EXPECT_EQ(s.timings.size(), 189u);
-  EXPECT_EQ(s.traces.size(), 189u);
+  // harris, lecture, book, course reductions, course histograms, modern
+  EXPECT_EQ(pairs, 39 + 45 + 51 + 36 + 18 + 30);
+  EXPECT_EQ(s.timings.size(), 219u);
+  EXPECT_EQ(s.traces.size(), 219u);
 }
 
 // The course track from the H100: privatisation wins by far, and the replay sees why: each byte of the

@@ -200,4 +200,27 @@ for e in ${MODERN_EXPONENTS:-16 18 20 22 24 26 28 30}; do
 done
 tar czf "$OUT/bench-modern.tar.gz" -C "$OUT" $(cd "$OUT" && ls bench-modern-2e*) && rm -f "$OUT"/bench-modern-2e*
 fi
+if part modern_checks; then
+log "ncu instruction counts vs trace, modern kernels (shuffles, warp reduces are not counted by ncu; loads, sectors)"
+SPECS="shuffle_block:1 vec4_loads:8 single_pass_atomic:8 single_pass_last_block:8" TYPES="float32" BLOCKS="64 256 1024" \
+  timeout 400 bash tests/ncu_instructions.sh "$B/reducescope" "$OUT/ncu-instructions-modern.csv" 2>&1 | tail -4 | tee -a "$S"
+log "ncu bank conflicts vs trace, modern kernels (1-block launches)"
+KERNELS="shuffle_block:1 reduce_add_sync:1 vec4_loads:8 single_pass_atomic:8 single_pass_last_block:8" \
+  timeout 500 bash tests/ncu_compare.sh "$B/reducescope" "$OUT/ncu-bank-conflicts-modern.csv" 2>&1 | tail -3 | tee -a "$S"
+log "compute-sanitizer memcheck / racecheck / synccheck: modern kernels x 64, 1024 threads x int32/float32, N = 70001, both builds"
+for tool in memcheck racecheck synccheck; do
+  for k in shuffle_block reduce_add_sync vec4_loads single_pass_atomic single_pass_last_block; do
+    for bs in 64 1024; do for type in int32 float32; do for cmd in run trace; do
+      [ $k = reduce_add_sync ] && [ $type = float32 ] && continue
+      extra=""; [ $cmd = trace ] && extra=--quiet
+      o=$(timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$B/reducescope" $cmd --kernel $k --block-size $bs --n 70001 --type $type $extra 2>&1)
+      rc=$?
+      echo "$tool $cmd $k $bs $type 70001 rc=$rc $(echo "$o" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' | tr '\n' ' ')" >>"$OUT/sanitizer-modern.log"
+      [ $rc -ne 0 ] && echo "$o" | head -40 >>"$OUT/sanitizer_fail.log"
+    done; done; done
+  done
+done
+echo "modern sanitizer runs: $(wc -l <"$OUT/sanitizer-modern.log"), nonzero exits: $(grep -vc 'rc=0' "$OUT/sanitizer-modern.log")" | tee -a "$S"
+grep -v 'rc=0' "$OUT/sanitizer-modern.log" | head -10 >>"$S"
+fi
 log "done $(date -u +%FT%TZ)"
