@@ -123,14 +123,14 @@ void GlobalPanel::drawContent(AppState& s) {
   if (!r.has_global_slice()) {
     const bool any = most_requests(r) > 0;
     ImGui::TextWrapped("%s does not reduce in global memory%s", meta.kernel.c_str(),
-                       any ? "; the step's global requests:" : ".");
+                       !any ? "." : st->global_requests.empty() ? "; no global request in this step." : "; the step's global requests:");
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("Its block stores nothing back into the input (or a scratch copy of it): it reduces in\n"
                         "shared memory, registers or atomics and stores at most its result to the output.\n"
                         "Its loads are listed one request a line: the lanes of one warp running one global load\n"
                         "or store, the 32-byte sectors it touched and the fewest that hold its bytes.");
     }
-    if (any) request_list(r, *st, nullptr);
+    if (any && !st->global_requests.empty()) request_list(r, *st, nullptr);
     return;
   }
   const GlobalSlice& slice = r.global_slice();
