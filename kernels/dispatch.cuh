@@ -8,6 +8,8 @@
 //   RS_KERNEL(K)         template <class T, class Probe>, int and float
 //   RS_KERNEL_INT(K)     template <class Probe>, int only (Harris's reduce0..reduce4)
 //   RS_KERNEL_INT_BS(K)  template <unsigned blockSize, class Probe>, int only (reduce5, reduce6)
+//   RS_KERNEL_BS(K)      template <unsigned blockSize, class T, class Probe>, int and float
+//                        (cub_block_reduce: cub::BlockReduce takes the block size at compile time)
 //   RS_KERNEL_OP(NAME, K, OP)  template <template <class> class Op, class T, class Probe>, int and
 //                        float, bound to operator policy OP under the registry name NAME (the course
 //                        track: one kernel source, one entry per operator)
@@ -96,6 +98,10 @@ KernelLaunchers bind_kernel(const char* name, Bind bind) {
 #define RS_KERNEL_INT_BS(K)                                          \
   ::rs::bind_kernel<true, false>(#K, [](auto, auto p, auto bs) {     \
     return &K<decltype(bs)::value, typename decltype(p)::type>;      \
+  })
+#define RS_KERNEL_BS(K)                                                                           \
+  ::rs::bind_kernel<true, true>(#K, [](auto t, auto p, auto bs) {                                 \
+    return &K<decltype(bs)::value, typename decltype(t)::type, typename decltype(p)::type>;       \
   })
 #define RS_KERNEL_OP(NAME, K, OP)                                                                 \
   ::rs::bind_kernel<true, true>(#NAME, [](auto t, auto p, auto) {                                 \

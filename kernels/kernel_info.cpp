@@ -262,6 +262,18 @@ std::vector<KernelInfo> make_table() {
        "threadFenceReduction). One launch; float sums in a fixed order.",
        "The last block's extra pass over the partials; a counter that must start at 0 (atomicInc wraps it back).",
        kIntFloat, ReduceOp::Sum, 32, "", 8, true, Finish::SinglePass, 0},
+      {{}, "modern", "cg_reduce", "Cooperative groups: cg::reduce over a thread_block_tile<32>",
+       "Hand-written warp code: cg::tiled_partition<32> names the warp, cg::reduce adds it (with "
+       "__reduce_add_sync or shuffles, as the library chooses), the same for any tile size.",
+       "As vec4_loads: two launches. The library's shuffles are not in the trace (it sees the loads, the tile "
+       "sums in shared memory and the result).",
+       kIntFloat, ReduceOp::Sum, 32, "", 8, true, Finish::SecondKernel, 0},
+      {{}, "modern", "cub_block_reduce", "cub::BlockReduce inside our kernel",
+       "Writing the block's reduction at all: cub::BlockReduce<T, blockSize>::Sum is what CUB itself runs per "
+       "block; our grid-stride loop feeds it.",
+       "One instantiation per block size; two launches; the library's warp reductions and shared memory are "
+       "not in the trace (it sees the loads and the result).",
+       kIntFloat, ReduceOp::Sum, 32, "", 8, true, Finish::SecondKernel, 0},
   };
   for (size_t i = 0; i < t.size(); ++i) t[i].id = static_cast<KernelId>(i);
   return t;

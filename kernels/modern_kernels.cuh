@@ -10,6 +10,10 @@
 //   single_pass_atomic      one launch: each block's sum goes into the result with one atomicAdd
 //   single_pass_last_block  one launch, no atomics on the data: each block writes its partial, fences,
 //                           takes a ticket; the last block to finish adds the partials
+//   cg_reduce               vec4_loads with cooperative groups: cg::reduce over thread_block_tile<32>
+//   cub_block_reduce        vec4_loads with cub::BlockReduce doing the block's part, as CUB does per block
+// (The last two call library code, which the probe cannot see into: their traces hold the loads, the
+// values through our own shared memory and the result, not the library's shuffles.)
 //
 // Each kernel is a template on the element type T (int or float) and the probe (tracing/probe.cuh).
 // Every kernel reads `n` elements at g_in with a grid-stride loop over a grid that fills the GPU once
@@ -17,6 +21,9 @@
 // wrap like the CPU reference).
 #pragma once
 
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cub/block/block_reduce.cuh>
 #include <type_traits>
 
 #include "probe.cuh"
@@ -166,12 +173,48 @@ __global__ void single_pass_last_block(const T* g_in, T* g_out, unsigned int n, 
   }
 }
 
+// cg_reduce -- cooperative groups: the block is partitioned into tiles of 32 threads, and cg::reduce adds
+// a tile's values (with __reduce_add_sync or shuffles, as the library chooses); shared memory holds one
+// value per tile, as in vec4_loads.
+template <class T, class Probe>
+__global__ void cg_reduce(const T* g_in, T* g_out, unsigned int n, Probe probe) {
+  namespace cg = cooperative_groups;
+  GlobalArray<const T, Probe> in(g_in, probe);
+  GlobalArray<T, Probe> out(g_out, probe);
+  SharedArray<T, Probe> tile_sums(probe);
+  const cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+
+  Acc<T> sum = cg::reduce(tile, thread_sum_vec4(in, n), cg::plus<Acc<T>>());
+  if (tile.thread_rank() == 0) tile_sums[tile.meta_group_rank()] = T(sum);
+  __syncthreads();
+  if (tile.meta_group_rank() == 0) {
+    sum = tile.thread_rank() < tile.meta_group_size() ? Acc<T>(tile_sums[tile.thread_rank()]) : Acc<T>(0);
+    sum = cg::reduce(tile, sum, cg::plus<Acc<T>>());
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = T(sum);
+}
+
+// cub_block_reduce -- what CUB does per block: cub::BlockReduce adds the block's values (warp reductions,
+// then one value per warp through its own shared TempStorage). The block size is a template parameter, as
+// cub::BlockReduce needs it at compile time.
+template <unsigned int blockSize, class T, class Probe>
+__global__ void cub_block_reduce(const T* g_in, T* g_out, unsigned int n, Probe probe) {
+  using BlockReduce = cub::BlockReduce<Acc<T>, blockSize>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  GlobalArray<const T, Probe> in(g_in, probe);
+  GlobalArray<T, Probe> out(g_out, probe);
+
+  const Acc<T> sum = BlockReduce(temp).Sum(thread_sum_vec4(in, n));
+  if (threadIdx.x == 0) out[blockIdx.x] = T(sum);
+}
+
 #undef __syncthreads
 #undef __syncthreads_or
 #undef __shfl_down_sync
 #undef __reduce_add_sync
 
 RS_TRACK_KERNELS(modern, RS_KERNEL(shuffle_block), RS_KERNEL_INT(reduce_add_sync), RS_KERNEL(vec4_loads),
-                 RS_KERNEL(single_pass_atomic), RS_KERNEL(single_pass_last_block))
+                 RS_KERNEL(single_pass_atomic), RS_KERNEL(single_pass_last_block), RS_KERNEL(cg_reduce),
+                 RS_KERNEL_BS(cub_block_reduce))
 
 }  // namespace rs

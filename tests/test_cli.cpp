@@ -49,12 +49,12 @@ std::vector<KernelId> all_kernels() {
 TEST(ParseCli, BenchDefaults) {
   Options o = parse_cli({"bench"});
   EXPECT_EQ(o.command, Command::Bench);
-  ASSERT_EQ(o.kernels.size(), 35u);  // harris (7) + lecture (8) + book (9) + course (6) + modern (5)
+  ASSERT_EQ(o.kernels.size(), 37u);  // harris (7) + lecture (8) + book (9) + course (6) + modern (7)
   EXPECT_EQ(o.kernels, all_kernels());
   EXPECT_EQ(o.kernels.front(), KernelId::reduce0);
   EXPECT_EQ(o.kernels[6], KernelId::reduce6);
   EXPECT_EQ(std::string(kernel_info(o.kernels[14]).name), "sum_two_step");
-  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "single_pass_last_block");
+  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "cub_block_reduce");
   EXPECT_EQ(o.tracks, (std::vector<std::string>{"harris", "lecture", "book", "course", "modern"}));
   EXPECT_TRUE(o.block_sizes.empty());  // each track's own block size
   EXPECT_TRUE(o.dtypes.empty());       // every type a kernel takes
@@ -365,7 +365,7 @@ TEST(HelpText, Topics) {
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {
-  ASSERT_EQ(kernel_table().size(), 38u);
+  ASSERT_EQ(kernel_table().size(), 40u);
   for (size_t i = 0; i < kernel_table().size(); ++i) {
     const KernelInfo& k = kernel_table()[i];
     EXPECT_EQ(static_cast<size_t>(k.id), i);
@@ -563,7 +563,7 @@ TEST(ParseCli, Histogram) {
 // The modern track: __reduce_add_sync needs sm_80; the registry says so in words for older GPUs.
 TEST(KernelInfo, ModernTrackAndComputeCapability) {
   const auto ids = track_kernels("modern");
-  ASSERT_EQ(ids.size(), 5u);
+  ASSERT_EQ(ids.size(), 7u);
   for (KernelId id : ids) EXPECT_TRUE(kernel_info(id).grid_stride) << kernel_info(id).name;
   const KernelId redux = find_kernel("reduce_add_sync")->id;
   EXPECT_EQ(kernel_info(redux).min_cc, 80);

@@ -1246,9 +1246,9 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
     }
   }
   // harris, lecture, book, course reductions, course histograms, modern
-  EXPECT_EQ(pairs, 39 + 45 + 51 + 36 + 18 + 30);
-  EXPECT_EQ(s.timings.size(), 219u);
-  EXPECT_EQ(s.traces.size(), 219u);
+  EXPECT_EQ(pairs, 39 + 45 + 51 + 36 + 18 + 42);
+  EXPECT_EQ(s.timings.size(), 231u);
+  EXPECT_EQ(s.traces.size(), 231u);
 }
 
 // The course track from the H100: privatisation wins by far, and the replay sees why: each byte of the

@@ -49,7 +49,9 @@ rs::Trace folded_records(const uint8_t* data, size_t size) {
       case rs::AccessKind::GlobalStore:
       case rs::AccessKind::GlobalAtomic:
         r.space %= 2;
-        r.addr %= r.space == 0 ? 512 : 4;
+        // A load or store of the input may be a 16-byte vector (lane_arg: its width); it must end inside.
+        r.lane_arg = (r.space == 0 && kind != rs::AccessKind::GlobalAtomic && (r.lane_arg & 1)) ? 16 : 0;
+        r.addr %= r.space == 0 ? (r.lane_arg ? 509 : 512) : 4;
         r.op = kind == rs::AccessKind::GlobalAtomic ? static_cast<uint8_t>(float_bit | (r.op & rs::kOpMask) % 6) : 0;
         break;
       case rs::AccessKind::Shuffle:
