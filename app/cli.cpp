@@ -29,10 +29,15 @@ unsigned parse_block_size(const std::string& v) {
   return b;
 }
 
+// The track of wrong code on purpose (kernels/pitfall_kernels.cuh).
+constexpr const char* kPitfallsTrack = "pitfalls";
+
 std::vector<std::string> parse_tracks(const std::string& v) {
   std::vector<std::string> t;
-  if (v == "all") {
-    for (const auto& tr : track_table()) t.push_back(tr.id);
+  if (v == "all") {  // every track but the pitfalls, which are wrong code: asked for by name only
+    for (const auto& tr : track_table()) {
+      if (std::string(tr.id) != kPitfallsTrack) t.push_back(tr.id);
+    }
     return t;
   }
   if (!find_track(v)) throw UsageError("--track: unknown track '" + v + "' (tracks: " + track_names() + ", all)");
@@ -91,7 +96,8 @@ std::string help_text(const std::string& topic) {
            "lecture 1024), --n 16777216 --samples 30 --pattern random. N may be written 2^24. Method: 3\n"
            "warm-ups, then per sample an L2 flush and CUDA events around the whole reduction (every launch);\n"
            "median, min, max. cub::DeviceReduce::Sum and a device-to-device copy are timed the same way.\n"
-           "Tracks: " + track_names() + ".\n"
+           "Tracks: " + track_names() + " (`all` leaves out the pitfalls, wrong code on purpose: ask for\n"
+           "--track pitfalls by name, or run `reducescope pitfalls`).\n"
            "Exit: 0 all results correct, 1 a runtime error or a wrong result, 2 a usage error.\n";
   }
   if (topic == "trace") {
@@ -136,6 +142,14 @@ std::string help_text(const std::string& topic) {
            "writes them into SESSION, so the window shows them beside the timings, also without a GPU.\n"
            "Needs a CUDA GPU and `ncu` on the PATH; without ncu it says so and exits 1.\n";
   }
+  if (topic == "pitfalls") {
+    return "usage: reducescope pitfalls [--runs R] [--n N] [--block-size B] [--pattern P]\n"
+           "Runs each kernel of the pitfalls track (WRONG CODE on purpose: the notes' bugs put back into\n"
+           "correct kernels) R times (default 100) on the GPU, and prints how many runs gave a wrong sum,\n"
+           "how many different sums they gave, and what is wrong with the code. Defaults: --n 16777216,\n"
+           "--block-size 256, --pattern random. Kernels that would hang the GPU are not runnable at all\n"
+           "(docs/tracks.md). Exit: 0 when every kernel ran (wrong sums are the point), 1 a runtime error.\n";
+  }
   if (topic == "histogram") {
     return "usage: reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]\n"
            "                             [--block-size B] [--samples S] [--csv FILE] [--out FILE.rstrace [--block K]]\n"
@@ -169,6 +183,7 @@ std::string help_text(const std::string& topic) {
          "       reducescope export SESSION --out DIR [--block-size B]\n"
          "       reducescope profile SESSION [--track book] [--block-size B] [--n N]\n"
          "       reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]\n"
+         "       reducescope pitfalls [--runs R] [--n N] [--block-size B]\n"
          "       reducescope COMMAND --help | --version\n"
          "\n"
          "With no command, opens the window: kernel list, block size, step-by-step replay of one\n"
@@ -196,6 +211,7 @@ Options parse_cli(const std::vector<std::string>& args) {
     else if (c == "export") o.command = Command::Export, i = 1;
     else if (c == "profile") o.command = Command::Profile, i = 1;
     else if (c == "histogram") o.command = Command::Histogram, i = 1;
+    else if (c == "pitfalls") o.command = Command::Pitfalls, i = 1;
     else if (c == "help") {
       o.command = Command::Help;
       o.help_topic = args.size() > 1 ? args[1] : "";
@@ -212,6 +228,7 @@ Options parse_cli(const std::vector<std::string>& args) {
            : cmd == Command::Export ? "export"
            : cmd == Command::Profile ? "profile"
            : cmd == Command::Histogram ? "histogram"
+           : cmd == Command::Pitfalls ? "pitfalls"
                                     : "";
   };
   // --help anywhere wins, so `reducescope bench --n x --help` still helps.
@@ -247,6 +264,12 @@ Options parse_cli(const std::vector<std::string>& args) {
         }
         o.histo_kernels.push_back(k);
       }
+    } else if (a == "--runs") {
+      allowed(a, {Command::Pitfalls});
+      const std::string v = value();
+      if (!parse_uint(v, o.runs) || o.runs < 1 || o.runs > 100000) {
+        throw UsageError("--runs: '" + v + "' must be a number from 1 to 100000");
+      }
     } else if (a == "--input") {
       allowed(a, {Command::Histogram});
       const std::string v = value();
@@ -279,7 +302,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       o.have_type = true;
     } else if (a == "--block-size") {
       allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Export, Command::Profile,
-                  Command::Histogram});
+                  Command::Histogram, Command::Pitfalls});
       std::string v = value();
       o.block_sizes.clear();
       if (v == "all" && cmd == Command::Bench) {
@@ -292,7 +315,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       o.have_block_size = true;
     } else if (a == "--n") {
       allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Record, Command::Profile,
-                  Command::Histogram});
+                  Command::Histogram, Command::Pitfalls});
       o.n = parse_count(value(), a);
       o.have_n = true;
     } else if (a == "--samples") {
@@ -302,7 +325,7 @@ Options parse_cli(const std::vector<std::string>& args) {
         throw UsageError("--samples: '" + v + "' must be a number from 20 to 100000 (the median needs at least 20)");
       }
     } else if (a == "--pattern") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Record});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Record, Command::Pitfalls});
       std::string v = value();
       auto p = parse_pattern(v);
       if (!p) throw UsageError("--pattern: '" + v + "' is not one of ones, random, iota");
@@ -382,7 +405,7 @@ Options parse_cli(const std::vector<std::string>& args) {
     if (have_kernel) {
       o.tracks.push_back(kernel_info(o.kernels[0]).track);
     } else {
-      for (const auto& tr : track_table()) o.tracks.push_back(tr.id);
+      o.tracks = parse_tracks("all");  // the pitfalls only by name
     }
   }
   if (have_kernel && o.have_track) {
@@ -447,6 +470,10 @@ Options parse_cli(const std::vector<std::string>& args) {
       break;
     case Command::Profile:
       if (o.file.empty()) throw UsageError("profile needs a SESSION file to write the metrics into (from `reducescope record`)");
+      break;
+    case Command::Pitfalls:
+      if (o.block_sizes.empty()) o.block_sizes = {256};
+      o.kernels = track_kernels(kPitfallsTrack);
       break;
     case Command::Histogram:
       if (o.histo_inputs.empty()) o.histo_inputs = {HistoInput::Text, HistoInput::Uniform, HistoInput::Skewed};

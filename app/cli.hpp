@@ -11,6 +11,8 @@
 //   reducescope export SESSION --out DIR [--block-size B]   its charts: PNG, SVG, PDF, CSV
 //   reducescope profile SESSION [--track book] [--block-size B] [--n N]   the book's nvprof metrics,
 //                   measured with Nsight Compute (ncu on the PATH), written into SESSION
+//   reducescope pitfalls [--runs R] [--n N] [--block-size B] [--pattern P]   the pitfalls track's wrong
+//                   kernels, each run R times: how often the sum is wrong
 //   reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]
 //                   [--block-size B] [--samples S] [--csv FILE] [--out FILE.rstrace [--block K]]
 //                   the course track's histograms against cub::DeviceHistogram
@@ -39,7 +41,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Help, Version };
+enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Help, Version };
 
 struct Options {
   Command command = Command::Gui;
@@ -83,6 +85,7 @@ struct Options {
   // histogram: the inputs (--input; default text, uniform and skewed), the kernels (--kernel; default
   // every ReduceOp::Histogram kernel); the byte count is `n` (default 2^26).
   std::vector<HistoInput> histo_inputs;
+  int runs = 100;                       // pitfalls: runs of each kernel (1 .. 100000)
   std::vector<KernelId> histo_kernels;
 };
 

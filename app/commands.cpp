@@ -805,6 +805,41 @@ int run_histogram(const Options& o, std::ostream& out, std::ostream& err) {
   });
 }
 
+int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err) {
+  return guarded("pitfalls", err, [&] {
+    GpuReducer gpu;
+    const unsigned bs = o.block_sizes[0];
+    const CpuReference ref = prepare_typed_input(gpu, o, DType::Int32);
+    out << "Pitfalls: WRONG CODE on purpose, on " << device_line(gpu.device()) << "\nN = " << o.n << " int32 ("
+        << to_string(o.pattern) << "), " << bs << " threads per block, " << o.runs
+        << " runs each; CPU reference " << ref.str(ReduceOp::Sum) << "\n";
+    for (KernelId id : o.kernels) {
+      const KernelInfo& k = kernel_info(id);
+      out << "\n" << k.name << ": " << k.pitfall << "\n";
+      if (auto why = block_size_problem(id, bs)) {
+        out << "  skipped: " << *why << "\n";
+        continue;
+      }
+      std::map<int32_t, int> seen;
+      int wrong = 0;
+      for (int r = 0; r < o.runs; ++r) {
+        const int32_t got = gpu.run(id, bs);
+        ++seen[got];
+        wrong += ref.accepts(k.op, got) ? 0 : 1;
+      }
+      const auto most = std::max_element(seen.begin(), seen.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+      out << "  wrong in " << wrong << " of " << o.runs << " runs; " << seen.size() << " different result"
+          << (seen.size() == 1 ? "" : "s") << " (most often " << most->first << ", " << most->second << " times)\n";
+      out.flush();
+    }
+    out << "\ncompute-sanitizer shows the races the right sums hide, e.g.\n"
+           "  compute-sanitizer --tool racecheck reducescope run --track pitfalls --kernel pitfall_no_syncwarp "
+           "--block-size 256 --n 65536\n";
+    return kExitOk;
+  });
+}
+
 int run_show(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("show", err, [&] {
     if (is_session_file(o.file)) {

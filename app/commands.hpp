@@ -22,6 +22,8 @@ int run_export(const Options& o, std::ostream& out, std::ostream& err);
 int run_profile(const Options& o, std::ostream& out, std::ostream& err);
 // The course track's histograms against cub::DeviceHistogram (reducescope histogram --help).
 int run_histogram(const Options& o, std::ostream& out, std::ostream& err);
+// The pitfalls track's wrong kernels, each run o.runs times: how often the sum is wrong.
+int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err);
 
 // The summary `reducescope show` prints for a loaded trace (also used by `trace`).
 std::string summarize_trace(const Trace& trace, const Replay& replay);

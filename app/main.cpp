@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
       return rs::run_export(o, std::cout, std::cerr);
     case rs::Command::Histogram:
       return rs::run_histogram(o, std::cout, std::cerr);
+    case rs::Command::Pitfalls:
+      return rs::run_pitfalls(o, std::cout, std::cerr);
     case rs::Command::Gui:
 #ifdef REDUCESCOPE_HAS_GUI
       return rs::run_gui(o);

@@ -136,5 +136,6 @@ const std::vector<KernelLaunchers>& lecture_launchers();
 const std::vector<KernelLaunchers>& book_launchers();
 const std::vector<KernelLaunchers>& course_launchers();
 const std::vector<KernelLaunchers>& modern_launchers();
+const std::vector<KernelLaunchers>& pitfalls_launchers();
 
 }  // namespace rs

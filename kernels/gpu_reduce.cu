@@ -38,7 +38,7 @@ const std::vector<const KernelLaunchers*>& launcher_table() {
   static const std::vector<const KernelLaunchers*> table = [] {
     std::vector<const KernelLaunchers*> t(kernel_table().size(), nullptr);
     for (const auto* track : {&harris_launchers(), &lecture_launchers(), &book_launchers(), &course_launchers(),
-                              &modern_launchers()}) {
+                              &modern_launchers(), &pitfalls_launchers()}) {
       for (const KernelLaunchers& l : *track) {
         const KernelInfo* k = find_kernel(l.name);
         if (!k) throw std::logic_error(std::string("kernel ") + l.name + " has a binding but no registry entry");

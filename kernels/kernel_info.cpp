@@ -55,6 +55,9 @@ const std::vector<TrackInfo> kTracks = {
      "Beyond the notes: CUDA C++ Programming Guide (warp shuffle, warp reduce, __threadfence), cuda-samples "
      "threadFenceReduction, CUB",
      "", 0, 512, "", 0, "kernels/modern_kernels.cuh"},
+    {"pitfalls", "Pitfalls: the notes' bugs, WRONG CODE on purpose",
+     "The bugs of the source notes put back into correct kernels (DESIGN.md, \"The seeds contain bugs\")", "", 0,
+     256, "", 0, "kernels/pitfall_kernels.cuh"},
 };
 
 // Every kernel: one entry each. Fields: id, track, name, title, fixes, costs, element types,
@@ -274,6 +277,27 @@ std::vector<KernelInfo> make_table() {
        "One instantiation per block size; two launches; the library's warp reductions and shared memory are "
        "not in the trace (it sees the loads and the result).",
        kIntFloat, ReduceOp::Sum, 32, "", 8, true, Finish::SecondKernel, 0},
+
+      // --- pitfalls: WRONG CODE, labelled as such; never in a default kernel list.
+      {{}, "pitfalls", "pitfall_no_volatile", "WRONG: the last warp without volatile",
+       "Nothing: this is Harris's reduce4 with the slides' warpReduce on a plain int* (no volatile, no "
+       "__syncwarp()).",
+       "The compiler may keep sdata[tid] in a register and store it once, so the lanes add words their "
+       "neighbours have not written yet: wrong sums.",
+       kInt, ReduceOp::Sum, 64, kUnrollWhy, 2, false, Finish::Relaunch, 0, 1, false, 0,
+       "warpReduce takes a plain int*: without volatile the compiler may cache shared memory in registers"},
+      {{}, "pitfalls", "pitfall_no_syncwarp", "WRONG: the last warp without __syncwarp()",
+       "Nothing: reduce4 with the slides' volatile warpReduce as printed, no __syncwarp() between its steps.",
+       "A data race since Volta's independent thread scheduling: a lane may read a word before its neighbour "
+       "wrote it. The sums may still come out right; compute-sanitizer's racecheck reports the hazards.",
+       kInt, ReduceOp::Sum, 64, kUnrollWhy, 2, false, Finish::Relaunch, 0, 1, false, 0,
+       "warp-synchronous code without __syncwarp(): undefined since Volta (independent thread scheduling)"},
+      {{}, "pitfalls", "pitfall_no_syncthreads", "WRONG: a missing __syncthreads() between tree steps",
+       "Nothing: reduce2 without the barrier between the steps of the tree.",
+       "A thread may read sdata[tid + s] before the warp that owns it has added into it: wrong sums when the "
+       "block has more than one warp.",
+       kInt, ReduceOp::Sum, 32, "", 1, false, Finish::Relaunch, 0, 1, false, 0,
+       "no __syncthreads() between the steps: warps read partial sums other warps have not written yet"},
   };
   for (size_t i = 0; i < t.size(); ++i) t[i].id = static_cast<KernelId>(i);
   return t;

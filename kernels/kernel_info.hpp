@@ -76,6 +76,8 @@ struct KernelInfo {
                                 // partialSum[2*blockDim.x]: 2; histograms: 0)
   bool private_bins = false;    // histograms: a shared copy of the bins per block (4 bytes per bin)
   int min_cc = 0;               // lowest compute capability it runs on, x10 (80: __reduce_add_sync); 0: any
+  const char* pitfall = nullptr;  // WRONG CODE on purpose (the pitfalls track): what is wrong with it; such
+                                  // kernels are left out of every default kernel list
   bool takes(DType t) const { return (dtypes & dtype_bit(t)) != 0; }
 };
 

@@ -35,11 +35,12 @@ std::string count_error(const std::string& s) {
 
 bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
-// Every kernel `bench` runs by default: all but the histograms (`reducescope histogram` runs those).
+// Every kernel `bench` runs by default: all but the histograms (`reducescope histogram` runs those) and
+// the pitfalls (wrong code, by name only).
 std::vector<KernelId> all_kernels() {
   std::vector<KernelId> v;
   for (const auto& k : kernel_table()) {
-    if (k.op != ReduceOp::Histogram) v.push_back(k.id);
+    if (k.op != ReduceOp::Histogram && !k.pitfall) v.push_back(k.id);
   }
   return v;
 }
@@ -135,7 +136,7 @@ TEST(ParseCli, BenchSingleKernelImpossibleBlockSize) {
 TEST(ParseCli, BenchAllKernelsAt32IsAllowed) {
   // Several kernels: the impossible pairs are skipped by the bench, not rejected here.
   Options o = parse_cli({"bench", "--block-size", "32"});
-  EXPECT_EQ(o.kernels.size(), kernel_table().size() - 3);  // every kernel but the 3 histograms
+  EXPECT_EQ(o.kernels.size(), kernel_table().size() - 6);  // every kernel but the 3 histograms and 3 pitfalls
   EXPECT_EQ(o.block_sizes, std::vector<unsigned>{32});
 }
 
@@ -365,7 +366,7 @@ TEST(HelpText, Topics) {
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {
-  ASSERT_EQ(kernel_table().size(), 40u);
+  ASSERT_EQ(kernel_table().size(), 43u);
   for (size_t i = 0; i < kernel_table().size(); ++i) {
     const KernelInfo& k = kernel_table()[i];
     EXPECT_EQ(static_cast<size_t>(k.id), i);
@@ -398,8 +399,8 @@ TEST(KernelInfo, Table) {
 }
 
 TEST(KernelInfo, Tracks) {
-  ASSERT_EQ(track_table().size(), 5u);
-  EXPECT_EQ(track_names(), "harris, lecture, book, course, modern");
+  ASSERT_EQ(track_table().size(), 6u);
+  EXPECT_EQ(track_names(), "harris, lecture, book, course, modern, pitfalls");
   // Tracks are contiguous in the table, in track order.
   size_t i = 0;
   for (const TrackInfo& t : track_table()) {
@@ -575,6 +576,30 @@ TEST(KernelInfo, ModernTrackAndComputeCapability) {
   EXPECT_NE(why->find("7.5"), std::string::npos) << *why;
   EXPECT_FALSE(cc_problem(find_kernel("vec4_loads")->id, 7, 5).has_value()) << "shuffles below sm_80";
   EXPECT_EQ(kernel_info(find_kernel("single_pass_last_block")->id).finish, Finish::SinglePass);
+}
+
+// The pitfalls: wrong code, labelled, and never in a default kernel list.
+TEST(KernelInfo, PitfallsAreLabelledAndLeftOutOfDefaults) {
+  const auto ids = track_kernels("pitfalls");
+  ASSERT_EQ(ids.size(), 3u);
+  for (KernelId id : ids) {
+    const KernelInfo& k = kernel_info(id);
+    ASSERT_NE(k.pitfall, nullptr) << k.name;
+    EXPECT_GT(std::string(k.pitfall).size(), 20u) << k.name;
+    EXPECT_EQ(std::string(k.title).rfind("WRONG", 0), 0u) << k.name << ": the title says so";
+  }
+  for (const KernelInfo& k : kernel_table()) EXPECT_EQ(k.pitfall != nullptr, std::string(k.track) == "pitfalls");
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"bench"}, {"bench", "--track", "all"}, {"bench", "--kernel", "all"}, {"record", "--out", "x.rssession"}}) {
+    for (KernelId k : parse_cli(args).kernels) EXPECT_EQ(kernel_info(k).pitfall, nullptr) << args[0];
+  }
+  EXPECT_EQ(parse_cli({"bench", "--track", "pitfalls"}).kernels.size(), 3u);  // by name only
+  const Options o = parse_cli({"pitfalls", "--runs", "20"});
+  EXPECT_EQ(o.command, Command::Pitfalls);
+  EXPECT_EQ(o.runs, 20);
+  EXPECT_EQ(o.kernels.size(), 3u);
+  EXPECT_THROW(parse_cli({"pitfalls", "--runs", "0"}), UsageError);
+  EXPECT_THROW(parse_cli({"bench", "--runs", "5"}), UsageError);
 }
 
 TEST(KernelInfo, DtypeProblem) {

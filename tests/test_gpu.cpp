@@ -45,6 +45,7 @@ TEST_P(SumTest, EveryKernelAndBlockSizeMatchesCpuReferenceInBothBuilds) {
       EXPECT_THROW(gpu().run(k.id, 256), std::invalid_argument) << k.name;
       continue;
     }
+    if (k.pitfall) continue;  // wrong code on purpose (`reducescope pitfalls` counts its wrong sums)
     for (unsigned bs : kBlockSizes) {
       if (block_size_problem(k.id, bs)) {
         EXPECT_THROW(gpu().run(k.id, bs), std::invalid_argument) << k.name << " bs " << bs;

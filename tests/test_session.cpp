@@ -1227,6 +1227,7 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   EXPECT_NE(s.meta.gpu.find("H100"), std::string::npos);
   int pairs = 0;
   for (const KernelInfo& k : kernel_table()) {
+    if (k.pitfall) continue;  // `record` leaves the wrong code out unless asked for by name
     for (unsigned bs : kBlockSizes) {
       SCOPED_TRACE(std::string(k.name) + " at " + std::to_string(bs));
       if (block_size_problem(k.id, bs)) {

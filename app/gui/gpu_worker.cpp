@@ -131,6 +131,7 @@ void GpuWorker::loop() {
       const std::string track = kernel_info(r.a.kernel).track;
       for (int pass = 0; pass < 2; ++pass) {
         for (const auto& k : kernel_table()) {
+          if (k.pitfall && k.id != r.a.kernel) continue;  // wrong code: timed only when selected
           if ((track == k.track) == (pass == 0) && !block_size_problem(k.id, r.a.block_size)) {
             order.push_back({k.id, r.a.block_size});
           }
@@ -164,6 +165,7 @@ void GpuWorker::loop() {
         post(std::move(ev));
       }
       for (const auto& k : kernel_table()) {  // every kernel of every track (kernel_table().size() of them)
+        if (k.pitfall) continue;                // but the wrong code
         for (unsigned bs : kBlockSizes) {
           if (superseded()) break;
           if (!block_size_problem(k.id, bs)) time_one({k.id, bs}, false);

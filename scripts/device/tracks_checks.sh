@@ -223,4 +223,19 @@ done
 echo "modern sanitizer runs: $(wc -l <"$OUT/sanitizer-modern.log"), nonzero exits: $(grep -vc 'rc=0' "$OUT/sanitizer-modern.log")" | tee -a "$S"
 grep -v 'rc=0' "$OUT/sanitizer-modern.log" | head -10 >>"$S"
 fi
+if part pitfalls; then
+log "pitfalls: each wrong kernel 100 times (timeout 120 s each command), 2^24 and 2^16 elements, 64/256/1024 threads"
+for n in 2^24 2^16; do for bs in 64 256 1024; do
+  timeout 120 "$B/reducescope" pitfalls --runs 100 --n $n --block-size $bs >"$OUT/pitfalls-n${n/^/e}-bs$bs.txt" 2>&1
+  echo "n $n bs $bs rc=$?" | tee -a "$S"
+  grep -E "^pitfall|wrong in" "$OUT/pitfalls-n${n/^/e}-bs$bs.txt" | paste - - | sed 's/: .*  wrong/: wrong/' | tee -a "$S"
+done; done
+log "pitfalls under compute-sanitizer (racecheck, synccheck, memcheck), 256 threads, N = 65536, timing build"
+for k in pitfall_no_volatile pitfall_no_syncwarp pitfall_no_syncthreads; do for tool in racecheck synccheck memcheck; do
+  o=$(timeout 120 compute-sanitizer --tool $tool "$B/reducescope" run --track pitfalls --kernel $k --block-size 256 --n 65536 2>&1)
+  echo "== $k $tool: $(echo "$o" | grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' | tr '\n' ' ')" | tee -a "$S"
+  echo "== $k $tool" >>"$OUT/pitfalls-sanitizer.log"; echo "$o" | head -60 >>"$OUT/pitfalls-sanitizer.log"
+done; done
+tar czf "$OUT/pitfalls.tar.gz" -C "$OUT" $(cd "$OUT" && ls pitfalls-*) && rm -f "$OUT"/pitfalls-*
+fi
 log "done $(date -u +%FT%TZ)"
