@@ -333,8 +333,12 @@ int run_gui(const Options& o) {
       const gui::Pick p = slot == 0 ? s.a : s.b;
       const Trace* t = ses.find_trace(kernel_info(p.kernel).name, p.block_size);
       if (!t) {
-        s.error = "the session holds no trace of " + std::string(kernel_info(p.kernel).name) + " at " +
-                  std::to_string(p.block_size) + " threads";
+        const KernelInfo& k = kernel_info(p.kernel);
+        s.error = "the session holds no trace of " + std::string(k.name) + " at " + std::to_string(p.block_size) +
+                  " threads" +
+                  (k.pitfall ? std::string(": it is wrong code on purpose, recorded only with --track pitfalls; "
+                                           "its H100 results (how often the sum is wrong) are in docs/tracks.md")
+                             : std::string());
         continue;
       }
       auto& loaded = session_traces[t];
