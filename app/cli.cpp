@@ -143,12 +143,14 @@ std::string help_text(const std::string& topic) {
            "Needs a CUDA GPU and `ncu` on the PATH; without ncu it says so and exits 1.\n";
   }
   if (topic == "pitfalls") {
-    return "usage: reducescope pitfalls [--runs R] [--n N] [--block-size B] [--pattern P]\n"
+    return "usage: reducescope pitfalls [--runs R] [--n N] [--block-size B] [--pattern P] [--out SESSION]\n"
            "Runs each kernel of the pitfalls track (WRONG CODE on purpose: the notes' bugs put back into\n"
            "correct kernels) R times (default 100) on the GPU, and prints how many runs gave a wrong sum,\n"
            "how many different sums they gave, and what is wrong with the code. Defaults: --n 16777216,\n"
            "--block-size 256, --pattern random. Kernels that would hang the GPU are not runnable at all\n"
-           "(docs/tracks.md). Exit: 0 when every kernel ran (wrong sums are the point), 1 a runtime error.\n";
+           "(docs/tracks.md). --out SESSION writes the results into the session (with compute-sanitizer's\n"
+           "racecheck hazards where it is on the PATH), so the window shows them without a GPU.\n"
+           "Exit: 0 when every kernel ran (wrong sums are the point), 1 a runtime error.\n";
   }
   if (topic == "histogram") {
     return "usage: reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]\n"
@@ -335,7 +337,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       allowed(a, {Command::Bench, Command::Histogram});
       o.csv = value();
     } else if (a == "--out") {
-      allowed(a, {Command::Trace, Command::Record, Command::Export, Command::Histogram});
+      allowed(a, {Command::Trace, Command::Record, Command::Export, Command::Histogram, Command::Pitfalls});
       o.out = value();
     } else if (a == "--block") {
       allowed(a, {Command::Trace, Command::Histogram});

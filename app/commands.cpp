@@ -807,8 +807,28 @@ int run_histogram(const Options& o, std::ostream& out, std::ostream& err) {
 
 int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("pitfalls", err, [&] {
+    // --out SESSION: the results go into the session's metrics (as `profile` writes Nsight Compute's), with
+    // compute-sanitizer's racecheck where it is on the PATH, so the window shows them without a GPU.
+    std::optional<Session> session;
+    if (!o.out.empty()) session = load_session(o.out);  // before the long runs: a bad file fails now
+    const std::string sanitizer = session ? find_on_path("compute-sanitizer") : "";
+    char self[4096] = {};
+    if (!sanitizer.empty()) {
+      const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+      if (len <= 0) throw std::runtime_error("cannot find this program's own path (/proc/self/exe)");
+    }
     GpuReducer gpu;
     const unsigned bs = o.block_sizes[0];
+    auto put = [&](const char* kernel, const std::string& name, const std::string& how, const std::string& unit,
+                   double value) {
+      auto& m = session->metrics;
+      m.erase(std::remove_if(m.begin(), m.end(),
+                             [&](const SessionMetric& x) {
+                               return x.kernel == kernel && x.block_size == bs && x.name == name;
+                             }),
+              m.end());
+      m.push_back({kernel, bs, name, how, unit, value});
+    };
     const CpuReference ref = prepare_typed_input(gpu, o, DType::Int32);
     out << "Pitfalls: WRONG CODE on purpose, on " << device_line(gpu.device()) << "\nN = " << o.n << " int32 ("
         << to_string(o.pattern) << "), " << bs << " threads per block, " << o.runs
@@ -832,6 +852,30 @@ int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err) {
       out << "  wrong in " << wrong << " of " << o.runs << " runs; " << seen.size() << " different result"
           << (seen.size() == 1 ? "" : "s") << " (most often " << most->first << ", " << most->second << " times)\n";
       out.flush();
+      if (!session) continue;
+      const std::string how = "reducescope pitfalls, N = " + std::to_string(o.n) + " (" + to_string(o.pattern) + ")";
+      put(k.name, "wrong_runs", how, "of " + std::to_string(o.runs) + " runs", wrong);
+      put(k.name, "distinct_sums", how, "sums", static_cast<double>(seen.size()));
+      if (!sanitizer.empty()) {
+        // racecheck on a smaller input (it is slow): its summary and its first report, for the window.
+        const auto [text, status] =
+            capture(sanitizer + " --tool racecheck " + self + " run --track pitfalls --kernel " + k.name +
+                    " --block-size " + std::to_string(bs) + " --n 65536");
+        const size_t at = text.find("RACECHECK SUMMARY: ");
+        if (at == std::string::npos) throw std::runtime_error("compute-sanitizer printed no racecheck summary for " + std::string(k.name));
+        const int hazards = std::atoi(text.c_str() + at + 19);
+        std::string first;
+        const size_t r = text.find("Race reported");
+        if (r != std::string::npos) first = text.substr(r, text.find('\n', r) - r);
+        out << "  racecheck (N = 65536): " << hazards << " hazard" << (hazards == 1 ? "" : "s")
+            << (first.empty() ? "" : ": " + first) << "\n";
+        put(k.name, "racecheck_hazards", "compute-sanitizer --tool racecheck, N = 65536" + (first.empty() ? "" : ": " + first),
+            "hazards", hazards);
+      }
+    }
+    if (session) {
+      save_session(*session, o.out);
+      out << "results written into " << o.out << "\n";
     }
     out << "\ncompute-sanitizer shows the races the right sums hide, e.g.\n"
            "  compute-sanitizer --tool racecheck reducescope run --track pitfalls --kernel pitfall_no_syncwarp "

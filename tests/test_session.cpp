@@ -1301,6 +1301,27 @@ TEST(SessionH100Tracks, CourseTrackShowsPrivatisationAndCoalescing) {
   }
 }
 
+// The pitfalls' results from the H100 (`reducescope pitfalls --out`), for the window without a GPU: the
+// plain int* last warp is wrong every time; the volatile one without __syncwarp() is right every time but
+// racecheck finds its hazards; the missing __syncthreads() is wrong with many warps.
+TEST(SessionH100Tracks, HoldsThePitfallsResults) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  auto v = [&](const char* k, unsigned bs, const char* m) {
+    const SessionMetric* x = s.find_metric(k, bs, m);
+    EXPECT_NE(x, nullptr) << k << " " << bs << " " << m;
+    return x ? x->value : -1.0;
+  };
+  for (unsigned bs : {64u, 128u, 256u, 512u, 1024u}) {
+    EXPECT_EQ(v("pitfall_no_volatile", bs, "wrong_runs"), 100.0) << bs;
+    EXPECT_EQ(v("pitfall_no_syncwarp", bs, "wrong_runs"), 0.0) << bs;
+    EXPECT_GT(v("pitfall_no_syncwarp", bs, "racecheck_hazards"), 0.0) << bs;
+  }
+  EXPECT_EQ(v("pitfall_no_syncthreads", 1024, "wrong_runs"), 100.0);
+  EXPECT_GT(v("pitfall_no_syncthreads", 1024, "distinct_sums"), 50.0);
+  EXPECT_NE(s.find_metric("pitfall_no_syncwarp", 256, "racecheck_hazards")->ncu_metric.find("Race reported"),
+            std::string::npos);
+}
+
 // The book's nvprof metrics, measured by Nsight Compute on the H100 (`reducescope profile`,
 // docs/data/profile-book-h100.txt), tell the book's story: coalescing, then fewer barrier stalls.
 TEST(SessionH100Tracks, HoldsTheBooksMetricsFromNsightCompute) {

@@ -68,14 +68,18 @@ struct SessionTiming {
   bool correct = true;        // the sum matched the CPU reference
 };
 
-// One metric Nsight Compute measured for one kernel at one block size (`reducescope profile`),
-// under the name the source reads it by (the book's nvprof names, e.g. "gld_efficiency").
+// One measured figure of one kernel at one block size: a metric Nsight Compute measured (`reducescope
+// profile`, under the name the source reads it by: the book's nvprof names, e.g. "gld_efficiency"), or a
+// pitfall kernel's result (`reducescope pitfalls --out`: "wrong_runs", "distinct_sums",
+// "racecheck_hazards").
 struct SessionMetric {
   std::string kernel;        // kernel name
   uint32_t block_size = 0;   // threads per block
-  std::string name;          // the source's (nvprof) name: "inst_per_warp", "gld_efficiency", ...
-  std::string ncu_metric;    // the Nsight Compute metric measured, e.g. "smsp__average_inst_executed_per_warp.ratio"
-  std::string unit;          // as Nsight Compute reports it: "%", "inst", "byte/second", ...
+  std::string name;          // the source's (nvprof) name: "inst_per_warp", "gld_efficiency", ...; or a pitfall's
+  std::string ncu_metric;    // how it was measured: the Nsight Compute metric, e.g.
+                             // "smsp__average_inst_executed_per_warp.ratio"; for the pitfalls the command and N,
+                             // and racecheck's first report line
+  std::string unit;          // as Nsight Compute reports it: "%", "inst", "byte/second", ...; "of 100 runs"
   double value = 0;          // finite
 };
 

@@ -74,6 +74,31 @@ ImU32 with_alpha(ImU32 c, float a) {
 }
 
 namespace {
+
+// A pitfall kernel (wrong code on purpose): what is wrong, and what it did on the session's GPU
+// (`reducescope pitfalls --out`: wrong sums in how many runs, racecheck's hazards and first report).
+void pitfall_results(const AppState& s, const KernelInfo& k) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
+  ImGui::TextWrapped("WRONG CODE on purpose: %s.", k.pitfall);
+  const SessionMetric* wrong = s.session ? s.session->find_metric(k.name, s.a.block_size, "wrong_runs") : nullptr;
+  if (wrong) {
+    const SessionMetric* distinct = s.session->find_metric(k.name, s.a.block_size, "distinct_sums");
+    ImGui::TextWrapped("On %s: wrong in %.0f %s%s%s.", s.session->meta.gpu.c_str(), wrong->value, wrong->unit.c_str(),
+                       distinct ? ", " : "",
+                       distinct ? (std::to_string(static_cast<long long>(distinct->value)) +
+                                   (distinct->value == 1 ? " sum in all" : " different sums")).c_str()
+                                : "");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", wrong->ncu_metric.c_str());
+    if (const SessionMetric* race = s.session->find_metric(k.name, s.a.block_size, "racecheck_hazards")) {
+      ImGui::TextWrapped("compute-sanitizer racecheck: %.0f %s.", race->value, race->unit.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", race->ncu_metric.c_str());
+    }
+  } else {
+    ImGui::TextWrapped("No recorded results at %u threads (`reducescope pitfalls --out SESSION` on a GPU).",
+                       s.a.block_size);
+  }
+  ImGui::PopStyleColor();
+}
 void step_to(AppState& s, long target) {
   const long last = static_cast<long>(s.max_steps()) - 1;
   if (last < 0) return;
@@ -358,6 +383,7 @@ void ControlsPanel::drawContent(AppState& s) {
   ImGui::PopStyleColor();
   ImGui::TextWrapped("Fixes: %s", info.fixes);
   ImGui::TextWrapped("Costs: %s", info.costs);
+  if (info.pitfall) pitfall_results(s, info);
 
   // Input: only a live GPU can take another N or pattern.
   ImGui::BeginDisabled(s.recorded() || !s.have_device);
