@@ -167,10 +167,13 @@ std::string help_text(const std::string& topic) {
   }
   if (topic == "export") {
     return "usage: reducescope export SESSION --out DIR [--block-size B]\n"
+           "       reducescope export --sweep BENCH.csv --out DIR\n"
            "Writes the session's timing charts into DIR as PNG, SVG and PDF, with the numbers behind\n"
            "each as CSV: time and bandwidth per kernel (at B, or at every block size), time and\n"
            "bandwidth against block size, and Harris's table. Each chart names the GPU, N, the block\n"
-           "size and the timing method.\n";
+           "size and the timing method. --sweep draws sweep_bandwidth (PNG, SVG, PDF, CSV) from\n"
+           "`reducescope bench --csv` output at several N (files concatenated): each track's fastest\n"
+           "correct kernel, CUB and the copy against N, with the theoretical peak.\n";
   }
   return "ReduceScope: see what CUDA parallel reduction does on the GPU, track by track (Harris's\n"
          "reduce0..reduce6; the lecture's atomics, shuffle and two-step kernels).\n"
@@ -266,6 +269,9 @@ Options parse_cli(const std::vector<std::string>& args) {
         }
         o.histo_kernels.push_back(k);
       }
+    } else if (a == "--sweep") {
+      allowed(a, {Command::Export});
+      o.sweep = true;
     } else if (a == "--runs") {
       allowed(a, {Command::Pitfalls});
       const std::string v = value();
@@ -491,7 +497,10 @@ Options parse_cli(const std::vector<std::string>& args) {
       }
       break;
     case Command::Export:
-      if (o.file.empty()) throw UsageError("export needs a SESSION file (recorded with `reducescope record`)");
+      if (o.file.empty()) {
+        throw UsageError(o.sweep ? "export --sweep needs a CSV file (from `reducescope bench --csv` at several N)"
+                                 : "export needs a SESSION file (recorded with `reducescope record`)");
+      }
       if (o.out.empty()) throw UsageError("export needs --out DIR (the folder for the charts)");
       break;
     case Command::Gui:

@@ -9,6 +9,7 @@
 //                   (for ncu, compute-sanitizer); --track T without --kernel: each of its kernels
 //   reducescope record --out FILE [--track T|all] [--n N] [--pattern P] [--samples S]   a session
 //   reducescope export SESSION --out DIR [--block-size B]   its charts: PNG, SVG, PDF, CSV
+//   reducescope export --sweep BENCH.csv --out DIR   bandwidth against N from `bench --csv` files
 //   reducescope profile SESSION [--track book] [--block-size B] [--n N]   the book's nvprof metrics,
 //                   measured with Nsight Compute (ncu on the PATH), written into SESSION
 //   reducescope pitfalls [--runs R] [--n N] [--block-size B] [--pattern P]   the pitfalls track's wrong
@@ -86,6 +87,7 @@ struct Options {
   // every ReduceOp::Histogram kernel); the byte count is `n` (default 2^26).
   std::vector<HistoInput> histo_inputs;
   int runs = 100;                       // pitfalls: runs of each kernel (1 .. 100000)
+  bool sweep = false;                   // export --sweep: `file` is bench CSV (several N), not a session
   std::vector<KernelId> histo_kernels;
 };
 

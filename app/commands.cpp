@@ -11,6 +11,7 @@
 #include <numeric>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <type_traits>
 #include <algorithm>
 #include <ostream>
@@ -614,6 +615,19 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
 int run_export(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("export", err, [&] {
 #ifdef REDUCESCOPE_HAS_CHARTS
+    if (o.sweep) {
+      std::ifstream f(o.file, std::ios::binary);
+      if (!f) throw std::runtime_error(o.file + ": cannot read");
+      std::stringstream text;
+      text << f.rdbuf();
+      const Sweep sweep = sweep_from_bench_csv(text.str());
+      const ChartFiles files = export_sweep(sweep, o.out,
+                                                             "`reducescope bench` method: 3 warm-ups, L2 flushed before "
+                                                             "each sample, CUDA events around the whole reduction, median");
+      out << "sweep of " << sweep.gpu << " written to " << o.out << ":\n";
+      for (const auto& p : files.paths) out << "  " << p << "\n";
+      return kExitOk;
+    }
     const Session s = load_session(o.file);
     const ChartFiles files = export_charts(s, o.out, o.block_sizes.empty() ? 0 : o.block_sizes[0]);
     out << "charts of " << s.meta.gpu << " (" << s.meta.date << ") written to " << o.out << ":\n";

@@ -478,3 +478,61 @@ TEST_F(ExportTest, UnwritableChartIsRefusedAndCleanedUp) {
 
 }  // namespace
 }  // namespace rs
+
+namespace rs {
+namespace {
+
+// The N sweep from `reducescope bench --csv` rows: each series' fastest correct row per N, the copy and
+// CUB once per N, repeated header lines skipped; the chart's CSV holds exactly those points.
+TEST_F(ExportTest, SweepTakesEachTracksFastestCorrectKernelPerN) {
+  const std::string header =
+      "gpu,n,pattern,kernel,block_size,median_ms,min_ms,max_ms,samples,gbps,pct_peak,correct,skipped_reason,track,"
+      "dtype,launches,source_us,distinct_results\n";
+  const std::string rows =
+      header +
+      "\"GPU X\",1048576,random,copy_d2d,0,0.01,0.01,0.01,30,800.00,40.00,1,\"\",modern,int32,1,0.0,0\n"
+      "\"GPU X\",1048576,random,cub::DeviceReduce::Sum,0,0.01,0.01,0.01,30,400.00,20.00,1,\"\",modern,int32,0,0.0,0\n"
+      "\"GPU X\",1048576,random,vec4_loads,256,0.01,0.01,0.01,30,500.00,25.00,1,\"\",modern,int32,2,0.0,0\n"
+      "\"GPU X\",1048576,random,vec4_loads,1024,0.01,0.01,0.01,30,600.00,30.00,1,\"\",modern,int32,2,0.0,0\n"
+      "\"GPU X\",1048576,random,broken,64,0.01,0.01,0.01,30,9000.00,450.00,0,\"\",modern,int32,1,0.0,0\n"
+      "\"GPU X\",1048576,random,reduce4,32,0,0,0,0,0,0,0,\"needs 64, not 32\",harris,int32,0,0.0,0\n" +
+      header +
+      "\"GPU X\",4194304,random,cub::DeviceReduce::Sum,0,0.01,0.01,0.01,30,900.00,45.00,1,\"\",modern,int32,0,0.0,0\n"
+      "\"GPU X\",4194304,random,single_pass_atomic,512,0.01,0.01,0.01,30,1000.00,50.00,1,\"\",modern,int32,1,0.0,0\n"
+      "\"GPU X\",4194304,random,reduce6,256,0.01,0.01,0.01,30,700.00,35.00,1,\"\",harris,int32,3,0.0,0\n";
+  const Sweep sw = sweep_from_bench_csv(rows);
+  EXPECT_EQ(sw.gpu, "GPU X");
+  EXPECT_DOUBLE_EQ(sw.peak_gbps, 2000.0);
+  auto at = [&](const std::string& series, uint64_t n) -> const SweepPoint* {
+    for (const SweepPoint& p : sw.points) {
+      if (p.series == series && p.n == n) return &p;
+    }
+    return nullptr;
+  };
+  ASSERT_NE(at("modern", 1048576), nullptr);
+  EXPECT_EQ(at("modern", 1048576)->kernel, "vec4_loads");  // the wrong 9000 GB/s row does not count
+  EXPECT_EQ(at("modern", 1048576)->block_size, 1024u);
+  ASSERT_NE(at("modern", 4194304), nullptr);
+  EXPECT_EQ(at("modern", 4194304)->kernel, "single_pass_atomic");
+  ASSERT_NE(at("CUB DeviceReduce::Sum", 4194304), nullptr);
+  EXPECT_DOUBLE_EQ(at("CUB DeviceReduce::Sum", 4194304)->gbps, 900.0);
+  ASSERT_NE(at("device-to-device copy", 1048576), nullptr);
+  EXPECT_DOUBLE_EQ(at("device-to-device copy", 1048576)->gbps, 800.0);
+  EXPECT_EQ(at("harris", 1048576), nullptr) << "reduce4 at 32 was skipped";
+  EXPECT_EQ(sw.points.size(), 6u);
+
+  const ChartFiles files = export_sweep(sw, dir_.string(), "method");
+  ASSERT_EQ(files.paths.size(), 4u);
+  for (const std::string& p : files.paths) EXPECT_GT(fs::file_size(p), 0u) << p;
+  std::ifstream csv(dir_ / "sweep_bandwidth.csv");
+  std::string line;
+  int lines = 0;
+  while (std::getline(csv, line)) ++lines;
+  EXPECT_EQ(lines, 1 + 6);
+  EXPECT_THROW(sweep_from_bench_csv(header), ExportError);
+  EXPECT_THROW(sweep_from_bench_csv("not,a,bench,file\n"), ExportError);
+  EXPECT_THROW(export_sweep(Sweep{}, dir_.string(), "method"), ExportError);
+}
+
+}  // namespace
+}  // namespace rs

@@ -19,6 +19,9 @@
 #include <cairo.h>
 
 #include <algorithm>
+#include <bit>
+#include <sstream>
+#include <set>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -217,6 +220,7 @@ struct ChartSpec {
   std::vector<Bar> bars;             // a bar chart, one bar per kernel, or
   std::vector<Line> lines;           // a line chart, x on a log2 axis
   std::vector<uint32_t> x_ticks;     // line chart: the x values to label
+  std::vector<std::string> x_tick_labels;  // their labels ("2^20"), or empty for the numbers
   std::vector<RefLine> refs;         // dashed horizontal lines, labelled right of the plot
 };
 
@@ -650,9 +654,10 @@ void draw_bars(cairo_t* cr, const Frame& f, const std::vector<Bar>& bars) {
 
 void draw_lines(cairo_t* cr, const Frame& f, const ChartSpec& c) {
   std::vector<std::pair<double, std::vector<std::string>>> cols;
-  for (uint32_t x : c.x_ticks) {
+  for (size_t i = 0; i < c.x_ticks.size(); ++i) {
+    const uint32_t x = c.x_ticks[i];
     grid_line(cr, f.px_log2(x), f.y0, f.px_log2(x), f.y1);
-    cols.push_back({f.px_log2(x), {std::to_string(x)}});
+    cols.push_back({f.px_log2(x), {i < c.x_tick_labels.size() ? c.x_tick_labels[i] : std::to_string(x)}});
   }
   draw_x_labels(cr, f, cols);
   for (const Line& l : c.lines) {
@@ -1019,6 +1024,103 @@ ChartFiles export_charts(const Session& s, const std::string& dir, uint32_t bloc
     blocksize_chart(part, tix, kTime, dir, prefix, files);
     blocksize_chart(part, tix, kBandwidth, dir, prefix, files);
   }
+  return files;
+}
+
+// ---- The N sweep -------------------------------------------------------------------------
+
+namespace {
+// The fields of one CSV line; quoted fields may hold commas.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> f(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) f.emplace_back();
+    else f.back() += c;
+  }
+  return f;
+}
+}  // namespace
+
+Sweep sweep_from_bench_csv(const std::string& text) {
+  Sweep sw;
+  std::map<std::pair<std::string, uint64_t>, SweepPoint> best;  // (series, n) -> fastest
+  std::vector<std::string> order;
+  std::istringstream in(text);
+  std::string line;
+  size_t rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line.rfind("gpu,", 0) == 0) continue;
+    const auto f = csv_fields(line);
+    if (f.size() < 14) throw ExportError("not a `reducescope bench --csv` row: " + line.substr(0, 80));
+    ++rows;
+    const std::string& kernel = f[3];
+    const uint64_t n = std::stoull(f[1]);
+    const double median = std::atof(f[5].c_str()), gbps = std::atof(f[9].c_str()), pct = std::atof(f[10].c_str());
+    if (sw.gpu.empty()) sw.gpu = f[0];
+    if (sw.peak_gbps == 0 && pct > 0) sw.peak_gbps = gbps * 100.0 / pct;
+    if (f[11] != "1" || median <= 0) continue;  // skipped or wrong
+    std::string series = f[13];
+    uint32_t bs = static_cast<uint32_t>(std::atoi(f[4].c_str()));
+    if (kernel.rfind("cub::", 0) == 0) series = "CUB DeviceReduce::Sum", bs = 0;
+    if (kernel == "copy_d2d") series = "device-to-device copy", bs = 0;
+    const auto key = std::make_pair(series, n);
+    auto it = best.find(key);
+    if (std::find(order.begin(), order.end(), series) == order.end()) order.push_back(series);
+    if (it == best.end() || gbps > it->second.gbps) {
+      best[key] = {series, n, gbps, bs ? kernel : "", bs};
+    }
+  }
+  if (rows == 0) throw ExportError("no `reducescope bench --csv` rows in the sweep file");
+  for (const std::string& ser : order) {
+    for (const auto& [key, p] : best) {
+      if (key.first == ser) sw.points.push_back(p);
+    }
+  }
+  return sw;
+}
+
+ChartFiles export_sweep(const Sweep& sw, const std::string& dir, const std::string& method) {
+  if (sw.points.empty()) throw ExportError("the sweep has no correct results to draw");
+  ChartFiles files;
+  const fs::path d(dir);
+  std::error_code ec;
+  fs::create_directories(d, ec);
+  if (ec) throw ExportError("cannot create " + dir + ": " + ec.message());
+  ChartSpec c;
+  c.title = "Bandwidth against N: each track's fastest kernel, CUB, the copy";
+  c.caption = {(sw.gpu.empty() ? std::string("unknown GPU") : sw.gpu) +
+                   " · int32 · each track's fastest correct kernel over every block size at each N · the copy "
+                   "counts bytes read and written",
+               method};
+  c.x_title = "N (int32 elements, log2 scale)";
+  c.y_title = "GB/s";
+  std::set<uint64_t> ns;
+  std::vector<std::string> series;
+  for (const SweepPoint& p : sw.points) {
+    ns.insert(p.n);
+    if (std::find(series.begin(), series.end(), p.series) == series.end()) series.push_back(p.series);
+  }
+  for (uint64_t n : ns) {
+    if (n > 0xffffffffull) throw ExportError("N = " + std::to_string(n) + " is beyond the chart's axis (2^32)");
+    c.x_ticks.push_back(static_cast<uint32_t>(n));
+    const int e = std::bit_width(n) - 1;
+    c.x_tick_labels.push_back((uint64_t{1} << e) == n ? "2^" + std::to_string(e) : std::to_string(n));
+  }
+  std::string csv = "series,n,gbps,kernel,block_size\n";
+  for (size_t i = 0; i < series.size(); ++i) {
+    Line l{series[i], i, {}};
+    for (const SweepPoint& p : sw.points) {
+      if (p.series != series[i]) continue;
+      l.points.push_back({double(p.n), p.gbps, false});
+      csv += csv_field(p.series) + "," + std::to_string(p.n) + "," + csv_num(p.gbps) + "," + csv_field(p.kernel) + "," +
+             std::to_string(p.block_size) + "\n";
+    }
+    c.lines.push_back(l);
+  }
+  if (sw.peak_gbps > 0) c.refs.push_back({sw.peak_gbps, "theoretical peak", fixed(sw.peak_gbps, 0) + " GB/s"});
+  write_chart(d, "sweep_bandwidth", c, csv, files);
   return files;
 }
 

@@ -238,4 +238,14 @@ for k in pitfall_no_volatile pitfall_no_syncwarp pitfall_no_syncthreads; do for 
 done; done
 tar czf "$OUT/pitfalls.tar.gz" -C "$OUT" $(cd "$OUT" && ls pitfalls-*) && rm -f "$OUT"/pitfalls-*
 fi
+if part sweep; then
+log "bench --track all --type int32 --block-size all at every N of the sweep (the sweep chart data)"
+for e in ${SWEEP_EXPONENTS:-16 18 20 22 24 26 28 30}; do
+  timeout 400 "$B/reducescope" bench --track all --type int32 --n 2^$e --block-size all --samples 20 \
+    --csv "$OUT/sweep-2e$e.csv" >"$OUT/sweep-2e$e.txt" 2>&1
+  echo "2^$e rc=$?" | tee -a "$S"
+done
+cat "$OUT"/sweep-2e*.csv >"$OUT/sweep.csv"
+tar czf "$OUT/sweep.tar.gz" -C "$OUT" $(cd "$OUT" && ls sweep-2e*) && rm -f "$OUT"/sweep-2e*
+fi
 log "done $(date -u +%FT%TZ)"
