@@ -718,12 +718,7 @@ int run_profile(const Options& o, std::ostream& out, std::ostream& err) {
       for (const ProfilerMetric& m : book_metrics()) {
         const auto it = values.find(m.ncu);
         if (it == values.end()) throw std::runtime_error(std::string("ncu did not report ") + m.ncu);
-        s.metrics.erase(std::remove_if(s.metrics.begin(), s.metrics.end(),
-                                       [&](const SessionMetric& x) {
-                                         return x.kernel == k.name && x.block_size == bs && x.name == m.name;
-                                       }),
-                        s.metrics.end());
-        s.metrics.push_back({k.name, bs, m.name, m.ncu, it->second.first, it->second.second});
+        s.set_metric({k.name, bs, m.name, m.ncu, it->second.first, it->second.second});
         std::snprintf(b, sizeof b, " %20.4g", it->second.second);
         out << b;
       }
@@ -834,15 +829,7 @@ int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err) {
     GpuReducer gpu;
     const unsigned bs = o.block_sizes[0];
     auto put = [&](const char* kernel, const std::string& name, const std::string& how, const std::string& unit,
-                   double value) {
-      auto& m = session->metrics;
-      m.erase(std::remove_if(m.begin(), m.end(),
-                             [&](const SessionMetric& x) {
-                               return x.kernel == kernel && x.block_size == bs && x.name == name;
-                             }),
-              m.end());
-      m.push_back({kernel, bs, name, how, unit, value});
-    };
+                   double value) { session->set_metric({kernel, bs, name, how, unit, value}); };
     const CpuReference ref = prepare_typed_input(gpu, o, DType::Int32);
     out << "Pitfalls: WRONG CODE on purpose, on " << device_line(gpu.device()) << "\nN = " << o.n << " int32 ("
         << to_string(o.pattern) << "), " << bs << " threads per block, " << o.runs

@@ -154,6 +154,15 @@ std::vector<uint32_t> Session::block_sizes() const {
   return {b.begin(), b.end()};
 }
 
+void Session::set_metric(SessionMetric m) {
+  metrics.erase(std::remove_if(metrics.begin(), metrics.end(),
+                               [&](const SessionMetric& x) {
+                                 return x.kernel == m.kernel && x.block_size == m.block_size && x.name == m.name;
+                               }),
+                metrics.end());
+  metrics.push_back(std::move(m));
+}
+
 const SessionMetric* Session::find_metric(const std::string& kernel, uint32_t block_size,
                                           const std::string& name) const {
   for (const auto& m : metrics) {

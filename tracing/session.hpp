@@ -91,6 +91,8 @@ struct Session {
 
   // nullptr when the session has no such metric.
   const SessionMetric* find_metric(const std::string& kernel, uint32_t block_size, const std::string& name) const;
+  // Adds `m`, replacing the metric of the same kernel, block size and name if there is one.
+  void set_metric(SessionMetric m);
 
   // nullptr when the session has no such entry.
   const SessionTiming* find_timing(const std::string& kernel, uint32_t block_size) const;
