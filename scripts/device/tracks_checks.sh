@@ -16,6 +16,22 @@ log "$(date -u +%FT%TZ) $(nvidia-smi -L | head -1)"
 # book course histo course_checks course_san
 PARTS=${PARTS:-"tests bench sass ncu san traces record"}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+# sanitize NAME "KERNELS" "INT_ONLY_KERNELS": memcheck, racecheck and synccheck over every kernel x 64 and 1024
+# threads x int32 and float32 (int32 only for the second list) x both builds, N = 70001, into
+# $OUT/sanitizer-NAME.log (failures' reports into sanitizer_fail.log).
+sanitize() {
+  local name=$1 kernels=$2 int_only=" $3 " tool k bs type cmd extra o rc
+  for tool in memcheck racecheck synccheck; do for k in $kernels; do
+    for bs in 64 1024; do for type in int32 float32; do for cmd in run trace; do
+      [ $type = float32 ] && [[ $int_only == *" $k "* ]] && continue
+      extra=""; [ $cmd = trace ] && extra=--quiet
+      o=$(timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$B/reducescope" $cmd --kernel $k --block-size $bs --n 70001 --type $type $extra 2>&1)
+      rc=$?
+      echo "$tool $cmd $k $bs $type 70001 rc=$rc $(echo "$o" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' | tr '\n' ' ')" >>"$OUT/sanitizer-$name.log"
+      [ $rc -ne 0 ] && echo "$o" | head -40 >>"$OUT/sanitizer_fail.log"
+    done; done; done
+  done; done
+}
 
 if part tests; then
   log "GPU tests (ctest label gpu)"
@@ -167,18 +183,7 @@ timeout 500 bash tests/ncu_histogram.sh "$B/reducescope" "$OUT/ncu-histogram.csv
 fi
 if part course_san; then
 log "compute-sanitizer memcheck / racecheck / synccheck: course reductions x 64, 1024 threads x int32/float32, N = 70001, both builds"
-for tool in memcheck racecheck synccheck; do
-  for k in naive_sum coalesced_sum better_sum better_min better_max farthest_point; do
-    for bs in 64 1024; do for type in int32 float32; do for cmd in run trace; do
-      [ $k = farthest_point ] && [ $type = float32 ] && continue
-      extra=""; [ $cmd = trace ] && extra=--quiet
-      o=$(timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$B/reducescope" $cmd --kernel $k --block-size $bs --n 70001 --type $type $extra 2>&1)
-      rc=$?
-      echo "$tool $cmd $k $bs $type 70001 rc=$rc $(echo "$o" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' | tr '\n' ' ')" >>"$OUT/sanitizer-course.log"
-      [ $rc -ne 0 ] && echo "$o" | head -40 >>"$OUT/sanitizer_fail.log"
-    done; done; done
-  done
-done
+sanitize course "naive_sum coalesced_sum better_sum better_min better_max farthest_point" "farthest_point"
 log "compute-sanitizer: histograms (GPU tests at 1000003 bytes, every kernel x block size x input, and the traces)"
 for tool in memcheck racecheck synccheck; do
   o=$(timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 "$B/rs_gpu_tests" \
@@ -208,18 +213,8 @@ log "ncu bank conflicts vs trace, modern kernels (1-block launches)"
 KERNELS="shuffle_block:1 reduce_add_sync:1 vec4_loads:8 single_pass_atomic:8 single_pass_last_block:8" \
   timeout 500 bash tests/ncu_compare.sh "$B/reducescope" "$OUT/ncu-bank-conflicts-modern.csv" 2>&1 | tail -3 | tee -a "$S"
 log "compute-sanitizer memcheck / racecheck / synccheck: modern kernels x 64, 1024 threads x int32/float32, N = 70001, both builds"
-for tool in memcheck racecheck synccheck; do
-  for k in shuffle_block reduce_add_sync vec4_loads single_pass_atomic single_pass_last_block; do
-    for bs in 64 1024; do for type in int32 float32; do for cmd in run trace; do
-      [ $k = reduce_add_sync ] && [ $type = float32 ] && continue
-      extra=""; [ $cmd = trace ] && extra=--quiet
-      o=$(timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$B/reducescope" $cmd --kernel $k --block-size $bs --n 70001 --type $type $extra 2>&1)
-      rc=$?
-      echo "$tool $cmd $k $bs $type 70001 rc=$rc $(echo "$o" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' | tr '\n' ' ')" >>"$OUT/sanitizer-modern.log"
-      [ $rc -ne 0 ] && echo "$o" | head -40 >>"$OUT/sanitizer_fail.log"
-    done; done; done
-  done
-done
+sanitize modern "shuffle_block reduce_add_sync vec4_loads single_pass_atomic single_pass_last_block cg_reduce cub_block_reduce" \
+  "reduce_add_sync"
 echo "modern sanitizer runs: $(wc -l <"$OUT/sanitizer-modern.log"), nonzero exits: $(grep -vc 'rc=0' "$OUT/sanitizer-modern.log")" | tee -a "$S"
 grep -v 'rc=0' "$OUT/sanitizer-modern.log" | head -10 >>"$S"
 fi
