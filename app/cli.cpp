@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
@@ -143,7 +144,7 @@ std::string help_text(const std::string& topic) {
            "Needs a CUDA GPU and `ncu` on the PATH; without ncu it says so and exits 1.\n";
   }
   if (topic == "pitfalls") {
-    return "usage: reducescope pitfalls [--runs R] [--n N] [--block-size B] [--pattern P] [--out SESSION]\n"
+    return "usage: reducescope pitfalls [--kernel NAME] [--runs R] [--n N] [--block-size B] [--pattern P] [--out SESSION]\n"
            "Runs each kernel of the pitfalls track (WRONG CODE on purpose: the notes' bugs put back into\n"
            "correct kernels) R times (default 100) on the GPU, and prints how many runs gave a wrong sum,\n"
            "how many different sums they gave, and what is wrong with the code. Defaults: --n 16777216,\n"
@@ -151,6 +152,15 @@ std::string help_text(const std::string& topic) {
            "(docs/tracks.md). --out SESSION writes the results into the session (with compute-sanitizer's\n"
            "racecheck hazards where it is on the PATH), so the window shows them without a GPU.\n"
            "Exit: 0 when every kernel ran (wrong sums are the point), 1 a runtime error.\n";
+  }
+  if (topic == "sweep") {
+    return "usage: reducescope sweep BENCH.csv [BENCH.csv ...] --out SESSION\n"
+           "Stores the bandwidth-against-N sweep into SESSION, so the window's \"vs N\" tab and `export`\n"
+           "show it without a GPU: from `reducescope bench --csv` output at several N (one file per N, or\n"
+           "concatenated), each track's fastest correct int32 kernel over every block size, CUB and the\n"
+           "device-to-device copy at each N. The rows must come from the session's GPU. The rows at the\n"
+           "session's own N and pattern also give the launch count of each timing that has none (sessions\n"
+           "recorded before 0.2). Exit: 0 stored, 1 a runtime error (unreadable or foreign rows).\n";
   }
   if (topic == "histogram") {
     return "usage: reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]\n"
@@ -167,13 +177,18 @@ std::string help_text(const std::string& topic) {
   }
   if (topic == "export") {
     return "usage: reducescope export SESSION --out DIR [--block-size B]\n"
+           "       reducescope export SESSION --html FILE.html [--block-size B[,B...]|all]\n"
            "       reducescope export --sweep BENCH.csv --out DIR\n"
            "Writes the session's timing charts into DIR as PNG, SVG and PDF, with the numbers behind\n"
            "each as CSV: time and bandwidth per kernel (at B, or at every block size), time and\n"
            "bandwidth against block size, and Harris's table. Each chart names the GPU, N, the block\n"
            "size and the timing method. --sweep draws sweep_bandwidth (PNG, SVG, PDF, CSV) from\n"
            "`reducescope bench --csv` output at several N (files concatenated): each track's fastest\n"
-           "correct kernel, CUB and the copy against N, with the theoretical peak.\n";
+           "correct kernel, CUB and the copy against N, with the theoretical peak.\n"
+           "--html writes one self-contained web page (no install, no network: any current browser)\n"
+           "that replays the session's traces step by step, with its timing table, GPU and date. It\n"
+           "holds the traces at the given block sizes, or by default each track's own block size and as\n"
+           "many others as fit 3 MB; the page says which it holds.\n";
   }
   return "ReduceScope: see what CUDA parallel reduction does on the GPU, track by track (Harris's\n"
          "reduce0..reduce6; the lecture's atomics, shuffle and two-step kernels).\n"
@@ -186,9 +201,11 @@ std::string help_text(const std::string& topic) {
          "       reducescope run [--track T] --kernel NAME --block-size B [--type T] [--n N]\n"
          "       reducescope record --out FILE.rssession [--track T|all] [--n N] [--samples S]\n"
          "       reducescope export SESSION --out DIR [--block-size B]\n"
+         "       reducescope export SESSION --html FILE.html [--block-size B[,B...]|all]\n"
          "       reducescope profile SESSION [--track book] [--block-size B] [--n N]\n"
          "       reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]\n"
          "       reducescope pitfalls [--runs R] [--n N] [--block-size B]\n"
+         "       reducescope sweep BENCH.csv [BENCH.csv ...] --out SESSION\n"
          "       reducescope COMMAND --help | --version\n"
          "\n"
          "With no command, opens the window: kernel list, block size, step-by-step replay of one\n"
@@ -196,7 +213,7 @@ std::string help_text(const std::string& topic) {
          "Tracks: " + track_names() + ". Kernels: " +
          kernel_names() +
          ". Block sizes: 32, 64, 128, 256, 512, 1024.\n"
-         "Window options: --compare K[:B] (side B: kernel K at B threads), --view table|live|blocksize,\n"
+         "Window options: --compare K[:B] (side B: kernel K at B threads), --view table|live|blocksize|sweep,\n"
          "  --scale F, --high-contrast, --large-charts, --play, --help-overlay, --export-dir DIR (File > Export's folder).\n"
          "Window automation: --screenshot FILE.png [--step S] [--frames F] [--stats].\n"
          "Without a GPU the window replays the session recorded on an H100 that ships in assets/sessions.\n"
@@ -217,6 +234,7 @@ Options parse_cli(const std::vector<std::string>& args) {
     else if (c == "profile") o.command = Command::Profile, i = 1;
     else if (c == "histogram") o.command = Command::Histogram, i = 1;
     else if (c == "pitfalls") o.command = Command::Pitfalls, i = 1;
+    else if (c == "sweep") o.command = Command::Sweep, i = 1;
     else if (c == "help") {
       o.command = Command::Help;
       o.help_topic = args.size() > 1 ? args[1] : "";
@@ -234,6 +252,7 @@ Options parse_cli(const std::vector<std::string>& args) {
            : cmd == Command::Profile ? "profile"
            : cmd == Command::Histogram ? "histogram"
            : cmd == Command::Pitfalls ? "pitfalls"
+           : cmd == Command::Sweep ? "sweep"
                                     : "";
   };
   // --help anywhere wins, so `reducescope bench --n x --help` still helps.
@@ -272,6 +291,9 @@ Options parse_cli(const std::vector<std::string>& args) {
     } else if (a == "--sweep") {
       allowed(a, {Command::Export});
       o.sweep = true;
+    } else if (a == "--html") {
+      allowed(a, {Command::Export});
+      o.html = value();
     } else if (a == "--runs") {
       allowed(a, {Command::Pitfalls});
       const std::string v = value();
@@ -290,7 +312,7 @@ Options parse_cli(const std::vector<std::string>& args) {
         throw UsageError("--input: '" + v + "' is not one of text, uniform, skewed, all");
       }
     } else if (a == "--kernel") {
-      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run});
+      allowed(a, {Command::Gui, Command::Bench, Command::Trace, Command::Run, Command::Pitfalls});
       std::string v = value();
       o.kernels.clear();
       if (v == "all" && cmd == Command::Bench) {
@@ -313,9 +335,15 @@ Options parse_cli(const std::vector<std::string>& args) {
                   Command::Histogram, Command::Pitfalls});
       std::string v = value();
       o.block_sizes.clear();
-      if (v == "all" && cmd == Command::Bench) {
+      if (v == "all" && (cmd == Command::Bench || cmd == Command::Export)) {
         o.block_sizes.assign(kBlockSizes.begin(), kBlockSizes.end());
         o.block_sizes_all = true;
+      } else if (cmd == Command::Export) {  // export --html takes a list: 128,256
+        for (size_t at = 0; at <= v.size();) {
+          const size_t comma = std::min(v.find(',', at), v.size());
+          o.block_sizes.push_back(parse_block_size(v.substr(at, comma - at)));
+          at = comma + 1;
+        }
       } else {
         o.block_sizes.push_back(parse_block_size(v));
       }
@@ -343,7 +371,7 @@ Options parse_cli(const std::vector<std::string>& args) {
       allowed(a, {Command::Bench, Command::Histogram});
       o.csv = value();
     } else if (a == "--out") {
-      allowed(a, {Command::Trace, Command::Record, Command::Export, Command::Histogram, Command::Pitfalls});
+      allowed(a, {Command::Trace, Command::Record, Command::Export, Command::Histogram, Command::Pitfalls, Command::Sweep});
       o.out = value();
     } else if (a == "--block") {
       allowed(a, {Command::Trace, Command::Histogram});
@@ -376,8 +404,8 @@ Options parse_cli(const std::vector<std::string>& args) {
     } else if (a == "--view") {
       allowed(a, {Command::Gui});
       const std::string v = value();
-      o.view = v == "table" ? 0 : v == "live" ? 1 : v == "blocksize" ? 2 : -2;
-      if (o.view < 0) throw UsageError("--view: '" + v + "' is not one of table, live, blocksize");
+      o.view = v == "table" ? 0 : v == "live" ? 1 : v == "blocksize" ? 2 : v == "sweep" ? 3 : -2;
+      if (o.view < 0) throw UsageError("--view: '" + v + "' is not one of table, live, blocksize, sweep");
     } else if (a == "--scale") {
       allowed(a, {Command::Gui});
       const std::string v = value();
@@ -399,6 +427,8 @@ Options parse_cli(const std::vector<std::string>& args) {
       o.export_dir = value();
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option " + a);
+    } else if (cmd == Command::Sweep) {
+      o.csv_files.push_back(a);
     } else if ((cmd == Command::Show || cmd == Command::Gui || cmd == Command::Export || cmd == Command::Profile) &&
                o.file.empty()) {
       o.file = a;
@@ -479,9 +509,21 @@ Options parse_cli(const std::vector<std::string>& args) {
     case Command::Profile:
       if (o.file.empty()) throw UsageError("profile needs a SESSION file to write the metrics into (from `reducescope record`)");
       break;
+    case Command::Sweep:
+      if (o.csv_files.empty()) throw UsageError("sweep needs one or more CSV files (from `reducescope bench --csv` at several N)");
+      if (o.out.empty()) throw UsageError("sweep needs --out SESSION (the session to store the sweep in)");
+      break;
     case Command::Pitfalls:
       if (o.block_sizes.empty()) o.block_sizes = {256};
-      o.kernels = track_kernels(kPitfallsTrack);
+      if (!have_kernel) o.kernels = track_kernels(kPitfallsTrack);
+      else if (!kernel_info(o.kernels[0]).pitfall) {
+        throw UsageError(std::string("--kernel: ") + kernel_info(o.kernels[0]).name +
+                         " is not a pitfall (the pitfalls track: " + [] {
+                           std::string names;
+                           for (KernelId k : track_kernels(kPitfallsTrack)) names += (names.empty() ? "" : ", ") + std::string(kernel_info(k).name);
+                           return names;
+                         }() + ")");
+      }
       break;
     case Command::Histogram:
       if (o.histo_inputs.empty()) o.histo_inputs = {HistoInput::Text, HistoInput::Uniform, HistoInput::Skewed};
@@ -501,7 +543,14 @@ Options parse_cli(const std::vector<std::string>& args) {
         throw UsageError(o.sweep ? "export --sweep needs a CSV file (from `reducescope bench --csv` at several N)"
                                  : "export needs a SESSION file (recorded with `reducescope record`)");
       }
-      if (o.out.empty()) throw UsageError("export needs --out DIR (the folder for the charts)");
+      if (!o.html.empty()) {
+        if (o.sweep || !o.out.empty()) throw UsageError("export --html writes one web page: leave out --out and --sweep");
+        break;
+      }
+      if (o.out.empty()) {
+        throw UsageError("export needs --out DIR (the folder for the charts) or --html FILE.html (a web page)");
+      }
+      if (o.block_sizes.size() > 1) throw UsageError("export --out takes one --block-size (or none: every block size)");
       break;
     case Command::Gui:
       if (have_kernel && have_block) {

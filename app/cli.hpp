@@ -9,9 +9,13 @@
 //                   (for ncu, compute-sanitizer); --track T without --kernel: each of its kernels
 //   reducescope record --out FILE [--track T|all] [--n N] [--pattern P] [--samples S]   a session
 //   reducescope export SESSION --out DIR [--block-size B]   its charts: PNG, SVG, PDF, CSV
+//   reducescope export SESSION --html FILE.html [--block-size B[,B...]|all]   one web page that replays
+//                   its traces in any browser (app/export/web_export.hpp)
 //   reducescope export --sweep BENCH.csv --out DIR   bandwidth against N from `bench --csv` files
 //   reducescope profile SESSION [--track book] [--block-size B] [--n N]   the book's nvprof metrics,
 //                   measured with Nsight Compute (ncu on the PATH), written into SESSION
+//   reducescope sweep BENCH.csv [BENCH.csv ...] --out SESSION   the bandwidth-against-N sweep (from
+//                   `bench --csv` at several N) and the launch counts, stored into SESSION
 //   reducescope pitfalls [--runs R] [--n N] [--block-size B] [--pattern P]   the pitfalls track's wrong
 //                   kernels, each run R times: how often the sum is wrong
 //   reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]
@@ -42,7 +46,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Help, Version };
+enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Help, Version };
 
 struct Options {
   Command command = Command::Gui;
@@ -73,7 +77,7 @@ struct Options {
   bool compare = false;                 // --compare K[:B]: side B is kernel K at B threads
   KernelId compare_kernel = KernelId::reduce2;
   unsigned compare_block_size = 0;      // 0: side A's block size
-  int view = -1;                        // --view table|live|blocksize: the timing tab (-1: saved)
+  int view = -1;                        // --view table|live|blocksize|sweep: the timing tab (-1: saved)
   float ui_scale = 0;                   // --scale F, 0.75..3 (0: saved)
   bool high_contrast = false;           // --high-contrast
   bool help_overlay = false;            // --help-overlay: open with the shortcuts shown
@@ -88,7 +92,10 @@ struct Options {
   std::vector<HistoInput> histo_inputs;
   int runs = 100;                       // pitfalls: runs of each kernel (1 .. 100000)
   bool sweep = false;                   // export --sweep: `file` is bench CSV (several N), not a session
+  std::vector<std::string> csv_files;   // sweep: the `bench --csv` files to read
   std::vector<KernelId> histo_kernels;
+  std::string html;                     // export --html FILE: the web page to write (block_sizes: the
+                                        // traces it holds; empty: as many as fit 3 MB)
 };
 
 // Parses argv[1..]. Throws UsageError. For --help anywhere, returns Command::Help.

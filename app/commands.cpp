@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <bit>
 #include <chrono>
 #include <cstdlib>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #ifdef REDUCESCOPE_HAS_CHARTS
 #include "charts.hpp"
 #endif
+#include "web_export.hpp"
 
 namespace rs {
 
@@ -57,6 +59,14 @@ int guarded(const char* command, std::ostream& err, Body body) {
   }
 }
 
+// The whole of a text file. Throws std::runtime_error naming it if it cannot be read.
+std::string read_text_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error(path + ": cannot read");
+  std::stringstream text;
+  text << f.rdbuf();
+  return text.str();
+}
 
 // The CPU loop the sources start from (sum_host, "cpu reduce"): one sequential loop in the element
 // type over `data`, median of 5 runs, in microseconds.
@@ -501,7 +511,7 @@ SessionMeta session_meta(const DeviceInfo& d, uint64_t n, Pattern pattern, int s
 
 SessionTiming to_session_timing(KernelId k, unsigned block_size, const Timing& t, bool correct) {
   return {kernel_info(k).name, block_size, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
-          t.pct_peak, correct};
+          t.pct_peak, correct, t.launches};
 }
 
 Timing to_timing(const SessionTiming& t) {
@@ -512,6 +522,7 @@ Timing to_timing(const SessionTiming& t) {
   out.samples = static_cast<int>(t.samples);
   out.gbps = t.gbps;
   out.pct_peak = t.pct_peak;
+  out.launches = t.launches;
   return out;
 }
 
@@ -531,8 +542,8 @@ std::string summarize_session(const Session& s) {
     bool any = false;
     for (KernelId id : track_kernels(track.id)) any = any || s.find_timing(kernel_info(id).name, bs);
     if (!any) continue;
-    std::snprintf(b, sizeof b, "\ntrack %s, %u threads per block\n%-26s %10s %21s %9s %7s %6s %11s  %s\n", track.id,
-                  bs, "kernel", "time ms", "[min .. max] ms", "GB/s", "% peak", "step", "cumulative", "result");
+    std::snprintf(b, sizeof b, "\ntrack %s, %u threads per block\n%-26s %10s %21s %9s %7s %6s %11s %3s  %s\n", track.id,
+                  bs, "kernel", "time ms", "[min .. max] ms", "GB/s", "% peak", "step", "cumulative", "L", "result");
     out += b;
     double first = 0, prev = 0;
     for (KernelId id : track_kernels(track.id)) {
@@ -540,14 +551,38 @@ std::string summarize_session(const Session& s) {
       const SessionTiming* t = s.find_timing(k.name, bs);
       if (!t) continue;
       if (first == 0) first = t->median_ms;
-      std::snprintf(b, sizeof b, "%-26s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx  %s%s\n", k.name,
+      const std::string launches = t->launches ? std::to_string(t->launches) : "-";
+      std::snprintf(b, sizeof b, "%-26s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx %3s  %s%s\n", k.name,
                     t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak, prev > 0 ? prev / t->median_ms : 1.0,
-                    first / t->median_ms, t->correct ? "correct" : "WRONG",
+                    first / t->median_ms, launches.c_str(), t->correct ? "correct" : "WRONG",
                     s.find_trace(k.name, bs) ? ", traced" : "");
       out += b;
       prev = t->median_ms;
     }
    }
+  }
+  if (!s.sweep.empty()) {  // GB/s of each series' fastest kernel at each N (`reducescope sweep`)
+    const std::vector<uint64_t> ns = s.sweep.ns();
+    out += "\nN sweep (GB/s; each track's fastest correct kernel over every block size; " + s.sweep.gpu + ")\n";
+    std::snprintf(b, sizeof b, "%-24s", "series \\ N");
+    out += b;
+    for (uint64_t n : ns) {
+      const int e = std::bit_width(n) - 1;
+      std::snprintf(b, sizeof b, " %7s", ((uint64_t{1} << e) == n ? "2^" + std::to_string(e) : std::to_string(n)).c_str());
+      out += b;
+    }
+    out += "\n";
+    for (const std::string& series : s.sweep.series()) {
+      std::snprintf(b, sizeof b, "%-24s", series.c_str());
+      out += b;
+      for (uint64_t n : ns) {
+        const SweepPoint* p = s.sweep.find(series, n);
+        std::snprintf(b, sizeof b, p ? " %7.0f" : " %7s", p ? p->gbps : 0.0);
+        if (!p) std::snprintf(b, sizeof b, " %7s", "-");
+        out += b;
+      }
+      out += "\n";
+    }
   }
   out += "\n" + std::to_string(s.traces.size()) + " traces, " + std::to_string(s.timings.size()) + " timings";
   if (!s.metrics.empty()) out += ", " + std::to_string(s.metrics.size()) + " profiler metrics (reducescope profile)";
@@ -612,15 +647,35 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
   });
 }
 
+// export SESSION --html FILE: the web page (app/export/web_export.hpp). Its errors reach `guarded`.
+static int run_export_html(const Options& o, std::ostream& out, std::ostream& err) {
+  const Session s = load_session(o.file);
+  WebExportOptions w;
+  w.block_sizes.assign(o.block_sizes.begin(), o.block_sizes.end());
+  w.session_name = o.file.substr(o.file.find_last_of('/') + 1);  // npos + 1 == 0: no folder
+  const WebExportResult r = export_web_page(s, o.html, w);
+  out << "web page of " << s.meta.gpu << " (" << s.meta.date << ") written to " << r.path << ": " << r.bytes
+      << " bytes, " << r.traces << " of " << r.traces_in_session << " traces\ntraces held (threads per block):";
+  for (const auto& [track, sizes] : r.held) {
+    out << " " << track;
+    for (size_t i = 0; i < sizes.size(); ++i) out << (i ? "," : " ") << sizes[i];
+    out << ";";
+  }
+  out << "\n";
+  if (r.traces < r.traces_in_session) out << "the page says the other traces are in " << o.file << "\n";
+  if (r.over_budget) {
+    err << "reducescope export: warning: the page is " << r.bytes << " bytes, more than " << kWebPageBudget
+        << " with only each track's default block size\n";
+  }
+  return kExitOk;
+}
+
 int run_export(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("export", err, [&] {
+    if (!o.html.empty()) return run_export_html(o, out, err);  // one web page (needs no chart export)
 #ifdef REDUCESCOPE_HAS_CHARTS
     if (o.sweep) {
-      std::ifstream f(o.file, std::ios::binary);
-      if (!f) throw std::runtime_error(o.file + ": cannot read");
-      std::stringstream text;
-      text << f.rdbuf();
-      const Sweep sweep = sweep_from_bench_csv(text.str());
+      const Sweep sweep = sweep_from_bench_csv(read_text_file(o.file));
       const ChartFiles files = export_sweep(sweep, o.out,
                                                              "`reducescope bench` method: 3 warm-ups, L2 flushed before "
                                                              "each sample, CUDA events around the whole reduction, median");
@@ -629,7 +684,10 @@ int run_export(const Options& o, std::ostream& out, std::ostream& err) {
       return kExitOk;
     }
     const Session s = load_session(o.file);
-    const ChartFiles files = export_charts(s, o.out, o.block_sizes.empty() ? 0 : o.block_sizes[0]);
+    ChartFiles files = export_charts(s, o.out, o.block_sizes.empty() ? 0 : o.block_sizes[0]);
+    if (!s.sweep.empty()) {  // the session's N sweep (`reducescope sweep`)
+      for (std::string& p : export_sweep(s.sweep, o.out, s.sweep.method).paths) files.paths.push_back(std::move(p));
+    }
     out << "charts of " << s.meta.gpu << " (" << s.meta.date << ") written to " << o.out << ":\n";
     for (const auto& p : files.paths) out << "  " << p << "\n";
     return kExitOk;
@@ -830,13 +888,21 @@ int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err) {
     const unsigned bs = o.block_sizes[0];
     auto put = [&](const char* kernel, const std::string& name, const std::string& how, const std::string& unit,
                    double value) { session->set_metric({kernel, bs, name, how, unit, value}); };
-    const CpuReference ref = prepare_typed_input(gpu, o, DType::Int32);
-    out << "Pitfalls: WRONG CODE on purpose, on " << device_line(gpu.device()) << "\nN = " << o.n << " int32 ("
-        << to_string(o.pattern) << "), " << bs << " threads per block, " << o.runs
-        << " runs each; CPU reference " << ref.str(ReduceOp::Sum) << "\n";
+    // Each kernel runs on its own element type (int32, or float32 for the float atomics); the input is
+    // uploaded again only when the type changes.
+    std::optional<DType> type;
+    CpuReference ref;
+    out << "Pitfalls: WRONG CODE (or a surprise) on purpose, on " << device_line(gpu.device()) << "\nN = " << o.n
+        << " (" << to_string(o.pattern) << "), " << bs << " threads per block, " << o.runs << " runs each\n";
     for (KernelId id : o.kernels) {
       const KernelInfo& k = kernel_info(id);
-      out << "\n" << k.name << ": " << k.pitfall << "\n";
+      const DType t = k.takes(DType::Int32) ? DType::Int32 : DType::Float32;
+      if (type != t) {
+        ref = prepare_typed_input(gpu, o, t);
+        type = t;
+      }
+      out << "\n" << k.name << (k.surprise ? " (not wrong, a surprise): " : ": ") << k.pitfall << "\n  " << to_string(t)
+          << ", CPU reference " << ref.str(ReduceOp::Sum) << "\n";
       if (auto why = block_size_problem(id, bs)) {
         out << "  skipped: " << *why << "\n";
         continue;
@@ -850,11 +916,14 @@ int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err) {
       }
       const auto most = std::max_element(seen.begin(), seen.end(),
                                          [](const auto& a, const auto& b) { return a.second < b.second; });
-      out << "  wrong in " << wrong << " of " << o.runs << " runs; " << seen.size() << " different result"
-          << (seen.size() == 1 ? "" : "s") << " (most often " << most->first << ", " << most->second << " times)\n";
+      out << "  wrong in " << wrong << " of " << o.runs << " runs" << (t == DType::Float32 ? " (outside the float tolerance)" : "")
+          << "; " << seen.size() << " different result" << (seen.size() == 1 ? "" : "s")
+          << (t == DType::Float32 ? " (bit patterns)" : "") << " (most often " << value_str(most->first, t) << ", "
+          << most->second << " times)\n";
       out.flush();
       if (!session) continue;
-      const std::string how = "reducescope pitfalls, N = " + std::to_string(o.n) + " (" + to_string(o.pattern) + ")";
+      const std::string how = "reducescope pitfalls, N = " + std::to_string(o.n) + " " + to_string(t) + " (" +
+                              to_string(o.pattern) + ")";
       put(k.name, "wrong_runs", how, "of " + std::to_string(o.runs) + " runs", wrong);
       put(k.name, "distinct_sums", how, "sums", static_cast<double>(seen.size()));
       if (!sanitizer.empty()) {
@@ -878,9 +947,63 @@ int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err) {
       save_session(*session, o.out);
       out << "results written into " << o.out << "\n";
     }
+    if (std::none_of(o.kernels.begin(), o.kernels.end(), [](KernelId k) { return !kernel_info(k).surprise; })) {
+      return kExitOk;  // only the float atomics: no race to show
+    }
     out << "\ncompute-sanitizer shows the races the right sums hide, e.g.\n"
            "  compute-sanitizer --tool racecheck reducescope run --track pitfalls --kernel pitfall_no_syncwarp "
            "--block-size 256 --n 65536\n";
+    return kExitOk;
+  });
+}
+
+int run_sweep(const Options& o, std::ostream& out, std::ostream& err) {
+  return guarded("sweep", err, [&] {
+    Session s = load_session(o.out);  // first: a bad session fails before anything is read
+    std::vector<BenchRow> rows;
+    for (const std::string& path : o.csv_files) {
+      try {
+        for (BenchRow& r : parse_bench_csv(read_text_file(path))) rows.push_back(std::move(r));
+      } catch (const BenchCsvError& e) {
+        throw std::runtime_error(path + ": " + e.what());
+      }
+    }
+    for (const BenchRow& r : rows) {
+      if (r.gpu != s.meta.gpu) {
+        throw std::runtime_error("the bench rows are from " + r.gpu + ", the session from " + s.meta.gpu +
+                                 ": a sweep is stored only beside timings of the same GPU");
+      }
+    }
+    Sweep sweep = sweep_from_bench_rows(rows);
+    sweep.method = "`reducescope bench --csv` at each N: 3 warm-ups, L2 flushed before each sample, CUDA events "
+                   "around the whole reduction, median; each track's fastest correct kernel over every block size";
+    // The launch counts of timings recorded before sessions stored them, from the rows of the same kernel,
+    // block size, N and pattern (int32: sessions hold int32 runs).
+    int filled = 0;
+    for (SessionTiming& t : s.timings) {
+      if (t.launches != 0) continue;
+      const KernelInfo* k = find_kernel(t.kernel);
+      if (auto fixed = k ? fixed_launches(k->id) : std::nullopt) {  // the same on every GPU and N (histograms)
+        t.launches = *fixed;
+        ++filled;
+        continue;
+      }
+      for (const BenchRow& r : rows) {
+        if (r.kernel == t.kernel && r.block_size == t.block_size && r.n == s.meta.n && r.pattern == s.meta.pattern &&
+            r.dtype == "int32" && r.correct && r.launches > 0) {
+          t.launches = r.launches;
+          ++filled;
+          break;
+        }
+      }
+    }
+    s.sweep = std::move(sweep);
+    save_session(s, o.out);
+    const auto ns = s.sweep.ns();
+    out << "sweep of " << s.sweep.gpu << " stored in " << o.out << ": " << s.sweep.series().size() << " series at "
+        << ns.size() << " N (" << ns.front() << " .. " << ns.back() << "), " << s.sweep.points.size() << " points\n";
+    out << "launch counts filled in for " << filled << " of " << s.timings.size() << " timings (rows at N = " << s.meta.n
+        << ", " << s.meta.pattern << ")\n";
     return kExitOk;
   });
 }

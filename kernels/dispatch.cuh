@@ -95,6 +95,8 @@ KernelLaunchers bind_kernel(const char* name, Bind bind) {
   })
 #define RS_KERNEL_INT(K) \
   ::rs::bind_kernel<true, false>(#K, [](auto, auto p, auto) { return &K<typename decltype(p)::type>; })
+#define RS_KERNEL_FLOAT(K) \
+  ::rs::bind_kernel<false, true>(#K, [](auto t, auto p, auto) { return &K<typename decltype(t)::type, typename decltype(p)::type>; })
 #define RS_KERNEL_INT_BS(K)                                          \
   ::rs::bind_kernel<true, false>(#K, [](auto, auto p, auto bs) {     \
     return &K<decltype(bs)::value, typename decltype(p)::type>;      \

@@ -619,7 +619,9 @@ Timing GpuReducer::time(KernelId kernel, unsigned block_size, int samples, int w
                        m.host_finish();
                        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                      });
-  return summarize(std::move(ms), static_cast<double>(m.n) * 4, m.info.peak_gbps());
+  Timing t = summarize(std::move(ms), static_cast<double>(m.n) * 4, m.info.peak_gbps());
+  t.launches = m.launches(kernel, block_size);
+  return t;
 }
 
 int32_t GpuReducer::run_cub() {
@@ -760,7 +762,9 @@ Timing GpuReducer::time_histogram(KernelId k, unsigned block_size, int samples, 
   Impl& m = *impl_;
   histogram(k, block_size);  // validates before timing
   auto ms = m.sample([&] { m.launch_histogram(k, block_size, NullProbe{}); }, samples, warmups);
-  return summarize(std::move(ms), static_cast<double>(m.nbytes), m.info.peak_gbps());
+  Timing t = summarize(std::move(ms), static_cast<double>(m.nbytes), m.info.peak_gbps());
+  t.launches = 1;  // one kernel launch (after a memset of the bins, timed too)
+  return t;
 }
 
 std::vector<uint32_t> GpuReducer::cub_histogram() {

@@ -57,6 +57,8 @@ struct Timing {
   int samples = 0;
   double gbps = 0;      // effective bandwidth: bytes read (N x 4) / median time, in GB/s
   double pct_peak = 0;  // gbps / DeviceInfo::peak_gbps() x 100
+  unsigned launches = 0; // kernel launches in one reduction (GpuReducer::launches); 0: not known (CUB
+                         // chooses its own, the copy is none, sessions before 0.2 did not store it)
 };
 
 class GpuReducer {

@@ -29,6 +29,7 @@ namespace {
 
 constexpr uint8_t kInt = dtype_bit(DType::Int32);
 constexpr uint8_t kIntFloat = dtype_bit(DType::Int32) | dtype_bit(DType::Float32);
+constexpr uint8_t kFloat = dtype_bit(DType::Float32);
 
 constexpr const char* kUnrollWhy =
     "it unrolls the last warp, whose first step reads sdata[tid + 32], so the block must hold at least 64 elements";
@@ -298,6 +299,14 @@ std::vector<KernelInfo> make_table() {
        "block has more than one warp.",
        kInt, ReduceOp::Sum, 32, "", 1, false, Finish::Relaunch, 0, 1, false, 0,
        "no __syncthreads() between the steps: warps read partial sums other warps have not written yet"},
+      {{}, "pitfalls", "pitfall_float_atomic", "SURPRISE: float atomicAdd, a different sum each run",
+       "Nothing is wrong: each warp adds its 32 elements with __shfl_down_sync, then lane 0 adds the warp's sum "
+       "into one float with atomicAdd. One launch, no second pass.",
+       "The atomics land in whatever order the warps arrive, and float addition is not associative, so the last "
+       "bits of the sum change from run to run: right within rounding, never the same bits twice. Where results "
+       "must match bit for bit, add in a fixed order (sum_two_step, vec4_loads).",
+       kFloat, ReduceOp::Sum, 32, "", 1, false, Finish::GlobalAtomic, 0, 0, false, 0,
+       "float atomicAdd in arrival order: right within rounding, but not the same sum twice", true},
   };
   for (size_t i = 0; i < t.size(); ++i) t[i].id = static_cast<KernelId>(i);
   return t;
@@ -370,6 +379,22 @@ std::optional<std::string> cc_problem(KernelId id, int major, int minor) {
   return std::string(k.name) + " needs compute capability " + std::to_string(k.min_cc / 10) + "." +
          std::to_string(k.min_cc % 10) + " or later (its warp-reduce instruction); this GPU has " +
          std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::optional<unsigned> fixed_launches(KernelId id) {
+  const KernelInfo& k = kernel_info(id);
+  if (k.op == ReduceOp::Histogram) return 1u;
+  switch (k.finish) {
+    case Finish::GlobalAtomic:
+    case Finish::SinglePass:
+    case Finish::HostSum:
+    case Finish::HostReduce:
+      return 1u;
+    case Finish::Relaunch:
+    case Finish::SecondKernel:
+      break;
+  }
+  return std::nullopt;
 }
 
 std::optional<std::string> dtype_problem(KernelId id, DType t) {

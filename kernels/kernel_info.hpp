@@ -78,6 +78,8 @@ struct KernelInfo {
   int min_cc = 0;               // lowest compute capability it runs on, x10 (80: __reduce_add_sync); 0: any
   const char* pitfall = nullptr;  // WRONG CODE on purpose (the pitfalls track): what is wrong with it; such
                                   // kernels are left out of every default kernel list
+  bool surprise = false;          // a pitfall that is correct code with a surprising result (float atomics:
+                                  // right within rounding, a different sum each run), not WRONG code
   bool takes(DType t) const { return (dtypes & dtype_bit(t)) != 0; }
 };
 
@@ -116,6 +118,10 @@ std::optional<std::string> block_size_problem(KernelId id, unsigned block_size);
 std::optional<std::string> block_size_problem(unsigned block_size);
 // Why kernel `id` cannot run on a GPU of compute capability major.minor, or nothing if it can.
 std::optional<std::string> cc_problem(KernelId id, int major, int minor);
+// The kernel launches one reduction (or histogram) with `id` takes when that does not depend on the GPU
+// or N: 1 for a global-atomic, single-pass, host-finished kernel or a histogram (GpuReducer::launches);
+// nothing for repeated launches and for a second kernel (which is skipped when one block suffices).
+std::optional<unsigned> fixed_launches(KernelId id);
 // Why kernel `id` cannot reduce elements of type `t`, or nothing if it can.
 std::optional<std::string> dtype_problem(KernelId id, DType t);
 

@@ -8,6 +8,8 @@
 //                            without `volatile` and without __syncwarp()
 //   pitfall_no_syncwarp      the same with `volatile` (the slides' code as printed): no __syncwarp()
 //   pitfall_no_syncthreads   Harris's reduce2 without the __syncthreads() between the tree's steps
+//   pitfall_float_atomic     not a bug but a surprise: float sums added with atomicAdd in arrival order
+//                            change from run to run (KernelInfo::surprise)
 //
 // Shared memory here is the raw `extern __shared__ int sdata[]`, not the probe's wrapper: the wrapper
 // would change what the compiler may keep in registers, which is the bug. So the tracing build records
@@ -104,7 +106,24 @@ __global__ void pitfall_no_syncthreads(const int* g_idata, int* g_odata, unsigne
   if (tid == 0) out[blockIdx.x] = sdata[0];
 }
 
+// pitfall_float_atomic -- NOT WRONG, NOT REPRODUCIBLE: each warp adds its elements with shuffles, then lane 0
+// adds the warp's sum into one global float with atomicAdd. The atomics land in the order the warps arrive,
+// which changes from run to run, and float addition is not associative ((a + b) + c may differ from
+// a + (b + c) in the last bits; CUDA C++ Programming Guide, "Floating-Point Standard"), so the sum's last
+// bits change too. Its shuffles and atomics go through the probe, so it can be traced like any kernel.
+template <class T, class Probe>
+__global__ void pitfall_float_atomic(const T* g_in, T* g_sum, unsigned int n, Probe probe) {
+  GlobalArray<const T, Probe> in(g_in, probe);
+  GlobalVar<T, Probe> sum(g_sum, probe);
+  const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  T v = (i < n) ? in[i] : T(0);
+  for (int offset = 16; offset > 0; offset /= 2) {
+    v += probe.template shfl<ShuffleKind::Down>(__LINE__, 0xffffffffu, v, static_cast<uint32_t>(offset));
+  }
+  if ((threadIdx.x & 31u) == 0) atomicAdd(&sum, v);
+}
+
 RS_TRACK_KERNELS(pitfalls, RS_KERNEL_INT(pitfall_no_volatile), RS_KERNEL_INT(pitfall_no_syncwarp),
-                 RS_KERNEL_INT(pitfall_no_syncthreads))
+                 RS_KERNEL_INT(pitfall_no_syncthreads), RS_KERNEL_FLOAT(pitfall_float_atomic))
 
 }  // namespace rs

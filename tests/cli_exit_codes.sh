@@ -117,6 +117,14 @@ usage_case export "$TMP/s.rssession"
 expect_in "$ERR" "--out" "export without --out"
 usage_case export --out "$TMP/charts"
 usage_case export "$TMP/s.rssession" --out "$TMP/charts" --block-size 48
+usage_case export "$TMP/s.rssession" --out "$TMP/charts" --block-size 128,256
+expect_in "$ERR" "one --block-size" "export --out with two block sizes"
+usage_case export "$TMP/s.rssession" --html "$TMP/x.html" --out "$TMP/charts"
+usage_case export "$TMP/s.rssession" --html "$TMP/x.html" --block-size 128,48
+expect_in "$ERR" "48" "export --html --block-size 128,48"
+usage_case export "$TMP/s.rssession" --html
+usage_case export --sweep "$TMP/b.csv" --html "$TMP/x.html"
+usage_case show "$TMP/s.rssession" --html "$TMP/x.html"
 usage_case show "$TMP/s.rssession" --out "$TMP/x"
 
 # ---- show: files that are not traces exit 1 (a runtime error, never a signal) --------------------
@@ -273,6 +281,23 @@ else
   if [[ -z $(ls -A "$TMP/bad_charts" 2>/dev/null) ]]; then pass; else fail "export of a damaged session wrote files"; fi
   expect_rc 1 export "$TMP/does/not/exist.rssession" --out "$TMP/bad_charts"
   expect_one_line "export of a missing session"
+
+  # export --html: one self-contained web page (no chart export needed), nothing loaded from the network.
+  expect_rc 0 export "$SESSION" --html "$TMP/page.html"
+  if [[ -s $TMP/page.html ]]; then pass; else fail "export SESSION --html FILE wrote no FILE"; fi
+  expect_in "$OUT" "H100" "export --html names the GPU"
+  expect_in "$OUT" "bytes" "export --html says the page's size"
+  if grep -q "https\?://" "$TMP/page.html"; then fail "the web page refers to http(s)"; else pass; fi
+  expect_rc 0 export "$SESSION" --html "$TMP/page128.html" --block-size 128,256
+  if [[ $(stat -c %s "$TMP/page128.html") -lt $(stat -c %s "$TMP/page.html") ]]; then pass
+  else fail "export --html --block-size 128,256 is not smaller than the whole session's page"; fi
+  # A damaged session, a folder in place of the file: exit 1, one line, no page.
+  expect_rc 1 export "$TMP/flipped.rssession" --html "$TMP/bad.html"
+  expect_one_line "export --html of a damaged session"
+  if [[ ! -e $TMP/bad.html ]]; then pass; else fail "export --html of a damaged session wrote a page"; fi
+  mkdir -p "$TMP/a_folder"
+  expect_rc 1 export "$SESSION" --html "$TMP/a_folder"
+  expect_one_line "export --html onto a folder"
 fi
 
 # ---- profile without Nsight Compute on the PATH: one line saying so, exit 1 -----------------------

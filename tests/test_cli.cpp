@@ -136,7 +136,7 @@ TEST(ParseCli, BenchSingleKernelImpossibleBlockSize) {
 TEST(ParseCli, BenchAllKernelsAt32IsAllowed) {
   // Several kernels: the impossible pairs are skipped by the bench, not rejected here.
   Options o = parse_cli({"bench", "--block-size", "32"});
-  EXPECT_EQ(o.kernels.size(), kernel_table().size() - 6);  // every kernel but the 3 histograms and 3 pitfalls
+  EXPECT_EQ(o.kernels.size(), kernel_table().size() - 7);  // every kernel but the 3 histograms and 4 pitfalls
   EXPECT_EQ(o.block_sizes, std::vector<unsigned>{32});
 }
 
@@ -366,7 +366,7 @@ TEST(HelpText, Topics) {
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {
-  ASSERT_EQ(kernel_table().size(), 43u);
+  ASSERT_EQ(kernel_table().size(), 44u);
   for (size_t i = 0; i < kernel_table().size(); ++i) {
     const KernelInfo& k = kernel_table()[i];
     EXPECT_EQ(static_cast<size_t>(k.id), i);
@@ -379,8 +379,10 @@ TEST(KernelInfo, Table) {
     EXPECT_TRUE(k.inputs_per_thread == 1 || k.inputs_per_thread == 2 || k.inputs_per_thread == 4 ||
                 k.inputs_per_thread == 8 || (k.op == ReduceOp::Farthest && k.inputs_per_thread == 6))
         << k.name;
-    EXPECT_TRUE(k.smem_per_thread == 1 || k.smem_per_thread == 2 || (k.op == ReduceOp::Histogram && k.smem_per_thread == 0))
-        << k.name;
+    // No dynamic shared memory: the histograms (their shared bins are sized by the bins), and the float-atomic
+    // pitfall, which adds in registers.
+    const bool no_smem = k.op == ReduceOp::Histogram || std::string(k.name) == "pitfall_float_atomic";
+    EXPECT_TRUE(k.smem_per_thread == 1 || k.smem_per_thread == 2 || (no_smem && k.smem_per_thread == 0)) << k.name;
     EXPECT_EQ(k.private_bins, std::string(k.name) == "histo_private") << k.name;
     EXPECT_LE(k.inputs_per_thread, kMaxElementsPerThread) << k.name;
     if (k.min_block_size > 32) {
@@ -581,25 +583,59 @@ TEST(KernelInfo, ModernTrackAndComputeCapability) {
 // The pitfalls: wrong code, labelled, and never in a default kernel list.
 TEST(KernelInfo, PitfallsAreLabelledAndLeftOutOfDefaults) {
   const auto ids = track_kernels("pitfalls");
-  ASSERT_EQ(ids.size(), 3u);
+  ASSERT_EQ(ids.size(), 4u);
   for (KernelId id : ids) {
     const KernelInfo& k = kernel_info(id);
     ASSERT_NE(k.pitfall, nullptr) << k.name;
     EXPECT_GT(std::string(k.pitfall).size(), 20u) << k.name;
-    EXPECT_EQ(std::string(k.title).rfind("WRONG", 0), 0u) << k.name << ": the title says so";
+    // The title says so: WRONG code, or (float atomics: right within rounding) a SURPRISE.
+    EXPECT_EQ(std::string(k.title).rfind(k.surprise ? "SURPRISE" : "WRONG", 0), 0u) << k.name;
   }
+  for (const KernelInfo& k : kernel_table()) EXPECT_TRUE(!k.surprise || k.pitfall) << k.name;
+  const KernelInfo* fa = find_kernel("pitfall_float_atomic");
+  ASSERT_NE(fa, nullptr);
+  EXPECT_TRUE(fa->surprise);
+  EXPECT_TRUE(fa->takes(DType::Float32));
+  EXPECT_FALSE(fa->takes(DType::Int32)) << "int atomics are exact: no surprise";
   for (const KernelInfo& k : kernel_table()) EXPECT_EQ(k.pitfall != nullptr, std::string(k.track) == "pitfalls");
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"bench"}, {"bench", "--track", "all"}, {"bench", "--kernel", "all"}, {"record", "--out", "x.rssession"}}) {
     for (KernelId k : parse_cli(args).kernels) EXPECT_EQ(kernel_info(k).pitfall, nullptr) << args[0];
   }
-  EXPECT_EQ(parse_cli({"bench", "--track", "pitfalls"}).kernels.size(), 3u);  // by name only
+  EXPECT_EQ(parse_cli({"bench", "--track", "pitfalls"}).kernels.size(), 4u);  // by name only
   const Options o = parse_cli({"pitfalls", "--runs", "20"});
   EXPECT_EQ(o.command, Command::Pitfalls);
   EXPECT_EQ(o.runs, 20);
-  EXPECT_EQ(o.kernels.size(), 3u);
+  EXPECT_EQ(o.kernels.size(), 4u);
   EXPECT_THROW(parse_cli({"pitfalls", "--runs", "0"}), UsageError);
+  const Options one = parse_cli({"pitfalls", "--kernel", "pitfall_float_atomic"});
+  ASSERT_EQ(one.kernels.size(), 1u);
+  EXPECT_EQ(one.kernels[0], fa->id);
+  EXPECT_THROW(parse_cli({"pitfalls", "--kernel", "reduce6"}), UsageError) << "not a pitfall";
   EXPECT_THROW(parse_cli({"bench", "--runs", "5"}), UsageError);
+}
+
+// `reducescope sweep BENCH.csv ... --out SESSION`: CSV files, then the session; --view sweep opens the tab.
+TEST(ParseCli, Sweep) {
+  const Options o = parse_cli({"sweep", "a.csv", "b.csv", "--out", "s.rssession"});
+  EXPECT_EQ(o.command, Command::Sweep);
+  EXPECT_EQ(o.csv_files, (std::vector<std::string>{"a.csv", "b.csv"}));
+  EXPECT_EQ(o.out, "s.rssession");
+  EXPECT_THROW(parse_cli({"sweep", "--out", "s.rssession"}), UsageError) << "no CSV";
+  EXPECT_THROW(parse_cli({"sweep", "a.csv"}), UsageError) << "no session";
+  EXPECT_THROW(parse_cli({"sweep", "a.csv", "--out", "s", "--n", "5"}), UsageError) << "not an option of sweep";
+  EXPECT_EQ(parse_cli({"--view", "sweep"}).view, 3);
+  EXPECT_TRUE(contains(help_text("sweep"), "usage: reducescope sweep"));
+}
+
+// Launch counts that do not depend on the GPU or N.
+TEST(KernelInfo, FixedLaunches) {
+  EXPECT_EQ(fixed_launches(find_kernel("single_pass_atomic")->id), 1u);
+  EXPECT_EQ(fixed_launches(find_kernel("sum_atomic")->id), 1u);
+  EXPECT_EQ(fixed_launches(find_kernel("histo_private")->id), 1u);
+  EXPECT_EQ(fixed_launches(find_kernel("reduceNeighbored")->id), 1u);  // the host adds the partials
+  EXPECT_FALSE(fixed_launches(KernelId::reduce6)) << "repeated launches: depends on N";
+  EXPECT_FALSE(fixed_launches(find_kernel("vec4_loads")->id)) << "second kernel: skipped when one block suffices";
 }
 
 TEST(KernelInfo, DtypeProblem) {
@@ -800,6 +836,36 @@ TEST(Profile, ParsesNcuCsvOfTheFirstLaunch) {
   EXPECT_THROW(parse_ncu_csv("\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n\"0\",\"m\",\"%\",\"n/a\"\n"),
                NcuOutputError);
   EXPECT_THROW(parse_ncu_csv("\"ID\",\"Metric Name\"\n\"0\",\"m\"\n"), NcuOutputError);
+}
+
+TEST(ParseCli, ExportHtml) {
+  Options o = parse_cli({"export", "s.rssession", "--html", "page.html"});
+  EXPECT_EQ(o.command, Command::Export);
+  EXPECT_EQ(o.file, "s.rssession");
+  EXPECT_EQ(o.html, "page.html");
+  EXPECT_TRUE(o.out.empty());
+  EXPECT_TRUE(o.block_sizes.empty());  // the default: as many block sizes as fit the budget
+  o = parse_cli({"export", "s.rssession", "--html", "page.html", "--block-size", "128,256,1024"});
+  EXPECT_EQ(o.block_sizes, (std::vector<unsigned>{128, 256, 1024}));
+  o = parse_cli({"export", "s.rssession", "--html", "page.html", "--block-size", "all"});
+  EXPECT_EQ(o.block_sizes.size(), kBlockSizes.size());
+  EXPECT_THROW(parse_cli({"export", "s.rssession", "--html", "page.html", "--block-size", "128,48"}), UsageError);
+  EXPECT_THROW(parse_cli({"export", "s.rssession", "--html", "page.html", "--block-size", "128,"}), UsageError);
+  EXPECT_THROW(parse_cli({"export", "s.rssession", "--html", "p.html", "--out", "dir"}), UsageError);
+  EXPECT_THROW(parse_cli({"export", "--sweep", "b.csv", "--html", "p.html"}), UsageError);
+  EXPECT_THROW(parse_cli({"export", "--html", "p.html"}), UsageError);  // no session
+  EXPECT_THROW(parse_cli({"export", "s.rssession", "--html"}), UsageError);
+  EXPECT_THROW(parse_cli({"show", "s.rssession", "--html", "p.html"}), UsageError);
+  // The charts take one block size (or every one).
+  EXPECT_THROW(parse_cli({"export", "s.rssession", "--out", "dir", "--block-size", "128,256"}), UsageError);
+  EXPECT_EQ(parse_cli({"export", "s.rssession", "--out", "dir", "--block-size", "128"}).block_sizes,
+            (std::vector<unsigned>{128}));
+  try {
+    parse_cli({"export", "s.rssession"});
+    FAIL() << "export without --out or --html was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--html"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

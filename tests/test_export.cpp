@@ -529,8 +529,8 @@ TEST_F(ExportTest, SweepTakesEachTracksFastestCorrectKernelPerN) {
   int lines = 0;
   while (std::getline(csv, line)) ++lines;
   EXPECT_EQ(lines, 1 + 6);
-  EXPECT_THROW(sweep_from_bench_csv(header), ExportError);
-  EXPECT_THROW(sweep_from_bench_csv("not,a,bench,file\n"), ExportError);
+  EXPECT_THROW(sweep_from_bench_csv(header), BenchCsvError);
+  EXPECT_THROW(sweep_from_bench_csv("not,a,bench,file\n"), BenchCsvError);
   EXPECT_THROW(export_sweep(Sweep{}, dir_.string(), "method"), ExportError);
 }
 

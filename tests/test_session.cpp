@@ -38,7 +38,7 @@ constexpr const char* kName = "unit_test_session.rssession";
 const std::string kMagicBytes("RSSESSN\0", 8);
 
 // Section tags of a session file (tracing/session.cpp; docs/trace-format.md, "Session files").
-constexpr uint32_t kTagMeta = 1, kTagTimings = 2, kTagTrace = 3, kTagChecksum = 4;
+constexpr uint32_t kTagMeta = 1, kTagTimings = 2, kTagTrace = 3, kTagChecksum = 4, kTagLaunches = 6, kTagSweep = 7;
 
 std::string fixture(const std::string& kernel, unsigned bs) {
   return std::string(RS_FIXTURE_DIR) + "/" + kernel + "_bs" + std::to_string(bs) + ".rstrace";
@@ -144,6 +144,22 @@ void expect_same(const Session& a, const Session& b) {
     EXPECT_EQ(bits(x.gbps), bits(y.gbps)) << i;
     EXPECT_EQ(bits(x.pct_peak), bits(y.pct_peak)) << i;
     EXPECT_EQ(x.correct, y.correct) << i;
+    EXPECT_EQ(x.launches, y.launches) << i;
+  }
+  EXPECT_EQ(a.sweep.gpu, b.sweep.gpu);
+  EXPECT_EQ(a.sweep.method, b.sweep.method);
+  EXPECT_EQ(bits(a.sweep.peak_gbps), bits(b.sweep.peak_gbps));
+  ASSERT_EQ(a.sweep.points.size(), b.sweep.points.size());
+  for (size_t i = 0; i < a.sweep.points.size(); ++i) {
+    const SweepPoint& x = a.sweep.points[i];
+    const SweepPoint& y = b.sweep.points[i];
+    EXPECT_EQ(x.series, y.series) << i;
+    EXPECT_EQ(x.n, y.n) << i;
+    EXPECT_EQ(bits(x.gbps), bits(y.gbps)) << i;
+    EXPECT_EQ(x.kernel, y.kernel) << i;
+    EXPECT_EQ(x.block_size, y.block_size) << i;
+    EXPECT_EQ(bits(x.median_ms), bits(y.median_ms)) << i;
+    EXPECT_EQ(x.launches, y.launches) << i;
   }
   ASSERT_EQ(a.traces.size(), b.traces.size());
   for (size_t i = 0; i < a.traces.size(); ++i) {
@@ -331,6 +347,54 @@ TEST(SessionIo, MetricsRoundTripAsVersion2) {
   Session nan = s;
   nan.metrics[1].value = std::numeric_limits<double>::quiet_NaN();
   EXPECT_TRUE(contains(format_error(serialize_session(nan)), "not a finite value")) << "NaN";
+}
+
+// Launch counts (section 6) and the N sweep (section 7) round-trip without a new version: a release that
+// does not know them skips them (shown here by dropping them: the rest reads the same).
+TEST(SessionIo, LaunchCountsAndSweepRoundTripWithoutANewVersion) {
+  Session s = small_session();
+  ASSERT_GE(s.timings.size(), 2u);
+  s.timings[0].launches = 3;
+  s.sweep.gpu = s.meta.gpu;
+  s.sweep.method = "bench";
+  s.sweep.peak_gbps = 3352;
+  s.sweep.points = {{"modern", 1u << 20, 572.5, "single_pass_atomic", 128, 0.0073, 1},
+                    {kCubSeries, 1u << 20, 447.0, "", 0, 0.0094, 0}};
+  const std::string bytes = serialize_session(s);
+  EXPECT_EQ(get_u32(bytes, 8), 1u) << "no metrics: still version 1";
+  Session back = parse_session(bytes, kName);
+  expect_same(s, back);
+  EXPECT_EQ(back.timings[0].launches, 3u);
+  EXPECT_EQ(back.timings[1].launches, 0u) << "not known";
+  ASSERT_NE(back.sweep.find("modern", 1u << 20), nullptr);
+  EXPECT_EQ(back.sweep.find("modern", 1u << 20)->kernel, "single_pass_atomic");
+  EXPECT_EQ(back.sweep.find("modern", 1u << 18), nullptr);
+  EXPECT_EQ(serialize_session(back), bytes);
+
+  RawFile f = split(bytes);
+  f.sections.erase(std::remove_if(f.sections.begin(), f.sections.end(),
+                                  [](const RawSection& x) { return x.tag == kTagLaunches || x.tag == kTagSweep; }),
+                   f.sections.end());
+  Session older = parse_session(assemble(f), kName);
+  EXPECT_EQ(older.timings[0].launches, 0u);
+  EXPECT_TRUE(older.sweep.empty());
+
+  Session bad = s;
+  bad.sweep.points[0].gbps = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "sweep point 0")) << "NaN bandwidth";
+  bad = s;
+  bad.sweep.points[1].n = 0;
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "sweep point 1")) << "N = 0";
+  // A launch count for a timing the session does not have.
+  f = split(bytes);
+  std::string payload;
+  append_u32(payload, 1);
+  append_u32(payload, 7);
+  payload += "reduce9";
+  append_u32(payload, 256);
+  append_u32(payload, 2);
+  f.sections[find_section(f, kTagLaunches)].payload = payload;
+  EXPECT_TRUE(contains(format_error(assemble(f)), "launch count of reduce9"));
 }
 
 TEST(SessionIo, RoundTripEmptySession) {
@@ -1320,6 +1384,41 @@ TEST(SessionH100Tracks, HoldsThePitfallsResults) {
   EXPECT_GT(v("pitfall_no_syncthreads", 1024, "distinct_sums"), 50.0);
   EXPECT_NE(s.find_metric("pitfall_no_syncwarp", 256, "racecheck_hazards")->ncu_metric.find("Race reported"),
             std::string::npos);
+  // The float atomics are right within rounding every time, yet give many different sums, with no race.
+  for (unsigned bs : kBlockSizes) {
+    EXPECT_EQ(v("pitfall_float_atomic", bs, "wrong_runs"), 0.0) << bs;
+    EXPECT_GT(v("pitfall_float_atomic", bs, "distinct_sums"), 10.0) << bs;
+    EXPECT_EQ(v("pitfall_float_atomic", bs, "racecheck_hazards"), 0.0) << bs;
+  }
+  EXPECT_NE(s.find_metric("pitfall_float_atomic", 256, "wrong_runs")->ncu_metric.find("float32"), std::string::npos);
+}
+
+// The launch count of every timing and the N sweep of every track (`reducescope sweep` over
+// docs/data/sweep/, the H100's bench rows at 2^16 ... 2^30), for the window's L column and vs N tab.
+TEST(SessionH100Tracks, HoldsLaunchCountsAndTheSweep) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  for (const SessionTiming& t : s.timings) {
+    EXPECT_GE(t.launches, 1u) << t.kernel << " " << t.block_size;
+    const KernelInfo* k = find_kernel(t.kernel);
+    ASSERT_NE(k, nullptr) << t.kernel;
+    if (auto fixed = fixed_launches(k->id)) EXPECT_EQ(t.launches, *fixed) << t.kernel;
+  }
+  ASSERT_NE(s.find_timing("reduce6", 256), nullptr);
+  EXPECT_EQ(s.find_timing("reduce6", 256)->launches, 3u) << "2^24 / (2 x 256 x ...) -> 3 levels";
+  EXPECT_EQ(s.find_timing("vec4_loads", 1024)->launches, 2u);
+  EXPECT_EQ(s.sweep.gpu, s.meta.gpu);
+  EXPECT_EQ(s.sweep.ns().size(), 8u);
+  EXPECT_EQ(s.sweep.ns().front(), 1u << 16);
+  EXPECT_EQ(s.sweep.ns().back(), 1u << 30);
+  for (const char* series : {"harris", "lecture", "book", "course", "modern", kCubSeries, kCopySeries}) {
+    for (uint64_t n : s.sweep.ns()) EXPECT_NE(s.sweep.find(series, n), nullptr) << series << " " << n;
+  }
+  // The modern track's fastest kernel is at least as fast as CUB at every N of the sweep (issue 11).
+  for (uint64_t n : s.sweep.ns()) {
+    EXPECT_GE(s.sweep.find("modern", n)->gbps, s.sweep.find(kCubSeries, n)->gbps) << n;
+    EXPECT_EQ(s.sweep.find("modern", n)->launches, 1u) << n << ": a single-pass kernel";
+  }
+  EXPECT_GT(s.sweep.find("modern", 1u << 30)->gbps, 3100.0);
 }
 
 // The book's nvprof metrics, measured by Nsight Compute on the H100 (`reducescope profile`,

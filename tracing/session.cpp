@@ -20,10 +20,61 @@ namespace {
 constexpr char kMagic[8] = {'R', 'S', 'S', 'E', 'S', 'S', 'N', '\0'};
 
 // Section tags. Append-only: never renumber.
-enum Tag : uint32_t { kTagMeta = 1, kTagTimings = 2, kTagTrace = 3, kTagChecksum = 4, kTagMetrics = 5 };
+enum Tag : uint32_t {
+  kTagMeta = 1,
+  kTagTimings = 2,
+  kTagTrace = 3,
+  kTagChecksum = 4,
+  kTagMetrics = 5,
+  kTagLaunches = 6,  // u32 count, then (str kernel, u32 block size, u32 launches) for timings that know them
+  kTagSweep = 7,     // str gpu, str method, f64 peak GB/s, u32 count, then the points
+};
 
 constexpr uint32_t kMaxTimings = 4096;
 constexpr uint32_t kMaxMetrics = 65536;
+constexpr uint32_t kMaxSweepPoints = 65536;
+
+void write_sweep(Writer& w, const Sweep& sw) {
+  w.str(sw.gpu);
+  w.str(sw.method);
+  w.f64(sw.peak_gbps);
+  w.u32(static_cast<uint32_t>(sw.points.size()));
+  for (const SweepPoint& p : sw.points) {
+    w.str(p.series);
+    w.u64(p.n);
+    w.f64(p.gbps);
+    w.str(p.kernel);
+    w.u32(p.block_size);
+    w.f64(p.median_ms);
+    w.u32(p.launches);
+  }
+}
+
+Sweep read_sweep(Reader& r) {
+  Sweep sw;
+  sw.gpu = r.str();
+  sw.method = r.str();
+  sw.peak_gbps = r.f64();
+  const uint32_t count = r.u32();
+  if (count > kMaxSweepPoints) r.fail("sweep point count " + std::to_string(count) + " is implausible");
+  for (uint32_t i = 0; i < count; ++i) {
+    SweepPoint p;
+    p.series = r.str();
+    p.n = r.u64();
+    p.gbps = r.f64();
+    p.kernel = r.str();
+    p.block_size = r.u32();
+    p.median_ms = r.f64();
+    p.launches = r.u32();
+    if (p.series.empty() || p.n == 0 || !std::isfinite(p.gbps) || p.gbps < 0 || !std::isfinite(p.median_ms) ||
+        p.median_ms < 0 || p.block_size > 1024) {
+      r.fail("sweep point " + std::to_string(i) + " is not a series at N >= 1 with finite, non-negative figures");
+    }
+    sw.points.push_back(std::move(p));
+  }
+  if (!std::isfinite(sw.peak_gbps) || sw.peak_gbps < 0) r.fail("the sweep's peak is not a finite, non-negative GB/s");
+  return sw;
+}
 
 void write_metric(Writer& w, const SessionMetric& m) {
   w.str(m.kernel);
@@ -183,6 +234,25 @@ std::string serialize_session(const Session& s) {
   for (const auto& t : s.timings) write_timing(tab, t);
   detail::section(w, kTagTimings, tab.data());
   for (const auto& t : s.traces) detail::section(w, kTagTrace, pack_trace(t));
+  std::vector<const SessionTiming*> counted;
+  for (const auto& t : s.timings) {
+    if (t.launches > 0) counted.push_back(&t);
+  }
+  if (!counted.empty()) {
+    Writer lw;
+    lw.u32(static_cast<uint32_t>(counted.size()));
+    for (const SessionTiming* t : counted) {
+      lw.str(t->kernel);
+      lw.u32(t->block_size);
+      lw.u32(t->launches);
+    }
+    detail::section(w, kTagLaunches, lw.data());
+  }
+  if (!s.sweep.empty()) {
+    Writer sw;
+    write_sweep(sw, s.sweep);
+    detail::section(w, kTagSweep, sw.data());
+  }
   if (!s.metrics.empty()) {
     Writer mt;
     mt.u32(static_cast<uint32_t>(s.metrics.size()));
@@ -199,6 +269,11 @@ Session parse_session(const std::string& bytes, const std::string& name) {
     detail::read_header(top, bytes, kMagic, kSessionFormatVersion, "session");
     Session s;
     bool have_meta = false, have_timings = false;
+    struct LaunchCount {
+      std::string kernel;
+      uint32_t block_size, launches;
+    };
+    std::vector<LaunchCount> launch_counts;  // applied once every timing has been read
     const bool have_checksum =
         detail::walk_sections(top, bytes, kTagChecksum, [&](uint32_t tag, const char* payload, uint64_t size) {
           switch (tag) {
@@ -229,6 +304,24 @@ Session parse_session(const std::string& bytes, const std::string& name) {
               if (r.left() != 0) r.fail("the metrics section has " + std::to_string(r.left()) + " stray bytes");
               break;
             }
+            case kTagLaunches: {
+              Reader r(payload, size, name, "launch count section");
+              const uint32_t count = r.u32();
+              if (count > kMaxTimings) r.fail("launch count entries " + std::to_string(count) + " are implausible");
+              for (uint32_t i = 0; i < count; ++i) {
+                std::string kernel = r.str();
+                const uint32_t bs = r.u32(), launches = r.u32();
+                launch_counts.push_back({std::move(kernel), bs, launches});
+              }
+              if (r.left() != 0) r.fail("the launch count section has " + std::to_string(r.left()) + " stray bytes");
+              break;
+            }
+            case kTagSweep: {
+              Reader r(payload, size, name, "sweep section");
+              s.sweep = read_sweep(r);
+              if (r.left() != 0) r.fail("the sweep section has " + std::to_string(r.left()) + " stray bytes");
+              break;
+            }
             default:
               break;  // a section from a later minor revision: skip it
           }
@@ -249,6 +342,15 @@ Session parse_session(const std::string& bytes, const std::string& name) {
         throw SessionFormatError(name + ": the timing of " + t.kernel + " at " + std::to_string(t.block_size) +
                                  " threads is not a valid 0 <= min <= median <= max in ms");
       }
+    }
+    for (const LaunchCount& c : launch_counts) {
+      auto it = std::find_if(s.timings.begin(), s.timings.end(),
+                             [&](const SessionTiming& t) { return t.kernel == c.kernel && t.block_size == c.block_size; });
+      if (it == s.timings.end() || c.launches == 0 || it->launches != 0) {
+        throw SessionFormatError(name + ": the launch count of " + c.kernel + " at " + std::to_string(c.block_size) +
+                                 " threads has no timing, is 0 or is given twice");
+      }
+      it->launches = c.launches;
     }
     std::set<std::tuple<std::string, uint32_t, std::string>> seen_metrics;
     for (const auto& m : s.metrics) {

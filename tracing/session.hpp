@@ -6,15 +6,17 @@
 //   SessionMeta      the GPU, the input, the timing method, when and with what it was recorded
 //   SessionTiming    one kernel at one block size: median / min / max time, bandwidth
 //   SessionMetric    one profiler metric of one kernel at one block size (version 2)
+//   Sweep            bandwidth against N (tracing/sweep.hpp; section 7)
 //   Session          meta + timings + traces, with look-ups
 //   save_session / load_session / parse_session / serialize_session / is_session_bytes
 //
 // File layout (docs/trace-format.md, "Session files"): 8 magic bytes "RSSESSN\0", u32 format
 // version, u32 reserved (0), then sections like a trace file's (u32 tag, u32 reserved, u64
 // size, payload): 1 meta, 2 timing table, 3 one trace (repeated; a zlib-compressed .rstrace
-// file), 5 profiler metrics (version 2), 4 CRC-32 of every byte before it (last). Little-endian;
-// unknown tags are skipped. A session without metrics is written as version 1, so that earlier
-// releases still open it.
+// file), 5 profiler metrics (version 2), 6 launch counts, 7 the N sweep, 4 CRC-32 of every byte
+// before it (last). Little-endian; unknown tags are skipped, so sections 6 and 7 need no new
+// version: a release before them opens the file and ignores them. A session without metrics is
+// written as version 1, so that earlier releases still open it.
 //
 // Plain C++: no CUDA, no GL.
 #pragma once
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "trace_format.hpp"
+#include "sweep.hpp"
 #include "trace_io.hpp"
 
 namespace rs {
@@ -66,6 +69,7 @@ struct SessionTiming {
   double gbps = 0;            // effective bandwidth: N x 4 bytes / median, GB/s
   double pct_peak = 0;        // gbps / SessionMeta::peak_gbps x 100
   bool correct = true;        // the sum matched the CPU reference
+  uint32_t launches = 0;      // kernel launches of one reduction (0: not known; sessions before 0.2)
 };
 
 // One measured figure of one kernel at one block size: a metric Nsight Compute measured (`reducescope
@@ -88,6 +92,7 @@ struct Session {
   std::vector<SessionTiming> timings;  // any order; at most one per (kernel, block size)
   std::vector<Trace> traces;           // one block of each kernel x block size recorded
   std::vector<SessionMetric> metrics;  // any order; at most one per (kernel, block size, name)
+  Sweep sweep;                         // bandwidth against N on the same GPU (`reducescope sweep`); may be empty
 
   // nullptr when the session has no such metric.
   const SessionMetric* find_metric(const std::string& kernel, uint32_t block_size, const std::string& name) const;

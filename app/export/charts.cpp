@@ -1029,58 +1029,6 @@ ChartFiles export_charts(const Session& s, const std::string& dir, uint32_t bloc
 
 // ---- The N sweep -------------------------------------------------------------------------
 
-namespace {
-// The fields of one CSV line; quoted fields may hold commas.
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> f(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) f.emplace_back();
-    else f.back() += c;
-  }
-  return f;
-}
-}  // namespace
-
-Sweep sweep_from_bench_csv(const std::string& text) {
-  Sweep sw;
-  std::map<std::pair<std::string, uint64_t>, SweepPoint> best;  // (series, n) -> fastest
-  std::vector<std::string> order;
-  std::istringstream in(text);
-  std::string line;
-  size_t rows = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || line.rfind("gpu,", 0) == 0) continue;
-    const auto f = csv_fields(line);
-    if (f.size() < 14) throw ExportError("not a `reducescope bench --csv` row: " + line.substr(0, 80));
-    ++rows;
-    const std::string& kernel = f[3];
-    const uint64_t n = std::stoull(f[1]);
-    const double median = std::atof(f[5].c_str()), gbps = std::atof(f[9].c_str()), pct = std::atof(f[10].c_str());
-    if (sw.gpu.empty()) sw.gpu = f[0];
-    if (sw.peak_gbps == 0 && pct > 0) sw.peak_gbps = gbps * 100.0 / pct;
-    if (f[11] != "1" || median <= 0) continue;  // skipped or wrong
-    std::string series = f[13];
-    uint32_t bs = static_cast<uint32_t>(std::atoi(f[4].c_str()));
-    if (kernel.rfind("cub::", 0) == 0) series = "CUB DeviceReduce::Sum", bs = 0;
-    if (kernel == "copy_d2d") series = "device-to-device copy", bs = 0;
-    const auto key = std::make_pair(series, n);
-    auto it = best.find(key);
-    if (std::find(order.begin(), order.end(), series) == order.end()) order.push_back(series);
-    if (it == best.end() || gbps > it->second.gbps) {
-      best[key] = {series, n, gbps, bs ? kernel : "", bs};
-    }
-  }
-  if (rows == 0) throw ExportError("no `reducescope bench --csv` rows in the sweep file");
-  for (const std::string& ser : order) {
-    for (const auto& [key, p] : best) {
-      if (key.first == ser) sw.points.push_back(p);
-    }
-  }
-  return sw;
-}
-
 ChartFiles export_sweep(const Sweep& sw, const std::string& dir, const std::string& method) {
   if (sw.points.empty()) throw ExportError("the sweep has no correct results to draw");
   ChartFiles files;
@@ -1108,14 +1056,14 @@ ChartFiles export_sweep(const Sweep& sw, const std::string& dir, const std::stri
     const int e = std::bit_width(n) - 1;
     c.x_tick_labels.push_back((uint64_t{1} << e) == n ? "2^" + std::to_string(e) : std::to_string(n));
   }
-  std::string csv = "series,n,gbps,kernel,block_size\n";
+  std::string csv = "series,n,gbps,kernel,block_size,median_ms,launches\n";
   for (size_t i = 0; i < series.size(); ++i) {
     Line l{series[i], i, {}};
     for (const SweepPoint& p : sw.points) {
       if (p.series != series[i]) continue;
       l.points.push_back({double(p.n), p.gbps, false});
       csv += csv_field(p.series) + "," + std::to_string(p.n) + "," + csv_num(p.gbps) + "," + csv_field(p.kernel) + "," +
-             std::to_string(p.block_size) + "\n";
+             std::to_string(p.block_size) + "," + csv_num(p.median_ms) + "," + std::to_string(p.launches) + "\n";
     }
     c.lines.push_back(l);
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "session.hpp"
+#include "sweep.hpp"
 
 namespace rs {
 
@@ -43,23 +44,6 @@ struct ChartFiles {
 // Throws ExportError if the session has no timings, B has none, or a file cannot be written.
 ChartFiles export_charts(const Session& s, const std::string& dir, uint32_t block_size = 0);
 
-// One point of an N sweep: a series (a track's fastest kernel, CUB, the copy) at n elements.
-struct SweepPoint {
-  std::string series;       // "modern", "harris", ..., "CUB DeviceReduce::Sum", "device-to-device copy"
-  uint64_t n = 0;           // elements (int32)
-  double gbps = 0;          // effective bandwidth, GB/s (the copy: bytes read + written)
-  std::string kernel;       // the kernel that was fastest at this n ("" for CUB and the copy)
-  uint32_t block_size = 0;  // its block size (0 for CUB and the copy)
-};
-struct Sweep {
-  std::string gpu;                 // from the CSV's first column
-  double peak_gbps = 0;            // theoretical peak, from gbps / pct_peak
-  std::vector<SweepPoint> points;  // series in first-seen order, n ascending within each
-};
-// The sweep in `reducescope bench --csv` files (several may be concatenated; repeated header lines are
-// skipped): for every N and track, the fastest kernel with a correct result over every block size in the
-// files; CUB and the copy once per N. Throws ExportError for text that holds no bench rows.
-Sweep sweep_from_bench_csv(const std::string& text);
 // Writes sweep_bandwidth.{png,svg,pdf,csv} into `dir`: effective bandwidth against N (log2 axis), one line
 // per series, the theoretical peak as a reference line; `method` is the caption's timing method.
 // Throws ExportError for an empty sweep or a file that cannot be written.

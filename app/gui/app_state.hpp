@@ -66,7 +66,7 @@ struct LiveSample {
 };
 
 // Which tab the timing panel shows.
-enum class TimingTab : int { Table = 0, Live = 1, BlockSize = 2 };
+enum class TimingTab : int { Table = 0, Live = 1, BlockSize = 2, Sweep = 3 };
 
 struct AppState {
   // Selection (what the GPU runs next, or what is looked up in the session).

@@ -79,15 +79,22 @@ namespace {
 // (`reducescope pitfalls --out`: wrong sums in how many runs, racecheck's hazards and first report).
 void pitfall_results(const AppState& s, const KernelInfo& k) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
-  ImGui::TextWrapped("WRONG CODE on purpose: %s.", k.pitfall);
+  ImGui::TextWrapped(k.surprise ? "NOT WRONG, BUT NOT REPRODUCIBLE: %s." : "WRONG CODE on purpose: %s.", k.pitfall);
   const SessionMetric* wrong = s.session ? s.session->find_metric(k.name, s.a.block_size, "wrong_runs") : nullptr;
   if (wrong) {
     const SessionMetric* distinct = s.session->find_metric(k.name, s.a.block_size, "distinct_sums");
-    ImGui::TextWrapped("On %s: wrong in %.0f %s%s%s.", s.session->meta.gpu.c_str(), wrong->value, wrong->unit.c_str(),
-                       distinct ? ", " : "",
-                       distinct ? (std::to_string(static_cast<long long>(distinct->value)) +
-                                   (distinct->value == 1 ? " sum in all" : " different sums")).c_str()
-                                : "");
+    const std::string sums = distinct ? std::to_string(static_cast<long long>(distinct->value)) +
+                                            (distinct->value == 1 ? " sum in all" : " different sums")
+                                      : "";
+    if (k.surprise) {
+      // wrong_runs' unit is "of 100 runs": "5 different sums in 100 runs".
+      const std::string runs = wrong->unit.rfind("of ", 0) == 0 ? wrong->unit.substr(3) : wrong->unit;
+      ImGui::TextWrapped("On %s: %s in %s, %.0f outside the float tolerance.", s.session->meta.gpu.c_str(),
+                         distinct ? sums.c_str() : "?", runs.c_str(), wrong->value);
+    } else {
+      ImGui::TextWrapped("On %s: wrong in %.0f %s%s%s.", s.session->meta.gpu.c_str(), wrong->value, wrong->unit.c_str(),
+                         distinct ? ", " : "", sums.c_str());
+    }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", wrong->ncu_metric.c_str());
     if (const SessionMetric* race = s.session->find_metric(k.name, s.a.block_size, "racecheck_hazards")) {
       ImGui::TextWrapped("compute-sanitizer racecheck: %.0f %s.", race->value, race->unit.c_str());

@@ -173,6 +173,7 @@ class TimingPanel : public Panel {
   void drawTable(AppState& s);
   void drawLive(AppState& s);
   void drawBlockSize(AppState& s);
+  void drawSweep(AppState& s);
   bool tab_applied_ = false;  // AppState::timing_tab (from settings) selected on the first frame
 };
 

@@ -237,8 +237,14 @@ void EndPlot() {
     const double xstep = NiceStep(xmax - xmin > 0 ? xmax - xmin : 1, 5);
     for (double v = std::ceil(xmin / xstep) * xstep; v <= xmax + 1e-9; v += xstep) ticks.push_back(v);
   }
+  // "2^20" for a power of two when asked (N), else the number.
+  auto x_text = [&](double x, char* out, size_t size) {
+    const double e = std::log2(x);
+    if ((c.flags & PlotFlags_Pow2Labels) && x >= 1 && e == std::floor(e)) std::snprintf(out, size, "2^%.0f", e);
+    else std::snprintf(out, size, "%g", x);
+  };
   for (double t : ticks) {
-    std::snprintf(buf, sizeof buf, "%g", t);
+    x_text(t, buf, sizeof buf);
     ImVec2 ts = ImGui::CalcTextSize(buf);
     dl->AddText(ImVec2(px(t) - ts.x / 2, p1.y + fh * 0.2f), text, buf);
   }
@@ -281,8 +287,8 @@ void EndPlot() {
   }
   if (hs && ImGui::IsWindowHovered()) {
     dl->AddCircle(ImVec2(px(hs->xs[hi]), py(hs->ys[hi])), 6, text, 0, 2);
-    ImGui::SetTooltip("%s: %s %g, %s %.4g", hs->label.c_str(), c.x_unit.c_str(), hs->xs[hi], c.y_unit.c_str(),
-                      hs->ys[hi]);
+    x_text(hs->xs[hi], buf, sizeof buf);
+    ImGui::SetTooltip("%s: %s %s, %s %.4g", hs->label.c_str(), c.x_unit.c_str(), buf, c.y_unit.c_str(), hs->ys[hi]);
   }
   ImGui::PopID();
 }

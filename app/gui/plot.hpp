@@ -31,6 +31,7 @@ enum PlotFlags : int {
   PlotFlags_None = 0,
   PlotFlags_LogX2 = 1 << 0,     // x axis in powers of two (block sizes), ticks at each data x
   PlotFlags_NoMarkers = 1 << 1, // lines without point markers (dense series)
+  PlotFlags_Pow2Labels = 1 << 2, // x ticks and hover labelled 2^k where x is a power of two (N sweeps)
 };
 
 // Starts a line plot filling `size` (0 = the rest of the window). Returns false if there is

@@ -1,7 +1,9 @@
+#include <bit>
 #include <cctype>
 #include <cstdio>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "commands.hpp"
@@ -65,7 +67,8 @@ void TimingPanel::drawContent(AppState& s) {
     };
     static const Tab kTabs[] = {{"table", TimingTab::Table, &TimingPanel::drawTable},
                                 {"Live", TimingTab::Live, &TimingPanel::drawLive},
-                                {"vs block size", TimingTab::BlockSize, &TimingPanel::drawBlockSize}};
+                                {"vs block size", TimingTab::BlockSize, &TimingPanel::drawBlockSize},
+                                {"vs N", TimingTab::Sweep, &TimingPanel::drawSweep}};
     for (const Tab& t : kTabs) {
       const ImGuiTabItemFlags f = !tab_applied_ && s.timing_tab == t.tab ? ImGuiTabItemFlags_SetSelected : 0;
       // The table is the track's: "Harris table", "Lecture table".
@@ -122,7 +125,7 @@ void TimingPanel::drawTable(AppState& s) {
       }
     }
   }
-  const int cols = (has_source ? 8 : 6) + static_cast<int>(metric_cols.size());
+  const int cols = (has_source ? 9 : 7) + static_cast<int>(metric_cols.size());
   const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
   const int rows = static_cast<int>(kernels.size()) + 1 + (has_source && track.cpu_name[0] ? 1 : 0);
   const ImVec2 outer(0, row_h * static_cast<float>(rows) + ImGui::GetStyle().ScrollbarSize + 4);
@@ -132,6 +135,7 @@ void TimingPanel::drawTable(AppState& s) {
     ImGui::TableSetupScrollFreeze(1, 0);
     ImGui::TableSetupColumn("kernel");
     ImGui::TableSetupColumn("ms");
+    ImGui::TableSetupColumn("L");
     ImGui::TableSetupColumn("GB/s");
     ImGui::TableSetupColumn("% peak");
     ImGui::TableSetupColumn("step");
@@ -141,7 +145,13 @@ void TimingPanel::drawTable(AppState& s) {
       ImGui::TableSetupColumn("src cum.");
     }
     for (const ProfilerMetric* m : metric_cols) ImGui::TableSetupColumn(m->name);
-    ImGui::TableHeadersRow();
+    // The headers one by one (ImGui's TableHeadersRow, unrolled), so the short "L" can explain itself.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int c = 0; c < cols; ++c) {
+      if (!ImGui::TableSetColumnIndex(c)) continue;
+      ImGui::TableHeader(ImGui::TableGetColumnName(c));
+      if (c == 2 && ImGui::IsItemHovered()) ImGui::SetTooltip("L: kernel launches in one reduction");
+    }
     auto source_tip = [&] {
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("The time %s reports on %s at N = %llu; src cum. = its speedup over its first GPU\n"
@@ -154,7 +164,7 @@ void TimingPanel::drawTable(AppState& s) {
       ImGui::TableNextColumn();
       ImGui::TextDisabled("%s (CPU)", track.cpu_name);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("The source's CPU loop; the window does not time it (`reducescope bench` does).");
-      for (int c = 1; c < 6; ++c) {
+      for (int c = 1; c < 7; ++c) {
         ImGui::TableNextColumn();
         ImGui::TextDisabled("-");
       }
@@ -188,7 +198,7 @@ void TimingPanel::drawTable(AppState& s) {
           ImGui::TextDisabled(s.busy ? "..." : "-");
           if (ImGui::IsItemHovered()) ImGui::SetTooltip(s.busy ? "not measured yet" : "no timing at this block size");
         }
-        for (int c = 2; c < 6; ++c) ImGui::TableNextColumn();
+        for (int c = 2; c < 7; ++c) ImGui::TableNextColumn();
       } else {
         if (first == 0) first = t->median_ms;
         ImGui::TableNextColumn();
@@ -196,6 +206,24 @@ void TimingPanel::drawTable(AppState& s) {
         if (ImGui::IsItemHovered()) {
           ImGui::SetTooltip("median %.4f ms, min %.4f, max %.4f, %d samples", t->median_ms, t->min_ms, t->max_ms,
                             t->samples);
+        }
+        // Launches: what the end-to-end time includes besides the kernels' work (docs/tracks.md, "The timing
+        // method against Nsight Compute"): each launch adds a few microseconds at small N.
+        ImGui::TableNextColumn();
+        const std::optional<unsigned> fixed = fixed_launches(k.id);
+        const unsigned launches = t->launches ? t->launches : fixed.value_or(0);
+        if (launches) ImGui::Text("%u", launches);
+        else ImGui::TextDisabled("?");
+        if (ImGui::IsItemHovered()) {
+          if (launches) {
+            ImGui::SetTooltip("%u kernel launch%s per reduction (%s)%s.\nThe time includes every launch and the "
+                              "gaps between them: a few microseconds each,\nwhich is most of the time at small N.",
+                              launches, launches == 1 ? "" : "es", to_string(k.finish),
+                              k.finish == Finish::GlobalAtomic ? ", after a memset of the accumulator, timed too" : "");
+          } else {
+            ImGui::SetTooltip("Not stored: the session was recorded before launch counts were (reducescope sweep adds "
+                              "them from bench rows).");
+          }
         }
         ImGui::TableNextColumn();
         ImGui::Text("%.0f", t->gbps);
@@ -328,6 +356,92 @@ void TimingPanel::drawBlockSize(AppState& s) {
       plot::HLine("CUB DeviceReduce::Sum", s.cub_ms, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     }
     plot::EndPlot();
+  }
+}
+
+// Effective bandwidth against N (the session's sweep, `reducescope sweep`): each track's fastest kernel, CUB
+// and the copy, then the selected kernel's track beside CUB at each N with its launches, so the launch
+// overhead at small N and the bandwidth ceiling at large N read off one table.
+void TimingPanel::drawSweep(AppState& s) {
+  const Sweep* sw = s.session && !s.session->sweep.empty() ? &s.session->sweep : nullptr;
+  if (!sw) {
+    ImGui::TextWrapped(
+        "No N sweep here. A sweep is `reducescope bench --csv` at several N (2^16 ... 2^30), stored into a session "
+        "with `reducescope sweep BENCH.csv ... --out SESSION`. The bundled H100 session has one: File > Open "
+        "assets/sessions/h100-tracks.rssession.");
+    return;
+  }
+  ImGui::TextDisabled("RECORDED on %s: each track's fastest correct kernel over every block size, at each N", sw->gpu.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Timing method: %s", sw->method.c_str());
+  const std::vector<std::string> series = sw->series();
+  const std::vector<uint64_t> ns = sw->ns();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float table_h = (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) * static_cast<float>(ns.size() + 1) +
+                        ImGui::GetStyle().ScrollbarSize + 4;
+  const float plot_h = std::max(avail.y - table_h - ImGui::GetTextLineHeightWithSpacing() * 2, avail.y * 0.45f);
+  if (plot::BeginPlot("##sweep", "effective bandwidth against N", "N", "GB/s", ImVec2(0, plot_h),
+                      plot::PlotFlags_LogX2 | plot::PlotFlags_Pow2Labels)) {
+    static constexpr ImU32 kColors[] = {color::kOrange, color::kSkyBlue, color::kGreen,     color::kBlue,
+                                        color::kVermillion, color::kPurple, color::kYellow};
+    size_t track_index = 0;
+    for (const std::string& name : series) {
+      std::vector<double> xs, ys;
+      for (const SweepPoint& p : sw->points) {
+        if (p.series != name) continue;
+        xs.push_back(static_cast<double>(p.n));
+        ys.push_back(p.gbps);
+      }
+      const ImU32 c = name == kCubSeries    ? ImGui::GetColorU32(ImGuiCol_TextDisabled)
+                      : name == kCopySeries ? ImGui::GetColorU32(ImGuiCol_Text)
+                                            : kColors[track_index++ % std::size(kColors)];
+      plot::Line(name.c_str(), xs.data(), ys.data(), static_cast<int>(xs.size()), c);
+    }
+    if (sw->peak_gbps > 0) plot::HLine("theoretical peak", sw->peak_gbps, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    plot::EndPlot();
+  }
+  const std::string track = track_of(s.a.kernel).id;
+  ImGui::Text("%s against CUB at each N", track.c_str());
+  if (ImGui::BeginTable("##sweeptable", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX)) {
+    ImGui::TableSetupColumn("N");
+    ImGui::TableSetupColumn("CUB GB/s");
+    ImGui::TableSetupColumn("fastest kernel (threads)");
+    ImGui::TableSetupColumn("GB/s");
+    ImGui::TableSetupColumn("vs CUB");
+    ImGui::TableSetupColumn("launches");
+    ImGui::TableHeadersRow();
+    for (uint64_t n : ns) {
+      const SweepPoint* cub = sw->find(kCubSeries, n);
+      const SweepPoint* p = sw->find(track, n);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("2^%d", std::bit_width(n) - 1);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%llu int32 elements", static_cast<unsigned long long>(n));
+      ImGui::TableNextColumn();
+      if (cub) ImGui::Text("%.0f", cub->gbps);
+      else ImGui::TextDisabled("-");
+      ImGui::TableNextColumn();
+      if (!p) {
+        ImGui::TextDisabled("not measured");
+        continue;
+      }
+      ImGui::Text("%s (%u)", p->kernel.c_str(), p->block_size);
+      if (ImGui::IsItemHovered() && p->median_ms > 0) ImGui::SetTooltip("median %.4f ms", p->median_ms);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.0f", p->gbps);
+      ImGui::TableNextColumn();
+      if (cub && cub->gbps > 0) {
+        const double r = p->gbps / cub->gbps;
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(r >= 1.0 ? color::kGreen : ImGui::GetColorU32(ImGuiCol_Text)),
+                           "%.2fx", r);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("CUB's time / this kernel's time, measured in the same run");
+      } else {
+        ImGui::TextDisabled("-");
+      }
+      ImGui::TableNextColumn();
+      if (p->launches) ImGui::Text("%u", p->launches);
+      else ImGui::TextDisabled("?");
+    }
+    ImGui::EndTable();
   }
 }
 

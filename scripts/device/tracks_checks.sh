@@ -13,7 +13,7 @@ export PATH=$PATH:/usr/local/cuda/bin:$(ls -d /opt/nvidia/nsight-compute/*/ 2>/d
 log "$(date -u +%FT%TZ) $(nvidia-smi -L | head -1)"
 
 # PARTS: which parts to run (the device allows 10 minutes a command): tests bench sass ncu san traces record
-# book course histo course_checks course_san
+# book course histo course_checks course_san modern modern_checks pitfalls floatpit sweep
 PARTS=${PARTS:-"tests bench sass ncu san traces record"}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 # sanitize NAME "KERNELS" "INT_ONLY_KERNELS": memcheck, racecheck and synccheck over every kernel x 64 and 1024
@@ -232,6 +232,20 @@ for k in pitfall_no_volatile pitfall_no_syncwarp pitfall_no_syncthreads; do for 
   echo "== $k $tool" >>"$OUT/pitfalls-sanitizer.log"; echo "$o" | head -60 >>"$OUT/pitfalls-sanitizer.log"
 done; done
 tar czf "$OUT/pitfalls.tar.gz" -C "$OUT" $(cd "$OUT" && ls pitfalls-*) && rm -f "$OUT"/pitfalls-*
+fi
+if part floatpit; then
+log "pitfall_float_atomic: 100 runs at 2^24 into a copy of the bundled session (every block size, with racecheck), and at 2^16, 2^20"
+cp assets/sessions/h100-tracks.rssession "$OUT/session.rssession"
+for bs in 32 64 128 256 512 1024; do
+  timeout 200 "$B/reducescope" pitfalls --kernel pitfall_float_atomic --runs 100 --n 2^24 --block-size $bs \
+    --out "$OUT/session.rssession" >"$OUT/floatpit-n2e24-bs$bs.txt" 2>&1
+  echo "2^24 bs $bs rc=$? $(grep -E 'wrong in|racecheck' "$OUT/floatpit-n2e24-bs$bs.txt" | tr '\n' ' ')" | tee -a "$S"
+done
+for n in 2^16 2^20; do
+  timeout 120 "$B/reducescope" pitfalls --kernel pitfall_float_atomic --runs 100 --n $n --block-size 256 >"$OUT/floatpit-n${n/^/e}-bs256.txt" 2>&1
+  echo "$n bs 256 rc=$? $(grep -E 'wrong in' "$OUT/floatpit-n${n/^/e}-bs256.txt")" | tee -a "$S"
+done
+tar czf "$OUT/floatpit.tar.gz" -C "$OUT" session.rssession $(cd "$OUT" && ls floatpit-*) && rm -f "$OUT"/floatpit-* "$OUT/session.rssession"
 fi
 if part sweep; then
 log "bench --track all --type int32 --block-size all at every N of the sweep (the sweep chart data)"

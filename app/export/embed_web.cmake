@@ -1,0 +1,47 @@
+# Embeds the web page's sources (web/replay.html, .css, .js) into web_assets.cpp as raw strings,
+# as kernels/CMakeLists.txt embeds the kernel sources. Each file is cut into pieces of at most
+# 16 KiB (sane literal sizes for any compiler). A change to a file re-runs the configure step.
+#
+# The files must be plain ASCII (non-ASCII text is written as HTML entities or JS \u escapes),
+# must not hold the raw-string delimiter, and the CSS and JS must not close their element early.
+set(RS_WEB_DIR ${PROJECT_SOURCE_DIR}/web)
+set(RS_WEB_CHUNK 16384)
+
+function(rs_embed_web_file file var)
+  set(path ${RS_WEB_DIR}/${file})
+  file(READ ${path} content)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${path})
+  string(FIND "${content}" ")RSWEB\"" bad_delim)
+  if(NOT bad_delim EQUAL -1)
+    message(FATAL_ERROR "${path} holds the raw-string delimiter )RSWEB\"")
+  endif()
+  string(REGEX MATCH "[^\t\n\r -~]" non_ascii "${content}")
+  if(non_ascii)
+    message(FATAL_ERROR "${path} is not plain ASCII: write other characters as HTML entities or \\u escapes")
+  endif()
+  string(TOLOWER "${content}" lower)
+  if(NOT file MATCHES "\\.html$")
+    string(FIND "${lower}" "</script" close_script)
+    string(FIND "${lower}" "</style" close_style)
+    if(NOT close_script EQUAL -1 OR NOT close_style EQUAL -1)
+      message(FATAL_ERROR "${path} holds </script or </style, which would end its element in the page")
+    endif()
+  endif()
+  string(LENGTH "${content}" len)
+  set(out "")
+  set(pos 0)
+  while(pos LESS len)
+    string(SUBSTRING "${content}" ${pos} ${RS_WEB_CHUNK} piece)
+    string(APPEND out "R\"RSWEB(${piece})RSWEB\",\n")
+    math(EXPR pos "${pos} + ${RS_WEB_CHUNK}")
+  endwhile()
+  if(out STREQUAL "")
+    set(out "\"\"")
+  endif()
+  set(${var} "${out}" PARENT_SCOPE)
+endfunction()
+
+rs_embed_web_file(replay.html RS_WEB_HTML)
+rs_embed_web_file(replay.css RS_WEB_CSS)
+rs_embed_web_file(replay.js RS_WEB_JS)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/web_assets.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/web_assets.cpp @ONLY)

@@ -1,0 +1,858 @@
+#include "web_export.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <tuple>
+#include <type_traits>
+#include <system_error>
+#include <unistd.h>
+
+#include "gpu_reduce.hpp"  // kernel_source, kToolVersion
+#include "histogram.hpp"
+#include "kernel_info.hpp"
+#include "replay.hpp"
+#include "web_assets.hpp"
+
+namespace rs {
+
+namespace {
+
+// ---- JSON text ---------------------------------------------------------------------------------
+
+// Appends JSON to a string; commas between values are automatic.
+class Json {
+ public:
+  Json& obj() { open('{'); return *this; }
+  Json& end_obj() { close('}'); return *this; }
+  Json& arr() { open('['); return *this; }
+  Json& end_arr() { close(']'); return *this; }
+  Json& key(const char* k) {
+    sep();
+    str_raw(k);
+    s_ += ':';
+    after_key_ = true;
+    return *this;
+  }
+  Json& num(int64_t v) {
+    sep();
+    char b[24];
+    auto [p, ec] = std::to_chars(b, b + sizeof b, v);
+    s_.append(b, p);
+    return *this;
+  }
+  Json& num(double v) {
+    sep();
+    if (!std::isfinite(v)) {
+      s_ += "null";
+      return *this;
+    }
+    char b[40];
+    auto [p, ec] = std::to_chars(b, b + sizeof b, v);  // shortest form that reads back exactly
+    s_.append(b, p);
+    return *this;
+  }
+  Json& num(uint32_t v) { return num(static_cast<int64_t>(v)); }
+  Json& num(int v) { return num(static_cast<int64_t>(v)); }
+  Json& num(uint64_t v) { return num(static_cast<double>(v)); }
+  Json& boolean(bool v) {
+    sep();
+    s_ += v ? "true" : "false";
+    return *this;
+  }
+  Json& null() {
+    sep();
+    s_ += "null";
+    return *this;
+  }
+  Json& str(const std::string& v) {
+    sep();
+    str_raw(v);
+    return *this;
+  }
+  // key: value shorthands
+  template <class T>
+  Json& kv(const char* k, const T& v) {
+    key(k);
+    if constexpr (std::is_same_v<T, bool>) return boolean(v);
+    else if constexpr (std::is_convertible_v<T, std::string>) return str(std::string(v));
+    else if constexpr (std::is_floating_point_v<T>) return num(static_cast<double>(v));
+    else if constexpr (std::is_signed_v<T>) return num(static_cast<int64_t>(v));
+    else if constexpr (sizeof(T) <= 4) return num(static_cast<int64_t>(v));
+    else return num(static_cast<uint64_t>(v));
+  }
+  template <class Seq>
+  Json& ints(const char* k, const Seq& seq) {
+    key(k).arr();
+    for (auto v : seq) num(static_cast<int64_t>(v));
+    return end_arr();
+  }
+  std::string take() { return std::move(s_); }
+
+ private:
+  void sep() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (!first_.empty()) {
+      if (!first_.back()) s_ += ',';
+      first_.back() = false;
+    }
+  }
+  void open(char c) {
+    sep();
+    s_ += c;
+    first_.push_back(true);
+  }
+  void close(char c) {
+    s_ += c;
+    first_.pop_back();
+  }
+  void str_raw(const std::string& v) {
+    s_ += '"';
+    for (unsigned char c : v) {
+      switch (c) {
+        case '"': s_ += "\\\""; break;
+        case '\\': s_ += "\\\\"; break;
+        case '\n': s_ += "\\n"; break;
+        case '\r': s_ += "\\r"; break;
+        case '\t': s_ += "\\t"; break;
+        case '<': s_ += "\\u003c"; break;  // never "</script>" in the page, even uncompressed
+        default:
+          if (c < 0x20) {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\u%04x", c);
+            s_ += b;
+          } else {
+            s_ += static_cast<char>(c);
+          }
+      }
+    }
+    s_ += '"';
+  }
+
+  std::string s_;
+  std::vector<bool> first_;
+  bool after_key_ = false;
+};
+
+// Runs of set flags as [start, count, start, count, ...].
+std::vector<uint32_t> ranges(const std::vector<uint8_t>& flags) {
+  std::vector<uint32_t> r;
+  for (size_t i = 0; i < flags.size();) {
+    if (!flags[i]) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < flags.size() && flags[j]) ++j;
+    r.push_back(static_cast<uint32_t>(i));
+    r.push_back(static_cast<uint32_t>(j - i));
+    i = j;
+  }
+  return r;
+}
+
+// Per-lane values of the lanes in `mask`, ascending lane; with `delta`, each after the first as
+// the difference from the one before (addresses of one warp are mostly evenly spaced, which
+// deflate then shrinks to almost nothing).
+template <class A>
+std::vector<int64_t> lane_values(const A& per_lane, uint32_t mask, bool delta) {
+  std::vector<int64_t> v;
+  int64_t prev = 0;
+  bool first = true;
+  for (int l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1u)) continue;
+    const int64_t x = static_cast<int64_t>(per_lane[l]);
+    v.push_back(delta && !first ? x - prev : x);
+    prev = x;
+    first = false;
+  }
+  return v;
+}
+
+// Cells whose value or definedness changed from `prev` to `now`, as [cell, value, ...].
+void changed_cells(Json& j, const char* k, const std::vector<int32_t>& prev_v, const std::vector<uint8_t>& prev_d,
+                   const std::vector<int32_t>& now_v, const std::vector<uint8_t>& now_d) {
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < now_v.size(); ++i) {
+    const bool was = i < prev_d.size() && prev_d[i];
+    if (!now_d[i]) continue;
+    if (!was || prev_v[i] != now_v[i]) {
+      out.push_back(static_cast<int64_t>(i));
+      out.push_back(now_v[i]);
+    }
+  }
+  if (!out.empty()) j.ints(k, out);
+}
+
+// "shared +8", "global dev_sum", "global output[3]", "shared bin e-h", "global bin 0x41 'A'", as the
+// window's atomics view labels a target.
+std::string target_label(const AtomicTarget& t, const TraceMeta& meta) {
+  const KernelInfo* k = find_kernel(meta.kernel);
+  const bool shared = t.kind == AccessKind::SharedAtomic;
+  if (k && k->op == ReduceOp::Histogram) {
+    const HistoBins bins = meta.pattern == to_string(HistoInput::Text) ? HistoBins::Letters7 : HistoBins::Bytes256;
+    return std::string(shared ? "shared" : "global") + " bin " + bin_label(bins, shared ? t.addr / 4 : t.addr);
+  }
+  if (shared) return "shared +" + std::to_string(t.addr);
+  if (t.space == static_cast<uint8_t>(GlobalBuffer::Output)) {
+    if (k && k->finish == Finish::GlobalAtomic && t.addr == 0) return "global dev_sum";
+    return "global output[" + std::to_string(t.addr) + "]";
+  }
+  return std::string("global ") + to_string(static_cast<GlobalBuffer>(t.space)) + "[" + std::to_string(t.addr) + "]";
+}
+
+// ---- zlib, base64, CRC ---------------------------------------------------------------------------
+
+std::string deflate_bytes(const std::string& in) {
+  uLongf cap = compressBound(static_cast<uLong>(in.size()));
+  std::string out(cap, '\0');
+  if (compress2(reinterpret_cast<Bytef*>(out.data()), &cap, reinterpret_cast<const Bytef*>(in.data()),
+                static_cast<uLong>(in.size()), Z_BEST_COMPRESSION) != Z_OK) {
+    throw WebExportError("zlib could not compress the page's data");
+  }
+  out.resize(cap);
+  return out;
+}
+
+uint32_t crc_of(const std::string& s, size_t from) {
+  uLong c = crc32(0L, Z_NULL, 0);
+  c = crc32(c, reinterpret_cast<const Bytef*>(s.data() + from), static_cast<uInt>(s.size() - from));
+  return static_cast<uint32_t>(c);
+}
+
+void put_u32(std::string& s, uint32_t v) {
+  for (int i = 0; i < 4; ++i) s += static_cast<char>(v >> (8 * i) & 0xff);
+}
+uint32_t get_u32(const std::string& s, size_t at) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(static_cast<unsigned char>(s[at + i])) << (8 * i);
+  return v;
+}
+
+constexpr const char* kB64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr size_t kB64Line = 120;  // characters per line of the data block (the browser's atob skips newlines)
+
+std::string base64(const std::string& in) {
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4 + in.size() / 90 + 2);
+  size_t col = 0;
+  for (size_t i = 0; i < in.size(); i += 3) {
+    uint32_t v = static_cast<uint32_t>(static_cast<unsigned char>(in[i])) << 16;
+    if (i + 1 < in.size()) v |= static_cast<uint32_t>(static_cast<unsigned char>(in[i + 1])) << 8;
+    if (i + 2 < in.size()) v |= static_cast<uint32_t>(static_cast<unsigned char>(in[i + 2]));
+    out += kB64[v >> 18 & 63];
+    out += kB64[v >> 12 & 63];
+    out += i + 1 < in.size() ? kB64[v >> 6 & 63] : '=';
+    out += i + 2 < in.size() ? kB64[v & 63] : '=';
+    col += 4;
+    if (col >= kB64Line) {
+      out += '\n';
+      col = 0;
+    }
+  }
+  return out;
+}
+
+// Bytes of base64(n bytes) with its line breaks.
+size_t base64_size(size_t n) {
+  const size_t chars = (n + 2) / 3 * 4;
+  return chars + chars / kB64Line;
+}
+
+// ---- one trace ---------------------------------------------------------------------------------
+
+// Every block size of the session with a trace, and per trace: its part's JSON and compressed bytes.
+struct TracePart {
+  const Trace* trace = nullptr;
+  size_t steps = 0;
+  std::string json;
+  std::string packed;  // zlib
+};
+
+uint32_t default_block_size(const std::string& track) {
+  const TrackInfo* t = find_track(track);
+  return t ? t->default_block_size : 256;
+}
+
+}  // namespace
+
+namespace {
+
+std::string trace_json(const Replay& r, int source_index) {
+  const TraceMeta& m = r.meta();
+  Json j;
+  j.obj();
+  j.kv("kernel", m.kernel).kv("track", m.track).kv("bs", m.block_size).kv("dtype", to_string(m.dtype));
+  j.kv("n", m.n).kv("grid", m.grid_size).kv("block", m.traced_block).kv("words", static_cast<uint64_t>(r.num_words()));
+  j.kv("warps", r.num_warps()).kv("result", m.result).kv("pattern", m.pattern).kv("gpu", m.gpu).kv("date", m.date);
+  j.kv("src", source_index);
+  j.kv("ldc", r.load_conflicts()).kv("stc", r.store_conflicts());
+  j.key("has").obj();
+  j.kv("shared", r.has_shared()).kv("lanes", r.has_lane_work()).kv("atomics", r.has_atomics());
+  j.kv("global", r.has_global()).kv("slice", r.has_global_slice());
+  j.end_obj();
+  j.key("counts").obj();
+  j.kv("shuffles", r.shuffle_instruction_count());
+  j.kv("shared_atomics", r.atomic_instruction_count(AccessKind::SharedAtomic));
+  j.kv("global_atomics", r.atomic_instruction_count(AccessKind::GlobalAtomic));
+  j.kv("global_loads", r.global_request_count(AccessKind::GlobalLoad));
+  j.kv("global_stores", r.global_request_count(AccessKind::GlobalStore));
+  j.end_obj();
+  if (r.has_global_slice()) {
+    const GlobalSlice& g = r.global_slice();
+    j.key("slice").obj();
+    j.kv("space", g.space).kv("name", to_string(static_cast<GlobalBuffer>(g.space))).kv("first", g.first);
+    j.kv("count", g.count).kv("span", g.span).kv("truncated", g.truncated);
+    j.end_obj();
+  }
+  j.ints("result_lanes", r.result_lanes());
+
+  // Atomic targets with the order their updates landed: [thread, epoch, operand, old, result, ...].
+  j.key("targets").arr();
+  for (const AtomicTarget& t : r.atomic_targets()) {
+    j.obj();
+    j.kv("k", static_cast<int>(t.kind)).kv("sp", t.space).kv("addr", t.addr).kv("op", t.op & kOpMask);
+    j.kv("f", (t.op & kOpFloatBit) != 0).kv("fn", intrinsic_name(t.kind, t.op)).kv("label", target_label(t, m));
+    j.kv("chained", t.chained);
+    std::vector<int64_t> o;
+    for (const AtomicUpdate& u : t.order) {
+      o.insert(o.end(), {u.thread, u.epoch, static_cast<int32_t>(u.operand), static_cast<int32_t>(u.old),
+                         static_cast<int32_t>(atomic_result(u.op, u.old, u.operand))});
+    }
+    j.ints("o", o);
+    j.end_obj();
+  }
+  j.end_arr();
+
+  j.key("steps").arr();
+  std::vector<int32_t> prev_smem, prev_g;
+  std::vector<uint8_t> prev_def, prev_gdef;
+  for (size_t si = 0; si < r.num_steps(); ++si) {
+    const Step& st = r.step(si);
+    j.obj();
+    j.kv("end", static_cast<int>(st.ended_by)).kv("bl", st.barrier_line);
+    j.ints("lines", st.lines);
+    j.kv("ld", st.loads).kv("st", st.stores).kv("ldc", st.load_conflicts).kv("stc", st.store_conflicts);
+    j.kv("deg", st.max_degree).kv("aw", st.active_warps());
+    std::vector<int64_t> w;
+    for (const WarpStep& ws : st.warps) {
+      w.insert(w.end(), {ws.useful, ws.active_mask, ws.exited, ws.diverged ? 1 : 0,
+                         static_cast<int64_t>(std::lround(ws.efficiency * 1000.0))});
+    }
+    j.ints("warps", w);
+    changed_cells(j, "set", prev_smem, prev_def, st.smem, st.defined);
+    prev_smem = st.smem;
+    prev_def = st.defined;
+    if (auto x = ranges(st.written); !x.empty()) j.ints("wr", x);
+    if (auto x = ranges(st.read); !x.empty()) j.ints("rd", x);
+    if (!st.flows.empty()) {
+      std::vector<uint32_t> f;
+      for (auto [dst, src] : st.flows) f.insert(f.end(), {dst, src});
+      j.ints("flows", f);
+    }
+    if (!st.accesses.empty()) {
+      j.key("acc").arr();
+      for (size_t ai : st.accesses) {
+        const WarpAccess& a = r.accesses()[ai];
+        j.obj();
+        j.kv("k", static_cast<int>(a.kind)).kv("w", a.warp).kv("l", a.line).kv("m", a.lanes).kv("am", a.active_mask);
+        j.kv("deg", a.banks.degree);
+        std::array<uint32_t, kWarpSize> words{};
+        for (int l = 0; l < kWarpSize; ++l) words[l] = a.addr[l] / kBankWidthBytes;
+        j.ints("a", lane_values(words, a.lanes, true));
+        j.ints("wpb", a.banks.words_per_bank);
+        j.end_obj();
+      }
+      j.end_arr();
+    }
+    if (!st.shuffles.empty()) {
+      j.key("shf").arr();
+      for (size_t i : st.shuffles) {
+        const WarpShuffle& s = r.shuffles()[i];
+        j.obj();
+        j.kv("k", static_cast<int>(s.kind)).kv("w", s.warp).kv("op", s.op).kv("fn", intrinsic_name(s.kind, s.op));
+        j.kv("wd", s.width).kv("f", s.float_values).kv("l", s.line).kv("m", s.lanes).kv("mm", s.member_mask);
+        j.kv("am", s.active_mask).kv("ok", s.consistent);
+        if (s.kind == AccessKind::Shuffle) {
+          std::vector<int> src;
+          for (const LaneMove& mv : s.moves) src.push_back(mv.src);
+          j.ints("src", src);
+        }
+        std::array<int32_t, kWarpSize> of{}, rc{};
+        for (int l = 0; l < kWarpSize; ++l) {
+          of[l] = static_cast<int32_t>(s.offered[l]);
+          rc[l] = static_cast<int32_t>(s.received[l]);
+        }
+        j.ints("of", lane_values(of, s.lanes, false));
+        j.ints("rc", lane_values(rc, s.lanes, false));
+        j.end_obj();
+      }
+      j.end_arr();
+    }
+    if (!st.atomics.empty()) {
+      j.key("atm").arr();
+      for (size_t i : st.atomics) {
+        const WarpAtomic& a = r.atomics()[i];
+        j.obj();
+        j.kv("k", static_cast<int>(a.kind)).kv("w", a.warp).kv("op", a.op).kv("fn", intrinsic_name(a.kind, a.op));
+        j.kv("f", a.float_values).kv("sp", a.space).kv("l", a.line).kv("m", a.lanes).kv("mx", a.max_contention);
+        std::vector<int64_t> ct;
+        for (auto [addr, n] : a.contention) ct.insert(ct.end(), {addr, n});
+        j.ints("ct", ct);
+        j.key("labels").arr();
+        for (auto [addr, n] : a.contention) {
+          AtomicTarget t;
+          t.kind = a.kind;
+          t.space = a.space;
+          t.addr = addr;
+          j.str(target_label(t, m));
+        }
+        j.end_arr();
+        j.end_obj();
+      }
+      j.end_arr();
+    }
+    if (!st.global_requests.empty()) {
+      int loads = 0, stores = 0, sectors = 0, min_sectors = 0, bytes = 0;
+      j.key("req").arr();
+      for (size_t i : st.global_requests) {
+        const GlobalRequest& g = r.global_requests()[i];
+        (g.kind == AccessKind::GlobalStore ? stores : loads) += 1;
+        sectors += g.sectors;
+        min_sectors += g.min_sectors;
+        bytes += g.requested_bytes;
+        j.obj();
+        j.kv("k", static_cast<int>(g.kind)).kv("w", g.warp).kv("sp", g.space);
+        j.kv("buf", to_string(static_cast<GlobalBuffer>(g.space))).kv("l", g.line).kv("m", g.lanes);
+        j.kv("am", g.active_mask);
+        j.ints("ix", lane_values(g.index, g.lanes, true));
+        j.kv("sec", g.sectors).kv("min", g.min_sectors).kv("rb", g.requested_bytes);
+        j.kv("eff", std::round(g.efficiency() * 1000.0) / 1000.0);
+        j.end_obj();
+      }
+      j.end_arr();
+      // The step's requests together: the window's one-line summary.
+      j.key("gsum").arr().num(loads).num(stores).num(sectors).num(min_sectors).num(bytes);
+      j.num(sectors ? std::round(1000.0 * bytes / (32.0 * sectors)) / 1000.0 : 0.0).end_arr();
+    }
+    if (r.has_global_slice()) {
+      changed_cells(j, "gset", prev_g, prev_gdef, st.global_values, st.global_defined);
+      prev_g = st.global_values;
+      prev_gdef = st.global_defined;
+      if (auto x = ranges(st.global_written); !x.empty()) j.ints("gwr", x);
+      if (auto x = ranges(st.global_read); !x.empty()) j.ints("grd", x);
+      if (!st.global_flows.empty()) {
+        std::vector<uint32_t> f;
+        for (auto [dst, src] : st.global_flows) f.insert(f.end(), {dst, src});
+        j.ints("gflows", f);
+      }
+    }
+    j.end_obj();
+  }
+  j.end_arr();
+  j.end_obj();
+  return j.take();
+}
+
+// The index part: everything but the steps.
+std::string index_json(const Session& s, const std::vector<TracePart>& parts, const std::vector<std::string>& sources,
+                       const std::map<std::string, std::vector<uint32_t>>& held, const WebExportOptions& o) {
+  Json j;
+  j.obj();
+  j.kv("format", static_cast<int>(kWebDataVersion)).kv("exporter", std::string("ReduceScope ") + kToolVersion);
+  j.kv("session_name", o.session_name);
+  const SessionMeta& m = s.meta;
+  j.key("meta").obj();
+  j.kv("gpu", m.gpu).kv("cc", m.compute_capability).kv("cuda", m.cuda_version).kv("date", m.date);
+  j.kv("tool", m.tool_version).kv("pattern", m.pattern).kv("method", m.method).kv("n", m.n);
+  j.kv("sm", m.sm_count).kv("l2", m.l2_bytes).kv("samples", m.samples).kv("warmups", m.warmups);
+  j.kv("peak_gbps", m.peak_gbps).kv("copy_gbps", m.copy_gbps).kv("cub_ms", m.cub_ms).kv("cub_gbps", m.cub_gbps);
+  j.end_obj();
+
+  // Tracks and kernels from the registry; a session kernel the registry lacks goes under "other".
+  std::set<std::string> known;
+  j.key("tracks").arr();
+  for (const TrackInfo& t : track_table()) {
+    j.obj();
+    j.kv("id", t.id).kv("title", t.title).kv("source", t.source).kv("bs", t.default_block_size);
+    j.kv("file", t.kernel_file);
+    j.key("kernels").arr();
+    for (KernelId id : track_kernels(t.id)) {
+      const KernelInfo& k = kernel_info(id);
+      known.insert(k.name);
+      j.obj();
+      j.kv("name", k.name).kv("title", k.title).kv("fixes", k.fixes).kv("costs", k.costs);
+      j.kv("min_bs", k.min_block_size).kv("min_why", k.min_block_why ? k.min_block_why : "");
+      j.kv("op", to_string(k.op)).kv("finish", to_string(k.finish));
+      if (k.pitfall) j.kv("pitfall", k.pitfall);
+      j.end_obj();
+    }
+    j.end_arr();
+    j.end_obj();
+  }
+  std::set<std::string> other;
+  for (const Trace& t : s.traces) {
+    if (!known.count(t.meta.kernel)) other.insert(t.meta.kernel);
+  }
+  for (const SessionTiming& t : s.timings) {
+    if (!known.count(t.kernel)) other.insert(t.kernel);
+  }
+  if (!other.empty()) {
+    j.obj().kv("id", "other").kv("title", "Other kernels in the session (not in this build's registry)");
+    j.kv("source", "").kv("bs", 256).kv("file", "");
+    j.key("kernels").arr();
+    for (const std::string& k : other) j.obj().kv("name", k).kv("title", k).kv("fixes", "").kv("costs", "").end_obj();
+    j.end_arr().end_obj();
+  }
+  j.end_arr();
+
+  // Sources: per track the one this build embeds (for kernels without a trace here), then the
+  // traces' own (their line numbers refer to those).
+  j.key("track_source").obj();
+  for (const TrackInfo& t : track_table()) {
+    const std::string src = kernel_source(t.id);
+    const auto it = std::find(sources.begin(), sources.end(), src);
+    j.kv(t.id, it == sources.end() ? -1 : static_cast<int>(it - sources.begin()));
+  }
+  j.end_obj();
+  j.key("sources").arr();
+  for (const std::string& src : sources) j.str(src);
+  j.end_arr();
+
+  j.key("timings").arr();
+  for (const SessionTiming& t : s.timings) {
+    j.arr().str(t.kernel).num(t.block_size).num(t.median_ms).num(t.min_ms).num(t.max_ms).num(t.gbps);
+    j.num(t.pct_peak).num(m.cub_ms > 0 && t.median_ms > 0 ? m.cub_ms / t.median_ms : 0.0).boolean(t.correct).end_arr();
+  }
+  j.end_arr();
+  j.key("metrics").arr();
+  for (const SessionMetric& x : s.metrics) {
+    j.arr().str(x.kernel).num(x.block_size).str(x.name).str(x.unit).num(x.value).str(x.ncu_metric).end_arr();
+  }
+  j.end_arr();
+
+  j.ints("block_sizes", s.block_sizes());
+  j.key("held").obj();
+  for (const auto& [track, sizes] : held) j.ints(track.c_str(), sizes);
+  j.end_obj();
+  j.key("traces").arr();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const TraceMeta& t = parts[i].trace->meta;
+    j.obj().kv("kernel", t.kernel).kv("track", t.track).kv("bs", t.block_size).kv("dtype", to_string(t.dtype));
+    j.kv("part", static_cast<int>(i + 1)).kv("steps", static_cast<uint64_t>(parts[i].steps));
+    j.kv("bytes", static_cast<uint64_t>(parts[i].packed.size())).end_obj();
+  }
+  j.end_arr();
+  j.kv("traces_in_session", static_cast<uint64_t>(s.traces.size()));
+  j.end_obj();
+  return j.take();
+}
+
+std::string container(const std::vector<std::string>& packed, const std::vector<size_t>& raw_sizes) {
+  std::string c(kWebDataMagic, 8);
+  put_u32(c, kWebDataVersion);
+  put_u32(c, static_cast<uint32_t>(packed.size()));
+  put_u32(c, 0);  // body length, below
+  put_u32(c, 0);  // CRC, below
+  for (size_t i = 0; i < packed.size(); ++i) {
+    put_u32(c, static_cast<uint32_t>(packed[i].size()));
+    put_u32(c, static_cast<uint32_t>(raw_sizes[i]));
+    c += packed[i];
+  }
+  const uint32_t body = static_cast<uint32_t>(c.size() - 24), crc = crc_of(c, 24);
+  for (int i = 0; i < 4; ++i) {
+    c[16 + i] = static_cast<char>(body >> (8 * i) & 0xff);
+    c[20 + i] = static_cast<char>(crc >> (8 * i) & 0xff);
+  }
+  return c;
+}
+
+void replace_once(std::string& s, const std::string& marker, const std::string& with) {
+  const size_t at = s.find(marker);
+  if (at == std::string::npos) throw WebExportError("the page template has no " + marker + " (web/replay.html)");
+  s.replace(at, marker.size(), with);
+}
+
+std::string html_escape(const std::string& v) {
+  std::string o;
+  for (char c : v) {
+    switch (c) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      default: o += c;
+    }
+  }
+  return o;
+}
+
+std::string list_sizes(const std::vector<uint32_t>& v) {
+  std::string s;
+  for (uint32_t b : v) s += (s.empty() ? "" : ", ") + std::to_string(b);
+  return s;
+}
+
+}  // namespace
+
+std::string web_trace_json(const Trace& trace, int source_index) { return trace_json(Replay(trace), source_index); }
+
+std::string web_page(const Session& s, const WebExportOptions& o, WebExportResult* result) {
+  if (s.traces.empty()) {
+    throw WebExportError("the session holds no traces: a web page replays traces (record one with `reducescope record`)");
+  }
+  std::set<uint32_t> traced;
+  for (const Trace& t : s.traces) traced.insert(t.meta.block_size);
+  for (uint32_t b : o.block_sizes) {
+    if (!traced.count(b)) {
+      throw WebExportError("the session holds no trace at " + std::to_string(b) + " threads per block (it has " +
+                           list_sizes({traced.begin(), traced.end()}) + ")");
+    }
+  }
+
+  // Every candidate trace, encoded once. Sources are shared between traces of one track.
+  std::vector<std::string> sources;
+  for (const TrackInfo& t : track_table()) {
+    const std::string src = kernel_source(t.id);
+    if (!src.empty() && std::find(sources.begin(), sources.end(), src) == sources.end()) sources.push_back(src);
+  }
+  const std::set<uint32_t> chosen(o.block_sizes.begin(), o.block_sizes.end());
+  std::vector<TracePart> all;
+  for (const Trace& t : s.traces) {
+    if (!chosen.empty() && !chosen.count(t.meta.block_size)) continue;
+    auto it = std::find(sources.begin(), sources.end(), t.source);
+    if (it == sources.end()) it = sources.insert(sources.end(), t.source);
+    TracePart p;
+    p.trace = &t;
+    try {
+      const Replay replay(t);
+      p.json = trace_json(replay, static_cast<int>(it - sources.begin()));
+      p.steps = replay.num_steps();
+    } catch (const ReplayError& e) {
+      throw WebExportError(std::string("cannot replay a trace of the session: ") + e.what());
+    }
+    p.packed = deflate_bytes(p.json);
+    all.push_back(std::move(p));
+  }
+
+  // Which traces: the chosen block sizes, or each track's default block size, then other block
+  // sizes, cheapest first, while the page fits the budget.
+  const std::string tmpl = web_asset_html();
+  std::vector<uint32_t> extra_sizes;  // in the order they are tried
+  std::map<uint32_t, size_t> cost;    // packed bytes per non-default block size
+  for (const TracePart& p : all) {
+    if (p.trace->meta.block_size != default_block_size(p.trace->meta.track)) {
+      cost[p.trace->meta.block_size] += p.packed.size() + 8;
+    }
+  }
+  for (const auto& [b, c] : cost) extra_sizes.push_back(b);
+  std::stable_sort(extra_sizes.begin(), extra_sizes.end(), [&](uint32_t a, uint32_t b) { return cost[a] < cost[b]; });
+
+  auto build = [&](const std::set<uint32_t>& extras, std::string* page, WebExportResult* r) {
+    std::vector<TracePart*> held_parts;
+    for (TracePart& p : all) {
+      const uint32_t b = p.trace->meta.block_size;
+      if (!chosen.empty() || b == default_block_size(p.trace->meta.track) || extras.count(b)) held_parts.push_back(&p);
+    }
+    // Traces in registry order (tracks, kernels), then block size; unknown kernels last.
+    auto rank = [](const TraceMeta& m) {
+      const KernelInfo* k = find_kernel(m.kernel);
+      return std::make_tuple(k ? static_cast<int>(k->id) : 1 << 20, m.kernel, m.block_size, static_cast<int>(m.dtype));
+    };
+    std::stable_sort(held_parts.begin(), held_parts.end(),
+                     [&](const TracePart* a, const TracePart* b) { return rank(a->trace->meta) < rank(b->trace->meta); });
+    std::map<std::string, std::vector<uint32_t>> held;
+    std::vector<TracePart> ordered;
+    for (TracePart* p : held_parts) {
+      auto& v = held[p->trace->meta.track];
+      if (std::find(v.begin(), v.end(), p->trace->meta.block_size) == v.end()) v.push_back(p->trace->meta.block_size);
+      TracePart copy;
+      copy.trace = p->trace;
+      copy.steps = p->steps;
+      copy.packed = p->packed;  // the JSON is not needed again
+      copy.json.clear();
+      ordered.push_back(std::move(copy));
+    }
+    for (auto& [t, v] : held) std::sort(v.begin(), v.end());
+    const std::string index = index_json(s, ordered, sources, held, o);
+    std::vector<std::string> packed{deflate_bytes(index)};
+    std::vector<size_t> raw{index.size()};
+    for (size_t i = 0; i < ordered.size(); ++i) {
+      packed.push_back(std::move(ordered[i].packed));
+      raw.push_back(held_parts[i]->json.size());
+    }
+    const std::string data = base64(container(packed, raw));
+    std::string html = tmpl;
+    std::string title = "ReduceScope replay: " + s.meta.gpu + (s.meta.date.empty() ? "" : ", " + s.meta.date);
+    replace_once(html, "@@RS_TITLE@@", html_escape(title));
+    replace_once(html, "@@RS_CSS@@", web_asset_css());
+    replace_once(html, "@@RS_JS@@", web_asset_js());
+    // The number of base64 characters (line breaks not counted): the page checks it first.
+    replace_once(html, "@@RS_DATA_LENGTH@@", std::to_string(data.size() - std::count(data.begin(), data.end(), '\n')));
+    replace_once(html, "@@RS_DATA@@", data);
+    if (r) {
+      r->bytes = html.size();
+      r->data_bytes = data.size();
+      r->traces = ordered.size();
+      r->traces_in_session = s.traces.size();
+      r->held = held;
+      // Block sizes of which every trace of the session is held.
+      r->block_sizes.clear();
+      for (uint32_t b : traced) {
+        size_t in_session = 0, in_page = 0;
+        for (const Trace& t : s.traces) in_session += t.meta.block_size == b;
+        for (const TracePart& p : ordered) in_page += p.trace->meta.block_size == b;
+        if (in_page == in_session) r->block_sizes.push_back(b);
+      }
+    }
+    *page = std::move(html);
+  };
+
+  std::string page;
+  WebExportResult r;
+  std::set<uint32_t> extras;
+  build(extras, &page, &r);
+  if (chosen.empty()) {
+    r.over_budget = page.size() > o.max_bytes;
+    std::string every;
+    WebExportResult every_r;
+    if (!r.over_budget && !extra_sizes.empty()) {  // everything at once first: the common case
+      build({extra_sizes.begin(), extra_sizes.end()}, &every, &every_r);
+    }
+    if (!every.empty() && every.size() <= o.max_bytes) {
+      page = std::move(every);
+      r = std::move(every_r);
+    } else if (!r.over_budget) {
+      size_t estimate = page.size();
+      for (uint32_t b : extra_sizes) {
+        const size_t more = base64_size(cost[b]) + 64;
+        if (estimate + more > o.max_bytes) continue;
+        std::set<uint32_t> trial = extras;
+        trial.insert(b);
+        std::string p2;
+        WebExportResult r2;
+        build(trial, &p2, &r2);
+        if (p2.size() > o.max_bytes) continue;
+        extras = trial;
+        page = std::move(p2);
+        r = std::move(r2);
+        estimate = page.size();
+      }
+    }
+  }
+  if (result) *result = r;
+  return page;
+}
+
+WebExportResult export_web_page(const Session& s, const std::string& path, const WebExportOptions& options) {
+  WebExportResult r;
+  std::string page = web_page(s, options, &r);
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  if (target.has_parent_path()) {
+    std::error_code ec;
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) throw WebExportError(path + ": cannot create the folder " + target.parent_path().string() + ": " + ec.message());
+  }
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw WebExportError(path + ": cannot open for writing");
+    f.write(page.data(), static_cast<std::streamsize>(page.size()));
+    f.flush();
+    if (!f) {
+      f.close();
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw WebExportError(path + ": write failed");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::error_code ignore;
+    fs::remove(tmp, ignore);
+    throw WebExportError(path + ": cannot write (" + ec.message() + ")");
+  }
+  r.path = path;
+  return r;
+}
+
+std::string web_data_block(const std::string& page) {
+  const std::string open = "id=\"rs-data\"";
+  const size_t at = page.find(open);
+  if (at == std::string::npos) throw WebExportError("the page has no rs-data block");
+  const size_t start = page.find('>', at);
+  const size_t end = page.find("</script>", start);
+  if (start == std::string::npos || end == std::string::npos) throw WebExportError("the rs-data block is not closed");
+  return page.substr(start + 1, end - start - 1);
+}
+
+std::vector<std::string> decode_web_data(const std::string& b64) {
+  std::string bin;
+  bin.reserve(b64.size() * 3 / 4);
+  uint32_t acc = 0;
+  int bits = 0;
+  bool padding = false;
+  for (char c : b64) {
+    if (c == '\n' || c == '\r' || c == ' ' || c == '\t') continue;
+    if (c == '=') {
+      padding = true;
+      continue;
+    }
+    if (padding) throw WebExportError("the data block has characters after its base64 padding");
+    const char* p = std::strchr(kB64, c);
+    if (!p || c == 0) throw WebExportError(std::string("the data block has a character that is not base64: '") + c + "'");
+    acc = acc << 6 | static_cast<uint32_t>(p - kB64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bin += static_cast<char>(acc >> bits & 0xff);
+    }
+  }
+  if (bin.size() < 24 || std::memcmp(bin.data(), kWebDataMagic, 8) != 0) {
+    throw WebExportError("the data block does not start with the ReduceScope web magic");
+  }
+  if (get_u32(bin, 8) != kWebDataVersion) {
+    throw WebExportError("the data block is version " + std::to_string(get_u32(bin, 8)) + ", this build reads " +
+                         std::to_string(kWebDataVersion));
+  }
+  const uint32_t parts = get_u32(bin, 12), body = get_u32(bin, 16), crc = get_u32(bin, 20);
+  if (bin.size() - 24 != body) {
+    throw WebExportError("the data block is truncated or too long: " + std::to_string(bin.size() - 24) + " bytes, expected " +
+                         std::to_string(body));
+  }
+  if (crc_of(bin, 24) != crc) throw WebExportError("the data block is corrupt (CRC-32 mismatch)");
+  std::vector<std::string> out;
+  size_t at = 24;
+  for (uint32_t i = 0; i < parts; ++i) {
+    if (bin.size() - at < 8) throw WebExportError("the data block ends inside part " + std::to_string(i));
+    const uint32_t packed = get_u32(bin, at), raw = get_u32(bin, at + 4);
+    at += 8;
+    if (bin.size() - at < packed) throw WebExportError("the data block ends inside part " + std::to_string(i));
+    std::string text(raw, '\0');
+    uLongf len = raw;
+    if (uncompress(reinterpret_cast<Bytef*>(text.data()), &len, reinterpret_cast<const Bytef*>(bin.data() + at),
+                   packed) != Z_OK ||
+        len != raw) {
+      throw WebExportError("part " + std::to_string(i) + " of the data block does not inflate");
+    }
+    out.push_back(std::move(text));
+    at += packed;
+  }
+  if (at != bin.size()) throw WebExportError("the data block has bytes after its last part");
+  return out;
+}
+
+}  // namespace rs

@@ -1,0 +1,471 @@
+// The web page export (app/export/web_export.*): the page loads nothing from the network, its data
+// block decodes (base64, CRC, zlib, JSON) back to exactly the steps the C++ replay model gives for
+// every trace of the bundled H100 session, the bundled session's page fits 3 MB, the byte budget keeps
+// each track's default block size first, and every refusal (no traces, a block size the session lacks,
+// a trace the replay refuses, an unwritable file, a damaged data block).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kernel_info.hpp"
+#include "replay.hpp"
+#include "session.hpp"
+#include "test_util.hpp"
+#include "web_assets.hpp"
+#include "web_export.hpp"
+
+namespace rs {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// The bundled session and its page with the default choice, built once for the suite.
+struct Bundled {
+  Session session;
+  std::string page;
+  WebExportResult result;
+  std::vector<std::string> parts;  // decoded: [0] index, then the traces
+  json index;
+};
+
+const Bundled& bundled() {
+  static const Bundled* b = [] {
+    auto* x = new Bundled;
+    x->session = load_session(RS_TRACKS_SESSION_FILE);
+    x->page = web_page(x->session, {}, &x->result);
+    x->parts = decode_web_data(web_data_block(x->page));
+    x->index = json::parse(x->parts.at(0));
+    return x;
+  }();
+  return *b;
+}
+
+// Undoes one lane list's delta coding (web_export.cpp: lane_values with delta).
+std::array<int64_t, kWarpSize> undelta(uint32_t mask, const json& d) {
+  std::array<int64_t, kWarpSize> out{};
+  out.fill(-1);
+  size_t i = 0;
+  int64_t prev = 0;
+  for (int l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1u)) continue;
+    prev = i == 0 ? d.at(0).get<int64_t>() : prev + d.at(i).get<int64_t>();
+    out[l] = prev;
+    ++i;
+  }
+  EXPECT_EQ(i, d.size());
+  return out;
+}
+
+std::vector<uint8_t> flags(const json& j, const char* key, size_t n) {
+  std::vector<uint8_t> f(n, 0);
+  if (!j.contains(key)) return f;
+  const json& r = j[key];
+  for (size_t i = 0; i + 1 < r.size(); i += 2) {
+    for (uint32_t k = 0; k < r[i + 1].get<uint32_t>(); ++k) f.at(r[i].get<uint32_t>() + k) = 1;
+  }
+  return f;
+}
+
+// Compares one trace's part with the replay model's steps, field by field.
+void expect_matches_replay(const Trace& trace, const json& t) {
+  const Replay r(trace);
+  SCOPED_TRACE(trace.meta.kernel + " at " + std::to_string(trace.meta.block_size));
+  ASSERT_EQ(t["kernel"], trace.meta.kernel);
+  ASSERT_EQ(t["bs"], trace.meta.block_size);
+  ASSERT_EQ(t["warps"], r.num_warps());
+  ASSERT_EQ(t["words"].get<size_t>(), r.num_words());
+  EXPECT_EQ(t["ldc"], r.load_conflicts());
+  EXPECT_EQ(t["stc"], r.store_conflicts());
+  EXPECT_EQ(t["has"]["shared"], r.has_shared());
+  EXPECT_EQ(t["has"]["lanes"], r.has_lane_work());
+  EXPECT_EQ(t["has"]["atomics"], r.has_atomics());
+  EXPECT_EQ(t["has"]["global"], r.has_global());
+  EXPECT_EQ(t["has"]["slice"], r.has_global_slice());
+  EXPECT_EQ(t["result_lanes"].get<std::vector<int>>(), r.result_lanes());
+  EXPECT_EQ(t["counts"]["shuffles"], r.shuffle_instruction_count());
+  EXPECT_EQ(t["counts"]["global_loads"], r.global_request_count(AccessKind::GlobalLoad));
+  const json& steps = t["steps"];
+  ASSERT_EQ(steps.size(), r.num_steps());
+
+  // Atomic targets and their landing order.
+  ASSERT_EQ(t["targets"].size(), r.atomic_targets().size());
+  for (size_t i = 0; i < r.atomic_targets().size(); ++i) {
+    const AtomicTarget& want = r.atomic_targets()[i];
+    const json& got = t["targets"][i];
+    EXPECT_EQ(got["addr"], want.addr);
+    EXPECT_EQ(got["chained"], want.chained);
+    ASSERT_EQ(got["o"].size(), want.order.size() * 5);
+    for (size_t k = 0; k < want.order.size(); ++k) {
+      EXPECT_EQ(got["o"][5 * k], want.order[k].thread);
+      EXPECT_EQ(got["o"][5 * k + 1], want.order[k].epoch);
+      EXPECT_EQ(static_cast<uint32_t>(got["o"][5 * k + 3].get<int32_t>()), want.order[k].old);
+    }
+  }
+
+  std::vector<int32_t> smem(r.num_words(), 0), gv(r.global_slice().count, 0);
+  std::vector<uint8_t> def(r.num_words(), 0), gdef(r.global_slice().count, 0);
+  for (size_t si = 0; si < r.num_steps(); ++si) {
+    const Step& st = r.step(si);
+    const json& j = steps[si];
+    SCOPED_TRACE("step " + std::to_string(si));
+    EXPECT_EQ(j["end"], static_cast<int>(st.ended_by));
+    EXPECT_EQ(j["bl"], st.barrier_line);
+    EXPECT_EQ(j["lines"].get<std::vector<uint16_t>>(), st.lines);
+    EXPECT_EQ(j["ld"], st.loads);
+    EXPECT_EQ(j["st"], st.stores);
+    EXPECT_EQ(j["ldc"], st.load_conflicts);
+    EXPECT_EQ(j["stc"], st.store_conflicts);
+    EXPECT_EQ(j["deg"], st.max_degree);
+    EXPECT_EQ(j["aw"], st.active_warps());
+    ASSERT_EQ(j["warps"].size(), st.warps.size() * 5);
+    for (size_t w = 0; w < st.warps.size(); ++w) {
+      EXPECT_EQ(j["warps"][5 * w], st.warps[w].useful);
+      EXPECT_EQ(j["warps"][5 * w + 1], st.warps[w].active_mask);
+      EXPECT_EQ(j["warps"][5 * w + 2], st.warps[w].exited);
+      EXPECT_EQ(j["warps"][5 * w + 3], st.warps[w].diverged ? 1 : 0);
+      EXPECT_NEAR(j["warps"][5 * w + 4].get<double>() / 1000.0, st.warps[w].efficiency, 0.0006);
+    }
+    // The snapshot after the step, rebuilt from the deltas.
+    if (j.contains("set")) {
+      for (size_t i = 0; i + 1 < j["set"].size(); i += 2) {
+        smem.at(j["set"][i].get<size_t>()) = j["set"][i + 1].get<int32_t>();
+        def.at(j["set"][i].get<size_t>()) = 1;
+      }
+    }
+    EXPECT_EQ(def, st.defined);
+    for (size_t w = 0; w < smem.size(); ++w) {
+      if (st.defined[w]) {
+        ASSERT_EQ(smem[w], st.smem[w]) << "word " << w;
+      }
+    }
+    EXPECT_EQ(flags(j, "wr", r.num_words()), st.written);
+    EXPECT_EQ(flags(j, "rd", r.num_words()), st.read);
+    std::vector<std::pair<uint32_t, uint32_t>> flows;
+    if (j.contains("flows")) {
+      for (size_t i = 0; i + 1 < j["flows"].size(); i += 2) flows.emplace_back(j["flows"][i], j["flows"][i + 1]);
+    }
+    EXPECT_EQ(flows, st.flows);
+
+    const json none = json::array();
+    const json& acc = j.contains("acc") ? j["acc"] : none;
+    ASSERT_EQ(acc.size(), st.accesses.size());
+    for (size_t i = 0; i < acc.size(); ++i) {
+      const WarpAccess& a = r.accesses()[st.accesses[i]];
+      EXPECT_EQ(acc[i]["k"], static_cast<int>(a.kind));
+      EXPECT_EQ(acc[i]["w"], a.warp);
+      EXPECT_EQ(acc[i]["l"], a.line);
+      EXPECT_EQ(acc[i]["m"], a.lanes);
+      EXPECT_EQ(acc[i]["am"], a.active_mask);
+      EXPECT_EQ(acc[i]["deg"], a.banks.degree);
+      const auto words = undelta(a.lanes, acc[i]["a"]);
+      for (int l = 0; l < kWarpSize; ++l) {
+        if (a.lanes >> l & 1u) {
+          EXPECT_EQ(words[l], a.addr[l] / kBankWidthBytes) << "lane " << l;
+        }
+      }
+      for (int b = 0; b < kNumBanks; ++b) EXPECT_EQ(acc[i]["wpb"][b], a.banks.words_per_bank[b]);
+    }
+    const json& shf = j.contains("shf") ? j["shf"] : none;
+    ASSERT_EQ(shf.size(), st.shuffles.size());
+    for (size_t i = 0; i < shf.size(); ++i) {
+      const WarpShuffle& s = r.shuffles()[st.shuffles[i]];
+      EXPECT_EQ(shf[i]["w"], s.warp);
+      EXPECT_EQ(shf[i]["m"], s.lanes);
+      EXPECT_EQ(shf[i]["ok"], s.consistent);
+      if (s.kind == AccessKind::Shuffle) {
+        ASSERT_EQ(shf[i]["src"].size(), s.moves.size());
+        for (size_t k = 0; k < s.moves.size(); ++k) EXPECT_EQ(shf[i]["src"][k], s.moves[k].src);
+      }
+      size_t k = 0;
+      for (int l = 0; l < kWarpSize; ++l) {
+        if (!(s.lanes >> l & 1u)) continue;
+        EXPECT_EQ(static_cast<uint32_t>(shf[i]["of"][k].get<int32_t>()), s.offered[l]);
+        EXPECT_EQ(static_cast<uint32_t>(shf[i]["rc"][k].get<int32_t>()), s.received[l]);
+        ++k;
+      }
+    }
+    const json& atm = j.contains("atm") ? j["atm"] : none;
+    ASSERT_EQ(atm.size(), st.atomics.size());
+    for (size_t i = 0; i < atm.size(); ++i) {
+      const WarpAtomic& a = r.atomics()[st.atomics[i]];
+      EXPECT_EQ(atm[i]["mx"], a.max_contention);
+      ASSERT_EQ(atm[i]["ct"].size(), a.contention.size() * 2);
+      for (size_t k = 0; k < a.contention.size(); ++k) {
+        EXPECT_EQ(atm[i]["ct"][2 * k], a.contention[k].first);
+        EXPECT_EQ(atm[i]["ct"][2 * k + 1], a.contention[k].second);
+      }
+    }
+    const json& req = j.contains("req") ? j["req"] : none;
+    ASSERT_EQ(req.size(), st.global_requests.size());
+    for (size_t i = 0; i < req.size(); ++i) {
+      const GlobalRequest& g = r.global_requests()[st.global_requests[i]];
+      EXPECT_EQ(req[i]["k"], static_cast<int>(g.kind));
+      EXPECT_EQ(req[i]["sec"], g.sectors);
+      EXPECT_EQ(req[i]["min"], g.min_sectors);
+      EXPECT_EQ(req[i]["rb"], g.requested_bytes);
+      EXPECT_NEAR(req[i]["eff"].get<double>(), g.efficiency(), 0.0006);
+      const auto idx = undelta(g.lanes, req[i]["ix"]);
+      for (int l = 0; l < kWarpSize; ++l) {
+        if (g.lanes >> l & 1u) {
+          EXPECT_EQ(idx[l], g.index[l]) << "lane " << l;
+        }
+      }
+    }
+    if (r.has_global_slice()) {
+      if (j.contains("gset")) {
+        for (size_t i = 0; i + 1 < j["gset"].size(); i += 2) {
+          gv.at(j["gset"][i].get<size_t>()) = j["gset"][i + 1].get<int32_t>();
+          gdef.at(j["gset"][i].get<size_t>()) = 1;
+        }
+      }
+      EXPECT_EQ(gdef, st.global_defined);
+      for (size_t c = 0; c < gv.size(); ++c) {
+        if (st.global_defined[c]) {
+          ASSERT_EQ(gv[c], st.global_values[c]) << "cell " << c;
+        }
+      }
+      EXPECT_EQ(flags(j, "gwr", gv.size()), st.global_written);
+      EXPECT_EQ(flags(j, "grd", gv.size()), st.global_read);
+    }
+  }
+}
+
+const Trace& find_trace(const Session& s, const std::string& kernel, uint32_t bs) {
+  const Trace* t = s.find_trace(kernel, bs);
+  if (!t) throw std::runtime_error("the bundled session has no trace of " + kernel + " at " + std::to_string(bs));
+  return *t;
+}
+
+// A small session: two Harris traces from the bundled one, with their timings.
+Session small_session() {
+  const Session& big = bundled().session;
+  Session s;
+  s.meta = big.meta;
+  for (const auto& [k, b] : std::vector<std::pair<std::string, uint32_t>>{{"reduce1", 128}, {"reduce1", 256}}) {
+    s.traces.push_back(find_trace(big, k, b));
+    if (const SessionTiming* t = big.find_timing(k, b)) s.timings.push_back(*t);
+  }
+  return s;
+}
+
+TEST(WebExport, PageLoadsNothingFromOutside) {
+  const std::string& page = bundled().page;
+  for (const char* bad : {"http://", "https://", "//cdn", "<link", "@import", "url(", "<iframe", "<img", "src="}) {
+    EXPECT_EQ(page.find(bad), std::string::npos) << "the page holds " << bad;
+  }
+  // Every script is inline: the page's only <script> elements have no src and one is the data.
+  size_t scripts = 0;
+  for (size_t at = page.find("<script"); at != std::string::npos; at = page.find("<script", at + 1)) ++scripts;
+  EXPECT_EQ(scripts, 2u);
+  EXPECT_NE(page.find("RECORDING"), std::string::npos);
+  EXPECT_NE(page.find("<title>ReduceScope replay: NVIDIA H100"), std::string::npos);
+}
+
+TEST(WebExport, EmbeddedSourcesAreTheWebFolder) {
+  // The build embeds web/ as it is: what the page runs is what the repository holds.
+  auto read = [](const std::string& name) {
+    std::ifstream f(std::string(RS_WEB_DIR) + "/" + name, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  EXPECT_EQ(web_asset_html(), read("replay.html"));
+  EXPECT_EQ(web_asset_css(), read("replay.css"));
+  EXPECT_EQ(web_asset_js(), read("replay.js"));
+  EXPECT_GT(web_asset_js().size(), 20000u);
+}
+
+TEST(WebExport, DataDecodesToTheReplayModelsSteps) {
+  const Bundled& b = bundled();
+  const json& traces = b.index["traces"];
+  ASSERT_EQ(traces.size(), b.parts.size() - 1);
+  ASSERT_EQ(traces.size(), b.result.traces);
+  ASSERT_GT(traces.size(), 100u);
+  std::set<std::string> kinds;  // which views the compared traces exercise
+  for (const json& e : traces) {
+    const Trace& t = find_trace(b.session, e["kernel"], e["bs"]);
+    const json part = json::parse(b.parts.at(e["part"].get<size_t>()));
+    EXPECT_EQ(e["steps"].get<size_t>(), part["steps"].size());
+    expect_matches_replay(t, part);
+    for (const json& st : part["steps"]) {
+      for (const char* k : {"acc", "shf", "atm", "req", "gset"}) {
+        if (st.contains(k)) kinds.insert(k);
+      }
+    }
+    // The trace's source is the one its line numbers refer to.
+    EXPECT_EQ(b.index["sources"][part["src"].get<size_t>()], t.source);
+  }
+  EXPECT_EQ(kinds, (std::set<std::string>{"acc", "shf", "atm", "req", "gset"}));
+}
+
+TEST(WebExport, IndexHoldsTheSessionAndTheRegistry) {
+  const Bundled& b = bundled();
+  const json& ix = b.index;
+  EXPECT_EQ(ix["meta"]["gpu"], b.session.meta.gpu);
+  EXPECT_EQ(ix["meta"]["date"], b.session.meta.date);
+  EXPECT_EQ(ix["meta"]["method"], b.session.meta.method);
+  EXPECT_EQ(ix["timings"].size(), b.session.timings.size());
+  EXPECT_EQ(ix["traces_in_session"], b.session.traces.size());
+  // Every registry track and kernel, in order; the pitfalls labelled.
+  ASSERT_GE(ix["tracks"].size(), track_table().size());
+  for (size_t i = 0; i < track_table().size(); ++i) {
+    const json& t = ix["tracks"][i];
+    EXPECT_EQ(t["id"], track_table()[i].id);
+    EXPECT_EQ(t["bs"], track_table()[i].default_block_size);
+    const auto ids = track_kernels(track_table()[i].id);
+    ASSERT_EQ(t["kernels"].size(), ids.size());
+    for (size_t k = 0; k < ids.size(); ++k) {
+      EXPECT_EQ(t["kernels"][k]["name"], kernel_info(ids[k]).name);
+      EXPECT_EQ(t["kernels"][k].contains("pitfall"), kernel_info(ids[k]).pitfall != nullptr);
+    }
+  }
+  // vs CUB is CUB's time over the kernel's.
+  for (const json& row : ix["timings"]) {
+    const SessionTiming* t = b.session.find_timing(row[0], row[1]);
+    ASSERT_NE(t, nullptr);
+    EXPECT_DOUBLE_EQ(row[2].get<double>(), t->median_ms);
+    EXPECT_NEAR(row[7].get<double>(), b.session.meta.cub_ms / t->median_ms, 1e-9);
+  }
+}
+
+TEST(WebExport, BundledSessionFitsThreeMegabytes) {
+  const Bundled& b = bundled();
+  EXPECT_EQ(b.result.bytes, b.page.size());
+  EXPECT_LE(b.page.size(), kWebPageBudget);
+  EXPECT_FALSE(b.result.over_budget);
+  // Each track's default block size is held, and the page's index says what it holds.
+  for (const TrackInfo& t : track_table()) {
+    if (!b.result.held.count(t.id)) continue;  // a track without traces in the session (the pitfalls)
+    const auto& v = b.result.held.at(t.id);
+    EXPECT_NE(std::find(v.begin(), v.end(), t.default_block_size), v.end()) << t.id;
+    EXPECT_EQ(b.index["held"][t.id].get<std::vector<uint32_t>>(), v);
+  }
+  std::cout << "bundled session page: " << b.page.size() << " bytes, " << b.result.traces << " of "
+            << b.result.traces_in_session << " traces\n";
+}
+
+TEST(WebExport, BudgetKeepsEachTracksDefaultBlockSizeFirst) {
+  const Session& s = bundled().session;
+  // A budget nothing fits: each track's default block size anyway, flagged.
+  WebExportResult tiny;
+  const std::string defaults_only = web_page(s, {{}, 1000, ""}, &tiny);
+  EXPECT_TRUE(tiny.over_budget);
+  EXPECT_GT(defaults_only.size(), 1000u);
+  ASSERT_FALSE(tiny.held.empty());
+  for (const auto& [track, sizes] : tiny.held) {
+    ASSERT_NE(find_track(track), nullptr) << track;
+    EXPECT_EQ(sizes, std::vector<uint32_t>{find_track(track)->default_block_size}) << track;
+  }
+  // Room for about half of the rest: the defaults, then whole block sizes while they fit.
+  const size_t budget = defaults_only.size() + (bundled().page.size() - defaults_only.size()) / 2;
+  WebExportResult half;
+  const std::string page = web_page(s, {{}, budget, ""}, &half);
+  EXPECT_FALSE(half.over_budget);
+  EXPECT_LE(page.size(), budget);
+  EXPECT_GT(half.traces, tiny.traces);
+  EXPECT_LT(half.traces, s.traces.size());
+  EXPECT_FALSE(half.block_sizes.empty());  // at least one block size held whole
+  for (const auto& [track, sizes] : half.held) {
+    EXPECT_NE(std::find(sizes.begin(), sizes.end(), find_track(track)->default_block_size), sizes.end()) << track;
+  }
+  // The index lists exactly the traces the parts hold.
+  const auto parts = decode_web_data(web_data_block(page));
+  const json ix = json::parse(parts[0]);
+  EXPECT_EQ(ix["traces"].size(), half.traces);
+  EXPECT_EQ(parts.size(), half.traces + 1);
+}
+
+TEST(WebExport, ChosenBlockSizesOnly) {
+  const Session& s = bundled().session;
+  WebExportResult r;
+  const std::string page = web_page(s, {{128, 1024}, 1000, ""}, &r);  // a choice ignores the budget
+  EXPECT_EQ(r.block_sizes, (std::vector<uint32_t>{128, 1024}));
+  size_t want = 0;
+  for (const Trace& t : s.traces) want += t.meta.block_size == 128 || t.meta.block_size == 1024;
+  EXPECT_EQ(r.traces, want);
+  const json ix = json::parse(decode_web_data(web_data_block(page))[0]);
+  for (const json& e : ix["traces"]) EXPECT_TRUE(e["bs"] == 128 || e["bs"] == 1024);
+  try {
+    web_page(small_session(), {{64}, kWebPageBudget, ""});
+    FAIL() << "a block size without traces was accepted";
+  } catch (const WebExportError& e) {
+    EXPECT_NE(std::string(e.what()).find("no trace at 64 threads"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("128, 256"), std::string::npos) << e.what();
+  }
+}
+
+TEST(WebExport, RefusesASessionWithoutTraces) {
+  Session s = small_session();
+  s.traces.clear();
+  EXPECT_THROW(web_page(s), WebExportError);
+  test::TempDir dir;
+  EXPECT_THROW(export_web_page(s, dir.path("x.html")), WebExportError);
+  EXPECT_FALSE(fs::exists(dir.path("x.html")));
+}
+
+TEST(WebExport, RefusesATraceTheReplayRefuses) {
+  Session s = small_session();
+  s.traces[1].records.clear();  // no records: the replay model refuses it
+  try {
+    web_page(s);
+    FAIL() << "an empty trace was accepted";
+  } catch (const WebExportError& e) {
+    EXPECT_NE(std::string(e.what()).find("no records"), std::string::npos) << e.what();
+  }
+}
+
+TEST(WebExport, WritesAFileAndRefusesUnwritablePaths) {
+  test::TempDir dir;
+  const Session s = small_session();
+  const WebExportResult r = export_web_page(s, dir.path("sub/page.html"));
+  EXPECT_EQ(r.path, dir.path("sub/page.html"));
+  EXPECT_EQ(fs::file_size(r.path), r.bytes);
+  EXPECT_EQ(r.traces, 2u);
+  // A folder in the way, and a file where a folder should be: errors, and no file left behind.
+  fs::create_directories(dir.path("a_folder"));
+  EXPECT_THROW(export_web_page(s, dir.path("a_folder")), WebExportError);
+  { std::ofstream(dir.path("plain")) << "x"; }
+  EXPECT_THROW(export_web_page(s, dir.path("plain/page.html")), WebExportError);
+  size_t files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir.dir())) files += e.is_regular_file();
+  EXPECT_EQ(files, 2u);  // sub/page.html and plain
+}
+
+TEST(WebExport, DamagedDataBlocksAreRefused) {
+  const std::string page = web_page(small_session());
+  const std::string data = web_data_block(page);
+  EXPECT_NO_THROW(decode_web_data(data));
+  // One character changed in the middle: the CRC catches it.
+  std::string flipped = data;
+  size_t mid = flipped.size() / 2;
+  while (flipped[mid] == '\n') ++mid;
+  flipped[mid] = flipped[mid] == 'A' ? 'B' : 'A';
+  try {
+    decode_web_data(flipped);
+    FAIL() << "a changed character was accepted";
+  } catch (const WebExportError& e) {
+    EXPECT_NE(std::string(e.what()).find("CRC"), std::string::npos) << e.what();
+  }
+  // Cut short at every 97th character (at least one data character lost): always refused.
+  const size_t first = data.find_first_not_of('\n'), last = data.find_last_not_of('\n');
+  const std::string trimmed = data.substr(first, last - first + 1);
+  for (size_t cut = 0; cut + 2 < trimmed.size(); cut += 97) {
+    EXPECT_THROW(decode_web_data(trimmed.substr(0, cut)), WebExportError) << "cut at " << cut;
+  }
+  EXPECT_THROW(decode_web_data(data + "QUJD"), WebExportError);
+  EXPECT_THROW(decode_web_data("not base64 at all!"), WebExportError);
+  EXPECT_THROW(web_data_block("<html>no data</html>"), WebExportError);
+}
+
+}  // namespace
+}  // namespace rs

@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+"""The exported web page (reducescope export SESSION --html) in headless Chromium, opened from disk.
+
+Drives the page with the Chrome DevTools Protocol (python3-websocket): real key events
+(Input.dispatchKeyEvent: ArrowRight, End, Home, Space), real mouse clicks on every kernel of every
+track, and checks:
+  - the page loads no http:// or https:// resource (everything it needs is inline);
+  - a step changes what is drawn (the shared-memory canvas and the step counter);
+  - every kernel opens without a JavaScript exception or console error, and every trace the page
+    holds opens (every kernel x block size) with steps;
+  - stepping a 1024-thread block redraws in under 1/60 s;
+  - a corrupted and a truncated data block (and a file cut short) each show a visible error.
+Screenshots go to OUT_DIR (Page.captureScreenshot). Every wait polls with a timeout: no fixed sleeps.
+
+usage: web_chromium.py --reducescope BIN --session FILE.rssession --out OUT_DIR [--chromium PATH]
+Exit 0 when every check passed, 1 otherwise (with the failures listed).
+"""
+import argparse
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+try:
+    import websocket  # Debian: python3-websocket
+except ImportError:
+    print("web_chromium: python3-websocket is missing (scripts/setup.sh installs it)", file=sys.stderr)
+    sys.exit(1)
+
+FAILURES = []
+PASSES = 0
+
+
+def check(cond, what):
+    global PASSES
+    if cond:
+        PASSES += 1
+        print("ok   " + what)
+    else:
+        FAILURES.append(what)
+        print("FAIL " + what)
+    return cond
+
+
+def wait_for(fn, what, timeout=30.0, interval=0.05):
+    """Polls fn() until it returns a truthy value; returns it, or None after `timeout` seconds."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            v = fn()
+        except Exception as e:  # noqa: BLE001 - a poll may race with navigation
+            v = None
+            last = e
+        if v:
+            return v
+        if time.monotonic() > end:
+            print("  (timed out after %.0f s waiting for %s)" % (timeout, what))
+            return None
+        time.sleep(interval)
+
+
+class Browser:
+    """One headless Chromium with one page, spoken to over the DevTools protocol."""
+
+    def __init__(self, chromium, workdir):
+        self.profile = tempfile.mkdtemp(prefix="rs-chromium-", dir=workdir)
+        args = [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+                "--disable-dev-shm-usage", "--remote-debugging-port=0", "--user-data-dir=" + self.profile,
+                "--window-size=1600,1200", "--force-device-scale-factor=1", "about:blank"]
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        text = wait_for(lambda: open(port_file).read() if os.path.exists(port_file) else None,
+                        "Chromium's DevToolsActivePort", timeout=60)
+        if not text:
+            self.close()
+            raise RuntimeError("Chromium did not start (no DevToolsActivePort)")
+        port = int(text.split()[0])
+        targets = wait_for(lambda: [t for t in json.load(urllib.request.urlopen(
+            "http://127.0.0.1:%d/json/list" % port, timeout=5)) if t.get("type") == "page"], "a page target")
+        self.ws = websocket.create_connection(targets[0]["webSocketDebuggerUrl"], timeout=60, suppress_origin=True)
+        self.next_id = 0
+        self.events = []
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            self.call(domain + ".enable")
+
+    def call(self, method, **params):
+        self.next_id += 1
+        my = self.next_id
+        self.ws.send(json.dumps({"id": my, "method": method, "params": params}))
+        while True:
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == my:
+                if "error" in msg:
+                    raise RuntimeError("%s: %s" % (method, msg["error"]))
+                return msg.get("result", {})
+            if "method" in msg:
+                self.events.append(msg)
+
+    def eval(self, expr):
+        r = self.call("Runtime.evaluate", expression=expr, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in r:
+            raise RuntimeError("JS: %s: %s" % (expr[:80], r["exceptionDetails"].get("text")))
+        return r["result"].get("value")
+
+    def drain(self):
+        """Reads the events that arrived without a call (a short evaluate flushes them)."""
+        self.eval("0")
+
+    def open(self, path):
+        self.events.clear()
+        self.call("Page.navigate", url="file://" + os.path.abspath(path))
+        return wait_for(lambda: self.eval("document.readyState") == "complete", "the page to load")
+
+    def key(self, key, code, vk, text=None):
+        base = {"key": key, "code": code, "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk}
+        down = dict(base, type="keyDown" if text is None else "keyDown")
+        if text is not None:
+            down["text"] = text
+        self.call("Input.dispatchKeyEvent", **down)
+        self.call("Input.dispatchKeyEvent", **dict(base, type="keyUp"))
+
+    def click(self, selector):
+        """A real mouse click at the centre of the element (scrolled into view first)."""
+        rect = self.eval("(function(){var e=document.querySelector(%s); if(!e) return null; e.scrollIntoView({block:'center'});"
+                         "var r=e.getBoundingClientRect(); return [r.x+r.width/2, r.y+r.height/2];})()" % json.dumps(selector))
+        if not rect:
+            return False
+        x, y = rect
+        for t in ("mouseMoved", "mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=t, x=x, y=y, button="left", clickCount=1)
+        return True
+
+    def screenshot(self, path, full=False):
+        params = {"format": "png"}
+        if full:
+            params["captureBeyondViewport"] = True
+            size = self.eval("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+            params["clip"] = {"x": 0, "y": 0, "width": size[0], "height": min(size[1], 4000), "scale": 1}
+        data = self.call("Page.captureScreenshot", **params)["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def errors(self):
+        """JavaScript exceptions and console errors seen so far."""
+        out = []
+        for e in self.events:
+            m, p = e.get("method"), e.get("params", {})
+            if m == "Runtime.exceptionThrown":
+                d = p.get("exceptionDetails", {})
+                out.append("exception: " + str(d.get("exception", {}).get("description") or d.get("text")))
+            elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+                out.append("console.error: " + " ".join(str(a.get("value", a.get("description"))) for a in p.get("args", [])))
+            elif m == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
+                out.append("log: " + p["entry"].get("text", ""))
+        return out
+
+    def requested_urls(self):
+        return [e["params"]["request"]["url"] for e in self.events if e.get("method") == "Network.requestWillBeSent"]
+
+    def close(self):
+        try:
+            self.ws.close()
+        except Exception:  # noqa: BLE001
+            pass
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def state(b):
+    return b.eval("window.rs && window.rs.state ? window.rs.state() : null")
+
+
+def smem_pixels(b):
+    return b.eval("document.getElementById('smem').toDataURL()")
+
+
+def wait_open(b, kernel, bs=None, timeout=30):
+    def ok():
+        s = state(b)
+        return s and s["kernel"] == kernel and not s["loading"] and s["steps"] > 0 and (bs is None or s["bs"] == bs)
+    return wait_for(ok, "%s to open" % kernel, timeout)
+
+
+def visible_error(b, words, timeout=30):
+    def ok():
+        return b.eval("(function(){var e=document.getElementById('rs-error'); if(!e||e.hidden) return null;"
+                      "var r=e.getBoundingClientRect(); return r.width>100 && r.height>20 ? e.textContent : null;})()")
+    text = wait_for(ok, "a visible error message", timeout)
+    return text if text and all(w in text for w in words) else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reducescope", required=True)
+    ap.add_argument("--session", required=True)
+    ap.add_argument("--out", default=os.environ.get("RS_WEB_SCREENSHOTS", "web-screenshots"))
+    ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
+    a = ap.parse_args()
+    if not a.chromium:
+        print("web_chromium: no chromium on the PATH (scripts/setup.sh installs Debian's chromium)", file=sys.stderr)
+        return 1
+    os.makedirs(a.out, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="rs-web-")
+    page = os.path.join(work, "replay.html")
+    r = subprocess.run([a.reducescope, "export", a.session, "--html", page], capture_output=True, text=True)
+    print(r.stdout.strip())
+    if not check(r.returncode == 0 and os.path.getsize(page) > 0, "reducescope export --html exits 0 and writes the page"):
+        print(r.stderr)
+        return 1
+    check(os.path.getsize(page) <= 3_000_000, "the page is at most 3 MB (%d bytes)" % os.path.getsize(page))
+
+    # Damaged copies: one base64 character changed in the middle of the data (CRC), the data block
+    # cut to half (tags kept), and the file itself cut short inside the data (no closing tags).
+    html = open(page, encoding="ascii").read()
+    start = html.index(">", html.index('id="rs-data"')) + 1
+    end = html.index("</script>", start)
+    mid = start + (end - start) // 2
+    while html[mid] in "\n=":
+        mid += 1
+    corrupt = html[:mid] + ("A" if html[mid] != "A" else "B") + html[mid + 1:]
+    truncated = html[:mid] + "\n" + html[end:]
+    cut = html[:mid]
+    damaged = {}
+    for name, text in (("corrupt", corrupt), ("truncated", truncated), ("cut", cut)):
+        damaged[name] = os.path.join(work, name + ".html")
+        with open(damaged[name], "w", encoding="ascii") as f:
+            f.write(text)
+
+    b = Browser(a.chromium, work)
+    try:
+        b.open(page)
+        s = wait_for(lambda: (state(b) or {}).get("ready") and state(b), "the page to be ready", 60)
+        check(bool(s) and not s["error"], "the page loads and opens its first kernel (%s)" % (s and s["kernel"]))
+        if not s:
+            print("\n".join(b.errors()))
+            return 1
+        banner = b.eval("document.getElementById('banner').innerText")
+        check("RECORDING" in banner and "recorded" in banner and "H100" in banner,
+              "the banner says it is a recording, from which GPU")
+        urls = b.requested_urls()
+        remote = [u for u in urls if u.startswith("http:") or u.startswith("https:")]
+        check(not remote, "no http(s) request (%d requests: %s)" % (len(urls), ", ".join(sorted(set(u.split(':')[0] for u in urls)))))
+        timing_rows = b.eval("document.querySelectorAll('#timing-tables table tr').length")
+        check(timing_rows > 3, "the timing table is drawn (%d rows)" % timing_rows)
+
+        # Real key events: step forward, to the end, back home, play and pause.
+        b.click("[data-kernel='reduce1']")
+        wait_open(b, "reduce1")
+        b.eval("window.scrollTo(0,0)")
+        before = smem_pixels(b)
+        counter0 = b.eval("document.getElementById('step-counter').textContent")
+        b.key("ArrowRight", "ArrowRight", 39)
+        moved = wait_for(lambda: state(b)["step"] == 1, "ArrowRight to step")
+        check(bool(moved), "ArrowRight moves to step 1")
+        changed = wait_for(lambda: smem_pixels(b) != before, "the shared-memory canvas to change")
+        check(bool(changed), "a step changes the shared-memory drawing")
+        check(b.eval("document.getElementById('step-counter').textContent") != counter0, "a step changes the step counter")
+        steps = state(b)["steps"]
+        b.key("End", "End", 35)
+        check(bool(wait_for(lambda: state(b)["step"] == steps - 1, "End")), "End jumps to the last step (%d)" % (steps - 1))
+        b.key("ArrowRight", "ArrowRight", 39)
+        check(state(b)["step"] == steps - 1, "ArrowRight at the last step stays there")
+        b.key("Home", "Home", 36)
+        check(bool(wait_for(lambda: state(b)["step"] == 0, "Home")), "Home jumps to step 0")
+        b.key("ArrowRight", "ArrowRight", 39)
+        b.key("ArrowRight", "ArrowRight", 39)
+        wait_for(lambda: state(b)["step"] == 2, "two steps")
+        b.screenshot(os.path.join(a.out, "web-reduce1.png"))
+        b.eval("document.getElementById('banks').closest('section').scrollIntoView()")
+        b.screenshot(os.path.join(a.out, "web-banks-reduce1.png"))
+        b.eval("window.scrollTo(0,0)")
+        b.key("Home", "Home", 36)
+        wait_for(lambda: state(b)["step"] == 0, "Home")
+        b.eval("document.getElementById('speed').value='10'; document.getElementById('speed').dispatchEvent(new Event('change'))")
+        b.key(" ", "Space", 32, text=" ")
+        check(bool(wait_for(lambda: state(b)["playing"], "Space to play")), "Space starts playing")
+        check(bool(wait_for(lambda: state(b)["step"] >= 2, "playing to advance")), "playing advances the steps")
+        b.key(" ", "Space", 32, text=" ")
+        check(bool(wait_for(lambda: not state(b)["playing"], "Space to pause")), "Space pauses")
+        held_step = state(b)["step"]
+        check(wait_for(lambda: state(b)["step"] == held_step, "pause to hold", 1) is not None, "paused: the step holds")
+        b.key("ArrowDown", "ArrowDown", 40)
+        check(bool(wait_open(b, "reduce2")), "ArrowDown opens the next kernel (reduce2)")
+        b.key("PageUp", "PageUp", 33)
+        check(bool(wait_for(lambda: state(b)["bs"] > 256 and not state(b)["loading"], "PageUp")),
+              "Page Up opens a larger block size")
+
+        # Every kernel of every track, with a real click; every trace the page holds.
+        kernels = b.eval("window.rs.kernels()")
+        opened, no_trace = [], []
+        for k in kernels:
+            held = b.eval("window.rs.held(%s)" % json.dumps(k))
+            if not b.click("[data-kernel=%s]" % json.dumps(k)):
+                check(False, "kernel %s has a button" % k)
+                continue
+            if not held:
+                ok = wait_for(lambda: state(b)["kernel"] == k and not state(b)["loading"], k)
+                no_trace.append(k)
+                shown = b.eval("document.getElementById('kernel-note').innerText")
+                check(bool(ok) and "No trace" in shown, "%s (no trace in the page) says so" % k)
+                continue
+            if wait_open(b, k):
+                opened.append(k)
+            else:
+                check(False, "kernel %s opens on a click" % k)
+        check(len(opened) >= 30, "%d kernels open on a click (%d without a trace here: %s)" %
+              (len(opened), len(no_trace), ", ".join(no_trace) or "none"))
+        pairs = b.eval("(async function(){var n=0, bad=[]; var ks=window.rs.kernels();"
+                       "for (var i=0;i<ks.length;i++){var h=window.rs.held(ks[i]); for (var j=0;j<h.length;j++){"
+                       "await window.rs.select(ks[i],h[j]); var s=window.rs.state();"
+                       "if(s.kernel!==ks[i]||s.bs!==h[j]||!(s.steps>0)) bad.push(ks[i]+'@'+h[j]);"
+                       "window.rs.benchSteps(s.steps); n++;}} return [n, bad];})()")
+        check(pairs[0] > 0 and not pairs[1], "every trace the page holds opens and draws every step (%d traces%s)" %
+              (pairs[0], "; bad: " + ", ".join(pairs[1]) if pairs[1] else ""))
+        errs = b.errors()
+        check(not errs, "no JavaScript exception or console error (%s)" % ("; ".join(errs[:5]) or "none"))
+
+        # 60 fps: the script's work to redraw every view for a step of a 1024-thread block fits in a
+        # frame (1/60 s); and stepping once per animation frame keeps about 60 fps where the machine can.
+        # The frame rate is the best of three runs, judged against a 32-thread block's best, since a
+        # busy machine (a parallel build) slows every page.
+        def best_frame(bs, runs=3):
+            b.eval("window.rs.select('reduce0', %d)" % bs)
+            if not wait_open(b, "reduce0", bs):
+                return -1
+            return min(b.eval("window.rs.playFrames(60)") for _ in range(runs))
+        small, frame = best_frame(32), best_frame(1024)
+        if state(b)["bs"] == 1024:
+            b.eval("window.rs.viewMs = {}")
+            ms = b.eval("window.rs.benchSteps(240)")
+            print("  per view, ms per step: " + ", ".join("%s %.2f" % (k, v / 240) for k, v in b.eval("window.rs.viewMs").items()))
+            check(0 < ms < 1000 / 60, "a 1024-thread block (reduce0) redraws within a 60 fps frame: %.2f ms per step" % ms)
+            print("  one step per animation frame: %.1f ms per frame (%.0f fps); a 32-thread block: %.1f ms" %
+                  (frame, 1000 / frame, small))
+            if 0 < small <= 17.5:
+                check(0 < frame <= 18.5, "one step per animation frame at 1024 threads keeps about 60 fps (%.1f ms)" % frame)
+            else:
+                print("  (60 fps not judged: even a 32-thread block took %.1f ms per frame; the machine is busy)" % small)
+            b.key("End", "End", 35)
+            b.screenshot(os.path.join(a.out, "web-reduce0-1024.png"))
+        else:
+            check(False, "reduce0 opens at 1024 threads")
+
+        # A few views worth a picture: a shuffle kernel (lanes), an in-place kernel (global slice).
+        for k, kind, name in (("sum_shuffle", "shf", "web-lanes-sum_shuffle.png"),
+                              ("reduceInterleaved", "req", "web-global-reduceInterleaved.png")):
+            b.eval("window.rs.select(%s)" % json.dumps(k))
+            if wait_open(b, k):
+                with_kind = b.eval("window.rs.stepsWith(%s)" % json.dumps(kind))
+                step = with_kind[1] if len(with_kind) > 1 else with_kind[0] if with_kind else 0
+                for _ in range(step):
+                    b.key("ArrowRight", "ArrowRight", 39)
+                check(bool(wait_for(lambda: state(b)["step"] == step, "steps")), "%s: the arrow keys reach step %d" % (k, step))
+                b.eval("document.getElementById(%s).scrollIntoView()" %
+                       json.dumps("lanes-panel" if "lanes" in name else "global-panel"))
+                b.screenshot(os.path.join(a.out, name))
+        b.eval("window.scrollTo(0,0)")
+
+        # Damaged pages: a visible error, not a blank page.
+        for name, words in (("corrupt", ["corrupt"]), ("truncated", ["truncated"]), ("cut", ["truncated"])):
+            b.open(damaged[name])
+            text = visible_error(b, words)
+            check(bool(text), "a %s data block shows a visible error (%s)" % (name, (text or "none").splitlines()[0][:100]))
+            b.screenshot(os.path.join(a.out, "web-error-%s.png" % name))
+    finally:
+        b.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+    print("\nweb_chromium: %d passed, %d failed" % (PASSES, len(FAILURES)))
+    for f in FAILURES:
+        print("  failed: " + f)
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1076 @@
+// ReduceScope web replay: draws the steps that ReduceScope's C++ replay model (tracing/replay.hpp)
+// computed when the page was exported (reducescope export SESSION --html FILE). This script never
+// replays a trace itself: it decodes the data block, undoes the delta encoding (each step lists
+// the cells that changed), and draws. No libraries, no network: the data is inflated with the
+// browser's own DecompressionStream. docs/web-export.md describes the data format.
+//
+// Index
+//   errors        every failure is shown in #rs-error, never a blank page
+//   decode        base64 -> container (length, CRC-32) -> parts -> zlib -> JSON
+//   prepare       one trace's steps: snapshots rebuilt from the per-step deltas
+//   state, keys   selection, stepping, playing; arrow keys, Home/End, Space, Up/Down, PageUp/PageDown
+//   views         source, shared memory, warps x lanes, banks, lanes, atomics, global memory, timings
+//   window.rs     a small read-only hook for the browser test (tests/web_chromium.py)
+(function () {
+  'use strict';
+
+  var $ = function (id) { return document.getElementById(id); };
+  var TIMES = '\u00d7', ARROW = '\u2190', DASH = '\u2013', MDASH = '\u2014';
+
+  // ---- errors ---------------------------------------------------------------------------------
+  var hook = { ready: false, error: null, renders: 0, exceptions: [], viewMs: {} };
+  window.rs = hook;
+  function showError(msg) {
+    var e = $('rs-error');
+    e.textContent = 'ReduceScope cannot show this recording: ' + msg +
+      '\nThe page may be damaged or cut short. Export it again with `reducescope export SESSION --html FILE.html`, ' +
+      'or open the .rssession file in ReduceScope.';
+    e.hidden = false;
+    hook.error = msg;
+    var b = $('rec-text');
+    if (b && !hook.ready) b.textContent = 'The recorded session could not be loaded (see the message above).';
+  }
+  window.addEventListener('error', function (ev) {
+    hook.exceptions.push(String(ev.message));
+    showError('a script error: ' + ev.message);
+  });
+  window.addEventListener('unhandledrejection', function (ev) {
+    var r = ev.reason;
+    hook.exceptions.push(String(r && r.message ? r.message : r));
+    showError(String(r && r.message ? r.message : r));
+  });
+
+  // ---- decode ---------------------------------------------------------------------------------
+  var CRC_TABLE = (function () {
+    var t = new Uint32Array(256);
+    for (var n = 0; n < 256; n++) {
+      var c = n;
+      for (var k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      t[n] = c >>> 0;
+    }
+    return t;
+  })();
+  function crc32(bytes, from) {
+    var c = 0xffffffff;
+    for (var i = from; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  }
+  function u32(b, at) { return (b[at] | b[at + 1] << 8 | b[at + 2] << 16 | b[at + 3] << 24) >>> 0; }
+
+  function readContainer() {
+    var el = $('rs-data');
+    if (!el) throw new Error('the page has no data block');
+    var text = el.textContent.replace(/\s+/g, '');
+    var want = Number(el.getAttribute('data-length'));
+    if (!(want > 0)) throw new Error('the data block has no length attribute');
+    if (text.length !== want) {
+      throw new Error('the data block is ' + (text.length < want ? 'truncated' : 'too long') + ': ' + text.length +
+        ' of ' + want + ' characters');
+    }
+    var bin;
+    try { bin = atob(text); } catch (e) { throw new Error('the data block is corrupt: it is not base64'); }
+    var b = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) b[i] = bin.charCodeAt(i);
+    var magic = 'RSWEB';
+    for (i = 0; i < 5; i++) {
+      if (b[i] !== magic.charCodeAt(i)) throw new Error('the data block is corrupt: it does not start with RSWEB');
+    }
+    if (u32(b, 8) !== 1) throw new Error('the data block is format version ' + u32(b, 8) + '; this page reads version 1');
+    var parts = u32(b, 12), body = u32(b, 16), crc = u32(b, 20);
+    if (b.length - 24 !== body) {
+      throw new Error('the data block is truncated: ' + (b.length - 24) + ' of ' + body + ' bytes');
+    }
+    if (crc32(b, 24) !== crc) throw new Error('the data block is corrupt (its CRC-32 does not match)');
+    var list = [], at = 24;
+    for (var p = 0; p < parts; p++) {
+      if (b.length - at < 8) throw new Error('the data block ends inside part ' + p);
+      var packed = u32(b, at), raw = u32(b, at + 4);
+      at += 8;
+      if (b.length - at < packed) throw new Error('the data block ends inside part ' + p);
+      list.push({ bytes: b.subarray(at, at + packed), raw: raw });
+      at += packed;
+    }
+    return list;
+  }
+
+  function inflateJson(part, what) {
+    if (typeof DecompressionStream === 'undefined') {
+      return Promise.reject(new Error('this browser has no DecompressionStream (it needs Chrome 80, Firefox 113, ' +
+        'Safari 16.4 or newer)'));
+    }
+    var stream = new Blob([part.bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+    return new Response(stream).arrayBuffer().then(function (buf) {
+      if (buf.byteLength !== part.raw) throw new Error(what + ' inflates to ' + buf.byteLength + ' bytes, not ' + part.raw);
+      return JSON.parse(new TextDecoder().decode(buf));
+    }, function (e) {
+      throw new Error(what + ' does not inflate (' + (e && e.message ? e.message : e) + ')');
+    });
+  }
+
+  // ---- values ---------------------------------------------------------------------------------
+  var f32 = new Float32Array(1), i32 = new Int32Array(f32.buffer);
+  // A 32-bit value for people: int32, or float32 in its shortest round-trip form.
+  function fmt(bits, isFloat) {
+    if (!isFloat) return String(bits | 0);
+    i32[0] = bits | 0;
+    var v = f32[0];
+    if (!isFinite(v) || v === 0) return String(v);
+    for (var p = 1; p <= 9; p++) {
+      var s = v.toPrecision(p);
+      if (Math.fround(Number(s)) === v) return String(Number(s));
+    }
+    return String(v);
+  }
+  function popcount(m) {
+    m = m >>> 0;
+    var c = 0;
+    while (m) { m &= m - 1; c++; }
+    return c;
+  }
+  function lanesOf(mask) {
+    var out = [];
+    for (var l = 0; l < 32; l++) if ((mask >>> l) & 1) out.push(l);
+    return out;
+  }
+  // innerHTML / textContent set only when it changes, compared with what was set last (reading
+  // innerHTML back would serialise the DOM on every step).
+  function setHtml(el, h) { if (el._rsHtml !== h) { el._rsHtml = h; el.innerHTML = h; } }
+  function setText(el, t) { if (el._rsHtml !== '\u0000' + t) { el._rsHtml = '\u0000' + t; el.textContent = t; } }
+  function hex(m) { return ('0000000' + (m >>> 0).toString(16)).slice(-8); }
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; });
+  }
+  // Steps as ranges for messages: "2-4, 7".
+  function stepRanges(list) {
+    var out = [], i = 0;
+    while (i < list.length) {
+      var j = i;
+      while (j + 1 < list.length && list[j + 1] === list[j] + 1) j++;
+      out.push(j > i ? list[i] + DASH + list[j] : String(list[i]));
+      i = j + 1;
+    }
+    return out.join(', ');
+  }
+  var END_NAMES = ['__syncthreads()', '__syncwarp()', 'end of kernel', 'a warp shuffle', 'a warp reduce'];
+  var KIND_NAMES = { 0: 'load', 1: 'store', 4: 'global load', 5: 'global store', 6: 'shuffle', 7: 'warp reduce',
+    8: 'shared atomic', 9: 'global atomic' };
+
+  // ---- prepare one trace ----------------------------------------------------------------------
+  // Undoes the delta encoding: the shared-memory (and global-slice) snapshot after every step,
+  // flags of cells written and read, lane addresses of each access and request.
+  function flagsFrom(ranges, n) {
+    var f = new Uint8Array(n);
+    if (!ranges) return f;
+    for (var i = 0; i + 1 < ranges.length; i += 2) f.fill(1, ranges[i], ranges[i] + ranges[i + 1]);
+    return f;
+  }
+  function undelta(mask, d) {
+    var a = new Array(32).fill(-1), lanes = lanesOf(mask), prev = 0;
+    for (var i = 0; i < lanes.length; i++) {
+      prev = i === 0 ? d[0] : prev + d[i];
+      a[lanes[i]] = prev;
+    }
+    return a;
+  }
+  function prepare(t) {
+    var words = t.words, v = new Int32Array(words), d = new Uint8Array(words);
+    var gn = t.slice ? t.slice.count : 0, gv = new Int32Array(gn), gd = new Uint8Array(gn);
+    t.isFloat = t.dtype === 'float32';
+    t.stepsWith = { shf: [], atm: [], req: [], acc: [] };
+    // The largest n-way degree and shuffle count of any step: the banks and lanes canvases keep one
+    // height through the trace, so the page does not jump (nor lay itself out again) while stepping.
+    t.maxDeg = 1;
+    t.maxShf = 0;
+    t.steps.forEach(function (st, si) {
+      var set = st.set || [];
+      for (var i = 0; i + 1 < set.length; i += 2) { v[set[i]] = set[i + 1]; d[set[i]] = 1; }
+      st.smem = v.slice(); st.def = d.slice();
+      st.wrf = flagsFrom(st.wr, words); st.rdf = flagsFrom(st.rd, words);
+      if (gn) {
+        var gs = st.gset || [];
+        for (i = 0; i + 1 < gs.length; i += 2) { gv[gs[i]] = gs[i + 1]; gd[gs[i]] = 1; }
+        st.gval = gv.slice(); st.gdef = gd.slice();
+        st.gwrf = flagsFrom(st.gwr, gn); st.grdf = flagsFrom(st.grd, gn);
+      }
+      (st.acc || []).forEach(function (a) { a.addr = undelta(a.m, a.a); });
+      (st.req || []).forEach(function (q) { q.index = undelta(q.m, q.ix); });
+      ['shf', 'atm', 'req', 'acc'].forEach(function (k) { if (st[k] && st[k].length) t.stepsWith[k].push(si); });
+      t.maxDeg = Math.max(t.maxDeg, st.deg || 1);
+      t.maxShf = Math.max(t.maxShf, st.shf ? st.shf.length : 0);
+      st.flowsTo = {};
+      var fl = st.flows || [];
+      for (i = 0; i + 1 < fl.length; i += 2) (st.flowsTo[fl[i]] = st.flowsTo[fl[i]] || []).push(fl[i + 1]);
+    });
+    return t;
+  }
+
+  // ---- state ----------------------------------------------------------------------------------
+  var D = null;          // the index part
+  var parts = null;      // the container's parts
+  var cache = {};        // part -> Promise of a prepared trace
+  var S = { kernel: null, bs: 0, step: 0, trace: null, loading: false, playing: false, speed: 2, acc: -1, req: -1 };
+  var kernels = [];      // [{name, track, info}] in list order
+  var traceOf = {};      // kernel + '@' + bs -> trace entry of the index
+
+  function key(k, b) { return k + '@' + b; }
+  function heldSizes(k) {
+    return D.block_sizes.filter(function (b) { return traceOf[key(k, b)]; });
+  }
+  function kernelInfo(name) {
+    for (var i = 0; i < kernels.length; i++) if (kernels[i].name === name) return kernels[i];
+    return null;
+  }
+  function trackOf(id) {
+    for (var i = 0; i < D.tracks.length; i++) if (D.tracks[i].id === id) return D.tracks[i];
+    return null;
+  }
+
+  function select(name, bs) {
+    var k = kernelInfo(name);
+    if (!k) return;
+    var held = heldSizes(name);
+    if (!bs || !traceOf[key(name, bs)]) {
+      var tr = trackOf(k.track);
+      bs = traceOf[key(name, S.bs)] ? S.bs : tr && traceOf[key(name, tr.bs)] ? tr.bs : held.length ? held[0] : S.bs;
+    }
+    var keepStep = S.kernel === name ? S.step : -1;
+    S.kernel = name;
+    S.bs = bs;
+    S.acc = -1;
+    S.req = -1;
+    var entry = traceOf[key(name, bs)];
+    if (!entry) {
+      S.trace = null;
+      S.loading = false;
+      renderAll();
+      return Promise.resolve();
+    }
+    S.loading = true;
+    renderAll();
+    if (!cache[entry.part]) {
+      cache[entry.part] = inflateJson(parts[entry.part], 'the trace of ' + name + ' at ' + bs + ' threads').then(prepare);
+    }
+    return cache[entry.part].then(function (t) {
+      if (S.kernel !== name || S.bs !== bs) return;
+      S.trace = t;
+      S.loading = false;
+      S.step = keepStep >= 0 ? Math.min(keepStep, t.steps.length - 1) : 0;
+      renderAll();
+    }, function (e) {
+      S.loading = false;
+      showError(e.message);
+    });
+  }
+
+  function setStep(i) {
+    if (!S.trace) return;
+    var n = S.trace.steps.length;
+    i = Math.max(0, Math.min(n - 1, i));
+    if (i !== S.step) {
+      S.step = i;
+      S.acc = -1;
+      S.req = -1;
+    }
+    renderStep();
+  }
+  function moveKernel(d) {
+    var i = kernels.findIndex(function (k) { return k.name === S.kernel; });
+    var j = Math.max(0, Math.min(kernels.length - 1, i + d));
+    if (j !== i) select(kernels[j].name, S.bs);
+  }
+  function moveBlock(d) {
+    var held = heldSizes(S.kernel);
+    var i = held.indexOf(S.bs);
+    var j = i < 0 ? 0 : Math.max(0, Math.min(held.length - 1, i + d));
+    if (held.length && held[j] !== S.bs) select(S.kernel, held[j]);
+  }
+
+  // Play: one step per 1/speed seconds, drawn on animation frames; stops at the last step.
+  var lastTick = 0, carry = 0;
+  function setPlaying(on) {
+    S.playing = on && !!S.trace;
+    if (S.playing && S.step >= S.trace.steps.length - 1) S.step = 0;
+    $('btn-play').textContent = S.playing ? 'pause' : 'play';
+    $('btn-play').classList.toggle('sel', S.playing);
+    lastTick = 0;
+    carry = 0;
+    if (S.playing) requestAnimationFrame(tick);
+    renderStep();
+  }
+  function tick(now) {
+    if (!S.playing || !S.trace) return;
+    if (lastTick) {
+      carry += (now - lastTick) / 1000 * S.speed;
+      var adv = Math.floor(carry);
+      if (adv > 0) {
+        carry -= adv;
+        var next = S.step + adv;
+        if (next >= S.trace.steps.length - 1) {
+          setStep(S.trace.steps.length - 1);
+          setPlaying(false);
+          return;
+        }
+        setStep(next);
+      }
+    }
+    lastTick = now;
+    requestAnimationFrame(tick);
+  }
+
+  function onKey(e) {
+    if (!D || e.ctrlKey || e.metaKey || e.altKey) return;
+    var tag = e.target && e.target.tagName;
+    if (tag === 'SELECT' || (tag === 'INPUT' && e.target.type !== 'range')) return;
+    var handled = true;
+    switch (e.key) {
+      case 'ArrowRight': setStep(S.step + 1); break;
+      case 'ArrowLeft': setStep(S.step - 1); break;
+      case 'Home': setStep(0); break;
+      case 'End': if (S.trace) setStep(S.trace.steps.length - 1); break;
+      case ' ': case 'Spacebar': if (!e.repeat) setPlaying(!S.playing); break;
+      case 'ArrowUp': moveKernel(-1); break;
+      case 'ArrowDown': moveKernel(1); break;
+      case 'PageUp': moveBlock(1); break;
+      case 'PageDown': moveBlock(-1); break;
+      default: handled = false;
+    }
+    if (handled) e.preventDefault();
+  }
+
+  // ---- canvas helpers -------------------------------------------------------------------------
+  var COL = { orange: '#e69f00', sky: '#56b4e9', green: '#009e73', yellow: '#f0e442', blue: '#0072b2', verm: '#d55e00',
+    purple: '#cc79a7', cell: '#464a54', empty: '#26282e', text: '#f2f2f2', dim: '#a9b0bd', ink: '#0f0f0f' };
+  // Sizes the canvas to its CSS width and `cssH` CSS pixels, for the device's pixel ratio.
+  function canvasCtx(c, cssH) {
+    var dpr = window.devicePixelRatio || 1;
+    var w = c.clientWidth || c.parentNode.clientWidth || 600;
+    c.style.height = cssH + 'px';
+    var pw = Math.round(w * dpr), ph = Math.round(cssH * dpr);
+    if (c.width !== pw || c.height !== ph) { c.width = pw; c.height = ph; }
+    var ctx = c.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, cssH);
+    return { ctx: ctx, w: w, h: cssH };
+  }
+  function hide(c) { c.style.height = '0px'; c.width = c.width; }
+
+  // A grid of cells (shared memory, the global slice): `cols` per row, colour per cell, value text
+  // where it fits.
+  function drawCells(canvas, n, cols, cellColor, valueText, firstIndex) {
+    var w = canvas.clientWidth || canvas.parentNode.clientWidth || 600;
+    var labelW = 44;
+    var cw = (w - labelW) / cols;
+    var ch = Math.max(4, Math.min(cw, 34));
+    var rows = Math.ceil(n / cols);
+    var g = canvasCtx(canvas, rows * ch + 2);
+    var ctx = g.ctx;
+    var fontPx = Math.min(15, Math.floor(ch * 0.55));
+    ctx.font = fontPx + 'px "DejaVu Sans Mono", Consolas, monospace';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    var charW = ctx.measureText('0').width;  // a monospace font: every value's width is its length x this
+    var fits = Math.floor((cw - 2) / charW), bw = Math.max(1, cw - 1), bh = Math.max(1, ch - 1);
+    // Fill by colour first (few colour changes), then the values (two text colours).
+    var colors = new Array(n), texts = fontPx >= 9 && fits > 0 ? new Array(n) : null;
+    for (var i = 0; i < n; i++) colors[i] = cellColor(i);
+    [COL.empty, COL.cell, COL.orange, COL.sky, COL.purple].forEach(function (c) {
+      var path = new Path2D(), any = false;
+      for (var i = 0; i < n; i++) {
+        if (colors[i] === c) { path.rect(labelW + (i % cols) * cw, Math.floor(i / cols) * ch, bw, bh); any = true; }
+      }
+      if (any) { ctx.fillStyle = c; ctx.fill(path); }
+    });
+    if (texts) {
+      for (i = 0; i < n; i++) {
+        var s = valueText(i);
+        if (s !== null && s.length <= fits) {
+          ctx.fillStyle = colors[i] === COL.empty || colors[i] === COL.cell ? COL.text : COL.ink;
+          ctx.fillText(s, labelW + (i % cols) * cw + cw / 2, Math.floor(i / cols) * ch + ch / 2 + 1);
+        }
+      }
+    }
+    var r;
+    if (ch >= 10) {
+      ctx.textAlign = 'right';
+      ctx.fillStyle = COL.dim;
+      ctx.font = Math.min(13, Math.floor(ch * 0.6)) + 'px "DejaVu Sans", sans-serif';
+      for (r = 0; r < rows; r += ch >= 14 ? 1 : 4) ctx.fillText(String((firstIndex || 0) + r * cols), labelW - 4, r * ch + ch / 2);
+    }
+    return { labelW: labelW, cw: cw, ch: ch, cols: cols };
+  }
+
+  // ---- views ----------------------------------------------------------------------------------
+  function renderAll() {
+    renderList();
+    renderBlockSizes();
+    renderNote();
+    renderSource(true);
+    renderTimings();
+    renderStep();
+  }
+
+  function renderList() {
+    var html = '';
+    D.tracks.forEach(function (t) {
+      if (!t.kernels.length) return;
+      html += '<div class="track"><div class="track-title" title="' + esc(t.title) + '">' + esc(t.id) + '</div>';
+      t.kernels.forEach(function (k) {
+        var has = heldSizes(k.name).length > 0;
+        html += '<button class="kernel' + (k.name === S.kernel ? ' sel' : '') + (has ? '' : ' notrace') +
+          '" data-kernel="' + esc(k.name) + '" title="' + esc(k.title) + (has ? '' : ' (no trace in this page)') + '">' +
+          esc(k.name) + (k.pitfall ? '<span class="wrong">WRONG</span>' : '') + '</button>';
+      });
+      html += '</div>';
+    });
+    var list = $('kernel-list');
+    setHtml(list, html);
+  }
+
+  function renderBlockSizes() {
+    var html = '', k = kernelInfo(S.kernel);
+    D.block_sizes.forEach(function (b) {
+      var held = !!traceOf[key(S.kernel, b)];
+      var why = '';
+      if (!held) {
+        why = k && k.info.min_bs > b ? S.kernel + ' needs at least ' + k.info.min_bs + ' threads' +
+          (k.info.min_why ? ': ' + k.info.min_why : '') : 'no trace at ' + b + ' threads in this page (the full session ' +
+          'is in the .rssession file)';
+      }
+      html += '<button data-bs="' + b + '"' + (b === S.bs && held ? ' class="sel"' : '') + (held ? '' : ' disabled') +
+        ' title="' + esc(why || b + ' threads per block (Page Up / Page Down)') + '">' + b + '</button>';
+    });
+    $('bs-buttons').innerHTML = html;
+    var tr = S.trace;
+    setText($('kernel-title'), S.kernel ? S.kernel + (S.bs ? ' at ' + S.bs + ' threads' : '') +
+      (tr ? ' ' + MDASH + ' ' + tr.dtype + ', block ' + tr.block + ' of ' + tr.grid + ', N = ' + tr.n : '') : '');
+  }
+
+  function metric(k, bs, name) {
+    var best = null;
+    D.metrics.forEach(function (m) {
+      if (m[0] === k && m[2] === name && (m[1] === bs || !best)) best = m;
+    });
+    return best;
+  }
+
+  function renderNote() {
+    var k = kernelInfo(S.kernel), el = $('kernel-note');
+    if (!k) { el.innerHTML = ''; return; }
+    var i = k.info, h = '<b>' + esc(i.title) + '</b>';
+    if (i.fixes) h += '<br>Fixes: ' + esc(i.fixes);
+    if (i.costs) h += '<br>Costs: ' + esc(i.costs);
+    if (i.pitfall) {
+      h += '<span class="pit"><b>WRONG CODE on purpose.</b> ' + esc(i.pitfall);
+      var wr = metric(k.name, S.bs, 'wrong_runs'), ds = metric(k.name, S.bs, 'distinct_sums');
+      if (wr) h += '<br>Recorded: wrong in ' + wr[4] + ' ' + esc(wr[3]) + ' at ' + wr[1] + ' threads' +
+        (ds ? ', ' + ds[4] + ' different sums' : '') + '.';
+      var rc = metric(k.name, S.bs, 'racecheck_hazards');
+      if (rc) h += '<br>compute-sanitizer racecheck: ' + rc[4] + ' hazards.';
+      h += '</span>';
+    }
+    if (!traceOf[key(k.name, S.bs)]) {
+      var held = heldSizes(k.name);
+      h += '<br><span class="bad">No trace of ' + esc(k.name) + ' at ' + S.bs + ' threads in this page.</span> ' +
+        (held.length ? 'This page holds it at ' + held.join(', ') + ' threads. ' : '') +
+        'The full session is in the .rssession file.';
+    }
+    el.innerHTML = h;
+  }
+
+  var sourceShown = -1, sourceLines = [], highlighted = [];
+  function renderSource(reset) {
+    var tr = S.trace, k = kernelInfo(S.kernel);
+    var idx = tr ? tr.src : k ? D.track_source[k.track] : -1;
+    if (idx === undefined) idx = -1;
+    if (idx !== sourceShown) {
+      sourceShown = idx;
+      var text = idx >= 0 ? D.sources[idx] : '';
+      var pre = $('source');
+      pre.textContent = '';
+      sourceLines = [];
+      var frag = document.createDocumentFragment();
+      text.split('\n').forEach(function (line, i) {
+        var div = document.createElement('span');
+        div.className = 'ln';
+        var no = document.createElement('span');
+        no.className = 'no';
+        no.textContent = String(i + 1);
+        div.appendChild(no);
+        div.appendChild(document.createTextNode(line));
+        frag.appendChild(div);
+        sourceLines.push(div);
+      });
+      pre.appendChild(frag);
+      highlighted = [];
+      highlightLines.sig = null;
+      srcGeom = null;
+      var t = k ? trackOf(k.track) : null;
+      $('source-title').textContent = (t && t.file ? t.file : '') + (tr ? ' (as recorded with the trace)' : '');
+    }
+    if (reset) highlightLines();
+  }
+  // The step's lines (and the barrier's) highlighted, scrolled into view inside the source box. No
+  // layout is read while stepping: the line height and the box's height are measured when the source
+  // is built or the window resized, and the scroll position is followed with a scroll listener.
+  var srcGeom = null, srcScroll = 0;
+  function measureSource() {
+    var pre = $('source');
+    srcGeom = sourceLines.length ? { line: sourceLines[0].offsetHeight || 20, top: sourceLines[0].offsetTop - pre.offsetTop,
+      h: pre.clientHeight } : null;
+    srcScroll = pre.scrollTop;
+  }
+  function highlightLines() {
+    var st = S.trace && S.trace.steps[S.step];
+    var want = [];
+    if (st) {
+      (st.lines || []).forEach(function (l) { if (sourceLines[l - 1]) want.push([l, 'hl']); });
+      if (st.bl && sourceLines[st.bl - 1]) want.push([st.bl, 'bar']);
+    }
+    var sig = want.join(';');
+    if (sig === highlightLines.sig) return;
+    highlightLines.sig = sig;
+    highlighted.forEach(function (el) { el.classList.remove('hl', 'bar'); });
+    highlighted = [];
+    want.forEach(function (w) {
+      var el = sourceLines[w[0] - 1];
+      el.classList.add(w[1]);
+      highlighted.push(el);
+    });
+    if (want.length) {
+      if (!srcGeom) measureSource();
+      var top = srcGeom.top + (want[0][0] - 1) * srcGeom.line;
+      if (top < srcScroll || top > srcScroll + srcGeom.h - 2 * srcGeom.line) {
+        srcScroll = Math.max(0, top - 3 * srcGeom.line);
+        $('source').scrollTop = srcScroll;
+      }
+    }
+  }
+
+  function renderStep() {
+    hook.renders++;
+    var tr = S.trace, st = tr && tr.steps[S.step];
+    var slider = $('step-slider');
+    if (!tr) {
+      setText($('step-counter'), S.loading ? 'loading' + '\u2026' : 'no trace');
+      slider.max = 0;
+      slider.value = 0;
+      setText($('step-summary'), S.loading ? '' : 'Choose a kernel and a block size that this page holds a trace of.');
+      ['smem', 'warps', 'banks', 'lanes', 'gslice'].forEach(function (id) { hide($(id)); });
+      ['smem-text', 'warps-text', 'banks-text', 'lanes-text', 'atomics-text', 'global-text', 'access-list',
+        'atomics-list', 'global-list', 'smem-hover'].forEach(function (id) { setHtml($(id), ''); });
+      highlightLines();
+      return;
+    }
+    var n = tr.steps.length;
+    setText($('step-counter'), 'step ' + S.step + ' / ' + (n - 1));
+    slider.max = n - 1;
+    slider.value = S.step;
+    var s = 'Ends at <b>' + END_NAMES[st.end] + '</b>' + (st.bl ? ' (line ' + st.bl + ')' : '') + '. Active warps ' +
+      st.aw + ' of ' + tr.warps + '. ';
+    if (st.ld || st.st) {
+      s += 'Shared: ' + st.ld + ' warp loads, ' + st.st + ' stores; bank conflicts ' + st.ldc + ' load, ' + st.stc +
+        ' store' + (st.deg > 1 ? ' (<span class="bad">worst ' + st.deg + '-way</span>)' : '') + '. ';
+    }
+    if (st.shf) s += st.shf.length + ' shuffle' + (st.shf.length === 1 ? '' : 's') + '. ';
+    if (st.atm) s += st.atm.length + ' warp atomic' + (st.atm.length === 1 ? '' : 's') + '. ';
+    if (st.req) s += st.req.length + ' global request' + (st.req.length === 1 ? '' : 's') + '. ';
+    setHtml($('step-summary'), s);
+    // Each view, timed (hook.viewMs: the browser test prints where a frame's time goes).
+    var t = performance.now(), ms = hook.viewMs;
+    [['source', highlightLines], ['smem', drawSmem], ['warps', drawWarps], ['banks', drawBanks], ['lanes', drawLanes],
+      ['atomics', drawAtomics], ['global', drawGlobal]].forEach(function (v) {
+      v[1](tr, st);
+      var now = performance.now();
+      ms[v[0]] = (ms[v[0]] || 0) + (now - t);
+      t = now;
+    });
+    hook.step = S.step;
+  }
+
+  var smemLayout = null;
+  function drawSmem(tr, st) {
+    var c = $('smem');
+    if (!tr.has.shared && !tr.words) {
+      setText($('smem-text'), tr.kernel + ' does not use shared memory.');
+      hide(c);
+      smemLayout = null;
+      return;
+    }
+    setText($('smem-text'), tr.words + ' words of 4 bytes, 32 per row (one row = the 32 banks).' +
+      (tr.has.shared ? '' : ' ' + tr.kernel + ' makes no shared load or store (its shared memory holds atomics only).'));
+    smemLayout = drawCells(c, tr.words, 32, function (i) {
+      return st.wrf[i] ? COL.orange : st.rdf[i] ? COL.sky : st.def[i] ? COL.cell : COL.empty;
+    }, function (i) { return st.def[i] ? fmt(st.smem[i], tr.isFloat) : null; }, 0);
+  }
+  function smemHover(ev) {
+    var tr = S.trace, st = tr && tr.steps[S.step], L = smemLayout;
+    if (!st || !L) return;
+    var r = ev.target.getBoundingClientRect();
+    var x = ev.clientX - r.left - L.labelW, y = ev.clientY - r.top;
+    var col = Math.floor(x / L.cw), row = Math.floor(y / L.ch), i = row * L.cols + col;
+    var out = '';
+    if (x >= 0 && col < L.cols && i >= 0 && i < tr.words) {
+      out = 'word ' + i + ' (bank ' + (i % 32) + ', byte ' + (i * 4) + '): ' +
+        (st.def[i] ? fmt(st.smem[i], tr.isFloat) : 'not yet stored') + (st.wrf[i] ? ', written this step' : '') +
+        (st.rdf[i] ? ', read this step' : '');
+      var from = st.flowsTo[i];
+      if (from) out += '; computed from word' + (from.length > 1 ? 's ' : ' ') + from.join(', ');
+    }
+    $('smem-hover').textContent = out;
+  }
+
+  function drawWarps(tr, st) {
+    var c = $('warps'), W = tr.warps;
+    var any = tr.has.shared || tr.has.lanes || tr.has.atomics || tr.has.global;
+    if (!any) {
+      setText($('warps-text'), tr.kernel + ': the trace holds no warp instruction, only barriers.');
+      hide(c);
+      return;
+    }
+    setText($('warps-text'), 'Active warps: ' + st.aw + ' of ' + W + '.');
+    var w = c.clientWidth || 600;
+    var labelW = 72, flagW = 124;
+    var cell = Math.max(4, Math.min(30, (w - labelW - flagW) / 32));
+    var g = canvasCtx(c, W * cell + 2), ctx = g.ctx;
+    var font = Math.max(10, Math.min(16, Math.floor(cell * 0.8)));
+    ctx.font = font + 'px "DejaVu Sans", sans-serif';
+    ctx.textBaseline = 'middle';
+    // The lanes, one path per colour: exited, useful, active but idle, inactive.
+    var paths = [new Path2D(), new Path2D(), new Path2D(), new Path2D()];
+    for (var k = 0; k < W; k++) {
+      var u = st.warps[5 * k] >>> 0, a = st.warps[5 * k + 1] >>> 0, x = st.warps[5 * k + 2] >>> 0;
+      for (var l = 0; l < 32; l++) {
+        var bit = (1 << l) >>> 0;
+        paths[(x & bit) ? 0 : (u & bit) ? 1 : (a & bit) ? 2 : 3].rect(labelW + l * cell, k * cell, cell - 1, cell - 1);
+      }
+    }
+    [COL.empty, COL.green, COL.yellow, COL.cell].forEach(function (c, i) { ctx.fillStyle = c; ctx.fill(paths[i]); });
+    for (k = 0; k < W; k++) {
+      u = st.warps[5 * k] >>> 0;
+      var div = st.warps[5 * k + 3], eff = st.warps[5 * k + 4];
+      var y = k * cell;
+      if (cell >= 11 || k % 4 === 0) {
+        ctx.textAlign = 'left';
+        ctx.fillStyle = u ? COL.text : COL.dim;
+        ctx.fillText('warp ' + k, 2, y + cell / 2);
+      }
+      if (div) {  // a divergence flag that shows at any size
+        ctx.fillStyle = COL.verm;
+        ctx.fillRect(labelW + 32 * cell + 2, y, 5, cell - 1);
+      }
+      if (u && cell >= 11) {
+        ctx.fillStyle = div ? COL.verm : COL.text;
+        ctx.fillText((div ? 'DIVERGED ' : '') + Math.round(eff / 10) + '%', labelW + 32 * cell + 10, y + cell / 2);
+      }
+    }
+  }
+
+  function drawBanks(tr, st) {
+    var c = $('banks'), list = $('access-list');
+    if (!tr.has.shared) {
+      setText($('banks-text'), tr.kernel + ' does not use shared memory: no banks to conflict.');
+      setHtml(list, '');
+      hide(c);
+      return;
+    }
+    var acc = st.acc || [];
+    setHtml($('banks-text'), 'Whole block: ' + tr.ldc + ' load, ' + tr.stc + ' store bank conflicts. ' +
+      (acc.length ? 'This step: ' + acc.length + ' warp-level accesses; click one to see its banks.'
+        : 'No shared-memory access in this step.'));
+    if (!acc.length) { setHtml(list, ''); hide(c); return; }
+    if (S.acc < 0 || S.acc >= acc.length) {
+      S.acc = 0;
+      for (var i = 1; i < acc.length; i++) if (acc[i].deg > acc[S.acc].deg) S.acc = i;
+    }
+    var html = '';
+    var shown = Math.min(acc.length, 24);
+    for (i = 0; i < shown; i++) {
+      var a = acc[i];
+      html += '<div class="item' + (i === S.acc ? ' sel' : '') + '" data-acc="' + i + '">warp ' + a.w + ' ' +
+        KIND_NAMES[a.k] + ', line ' + a.l + ': ' + popcount(a.m) + ' lanes, ' +
+        (a.deg > 1 ? '<span class="bad">' + a.deg + '-way conflict</span>' : '<span class="good">conflict free</span>') + '</div>';
+    }
+    if (acc.length > shown) html += '<div>' + (acc.length - shown) + ' more</div>';
+    setHtml(list, html);
+    // The selected access: 32 bank columns; per bank, one box per distinct word it must serve
+    // (the model's words-per-bank), with the lanes that asked for it.
+    var sel = acc[S.acc];
+    var byBank = [];
+    for (var b = 0; b < 32; b++) byBank.push([]);
+    lanesOf(sel.m).forEach(function (l) {
+      var word = sel.addr[l], col = byBank[word % 32], e = null;
+      for (var q = 0; q < col.length; q++) if (col[q].word === word) e = col[q];
+      if (!e) { e = { word: word, lanes: [] }; col.push(e); }
+      e.lanes.push(l);
+    });
+    var deg = Math.max(1, sel.deg, tr.maxDeg);
+    var w = c.clientWidth || 600, colW = (w - 4) / 32, boxH = Math.max(18, Math.min(34, colW));
+    var g = canvasCtx(c, 22 + deg * (boxH + 3) + 22), ctx = g.ctx;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = Math.min(13, Math.floor(colW * 0.45)) + 'px "DejaVu Sans", sans-serif';
+    for (b = 0; b < 32; b++) {
+      var x = 2 + b * colW;
+      ctx.fillStyle = COL.dim;
+      ctx.fillText(String(b), x + colW / 2, 10);
+      var n = sel.wpb[b];
+      for (var r = 0; r < byBank[b].length; r++) {
+        var y = 22 + r * (boxH + 3);
+        ctx.fillStyle = n > 1 ? COL.verm : COL.green;
+        ctx.fillRect(x + 1, y, colW - 2, boxH);
+        ctx.fillStyle = COL.ink;
+        if (colW >= 14) ctx.fillText(String(byBank[b][r].word), x + colW / 2, y + boxH / 2);
+      }
+    }
+    ctx.textAlign = 'left';
+    ctx.fillStyle = COL.text;
+    ctx.font = '14px "DejaVu Sans", sans-serif';
+    ctx.fillText('bank (top), one box per distinct word the bank serves (word index inside); ' + sel.deg + '-way: ' +
+      sel.deg + ' pass' + (sel.deg === 1 ? '' : 'es'), 2, 22 + deg * (boxH + 3) + 10);
+  }
+
+  function drawLanes(tr, st) {
+    var c = $('lanes');
+    if (!tr.has.lanes) {
+      setText($('lanes-text'), tr.kernel + ' makes no warp shuffles: its lanes exchange values ' +
+        (tr.has.shared ? 'through shared memory.' : tr.has.slice ? 'through global memory.' :
+          tr.has.atomics ? 'only through atomics.' : 'not at all.'));
+      hide(c);
+      return;
+    }
+    var sh = st.shf || [];
+    if (!sh.length) {
+      setText($('lanes-text'), 'No shuffle in this step; shuffles in step' +
+        (tr.stepsWith.shf.length > 1 ? 's ' : ' ') + stepRanges(tr.stepsWith.shf) + '.');
+      hide(c);
+      return;
+    }
+    var show = sh.slice(0, 4), rows = Math.min(4, Math.max(tr.maxShf, 1));
+    setText($('lanes-text'), sh.length + ' warp-level ' + (sh[0].k === 7 ? 'warp reduce' : 'shuffle') +
+      (sh.length === 1 ? '' : 's') + ' this step' + (sh.length > show.length ? ' (the first ' + show.length + ' drawn)' : '') +
+      ': per warp, what each lane offered (top) and received (bottom).');
+    var w = c.clientWidth || 600, labelW = 4, cw = (w - labelW) / 32, rowH = 26, band = 54, blockH = rowH * 2 + band + 46;
+    var g = canvasCtx(c, rows * blockH), ctx = g.ctx;
+    show.forEach(function (s, bi) {
+      var y0 = bi * blockH;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'middle';
+      ctx.font = '15px "DejaVu Sans", sans-serif';
+      ctx.fillStyle = s.ok ? COL.text : COL.verm;
+      var rule = '';
+      if (s.k === 6) {
+        var lanes = lanesOf(s.m);
+        for (var i = 0; i < lanes.length; i++) {
+          if (s.src[i] !== lanes[i]) {
+            var d = lanes[i], from = s.src[i];
+            rule = s.op === 3 ? 'lane ' + ARROW + ' lane ^ ' + (from ^ d) : s.op === 2 ? 'lane ' + ARROW + ' lane + ' + (from - d)
+              : s.op === 1 ? 'lane ' + ARROW + ' lane - ' + (d - from) : 'lane ' + ARROW + ' lane ' + from;
+            break;
+          }
+        }
+      }
+      ctx.fillText('warp ' + s.w + '  ' + s.fn + (s.k === 6 ? ' width ' + s.wd : '') + '  line ' + s.l +
+        (rule ? '  (' + rule + ')' : s.k === 7 ? '  (every lane gets the reduction of all)' : '') +
+        (s.ok ? '' : '  INCONSISTENT: a lane did not get what its source held'), labelW, y0 + 10);
+      var yo = y0 + 22, yr = yo + rowH + band;
+      var lanesAll = lanesOf(s.m), of = {}, rc = {};
+      lanesAll.forEach(function (l, i) { of[l] = s.of[i]; rc[l] = s.rc[i]; });
+      ctx.font = Math.max(10, Math.min(15, Math.floor(cw * 0.36))) + 'px "DejaVu Sans Mono", monospace';
+      ctx.textAlign = 'center';
+      for (var l = 0; l < 32; l++) {
+        var x = labelW + l * cw, on = l in of;
+        ctx.fillStyle = on ? COL.cell : COL.empty;
+        ctx.fillRect(x, yo, cw - 1, rowH);
+        ctx.fillRect(x, yr, cw - 1, rowH);
+        if (on) {
+          ctx.fillStyle = COL.text;
+          var a = fmt(of[l], s.f), b = fmt(rc[l], s.f);
+          if (ctx.measureText(a).width < cw - 1) ctx.fillText(a, x + cw / 2, yo + rowH / 2);
+          if (ctx.measureText(b).width < cw - 1) ctx.fillText(b, x + cw / 2, yr + rowH / 2);
+        }
+      }
+      // Arrows from the source lane (top) to the lane that received its value (bottom).
+      ctx.strokeStyle = COL.orange;
+      ctx.fillStyle = COL.orange;
+      ctx.lineWidth = 1.5;
+      if (s.k === 6) {
+        lanesAll.forEach(function (dst, i) {
+          var src = s.src[i];
+          if (src === dst) return;
+          var x1 = labelW + src * cw + cw / 2, x2 = labelW + dst * cw + cw / 2, y1 = yo + rowH, y2 = yr;
+          ctx.beginPath();
+          ctx.moveTo(x1, y1);
+          ctx.bezierCurveTo(x1, y1 + band / 2, x2, y2 - band / 2, x2, y2 - 5);
+          ctx.stroke();
+          ctx.beginPath();
+          ctx.moveTo(x2 - 4, y2 - 6);
+          ctx.lineTo(x2 + 4, y2 - 6);
+          ctx.lineTo(x2, y2);
+          ctx.fill();
+        });
+      } else {
+        ctx.textAlign = 'center';
+        ctx.fillText('reduction of the ' + lanesAll.length + ' lanes ' + ARROW + ' every lane', w / 2, yo + rowH + band / 2);
+      }
+      var rl = tr.result_lanes[s.w];
+      if (rl >= 0) {
+        ctx.fillStyle = COL.dim;
+        ctx.textAlign = 'left';
+        ctx.font = '13px "DejaVu Sans", sans-serif';
+        ctx.fillText('after its last shuffle, lane ' + rl + ' of warp ' + s.w + ' holds the warp\'s result', labelW,
+          yr + rowH + 12);
+      }
+    });
+  }
+
+  function drawAtomics(tr, st) {
+    var list = $('atomics-list');
+    if (!tr.has.atomics) {
+      setText($('atomics-text'), tr.kernel + ' makes no atomic operations.');
+      setHtml(list, '');
+      return;
+    }
+    var at = st.atm || [], h = '';
+    setText($('atomics-text'), at.length ? 'This step: ' + at.length + ' warp-level atomic instruction' +
+      (at.length === 1 ? '' : 's') + '. Lanes on one address take their turn (contention).'
+      : 'No atomic in this step; atomics in step' + (tr.stepsWith.atm.length > 1 ? 's ' : ' ') +
+        stepRanges(tr.stepsWith.atm) + '.');
+    at.slice(0, 8).forEach(function (a) {
+      for (var i = 0; i + 1 < a.ct.length; i += 2) {
+        var n = a.ct[i + 1];
+        h += '<div>warp ' + a.w + ' ' + esc(a.fn) + ' ' + esc(a.labels[i / 2]) + ', line ' + a.l + ': ' +
+          (n > 1 ? '<span class="bad">' + n + ' updates contend</span>' : '<span class="good">1 update, no contention</span>') +
+          '</div>';
+      }
+    });
+    if (at.length > 8) h += '<div>' + (at.length - 8) + ' more instructions this step</div>';
+    // Every target: the updates landed by the end of this step, in landing order.
+    tr.targets.slice(0, 12).forEach(function (t) {
+      var landed = 0, last = null, total = t.o.length / 5;
+      for (var i = 0; i < t.o.length; i += 5) {
+        if (t.o[i + 1] <= S.step) { landed++; last = i; }
+      }
+      h += '<div><b>' + esc(t.label) + '</b> (' + esc(t.fn) + '): ' + landed + ' of ' + total + ' updates landed by ' +
+        'this step' + (total > 1 ? ', ' + t.chained + ' of ' + (total - 1) + ' consecutive pairs chained' : '');
+      if (last !== null) {
+        h += '; last: thread ' + t.o[last] + ' ' + fmt(t.o[last + 3], t.f) + ' ' + '\u2192' + ' ' + fmt(t.o[last + 4], t.f);
+      }
+      h += '</div>';
+    });
+    if (tr.targets.length > 12) h += '<div>' + (tr.targets.length - 12) + ' more addresses</div>';
+    setHtml(list, h);
+  }
+
+  function elements(q) {
+    var idx = [];
+    lanesOf(q.m).forEach(function (l) { idx.push(q.index[l]); });
+    idx.sort(function (a, b) { return a - b; });
+    idx = idx.filter(function (v, i) { return i === 0 || v !== idx[i - 1]; });
+    if (!idx.length) return q.buf;
+    if (idx.length === 1) return q.buf + '[' + idx[0] + ']';
+    var d = idx[1] - idx[0], even = true;
+    for (var i = 2; i < idx.length && even; i++) even = idx[i] - idx[i - 1] === d;
+    return q.buf + '[' + idx[0] + '..' + idx[idx.length - 1] + (even ? (d === 1 ? '' : ' step ' + d) : '') + ']' +
+      (even ? '' : ', ' + idx.length + ' elements');
+  }
+
+  function drawGlobal(tr, st) {
+    var list = $('global-list'), c = $('gslice'), panel = $('global-panel');
+    if (!tr.has.global) {
+      setText($('global-text'), tr.kernel + ' makes no global load or store that the trace records.');
+      setHtml(list, '');
+      hide(c);
+      return;
+    }
+    panel.hidden = false;
+    var req = st.req || [], h = '', text;
+    if (st.gsum) {
+      var g = st.gsum;
+      text = 'This step: ' + g[0] + ' load, ' + g[1] + ' store requests; ' + g[2] +
+        ' sectors of 32 bytes (' + g[3] + ' needed): <span class="' + (g[5] < 0.995 ? 'bad' : 'good') + '">' +
+        Math.round(g[5] * 100) + '% efficiency</span>.';
+    } else {
+      text = 'No global request in this step; requests in step' +
+        (tr.stepsWith.req.length > 1 ? 's ' : ' ') + esc(stepRanges(tr.stepsWith.req)) + '.';
+    }
+    if (S.req >= req.length) S.req = -1;
+    req.slice(0, 64).forEach(function (q, i) {
+      h += '<div class="item' + (i === S.req ? ' sel' : '') + '" data-req="' + i + '">warp ' + q.w + ' ' + KIND_NAMES[q.k] +
+        ' ' + esc(elements(q)) + ', line ' + q.l + ': ' + q.sec + ' sector' + (q.sec === 1 ? '' : 's') + ' (' + q.min +
+        ' needed), <span class="' + (q.eff < 0.995 ? 'bad' : 'good') + '">' + Math.round(q.eff * 100) + '%</span></div>';
+    });
+    if (req.length > 64) h += '<div>' + (req.length - 64) + ' more requests</div>';
+    setHtml(list, h);
+    if (!tr.slice) { setHtml($('global-text'), text); hide(c); return; }
+    var sl = tr.slice, n = sl.count;
+    var cols = n <= 1024 ? 32 : n <= 4096 ? 64 : 128;
+    var outline = null;
+    if (S.req >= 0 && req[S.req] && req[S.req].sp === sl.space) {
+      outline = {};
+      lanesOf(req[S.req].m).forEach(function (l) { outline[req[S.req].index[l] - sl.first] = 1; });
+    }
+    drawCells(c, n, cols, function (i) {
+      if (outline && outline[i]) return COL.purple;
+      return st.gwrf[i] ? COL.orange : st.grdf[i] ? COL.sky : st.gdef[i] ? COL.cell : COL.empty;
+    }, function (i) { return st.gdef[i] ? fmt(st.gval[i], tr.isFloat) : null; }, sl.first);
+    setHtml($('global-text'), text + '<br>The block\'s slice of ' + esc(sl.name) + ', elements ' + sl.first + '..' +
+      (sl.first + n - 1) + (sl.truncated ? ' (the first ' + n + ' of ' + sl.span + ')' : '') +
+      ' after the step: written orange, read blue' + (outline ? ', the selected request purple' : '') +
+      '; click a request to outline its elements.');
+  }
+
+  // ---- timings --------------------------------------------------------------------------------
+  var timingsShown = '';
+  function timingTable(track, bs, current) {
+    var rows = [];
+    track.kernels.forEach(function (k) {
+      D.timings.forEach(function (t) { if (t[0] === k.name && t[1] === bs) rows.push(t); });
+    });
+    if (!rows.length) return '';
+    var h = '<table><caption>' + esc(track.id) + ' at ' + bs + ' threads</caption><tr><th>kernel</th><th>median ms</th>' +
+      '<th>GB/s</th><th>% of peak</th><th>vs CUB</th><th>result</th></tr>';
+    rows.forEach(function (t) {
+      h += '<tr' + (t[0] === current ? ' class="cur"' : '') + '><td>' + esc(t[0]) + '</td><td>' + t[2].toFixed(4) +
+        '</td><td>' + t[5].toFixed(0) + '</td><td>' + t[6].toFixed(1) + '%</td><td>' + (t[7] ? t[7].toFixed(2) + TIMES : '') +
+        '</td><td>' + (t[8] ? 'correct' : '<span class="bad">WRONG</span>') + '</td></tr>';
+    });
+    return h + '</table>';
+  }
+  function renderTimings() {
+    var k = kernelInfo(S.kernel);
+    var sig = S.kernel + '@' + S.bs;
+    if (sig === timingsShown) return;
+    timingsShown = sig;
+    var m = D.meta;
+    $('timing-caption').textContent = 'Recorded on ' + m.gpu + ' (compute capability ' + m.cc + ', CUDA ' + m.cuda +
+      ') on ' + m.date + '. N = ' + m.n + ' elements (' + m.pattern + '). Method: ' + m.method + '. Theoretical peak ' +
+      m.peak_gbps.toFixed(0) + ' GB/s; device copy ' + m.copy_gbps.toFixed(0) + ' GB/s; cub::DeviceReduce::Sum ' +
+      m.cub_ms.toFixed(4) + ' ms (' + m.cub_gbps.toFixed(0) + ' GB/s). vs CUB = CUB time / kernel time.';
+    var h = '';
+    var tr = k ? trackOf(k.track) : null;
+    if (tr) h += timingTable(tr, S.bs, S.kernel) || '<div class="small">No timings of ' + esc(tr.id) + ' at ' + S.bs +
+      ' threads in the session.</div>';
+    h += '<details><summary>Every track and block size</summary>';
+    D.tracks.forEach(function (t) {
+      D.block_sizes.forEach(function (b) { h += timingTable(t, b, S.kernel); });
+    });
+    h += '</details>';
+    $('timing-tables').innerHTML = h;
+  }
+
+  // ---- start ----------------------------------------------------------------------------------
+  function describeHeld() {
+    var parts2 = [];
+    D.tracks.forEach(function (t) {
+      var held = D.held[t.id];
+      if (held && held.length) parts2.push(t.id + ' ' + held.join(', '));
+    });
+    return parts2.join('; ');
+  }
+
+  function start(index) {
+    D = index;
+    D.tracks.forEach(function (t) {
+      t.kernels.forEach(function (k) { kernels.push({ name: k.name, track: t.id, info: k }); });
+    });
+    D.traces.forEach(function (e) { traceOf[key(e.kernel, e.bs)] = traceOf[key(e.kernel, e.bs)] || e; });
+    var m = D.meta;
+    $('rec-text').innerHTML = 'This page replays a session <b>recorded</b> on <b>' + esc(m.gpu) + '</b> on <b>' +
+      esc(m.date) + '</b>; nothing runs on your computer\'s GPU. Steps come from ReduceScope\'s replay model. ' +
+      'Traces held (threads per block): ' + esc(describeHeld()) + ' (' + D.traces.length + ' of ' + D.traces_in_session +
+      ' traces). The full session' + (D.session_name ? ', <b>' + esc(D.session_name) + '</b>,' : '') +
+      ' holds every block size; open it in ReduceScope.';
+    $('footer').textContent = 'Exported by ' + D.exporter + ' from a session recorded by ReduceScope ' + m.tool +
+      '. Bank model: 32 banks of 4 bytes. Global efficiency: bytes requested / (32-byte sectors touched ' + TIMES +
+      ' 32).';
+    $('app').hidden = false;
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('keyup', function (e) { if (e.key === ' ' && D) e.preventDefault(); });
+    $('kernel-list').addEventListener('click', function (e) {
+      var b = e.target.closest('[data-kernel]');
+      if (b) { select(b.getAttribute('data-kernel'), S.bs); b.blur(); }
+    });
+    $('bs-buttons').addEventListener('click', function (e) {
+      var b = e.target.closest('[data-bs]');
+      if (b && !b.disabled) { select(S.kernel, Number(b.getAttribute('data-bs'))); b.blur(); }
+    });
+    $('access-list').addEventListener('click', function (e) {
+      var b = e.target.closest('[data-acc]');
+      if (b) { S.acc = Number(b.getAttribute('data-acc')); renderStep(); }
+    });
+    $('global-list').addEventListener('click', function (e) {
+      var b = e.target.closest('[data-req]');
+      if (b) { var i = Number(b.getAttribute('data-req')); S.req = S.req === i ? -1 : i; renderStep(); }
+    });
+    $('btn-start').onclick = function () { setStep(0); this.blur(); };
+    $('btn-back').onclick = function () { setStep(S.step - 1); this.blur(); };
+    $('btn-fwd').onclick = function () { setStep(S.step + 1); this.blur(); };
+    $('btn-end').onclick = function () { if (S.trace) setStep(S.trace.steps.length - 1); this.blur(); };
+    $('btn-play').onclick = function () { setPlaying(!S.playing); this.blur(); };
+    $('step-slider').oninput = function () { setStep(Number(this.value)); };
+    $('speed').onchange = function () { S.speed = Number(this.value); this.blur(); };
+    $('smem').addEventListener('mousemove', smemHover);
+    $('source').addEventListener('scroll', function () { srcScroll = this.scrollTop; }, { passive: true });
+    var resizeTimer = 0;
+    window.addEventListener('resize', function () {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(function () { srcGeom = null; highlightLines.sig = null; renderStep(); }, 100);
+    });
+    // The first kernel with a trace here, at its track's block size.
+    var first = null;
+    for (var i = 0; i < kernels.length && !first; i++) if (heldSizes(kernels[i].name).length) first = kernels[i];
+    if (!first) throw new Error('the page holds no trace');
+    var tr = trackOf(first.track);
+    S.bs = tr ? tr.bs : 0;
+    return select(first.name, tr ? tr.bs : 0).then(function () { hook.ready = true; });
+  }
+
+  // The test hook: read-only state, and a timing of redraws (the 60 fps check).
+  hook.state = function () {
+    return { kernel: S.kernel, bs: S.bs, step: S.step, steps: S.trace ? S.trace.steps.length : 0,
+      playing: S.playing, loading: S.loading, ready: hook.ready, error: hook.error,
+      warps: S.trace ? S.trace.warps : 0 };
+  };
+  hook.kernels = function () { return kernels.map(function (k) { return k.name; }); };
+  hook.held = function (name) { return heldSizes(name); };
+  hook.stepsWith = function (kind) { return S.trace ? S.trace.stepsWith[kind] : []; };
+  hook.select = function (name, bs) { return select(name, bs); };
+  // Steps one per animation frame for n frames; resolves to the mean frame interval in ms (16.7 at 60 fps).
+  hook.playFrames = function (n) {
+    return new Promise(function (resolve) {
+      var t0 = 0, k = 0;
+      function frame(now) {
+        if (!S.trace) { resolve(-1); return; }
+        if (k === 0) t0 = now;
+        if (k === n) { resolve((now - t0) / n); return; }
+        S.step = (S.step + 1) % S.trace.steps.length;
+        renderStep();
+        k++;
+        requestAnimationFrame(frame);
+      }
+      requestAnimationFrame(frame);
+    });
+  };
+  hook.benchSteps = function (n) {
+    if (!S.trace) return -1;
+    var t0 = performance.now();
+    for (var i = 0; i < n; i++) {
+      S.step = i % S.trace.steps.length;
+      renderStep();
+    }
+    return (performance.now() - t0) / n;
+  };
+
+  // The data block follows this script in the page: read it once the document is parsed (also when
+  // the file was cut short inside the data, which then fails the length check and says so).
+  function load() {
+    try {
+      parts = readContainer();
+      inflateJson(parts[0], 'the index').then(start).catch(function (e) { showError(e.message || String(e)); });
+    } catch (e) {
+      showError(e.message || String(e));
+    }
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', load);
+  else load();
+})();
