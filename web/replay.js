@@ -121,6 +121,17 @@
     }
     return String(v);
   }
+  // An integer shortened to fit a small cell, as the window does: 3812 -> "3.8k", 123456 -> "123k".
+  function compact(s) {
+    var v = Number(s);
+    if (!/^-?\d+$/.test(s) || Math.abs(v) < 1000) return s;
+    var units = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+    for (var i = 0; i < units.length; i++) {
+      var x = v / units[i][0];
+      if (Math.abs(x) >= 1) return (Math.abs(x) < 10 ? x.toFixed(1) : Math.round(x).toString()) + units[i][1];
+    }
+    return s;
+  }
   function popcount(m) {
     m = m >>> 0;
     var c = 0;
@@ -383,6 +394,7 @@
     if (texts) {
       for (i = 0; i < n; i++) {
         var s = valueText(i);
+        if (s !== null && s.length > fits) s = compact(s);
         if (s !== null && s.length <= fits) {
           ctx.fillStyle = colors[i] === COL.empty || colors[i] === COL.cell ? COL.text : COL.ink;
           ctx.fillText(s, labelW + (i % cols) * cw + cw / 2, Math.floor(i / cols) * ch + ch / 2 + 1);
@@ -785,6 +797,8 @@
         if (on) {
           ctx.fillStyle = COL.text;
           var a = fmt(of[l], s.f), b = fmt(rc[l], s.f);
+          if (ctx.measureText(a).width >= cw - 1) a = compact(a);
+          if (ctx.measureText(b).width >= cw - 1) b = compact(b);
           if (ctx.measureText(a).width < cw - 1) ctx.fillText(a, x + cw / 2, yo + rowH / 2);
           if (ctx.measureText(b).width < cw - 1) ctx.fillText(b, x + cw / 2, yr + rowH / 2);
         }
