@@ -577,8 +577,8 @@ std::string summarize_session(const Session& s) {
       out += b;
       for (uint64_t n : ns) {
         const SweepPoint* p = s.sweep.find(series, n);
-        std::snprintf(b, sizeof b, p ? " %7.0f" : " %7s", p ? p->gbps : 0.0);
-        if (!p) std::snprintf(b, sizeof b, " %7s", "-");
+        if (p) std::snprintf(b, sizeof b, " %7.0f", p->gbps);
+        else std::snprintf(b, sizeof b, " %7s", "-");
         out += b;
       }
       out += "\n";

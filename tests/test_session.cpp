@@ -1401,7 +1401,9 @@ TEST(SessionH100Tracks, HoldsLaunchCountsAndTheSweep) {
     EXPECT_GE(t.launches, 1u) << t.kernel << " " << t.block_size;
     const KernelInfo* k = find_kernel(t.kernel);
     ASSERT_NE(k, nullptr) << t.kernel;
-    if (auto fixed = fixed_launches(k->id)) EXPECT_EQ(t.launches, *fixed) << t.kernel;
+    if (auto fixed = fixed_launches(k->id)) {
+      EXPECT_EQ(t.launches, *fixed) << t.kernel;
+    }
   }
   ASSERT_NE(s.find_timing("reduce6", 256), nullptr);
   EXPECT_EQ(s.find_timing("reduce6", 256)->launches, 3u) << "2^24 / (2 x 256 x ...) -> 3 levels";

@@ -40,10 +40,15 @@ struct Bundled {
   json index;
 };
 
+const Session& bundled_session() {
+  static const Session* s = new Session(load_session(RS_TRACKS_SESSION_FILE));
+  return *s;
+}
+
 const Bundled& bundled() {
   static const Bundled* b = [] {
     auto* x = new Bundled;
-    x->session = load_session(RS_TRACKS_SESSION_FILE);
+    x->session = bundled_session();
     x->page = web_page(x->session, {}, &x->result);
     x->parts = decode_web_data(web_data_block(x->page));
     x->index = json::parse(x->parts.at(0));
@@ -250,7 +255,7 @@ const Trace& find_trace(const Session& s, const std::string& kernel, uint32_t bs
 
 // A small session: two Harris traces from the bundled one, with their timings.
 Session small_session() {
-  const Session& big = bundled().session;
+  const Session& big = bundled_session();
   Session s;
   s.meta = big.meta;
   for (const auto& [k, b] : std::vector<std::pair<std::string, uint32_t>>{{"reduce1", 128}, {"reduce1", 256}}) {
@@ -386,7 +391,7 @@ TEST(WebExport, BudgetKeepsEachTracksDefaultBlockSizeFirst) {
 }
 
 TEST(WebExport, ChosenBlockSizesOnly) {
-  const Session& s = bundled().session;
+  const Session& s = bundled_session();
   WebExportResult r;
   const std::string page = web_page(s, {{128, 1024}, 1000, ""}, &r);  // a choice ignores the budget
   EXPECT_EQ(r.block_sizes, (std::vector<uint32_t>{128, 1024}));

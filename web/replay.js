@@ -122,13 +122,16 @@
     return String(v);
   }
   // An integer shortened to fit a small cell, as the window does: 3812 -> "3.8k", 123456 -> "123k".
-  function compact(s) {
+  // With `fits` characters of room, "3.8k" becomes "4k".
+  function compact(s, fits) {
     var v = Number(s);
     if (!/^-?\d+$/.test(s) || Math.abs(v) < 1000) return s;
     var units = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
     for (var i = 0; i < units.length; i++) {
       var x = v / units[i][0];
-      if (Math.abs(x) >= 1) return (Math.abs(x) < 10 ? x.toFixed(1) : Math.round(x).toString()) + units[i][1];
+      if (Math.abs(x) < 1) continue;
+      var short = (Math.abs(x) < 10 ? x.toFixed(1) : Math.round(x).toString()) + units[i][1];
+      return fits && short.length > fits ? Math.round(x) + units[i][1] : short;
     }
     return s;
   }
@@ -369,20 +372,21 @@
   // where it fits.
   function drawCells(canvas, n, cols, cellColor, valueText, firstIndex) {
     var w = canvas.clientWidth || canvas.parentNode.clientWidth || 600;
-    var labelW = 44;
+    var labelW = 36;
     var cw = (w - labelW) / cols;
     var ch = Math.max(4, Math.min(cw, 34));
     var rows = Math.ceil(n / cols);
     var g = canvasCtx(canvas, rows * ch + 2);
     var ctx = g.ctx;
-    var fontPx = Math.min(15, Math.floor(ch * 0.55));
+    // Three digits fit a cell where they can (the DejaVu Sans Mono advance is 0.6 em).
+    var fontPx = Math.max(8, Math.min(15, Math.floor(ch * 0.6), Math.floor((cw - 3) / (3 * 0.61))));
     ctx.font = fontPx + 'px "DejaVu Sans Mono", Consolas, monospace';
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     var charW = ctx.measureText('0').width;  // a monospace font: every value's width is its length x this
     var fits = Math.floor((cw - 2) / charW), bw = Math.max(1, cw - 1), bh = Math.max(1, ch - 1);
     // Fill by colour first (few colour changes), then the values (two text colours).
-    var colors = new Array(n), texts = fontPx >= 9 && fits > 0 ? new Array(n) : null;
+    var colors = new Array(n), texts = fontPx >= 8 && fits > 0 ? new Array(n) : null;
     for (var i = 0; i < n; i++) colors[i] = cellColor(i);
     [COL.empty, COL.cell, COL.orange, COL.sky, COL.purple].forEach(function (c) {
       var path = new Path2D(), any = false;
@@ -394,7 +398,7 @@
     if (texts) {
       for (i = 0; i < n; i++) {
         var s = valueText(i);
-        if (s !== null && s.length > fits) s = compact(s);
+        if (s !== null && s.length > fits) s = compact(s, fits);
         if (s !== null && s.length <= fits) {
           ctx.fillStyle = colors[i] === COL.empty || colors[i] === COL.cell ? COL.text : COL.ink;
           ctx.fillText(s, labelW + (i % cols) * cw + cw / 2, Math.floor(i / cols) * ch + ch / 2 + 1);
@@ -568,7 +572,7 @@
       slider.value = 0;
       setText($('step-summary'), S.loading ? '' : 'Choose a kernel and a block size that this page holds a trace of.');
       ['smem', 'warps', 'banks', 'lanes', 'gslice'].forEach(function (id) { hide($(id)); });
-      ['smem-text', 'warps-text', 'banks-text', 'lanes-text', 'atomics-text', 'global-text', 'access-list',
+      ['smem-text', 'warps-text', 'banks-text', 'bank-caption', 'lanes-text', 'atomics-text', 'global-text', 'access-list',
         'atomics-list', 'global-list', 'smem-hover'].forEach(function (id) { setHtml($(id), ''); });
       highlightLines();
       return;
@@ -679,6 +683,7 @@
 
   function drawBanks(tr, st) {
     var c = $('banks'), list = $('access-list');
+    if (!tr.has.shared || !(st.acc && st.acc.length)) setHtml($('bank-caption'), '');
     if (!tr.has.shared) {
       setText($('banks-text'), tr.kernel + ' does not use shared memory: no banks to conflict.');
       setHtml(list, '');
@@ -716,11 +721,11 @@
       e.lanes.push(l);
     });
     var deg = Math.max(1, sel.deg, tr.maxDeg);
-    var w = c.clientWidth || 600, colW = (w - 4) / 32, boxH = Math.max(18, Math.min(34, colW));
-    var g = canvasCtx(c, 22 + deg * (boxH + 3) + 22), ctx = g.ctx;
+    var w = c.clientWidth || 600, colW = (w - 4) / 32, boxH = Math.max(18, Math.min(30, colW * 0.7));
+    var g = canvasCtx(c, 22 + deg * (boxH + 3)), ctx = g.ctx;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    ctx.font = Math.min(13, Math.floor(colW * 0.45)) + 'px "DejaVu Sans", sans-serif';
+    ctx.font = Math.max(10, Math.min(16, Math.floor(colW * 0.4))) + 'px "DejaVu Sans", sans-serif';
     for (b = 0; b < 32; b++) {
       var x = 2 + b * colW;
       ctx.fillStyle = COL.dim;
@@ -734,11 +739,10 @@
         if (colW >= 14) ctx.fillText(String(byBank[b][r].word), x + colW / 2, y + boxH / 2);
       }
     }
-    ctx.textAlign = 'left';
-    ctx.fillStyle = COL.text;
-    ctx.font = '14px "DejaVu Sans", sans-serif';
-    ctx.fillText('bank (top), one box per distinct word the bank serves (word index inside); ' + sel.deg + '-way: ' +
-      sel.deg + ' pass' + (sel.deg === 1 ? '' : 'es'), 2, 22 + deg * (boxH + 3) + 10);
+    setText($('bank-caption'), 'warp ' + sel.w + ' ' + KIND_NAMES[sel.k] + ', line ' + sel.l + ': the 32 banks ' +
+      '(numbers on top), one box per distinct 4-byte word a bank must serve (the word\'s index inside). ' +
+      sel.deg + '-way: ' + sel.deg + ' pass' + (sel.deg === 1 ? '' : 'es') + (sel.deg > 1 ? ', ' + (sel.deg - 1) +
+      ' bank conflict' + (sel.deg > 2 ? 's' : '') : ', conflict free') + '. Lanes reading one word share a pass.');
   }
 
   function drawLanes(tr, st) {

@@ -695,12 +695,14 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     const std::string data = base64(container(packed, raw));
     std::string html = tmpl;
     std::string title = "ReduceScope replay: " + s.meta.gpu + (s.meta.date.empty() ? "" : ", " + s.meta.date);
-    replace_once(html, "@@RS_TITLE@@", html_escape(title));
-    replace_once(html, "@@RS_CSS@@", web_asset_css());
-    replace_once(html, "@@RS_JS@@", web_asset_js());
+    // From the template's last marker to its first, so that each search finds the template's marker
+    // before any text already put in.
+    replace_once(html, "@@RS_DATA@@", data);
     // The number of base64 characters (line breaks not counted): the page checks it first.
     replace_once(html, "@@RS_DATA_LENGTH@@", std::to_string(data.size() - std::count(data.begin(), data.end(), '\n')));
-    replace_once(html, "@@RS_DATA@@", data);
+    replace_once(html, "@@RS_JS@@", web_asset_js());
+    replace_once(html, "@@RS_CSS@@", web_asset_css());
+    replace_once(html, "@@RS_TITLE@@", html_escape(title));
     if (r) {
       r->bytes = html.size();
       r->data_bytes = data.size();
