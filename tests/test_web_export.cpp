@@ -343,6 +343,69 @@ TEST(WebExport, IndexHoldsTheSessionAndTheRegistry) {
   }
 }
 
+TEST(WebExport, IndexHoldsTheSweepAndLaunchCounts) {
+  const Bundled& b = bundled();
+  const json& ix = b.index;
+  // Each timing's launch count, the session's (the bundled session stores them all).
+  ASSERT_EQ(ix["timings"].size(), b.session.timings.size());
+  size_t known = 0;
+  for (size_t i = 0; i < b.session.timings.size(); ++i) {
+    const SessionTiming& t = b.session.timings[i];
+    const json& row = ix["timings"][i];
+    ASSERT_EQ(row.size(), 10u);
+    EXPECT_EQ(row[0], t.kernel);
+    EXPECT_EQ(row[1], t.block_size);
+    EXPECT_EQ(row[9].get<uint32_t>(), t.launches) << t.kernel << " at " << t.block_size;
+    known += t.launches > 0;
+  }
+  EXPECT_GT(known, b.session.timings.size() / 2) << "the bundled session should store launch counts";
+  // The registry's fixed launch counts, which the page shows where a session stores none (as the window).
+  for (const json& track : ix["tracks"]) {
+    for (const json& k : track["kernels"]) {
+      const KernelInfo* info = find_kernel(k["name"].get<std::string>());
+      if (!info) continue;
+      const auto fixed = fixed_launches(info->id);
+      EXPECT_EQ(k.contains("fixed_launches"), fixed.has_value()) << info->name;
+      if (fixed) {
+        EXPECT_EQ(k["fixed_launches"].get<unsigned>(), *fixed) << info->name;
+      }
+    }
+  }
+  // The N sweep, point by point, in the session's order.
+  const Sweep& sw = b.session.sweep;
+  ASSERT_FALSE(sw.empty()) << "the bundled session should hold an N sweep";
+  const json& js = ix["sweep"];
+  EXPECT_EQ(js["gpu"], sw.gpu);
+  EXPECT_EQ(js["method"], sw.method);
+  EXPECT_DOUBLE_EQ(js["peak_gbps"].get<double>(), sw.peak_gbps);
+  EXPECT_EQ(js["cub"], kCubSeries);
+  EXPECT_EQ(js["copy"], kCopySeries);
+  ASSERT_EQ(js["points"].size(), sw.points.size());
+  for (size_t i = 0; i < sw.points.size(); ++i) {
+    const SweepPoint& p = sw.points[i];
+    const json& q = js["points"][i];
+    SCOPED_TRACE(p.series + " at " + std::to_string(p.n));
+    ASSERT_EQ(q.size(), 7u);
+    EXPECT_EQ(q[0], p.series);
+    EXPECT_EQ(q[1].get<uint64_t>(), p.n);
+    EXPECT_DOUBLE_EQ(q[2].get<double>(), p.gbps);
+    EXPECT_EQ(q[3], p.kernel);
+    EXPECT_EQ(q[4].get<uint32_t>(), p.block_size);
+    EXPECT_DOUBLE_EQ(q[5].get<double>(), p.median_ms);
+    EXPECT_EQ(q[6].get<uint32_t>(), p.launches);
+  }
+  // Every series the window draws, and N from 2^16 to 2^30.
+  std::set<std::string> series;
+  for (const json& q : js["points"]) series.insert(q[0].get<std::string>());
+  EXPECT_EQ(series.size(), sw.series().size());
+  EXPECT_TRUE(series.count(kCubSeries) && series.count(kCopySeries));
+  EXPECT_EQ(sw.ns().front(), uint64_t{1} << 16);
+  EXPECT_EQ(sw.ns().back(), uint64_t{1} << 30);
+  // A session without a sweep writes an empty one, which the page says it lacks.
+  const json small = json::parse(decode_web_data(web_data_block(web_page(small_session())))[0]);
+  EXPECT_TRUE(small["sweep"]["points"].empty());
+}
+
 TEST(WebExport, BundledSessionFitsThreeMegabytes) {
   const Bundled& b = bundled();
   EXPECT_EQ(b.result.bytes, b.page.size());

@@ -9,6 +9,10 @@ track, and checks:
   - every kernel opens without a JavaScript exception or console error, and every trace the page
     holds opens (every kernel x block size) with steps;
   - stepping a 1024-thread block redraws (its time per step and frame rate are printed as figures);
+  - the bank figure: reduce1 at 256 threads, step 3, draws an 8-way conflict (vermillion, "8-way" marks),
+    reduce3 at the same step none, and hovering a bank names its words;
+  - the timing table's launch column, the three charts drawn (painted pixels), the log time axis toggle
+    changing the drawing, the N sweep's legend and table;
   - a corrupted and a truncated data block (and a file cut short) each show a visible error.
 Screenshots go to OUT_DIR (Page.captureScreenshot). Every wait polls with a timeout: no fixed sleeps.
 
@@ -186,6 +190,52 @@ def smem_pixels(b):
     return b.eval("document.getElementById('smem').toDataURL()")
 
 
+# Pixels of a canvas: [painted (alpha > 0), of which close to `rgb` and opaque, all]. The canvases are
+# transparent where nothing is drawn (canvasCtx clears them), so "painted" is what was drawn.
+PIXELS_JS = """(function(id, rgb, tol){var c=document.getElementById(id); if(!c||!c.width||!c.height) return null;
+var d=c.getContext('2d').getImageData(0,0,c.width,c.height).data, n=0, m=0;
+for(var i=0;i<d.length;i+=4){ if(d[i+3]>0){n++; if(rgb && d[i+3]>200 && Math.abs(d[i]-rgb[0])<=tol &&
+Math.abs(d[i+1]-rgb[1])<=tol && Math.abs(d[i+2]-rgb[2])<=tol) m++;}}
+return [n, m, c.width*c.height];})"""
+VERMILLION = [213, 94, 0]  # the conflict colour (web/replay.css --verm, the window's kVermillion)
+
+
+def pixels(b, canvas_id, rgb=None, tol=12):
+    return b.eval("%s(%s, %s, %d)" % (PIXELS_JS, json.dumps(canvas_id), json.dumps(rgb), tol))
+
+
+def data_url(b, canvas_id):
+    return b.eval("document.getElementById(%s).toDataURL()" % json.dumps(canvas_id))
+
+
+def set_viewport(b, w, h):
+    """Resizes the page and waits until its canvases are drawn again at their new widths (the page redraws
+    100 ms after the last resize event)."""
+    b.call("Emulation.setDeviceMetricsOverride", width=w, height=h, deviceScaleFactor=1, mobile=False)
+    wait_for(lambda: b.eval("window.innerWidth") == w, "the viewport to be %dx%d" % (w, h))
+    wait_for(lambda: b.eval("[].every.call(document.querySelectorAll('#banks, .chart-canvas'), function(c){"
+                            "return !c.clientWidth || !c.height || c.width === Math.round(c.clientWidth);})"),
+             "the canvases to be redrawn at %d wide" % w)
+
+
+def park_mouse(b):
+    """The mouse over the sidebar's heading, where nothing reacts to it (for screenshots)."""
+    b.call("Input.dispatchMouseEvent", type="mouseMoved", x=3, y=3)
+
+
+def goto_step(b, kernel, bs, step):
+    """Opens kernel at bs threads, then steps there with real key events (Home, ArrowRight)."""
+    b.eval("window.rs.select(%s, %d)" % (json.dumps(kernel), bs))
+    if not wait_open(b, kernel, bs):
+        return False
+    b.key("Home", "Home", 36)
+    if not wait_for(lambda: state(b)["step"] == 0, "Home"):
+        return False
+    for _ in range(step):
+        b.key("ArrowRight", "ArrowRight", 39)
+    return bool(wait_for(lambda: state(b)["step"] == step, "%s step %d" % (kernel, step)))
+
+
 def wait_open(b, kernel, bs=None, timeout=30):
     def ok():
         s = state(b)
@@ -199,6 +249,120 @@ def visible_error(b, words, timeout=30):
                       "var r=e.getBoundingClientRect(); return r.width>100 && r.height>20 ? e.textContent : null;})()")
     text = wait_for(ok, "a visible error message", timeout)
     return text if text and all(w in text for w in words) else None
+
+
+def check_bank_figure(b, out):
+    """The bank view as the classic figure: reduce1 at 256 threads, step 3, is an 8-way conflict (lines into
+    four vermillion banks marked "8-way"); reduce3 at the same step is conflict free (no vermillion, no
+    mark). Hovering a bank frames it and names its words."""
+    set_viewport(b, 1280, 720)
+    figures = {}
+    for kernel in ("reduce1", "reduce3"):
+        if not check(goto_step(b, kernel, 256, 3), "%s at 256 threads: the keys reach step 3" % kernel):
+            return
+        b.eval("document.getElementById('banks-panel').scrollIntoView()")
+        fig = wait_for(lambda: b.eval("window.rs.bankFigure()"), "the bank figure of %s" % kernel)
+        px = wait_for(lambda: (lambda p: p if p and p[0] > 0 else None)(pixels(b, "banks", VERMILLION)),
+                      "the bank canvas to be drawn")
+        figures[kernel] = (fig, px, data_url(b, "banks"))
+        print("  %s step 3: selected access %s-way, marks %s, %s painted pixels, %s vermillion" %
+              (kernel, fig and fig["deg"], fig and fig["marks"], px and px[0], px and px[1]))
+        if kernel == "reduce1":
+            park_mouse(b)
+            b.screenshot(os.path.join(out, "web-banks-classic-1280x720.png"))
+    if len(figures) < 2 or not all(f[0] and f[1] for f in figures.values()):
+        check(False, "the bank figure is drawn for reduce1 and reduce3")
+        return
+    (f1, p1, u1), (f3, p3, u3) = figures["reduce1"], figures["reduce3"]
+    check(f1["deg"] == 8 and f1["marks"] and all(m == "8-way" for m in f1["marks"]),
+          "reduce1 step 3: an 8-way conflict, its banks marked \"8-way\" (%s)" % f1["marks"])
+    check(p1[1] > 500, "reduce1 step 3: conflicted lanes, lines and banks drawn vermillion (%d px)" % p1[1])
+    check(f3["deg"] == 1 and not f3["marks"], "reduce3 step 3: conflict free, no n-way mark (%s)" % f3["marks"])
+    check(p3[1] == 0, "reduce3 step 3: nothing vermillion (%d px)" % p3[1])
+    check(u1 != u3, "the bank figure changes between a conflicted and a conflict-free step")
+    # Hover bank 4 of reduce1 (one of its 8-way banks): a real mouse move over its box.
+    if not goto_step(b, "reduce1", 256, 3):
+        return
+    b.eval("document.getElementById('banks-panel').scrollIntoView()")
+    fig = wait_for(lambda: b.eval("window.rs.bankFigure()"), "the bank figure")
+    before = data_url(b, "banks")
+    rect = b.eval("(function(){var r=document.getElementById('banks').getBoundingClientRect(); return [r.x, r.y];})()")
+    x = rect[0] + fig["x"] + 4 * fig["pitch"] + fig["boxW"] / 2
+    y = rect[1] + fig["bankY"] + fig["boxH"] / 2
+    b.call("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
+    tip_js = ("(function(){var e=document.getElementById('bank-hover'); if(!e||e.hidden) return null;"
+              "var r=e.getBoundingClientRect(); return r.width>100 && r.height>15 ? e.textContent : null;})()")
+    text = wait_for(lambda: (lambda t: t if t and t.startswith("bank 4:") else None)(b.eval(tip_js)),
+                    "the tooltip of bank 4")
+    check(bool(text) and "8-way" in (text or "") and "sdata[" in (text or ""),
+          "hovering bank 4 shows a tooltip with its lanes and words (%s)" % (text or "none")[:90])
+    check(bool(wait_for(lambda: data_url(b, "banks") != before, "the hovered bank to be framed")),
+          "hovering a bank redraws the figure (its lines highlighted)")
+    b.screenshot(os.path.join(out, "web-banks-hover-1280x720.png"))
+    park_mouse(b)
+    check(bool(wait_for(lambda: b.eval("document.getElementById('bank-hover').hidden"), "the tooltip to go")),
+          "the tooltip goes when the mouse leaves the figure")
+    set_viewport(b, 1600, 1200)
+
+
+def check_charts(b, out):
+    """The timing table's launches column, the three charts drawn, the log time axis, the N sweep's table."""
+    set_viewport(b, 1280, 720)
+    if not check(goto_step(b, "reduce1", 256, 0), "reduce1 at 256 threads opens for the charts"):
+        return
+    heads = b.eval("[].map.call(document.querySelectorAll('#timing-tables th'), function(e){return e.textContent;})")
+    launches = b.eval("[].map.call(document.querySelectorAll('#timing-tables td.l'), function(e){return e.textContent;})")
+    check("L" in heads and launches and all(v.isdigit() and int(v) > 0 for v in launches),
+          "the timing table has an L column with the launch counts (%s)" % ", ".join(launches or []))
+    for cid in ("chart-bars", "chart-bs", "chart-sweep"):
+        px = wait_for(lambda: (lambda p: p if p and p[0] > 0.03 * p[2] else None)(pixels(b, cid)),
+                      "%s to be drawn" % cid)
+        check(bool(px), "%s is drawn (%s of %s pixels painted)" % (cid, px and px[0], px and px[2]))
+    series = b.eval("window.rs.charts")
+    check(series.get("bs", {}).get("series") == 7, "time against block size: one line per harris kernel (%s)" %
+          series.get("bs"))
+    check(series.get("sweep", {}).get("series", 0) >= 3, "the N sweep: a line per track, CUB and the copy (%s)" %
+          series.get("sweep"))
+    legend = b.eval("document.getElementById('legend-sweep').textContent")
+    check("CUB" in legend and "copy" in legend and "harris" in legend and "peak" in legend,
+          "the sweep's legend names CUB, the copy, the tracks and the peak")
+    rows = b.eval("[].map.call(document.querySelectorAll('#sweep-table tr'), function(e){return e.textContent;})")
+    check(len(rows) == 9 and rows[1].startswith("2") and "reduce" in rows[1],
+          "the sweep table: harris against CUB at 8 N (%d rows; %s)" % (len(rows), (rows[1:2] or ["none"])[0]))
+    # The log time axis (on by default, as in the window): a real click on the toggle changes the drawing;
+    # a second one restores it.
+    b.eval("document.getElementById('bars-figure').scrollIntoView()")
+    park_mouse(b)
+    b.screenshot(os.path.join(out, "web-charts-1280x720.png"))
+    first = data_url(b, "chart-bs")
+    was_log = b.eval("window.rs.charts.bs.log")
+    check(was_log is True and b.eval("document.getElementById('log-time').checked"), "the time axis starts in log scale")
+    b.click("#log-time")
+    changed = wait_for(lambda: data_url(b, "chart-bs") != first, "the time axis to change scale")
+    check(bool(changed) and b.eval("window.rs.charts.bs.log") is False, "the log time axis toggle redraws the chart")
+    b.eval("document.getElementById('bars-figure').scrollIntoView()")
+    park_mouse(b)
+    b.screenshot(os.path.join(out, "web-charts-linear-1280x720.png"))
+    b.click("#log-time")
+    check(bool(wait_for(lambda: data_url(b, "chart-bs") == first, "the log axis again")),
+          "toggling the log time axis back draws the first chart again")
+    # Another track redraws the charts; the sweep at 1600 x 1000.
+    bars = data_url(b, "chart-bars")
+    b.eval("window.rs.select('shuffle_block')")
+    if wait_open(b, "shuffle_block"):
+        check(bool(wait_for(lambda: data_url(b, "chart-bars") != bars, "the bars of the modern track")),
+              "another track's kernel redraws the bar chart")
+    set_viewport(b, 1600, 1000)
+    b.eval("document.getElementById('sweep-panel').scrollIntoView()")
+    wait_for(lambda: b.eval("window.rs.charts.sweep.series") >= 3, "the sweep at 1600 wide")
+    b.screenshot(os.path.join(out, "web-sweep-1600x1000.png"))
+    goto_step(b, "reduce1", 256, 3)
+    b.eval("document.getElementById('bars-figure').scrollIntoView()")
+    b.screenshot(os.path.join(out, "web-charts-1600x1000.png"))
+    b.eval("document.getElementById('banks-panel').scrollIntoView()")
+    b.screenshot(os.path.join(out, "web-banks-classic-1600x1000.png"))
+    set_viewport(b, 1600, 1200)
+    b.eval("window.scrollTo(0,0)")
 
 
 def main():
@@ -278,8 +442,6 @@ def main():
         b.key("ArrowRight", "ArrowRight", 39)
         wait_for(lambda: state(b)["step"] == 2, "two steps")
         b.screenshot(os.path.join(a.out, "web-reduce1.png"))
-        b.eval("document.getElementById('banks').closest('section').scrollIntoView()")
-        b.screenshot(os.path.join(a.out, "web-banks-reduce1.png"))
         b.eval("window.scrollTo(0,0)")
         b.key("Home", "Home", 36)
         wait_for(lambda: state(b)["step"] == 0, "Home")
@@ -296,6 +458,9 @@ def main():
         b.key("PageUp", "PageUp", 33)
         check(bool(wait_for(lambda: state(b)["bs"] > 256 and not state(b)["loading"], "PageUp")),
               "Page Up opens a larger block size")
+
+        check_bank_figure(b, a.out)
+        check_charts(b, a.out)
 
         # Every kernel of every track, with a real click; every trace the page holds.
         kernels = b.eval("window.rs.kernels()")

@@ -9,7 +9,9 @@
 //   decode        base64 -> container (length, CRC-32) -> parts -> zlib -> JSON
 //   prepare       one trace's steps: snapshots rebuilt from the per-step deltas
 //   state, keys   selection, stepping, playing; arrow keys, Home/End, Space, Up/Down, PageUp/PageDown
-//   views         source, shared memory, warps x lanes, banks, lanes, atomics, global memory, timings
+//   views         source, shared memory, warps x lanes, banks (the lanes -> banks figure), lanes, atomics,
+//                 global memory
+//   timings       the track's table, median time per kernel, time against block size, the N sweep
 //   window.rs     a small read-only hook for the browser test (tests/web_chromium.py)
 (function () {
   'use strict';
@@ -18,7 +20,7 @@
   var TIMES = '\u00d7', ARROW = '\u2190', DASH = '\u2013', MDASH = '\u2014';
 
   // ---- errors ---------------------------------------------------------------------------------
-  var hook = { ready: false, error: null, renders: 0, exceptions: [], viewMs: {} };
+  var hook = { ready: false, error: null, renders: 0, exceptions: [], viewMs: {}, charts: {}, chartDraws: 0 };
   window.rs = hook;
   function showError(msg) {
     var e = $('rs-error');
@@ -222,7 +224,8 @@
   var D = null;          // the index part
   var parts = null;      // the container's parts
   var cache = {};        // part -> Promise of a prepared trace
-  var S = { kernel: null, bs: 0, step: 0, trace: null, loading: false, playing: false, speed: 2, acc: -1, req: -1 };
+  var S = { kernel: null, bs: 0, step: 0, trace: null, loading: false, playing: false, speed: 2, acc: -1, req: -1,
+    logTime: true };     // "log time axis", on by default as in the window (app/gui/timing_panel.cpp)
   var kernels = [];      // [{name, track, info}] in list order
   var traceOf = {};      // kernel + '@' + bs -> trace entry of the index
 
@@ -572,6 +575,8 @@
       slider.value = 0;
       setText($('step-summary'), S.loading ? '' : 'Choose a kernel and a block size that this page holds a trace of.');
       ['smem', 'warps', 'banks', 'lanes', 'gslice'].forEach(function (id) { hide($(id)); });
+      bankFig = null;
+      $('bank-hover').hidden = true;
       ['smem-text', 'warps-text', 'banks-text', 'bank-caption', 'lanes-text', 'atomics-text', 'global-text', 'access-list',
         'atomics-list', 'global-list', 'smem-hover'].forEach(function (id) { setHtml($(id), ''); });
       highlightLines();
@@ -681,20 +686,233 @@
     }
   }
 
+  // The bank view as the classic figure of the CUDA C++ Programming Guide (as the window draws it,
+  // app/gui/banks_panel.cpp): the warp's 32 lanes on top, the 32 banks below, a line from each lane
+  // of the access to the bank its 4-byte word falls in (bank = word % 32: drawing, not replaying).
+  // Which banks conflict and their n-way degree are the replay model's (the access's `wpb`, distinct
+  // words per bank, and `deg`). Hover a lane or a bank for its words.
+  var LABEL_FONT = '"DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif';
+  var PANEL_BG = '#1b1e25';
+  var bankFig = null;                        // what the figure shows: {tr, sel, L}, for the hover
+  var bankHover = { lane: -1, bank: -1 };
+  hook.bankMarks = [];                       // the n-way labels drawn last (the browser test reads them)
+
+  // Columns, rows and fonts of a figure `w` CSS pixels wide. Its height depends on the width only, so
+  // the page does not move while stepping.
+  function bankLayout(ctx, w) {
+    var L = { th: 20, font: 16, pad: 5 };
+    ctx.font = L.font + 'px ' + LABEL_FONT;
+    L.labelW = Math.ceil(ctx.measureText('lanes').width) + 12;
+    L.x = L.labelW;
+    L.pitch = (w - L.labelW - 2) / 32;
+    L.boxW = L.pitch - Math.max(1, L.pitch * 0.15);
+    L.boxH = Math.max(L.th * 0.6, Math.min(L.boxW, L.th * 1.1));
+    var need = ctx.measureText('31').width + 6;
+    L.every = 1;
+    while (L.every < 16 && L.every * L.pitch < need) L.every *= 2;
+    L.band = Math.max(3.5 * L.th, Math.min(7 * L.th, w * 0.2));
+    L.laneLabelY = 0;
+    L.laneY = L.th + L.pad;
+    L.bankY = L.laneY + L.boxH + L.band;
+    L.degreeY = L.bankY - L.th - L.pad;
+    L.bankLabelY = L.bankY + L.boxH + L.pad;
+    L.h = Math.ceil(L.bankLabelY + L.th + 2);
+    L.colX = function (i) { return L.x + i * L.pitch; };
+    L.midX = function (i) { return L.x + i * L.pitch + L.boxW / 2; };
+    return L;
+  }
+
+  // A label centred on cx, kept inside [lo, hi].
+  function clampLabel(width, cx, lo, hi) { return Math.max(lo, Math.min(cx - width / 2, Math.max(lo, hi - width))); }
+
+  function drawBankFigure(c, sel) {
+    var w = c.clientWidth || c.parentNode.clientWidth || 900;
+    var probe = c.getContext('2d');
+    var L = bankLayout(probe, w);
+    var g = canvasCtx(c, L.h), ctx = g.ctx;
+    bankFig = { c: c, sel: sel, L: L };
+    ctx.textBaseline = 'top';
+    var thick = 2;
+    var mask = sel ? sel.m : 0;
+    var active = function (l) { return ((mask >>> l) & 1) === 1; };
+    var bankOf = function (l) { return sel.addr[l] % 32; };
+    var wpb = sel ? sel.wpb : [];
+    var conflicted = function (b) { return wpb[b] > 1; };
+    var colour = function (b) { return conflicted(b) ? COL.verm : COL.green; };
+
+    // Row titles at the left.
+    ctx.font = L.font + 'px ' + LABEL_FONT;
+    ctx.fillStyle = COL.dim;
+    ctx.textAlign = 'left';
+    ctx.fillText('lanes', 0, L.laneY + L.boxH / 2 - L.th / 2 + 1);
+    ctx.fillText('banks', 0, L.bankY + L.boxH / 2 - L.th / 2 + 1);
+
+    // "n-way" over each conflicted bank where every label fits beside its neighbours, else just "n";
+    // a label that would still overlap the one before it is left out (its bank stays vermillion).
+    ctx.font = 'bold 17px ' + LABEL_FONT;
+    var degree = [], degreeX = [];
+    var lo = L.x, hi = L.x + 32 * L.pitch;
+    [true, false].some(function (long) {
+      var right = -1e9, fits = true;
+      degree = [];
+      degreeX = [];
+      for (var b = 0; b < 32; b++) {
+        degree.push('');
+        degreeX.push(0);
+        if (!sel || !conflicted(b)) continue;
+        var text = wpb[b] + (long ? '-way' : ''), tw = ctx.measureText(text).width;
+        var x = clampLabel(tw, L.midX(b), lo, hi);
+        if (x < right) { fits = false; continue; }
+        right = x + tw + 6;
+        degree[b] = text;
+        degreeX[b] = x;
+      }
+      return fits;
+    });
+    hook.bankMarks = degree.filter(function (d) { return d; });
+
+    // The lines: conflict-free first, then the conflicts on top, then the hovered lane's or bank's.
+    var line = function (l, col, width) {
+      var b = bankOf(l);
+      ctx.strokeStyle = col;
+      ctx.lineWidth = width;
+      ctx.beginPath();
+      ctx.moveTo(L.midX(l), L.laneY + L.boxH);
+      ctx.lineTo(L.midX(b), degree[b] ? L.degreeY : L.bankY);
+      ctx.stroke();
+    };
+    var l, b;
+    if (sel) {
+      for (var pass = 0; pass < 2; pass++) {
+        for (l = 0; l < 32; l++) {
+          if (active(l) && conflicted(bankOf(l)) === (pass === 1)) line(l, pass ? COL.verm : COL.green, thick);
+        }
+      }
+      for (l = 0; l < 32; l++) {
+        if (active(l) && (l === bankHover.lane || bankOf(l) === bankHover.bank)) line(l, COL.text, thick * 2);
+      }
+    }
+
+    // Lanes filled in the colour of their line, hollow when not in the access; banks filled when used,
+    // vermillion when conflicted, hollow when unused. Numbers every `every` columns.
+    ctx.font = L.font + 'px ' + LABEL_FONT;
+    ctx.lineWidth = thick;
+    for (var i = 0; i < 32; i++) {
+      var x0 = L.colX(i);
+      var laneOn = sel && active(i), bankOn = sel && wpb[i] > 0;
+      if (laneOn) { ctx.fillStyle = colour(bankOf(i)); ctx.fillRect(x0, L.laneY, L.boxW, L.boxH); }
+      else { ctx.strokeStyle = COL.cell; ctx.strokeRect(x0 + 1, L.laneY + 1, L.boxW - 2, L.boxH - 2); }
+      if (bankOn) { ctx.fillStyle = colour(i); ctx.fillRect(x0, L.bankY, L.boxW, L.boxH); }
+      else { ctx.strokeStyle = COL.cell; ctx.strokeRect(x0 + 1, L.bankY + 1, L.boxW - 2, L.boxH - 2); }
+      ctx.strokeStyle = COL.text;
+      if (i === bankHover.lane) ctx.strokeRect(x0 - 2, L.laneY - 2, L.boxW + 4, L.boxH + 4);
+      if (i === bankHover.bank) ctx.strokeRect(x0 - 2, L.bankY - 2, L.boxW + 4, L.boxH + 4);
+      if (i % L.every === 0) {
+        var s = String(i), tw = ctx.measureText(s).width, lx = clampLabel(tw, L.midX(i), lo, hi);
+        ctx.fillStyle = laneOn ? COL.text : COL.dim;
+        ctx.fillText(s, lx, L.laneLabelY + 1);
+        ctx.fillStyle = bankOn ? COL.text : COL.dim;
+        ctx.fillText(s, lx, L.bankLabelY + 1);
+      }
+    }
+    ctx.font = 'bold 17px ' + LABEL_FONT;
+    for (b = 0; b < 32; b++) {
+      if (!degree[b]) continue;
+      var dw = ctx.measureText(degree[b]).width;
+      ctx.fillStyle = PANEL_BG;  // the lines pass under the label
+      ctx.fillRect(degreeX[b] - 2, L.degreeY, dw + 4, L.th);
+      ctx.fillStyle = COL.verm;
+      ctx.fillText(degree[b], degreeX[b], L.degreeY + 1);
+    }
+  }
+
+  // What the mouse is over: a lane (its number or box) or a bank (its n-way label, box or number).
+  function bankHoverAt(ev) {
+    if (!bankFig) return { lane: -1, bank: -1 };
+    var L = bankFig.L, r = bankFig.c.getBoundingClientRect();
+    var x = ev.clientX - r.left, y = ev.clientY - r.top, col = Math.floor((x - L.x) / L.pitch);
+    if (col < 0 || col >= 32) return { lane: -1, bank: -1 };
+    if (y < L.laneY + L.boxH + L.pad) return { lane: col, bank: -1 };
+    if (y >= L.degreeY) return { lane: -1, bank: col };
+    return { lane: -1, bank: -1 };
+  }
+  function bankHoverText() {
+    var sel = bankFig && bankFig.sel, what = sel ? KIND_NAMES[sel.k] : '';
+    if (!sel || (bankHover.lane < 0 && bankHover.bank < 0)) return '';
+    var RA = '\u2192';
+    var word = function (l) { return 'lane ' + l + ' ' + RA + ' sdata[' + sel.addr[l] + ']'; };
+    var lanesOn = function (b) {
+      return lanesOf(sel.m).filter(function (l) { return sel.addr[l] % 32 === b; });
+    };
+    var serves = function (b, n) {
+      var words = sel.wpb[b];
+      return words > 1 ? '<span class="bad">' + words + ' distinct words: ' + words + '-way conflict</span>'
+        : n > 1 ? 'one word for ' + n + ' lanes: a broadcast, no conflict' : 'one word: no conflict';
+    };
+    if (bankHover.lane >= 0) {
+      var l = bankHover.lane;
+      if (!((sel.m >>> l) & 1)) return 'lane ' + l + ': not in this ' + what + '.';
+      var b = sel.addr[l] % 32;
+      return word(l) + ' (byte ' + sel.addr[l] * 4 + '): bank ' + b + '. Bank ' + b + ' serves ' +
+        serves(b, lanesOn(b).length) + '.';
+    }
+    var bk = bankHover.bank, on = lanesOn(bk);
+    if (!on.length) return 'bank ' + bk + ': no lane of this ' + what + '.';
+    return 'bank ' + bk + ': ' + on.length + ' lane' + (on.length === 1 ? '' : 's') + ', ' + serves(bk, on.length) + '.<br>' +
+      on.slice(0, 8).map(word).join(', ') + (on.length > 8 ? ' and ' + (on.length - 8) + ' more' : '') + '.';
+  }
+  // The tooltip by the mouse, kept inside the panel.
+  var bankMousePos = null;
+  function showBankTip() {
+    var tip = $('bank-hover'), text = bankHoverText();
+    setHtml(tip, text);
+    tip.hidden = !text || !bankMousePos;
+    if (tip.hidden) return;
+    // Under the figure, so that it hides neither the lines nor the bank numbers.
+    var panel = $('banks-panel').getBoundingClientRect(), fig = $('banks').getBoundingClientRect();
+    var x = bankMousePos[0] - panel.left - 40, y = fig.bottom - panel.top + 4;
+    var w = tip.offsetWidth;
+    tip.style.left = Math.max(4, Math.min(x, panel.width - w - 8)) + 'px';
+    tip.style.top = y + 'px';
+  }
+  function bankMouse(ev) {
+    var h = ev.type === 'mouseleave' ? { lane: -1, bank: -1 } : bankHoverAt(ev);
+    bankMousePos = ev.type === 'mouseleave' ? null : [ev.clientX, ev.clientY];
+    if (h.lane !== bankHover.lane || h.bank !== bankHover.bank) {
+      bankHover = h;
+      if (bankFig) drawBankFigure(bankFig.c, bankFig.sel);
+    }
+    showBankTip();
+  }
+
   function drawBanks(tr, st) {
     var c = $('banks'), list = $('access-list');
-    if (!tr.has.shared || !(st.acc && st.acc.length)) setHtml($('bank-caption'), '');
     if (!tr.has.shared) {
+      setText($('bank-caption'), '');
       setText($('banks-text'), tr.kernel + ' does not use shared memory: no banks to conflict.');
       setHtml(list, '');
+      $('bank-hover').hidden = true;
+      $('bank-legend').hidden = true;
+      bankFig = null;
+      hook.bankMarks = [];
       hide(c);
       return;
     }
+    $('bank-legend').hidden = false;
     var acc = st.acc || [];
-    setHtml($('banks-text'), 'Whole block: ' + tr.ldc + ' load, ' + tr.stc + ' store bank conflicts. ' +
-      (acc.length ? 'This step: ' + acc.length + ' warp-level accesses; click one to see its banks.'
-        : 'No shared-memory access in this step.'));
-    if (!acc.length) { setHtml(list, ''); hide(c); return; }
+    setHtml($('banks-text'), (acc.length ? 'Step ' + S.step + ': ' + st.ld + ' warp load' + (st.ld === 1 ? '' : 's') + ', ' +
+      st.st + ' store' + (st.st === 1 ? '' : 's') + '; ' + st.ldc + ' load, ' + st.stc + ' store bank conflicts. ' : '') +
+      'Whole block: ' + tr.ldc + ' load, ' + tr.stc + ' store conflicts.' + (acc.length ? ' Click an access to draw it.' : ''));
+    if (!acc.length) {
+      // The list keeps its height (the page does not move while stepping) and says where the accesses are.
+      var at = tr.stepsWith.acc;
+      setHtml(list, '<div class="small">No warp-level shared-memory access in this step' + (at.length ? '; accesses in step' +
+        (at.length > 1 ? 's ' : ' ') + esc(stepRanges(at)) : '') + '.</div>');
+      setText($('bank-caption'), 'No shared-memory access in this step.');
+      drawBankFigure(c, null);
+      $('bank-hover').hidden = true;
+      return;
+    }
     if (S.acc < 0 || S.acc >= acc.length) {
       S.acc = 0;
       for (var i = 1; i < acc.length; i++) if (acc[i].deg > acc[S.acc].deg) S.acc = i;
@@ -709,40 +927,12 @@
     }
     if (acc.length > shown) html += '<div>' + (acc.length - shown) + ' more</div>';
     setHtml(list, html);
-    // The selected access: 32 bank columns; per bank, one box per distinct word it must serve
-    // (the model's words-per-bank), with the lanes that asked for it.
     var sel = acc[S.acc];
-    var byBank = [];
-    for (var b = 0; b < 32; b++) byBank.push([]);
-    lanesOf(sel.m).forEach(function (l) {
-      var word = sel.addr[l], col = byBank[word % 32], e = null;
-      for (var q = 0; q < col.length; q++) if (col[q].word === word) e = col[q];
-      if (!e) { e = { word: word, lanes: [] }; col.push(e); }
-      e.lanes.push(l);
-    });
-    var deg = Math.max(1, sel.deg, tr.maxDeg);
-    var w = c.clientWidth || 600, colW = (w - 4) / 32, boxH = Math.max(18, Math.min(30, colW * 0.7));
-    var g = canvasCtx(c, 22 + deg * (boxH + 3)), ctx = g.ctx;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.font = Math.max(10, Math.min(16, Math.floor(colW * 0.4))) + 'px "DejaVu Sans", sans-serif';
-    for (b = 0; b < 32; b++) {
-      var x = 2 + b * colW;
-      ctx.fillStyle = COL.dim;
-      ctx.fillText(String(b), x + colW / 2, 10);
-      var n = sel.wpb[b];
-      for (var r = 0; r < byBank[b].length; r++) {
-        var y = 22 + r * (boxH + 3);
-        ctx.fillStyle = n > 1 ? COL.verm : COL.green;
-        ctx.fillRect(x + 1, y, colW - 2, boxH);
-        ctx.fillStyle = COL.ink;
-        if (colW >= 14) ctx.fillText(String(byBank[b][r].word), x + colW / 2, y + boxH / 2);
-      }
-    }
-    setText($('bank-caption'), 'warp ' + sel.w + ' ' + KIND_NAMES[sel.k] + ', line ' + sel.l + ': the 32 banks ' +
-      '(numbers on top), one box per distinct 4-byte word a bank must serve (the word\'s index inside). ' +
-      sel.deg + '-way: ' + sel.deg + ' pass' + (sel.deg === 1 ? '' : 'es') + (sel.deg > 1 ? ', ' + (sel.deg - 1) +
-      ' bank conflict' + (sel.deg > 2 ? 's' : '') : ', conflict free') + '. Lanes reading one word share a pass.');
+    setHtml($('bank-caption'), 'warp ' + sel.w + ' ' + KIND_NAMES[sel.k] + ', line ' + sel.l + ': ' +
+      (sel.deg > 1 ? '<span class="bad">' + sel.deg + '-way conflict</span> <span class="pass">' + sel.deg + ' passes, ' +
+        (sel.deg - 1) + ' bank conflict' + (sel.deg > 2 ? 's' : '') + '</span>' : 'conflict free <span class="pass">one pass</span>'));
+    drawBankFigure(c, sel);
+    if (bankMousePos) showBankTip();
   }
 
   function drawLanes(tr, st) {
@@ -938,42 +1128,496 @@
   }
 
   // ---- timings --------------------------------------------------------------------------------
+  // The track's table (with launches, "L"), its charts (median time per kernel; time against block
+  // size, log time axis on request) and the N sweep with its table: the window's timing tabs
+  // (app/gui/timing_panel.cpp), drawn with Canvas 2D from the recorded numbers.
+  // A kernel's colour is its place in its track, as in the window (kernel_color) and the exported charts.
+  var KERNEL_COLORS = ['#e69f00', '#56b4e9', '#009e73', '#0072b2', '#d55e00', '#cc79a7', '#ebebeb', '#f0e442'];
+  // The sweep's tracks in their order of appearance, as the window's "vs N" tab colours them.
+  var SWEEP_COLORS = ['#e69f00', '#56b4e9', '#009e73', '#0072b2', '#d55e00', '#cc79a7', '#f0e442'];
+  var GRID = '#323744', AXIS = '#8a919e';
+  var SEL_ROW = '#50394c';  // the window's selected-kernel purple at 30% on the panel (as the table's row)
+  function kernelColor(track, name) {
+    for (var i = 0; i < track.kernels.length; i++) {
+      if (track.kernels[i].name === name) return KERNEL_COLORS[i % KERNEL_COLORS.length];
+    }
+    return COL.dim;
+  }
+  function timingOf(name, bs) {
+    for (var i = 0; i < D.timings.length; i++) if (D.timings[i][0] === name && D.timings[i][1] === bs) return D.timings[i];
+    return null;
+  }
+  // Launches of one reduction: the session's count, else the kernel's fixed count (as the window's
+  // table), else unknown ("?").
+  function launchesOf(t, info) {
+    if (t && t[9]) return t[9];
+    return info && info.fixed_launches ? info.fixed_launches : 0;
+  }
+  // A number for an axis: at most 4 significant digits, no float noise (0.15, not 0.15000000000000002).
+  function axisNum(v) { return String(Number(v.toPrecision(4))); }
+  function niceStep(range, n) {
+    var raw = range / Math.max(1, n), p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  }
+  function linearTicks(hi, n) {
+    var step = niceStep(hi, n), out = [];
+    for (var v = 0; v <= hi * (1 + 1e-9); v += step) out.push(Number(v.toPrecision(12)));
+    return out;
+  }
+  // The 1-2-5 value at or below v (down) or at or above it (up): the log axis's ends, as the window's.
+  function round125(v, up) {
+    var p = Math.pow(10, Math.floor(Math.log10(v))), m = [1, 2, 5, 10], i;
+    if (up) { for (i = 0; i < m.length; i++) if (m[i] * p >= v * (1 - 1e-9)) return Number((m[i] * p).toPrecision(6)); }
+    for (i = m.length - 1; i >= 0; i--) if (m[i] * p <= v * (1 + 1e-9)) return Number((m[i] * p).toPrecision(6));
+    return v;
+  }
+  // Ticks at 1, 2 and 5 x 10^k between lo and hi; only the decades when those crowd.
+  function logTicks(lo, hi, n) {
+    var out = [], d0 = Math.floor(Math.log10(lo)), d1 = Math.ceil(Math.log10(hi));
+    [[1, 2, 5], [1]].some(function (mult) {
+      out = [];
+      for (var d = d0; d <= d1; d++) {
+        mult.forEach(function (m) {
+          var v = Number((m * Math.pow(10, d)).toPrecision(6));
+          if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push(v);
+        });
+      }
+      return out.length <= n;
+    });
+    return out;
+  }
+  function rectsOverlap(a, b) { return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h; }
+  // Does the segment (x1, y1)-(x2, y2) pass through rectangle r? Sampled every 2 px: a label box is
+  // far larger than that.
+  function segmentHits(r, x1, y1, x2, y2) {
+    var n = Math.max(1, Math.ceil(Math.hypot(x2 - x1, y2 - y1) / 2));
+    for (var i = 0; i <= n; i++) {
+      var x = x1 + (x2 - x1) * i / n, y = y1 + (y2 - y1) * i / n;
+      if (x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h) return true;
+    }
+    return false;
+  }
+  // "2^16" as 2 with a raised 16; returns its width (draws nothing with draw = false).
+  function pow2Label(ctx, k, cx, y, draw) {
+    ctx.font = '16px ' + LABEL_FONT;
+    var bw = ctx.measureText('2').width;
+    ctx.font = '12px ' + LABEL_FONT;
+    var ew = ctx.measureText(String(k)).width, w = bw + ew + 1;
+    if (draw) {
+      var x = cx - w / 2;
+      ctx.textAlign = 'left';
+      ctx.font = '16px ' + LABEL_FONT;
+      ctx.fillText('2', x, y + 4);
+      ctx.font = '12px ' + LABEL_FONT;
+      ctx.fillText(String(k), x + bw + 1, y);
+    }
+    return w;
+  }
+  function chartMessage(c, h, text) {
+    var g = canvasCtx(c, h), ctx = g.ctx;
+    ctx.fillStyle = COL.dim;
+    ctx.font = '18px ' + LABEL_FONT;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(text, g.w / 2, h / 2);
+  }
+
+  // A line chart. o: {h, xs (tick positions), xLabel(x) -> text | {pow2: k}, xTitle, yTitle, yLog,
+  // series: [{name, color, pts: [[x, y], ...], width}], hlines: [{y, color, label}], band: x or null}.
+  // Labels (ticks, titles, the reference lines') sit outside the data: a reference line's label takes
+  // the first place beside its line that no data line, marker or other label crosses, or none.
+  function lineChart(c, o) {
+    var g = canvasCtx(c, o.h), ctx = g.ctx, w = g.w, h = o.h, th = 20;
+    var ys = [];
+    o.series.forEach(function (s) { s.pts.forEach(function (p) { ys.push(p[1]); }); });
+    o.hlines.forEach(function (l) { if (l.y > 0) ys.push(l.y); });
+    if (!ys.length || !(Math.max.apply(null, ys) > 0)) { chartMessage(c, h, o.empty || 'no data'); return null; }
+    var yMax = Math.max.apply(null, ys), yMin = Math.min.apply(null, ys), ticks, ylo, yhi;
+    var plotH0 = h - 2 * th - 30;
+    if (o.yLog) {
+      ylo = round125(yMin, false);
+      yhi = round125(yMax, true);
+      ticks = logTicks(ylo, yhi, Math.max(3, Math.floor(plotH0 / (th * 1.6))));
+    } else {
+      ticks = linearTicks(yMax * 1.1, Math.max(3, Math.floor(plotH0 / (th * 2.2))));
+      ylo = 0;
+      yhi = ticks[ticks.length - 1];
+      if (yhi < yMax * 1.04) { yhi += ticks[1] - ticks[0]; ticks.push(Number(yhi.toPrecision(12))); }
+    }
+    ctx.font = '16px ' + LABEL_FONT;
+    var tickW = 0;
+    ticks.forEach(function (t) { tickW = Math.max(tickW, ctx.measureText(axisNum(t)).width); });
+    var left = Math.ceil(tickW) + 14, top = th + 10, bottom = h - (2 * th + 16), right = w - 24;
+    var xlo = o.xs[0], xhi = o.xs[o.xs.length - 1];
+    if (xhi === xlo) { xlo -= 1; xhi += 1; }
+    var X = function (x) { return left + 12 + (x - xlo) / (xhi - xlo) * (right - left - 24); };
+    var Y = o.yLog ? function (y) { return bottom - Math.log(y / ylo) / Math.log(yhi / ylo) * (bottom - top); }
+      : function (y) { return bottom - (y - ylo) / (yhi - ylo) * (bottom - top); };
+    // The selected block size (or N) as a faint band behind the data.
+    if (o.band !== null && o.band !== undefined) {
+      ctx.fillStyle = 'rgba(204, 121, 167, 0.18)';
+      var bx = Math.max(left + 1, X(o.band) - 14);
+      ctx.fillRect(bx, top, X(o.band) + 14 - bx, bottom - top);
+    }
+    // Grid, y ticks, the y title above the ticks.
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'right';
+    ctx.lineWidth = 1;
+    ticks.forEach(function (t) {
+      var y = Math.round(Y(t)) + 0.5;
+      ctx.strokeStyle = GRID;
+      ctx.beginPath(); ctx.moveTo(left, y); ctx.lineTo(right, y); ctx.stroke();
+      ctx.fillStyle = COL.dim;
+      ctx.fillText(axisNum(t), left - 8, y);
+    });
+    ctx.strokeStyle = AXIS;
+    ctx.beginPath();
+    ctx.moveTo(left + 0.5, top);
+    ctx.lineTo(left + 0.5, bottom + 0.5);
+    ctx.lineTo(right, bottom + 0.5);
+    ctx.stroke();
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillStyle = COL.text;
+    var yTitle = o.yTitle + (o.yLog ? ' (log scale)' : '');
+    ctx.fillText(yTitle, 4, 2);
+    var titleBox = { x: 0, y: 0, w: ctx.measureText(yTitle).width + 12, h: th + 2 };
+    // x ticks: a label where it does not touch the one before it.
+    var lastRight = -1e9;
+    o.xs.forEach(function (x) {
+      var cx = X(x), lab = o.xLabel(x), lw;
+      ctx.strokeStyle = AXIS;
+      ctx.beginPath(); ctx.moveTo(cx + 0.5, bottom); ctx.lineTo(cx + 0.5, bottom + 6); ctx.stroke();
+      ctx.fillStyle = x === o.band ? COL.text : COL.dim;
+      if (lab.pow2 !== undefined) {
+        lw = pow2Label(ctx, lab.pow2, cx, bottom + 8, false);
+        if (cx - lw / 2 > lastRight + 10) { pow2Label(ctx, lab.pow2, cx, bottom + 8, true); lastRight = cx + lw / 2; }
+      } else {
+        ctx.font = (x === o.band ? 'bold ' : '') + '16px ' + LABEL_FONT;
+        lw = ctx.measureText(lab).width;
+        if (cx - lw / 2 > lastRight + 10) {
+          ctx.textAlign = 'center';
+          ctx.fillText(lab, cx, bottom + 9);
+          lastRight = cx + lw / 2;
+        }
+      }
+    });
+    ctx.font = '16px ' + LABEL_FONT;
+    ctx.textAlign = 'center';
+    ctx.fillStyle = COL.text;
+    ctx.fillText(o.xTitle, (left + right) / 2, bottom + th + 12);
+
+    // Reference lines (dashed), then the series, the selected one last and thickest.
+    var segs = [], marks = [];
+    o.series.forEach(function (s) {
+      for (var i = 0; i < s.pts.length; i++) {
+        marks.push([X(s.pts[i][0]), Y(s.pts[i][1])]);
+        if (i) segs.push([X(s.pts[i - 1][0]), Y(s.pts[i - 1][1]), X(s.pts[i][0]), Y(s.pts[i][1])]);
+      }
+    });
+    ctx.setLineDash([8, 6]);
+    o.hlines.forEach(function (l) {
+      if (!(l.y > 0)) return;
+      var y = Math.round(Y(l.y)) + 0.5;
+      ctx.strokeStyle = l.color;
+      ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.moveTo(left, y); ctx.lineTo(right, y); ctx.stroke();
+    });
+    ctx.setLineDash([]);
+    var order = o.series.filter(function (s) { return !s.sel; }).concat(o.series.filter(function (s) { return s.sel; }));
+    order.forEach(function (s) {
+      ctx.strokeStyle = s.color;
+      ctx.fillStyle = s.color;
+      ctx.lineWidth = s.sel ? 5 : 2.5;
+      ctx.beginPath();
+      s.pts.forEach(function (p, i) { if (i) ctx.lineTo(X(p[0]), Y(p[1])); else ctx.moveTo(X(p[0]), Y(p[1])); });
+      ctx.stroke();
+      s.pts.forEach(function (p) {
+        ctx.beginPath();
+        ctx.arc(X(p[0]), Y(p[1]), s.sel ? 6 : 4, 0, 2 * Math.PI);
+        ctx.fill();
+      });
+    });
+    // The reference lines' labels, where nothing is in the way.
+    ctx.font = '16px ' + LABEL_FONT;
+    ctx.textBaseline = 'top';
+    ctx.textAlign = 'left';
+    var placed = [titleBox], shown = [];
+    o.hlines.forEach(function (l) {
+      if (!(l.y > 0) || !l.label) return;
+      var tw = ctx.measureText(l.label).width + 6, y = Y(l.y);
+      var cands = [[right - tw - 4, y - th - 3], [right - tw - 4, y + 4], [left + 8, y - th - 3], [left + 8, y + 4],
+        [(left + right - tw) / 2, y - th - 3], [(left + right - tw) / 2, y + 4]];
+      for (var i = 0; i < cands.length; i++) {
+        var r = { x: cands[i][0], y: cands[i][1], w: tw, h: th };
+        if (r.y < top - th || r.y + r.h > bottom) continue;
+        var hit = placed.some(function (p) { return rectsOverlap(p, r); }) ||
+          segs.some(function (sg) { return segmentHits(r, sg[0], sg[1], sg[2], sg[3]); }) ||
+          marks.some(function (m) { return m[0] + 6 > r.x && m[0] - 6 < r.x + r.w && m[1] + 6 > r.y && m[1] - 6 < r.y + r.h; });
+        if (hit) continue;
+        placed.push(r);
+        ctx.fillStyle = PANEL_BG;
+        ctx.fillRect(r.x, r.y, r.w, r.h);
+        ctx.fillStyle = l.color;
+        ctx.fillText(l.label, r.x + 3, r.y + 2);
+        shown.push(l.label);
+        break;
+      }
+    });
+    return { shown: shown };
+  }
+
+  // Median time per kernel of the track at one block size: one row per kernel (names never collide),
+  // a bar in the kernel's colour, the time after it; the selected kernel's row highlighted; CUB as a
+  // dashed reference line.
+  function barChart(c, track, bs, current) {
+    var th = 20, rowH = 30, barH = 22, n = track.kernels.length;
+    var h = th + 10 + n * rowH + th + 12;
+    var g = canvasCtx(c, h), ctx = g.ctx, w = g.w;
+    var rows = track.kernels.map(function (k) {
+      return { k: k, t: timingOf(k.name, bs), color: kernelColor(track, k.name) };
+    });
+    var vals = rows.filter(function (r) { return r.t; }).map(function (r) { return r.t[2]; });
+    if (!vals.length) { chartMessage(c, h, 'No timings of ' + track.id + ' at ' + bs + ' threads in the session.'); return; }
+    ctx.textBaseline = 'middle';
+    ctx.font = 'bold 17px ' + LABEL_FONT;
+    var nameW = 0;
+    rows.forEach(function (r) { nameW = Math.max(nameW, ctx.measureText(r.k.name).width); });
+    ctx.font = '16px ' + LABEL_FONT;
+    var unit = 'median ms', left = Math.max(Math.min(Math.ceil(nameW) + 16, Math.floor(w * 0.42)),
+      Math.ceil(ctx.measureText(unit).width) + 24);
+    var valW = 0;
+    rows.forEach(function (r) {
+      r.label = r.t ? r.t[2].toFixed(4) + (r.t[8] ? '' : ' WRONG')
+        : r.k.min_bs > bs ? 'needs ' + r.k.min_bs + '+ threads' : 'no timing';
+      r.lw = ctx.measureText(r.label).width;
+      if (r.t) valW = Math.max(valW, r.lw);
+    });
+    var cub = D.meta.cub_ms > 0 ? D.meta.cub_ms : 0;
+    var max = Math.max(Math.max.apply(null, vals), cub);
+    var top = th + 10, right = w - Math.ceil(valW) - 16;
+    var ticks = linearTicks(max, Math.max(2, Math.floor((right - left) / 90)));
+    var xmax = Math.max(max, ticks[ticks.length - 1]);
+    var X = function (v) { return left + v / xmax * (right - left); };
+    var bottom = top + n * rowH;
+    // Grid and ticks along the bottom; the unit under the names.
+    ctx.lineWidth = 1;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ticks.forEach(function (t) {
+      var x = Math.round(X(t)) + 0.5;
+      ctx.strokeStyle = GRID;
+      ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
+      ctx.fillStyle = COL.dim;
+      ctx.fillText(axisNum(t), Math.min(x, w - ctx.measureText(axisNum(t)).width / 2 - 2), bottom + 6);
+    });
+    ctx.textAlign = 'right';
+    ctx.fillStyle = COL.text;
+    ctx.fillText(unit, left - 12, bottom + 6);
+    // Rows.
+    rows.forEach(function (r, i) {
+      var y = top + i * rowH, sel = r.k.name === current;
+      if (sel) {
+        ctx.fillStyle = SEL_ROW;
+        ctx.fillRect(0, y, w, rowH);
+      }
+      ctx.textBaseline = 'middle';
+      ctx.textAlign = 'right';
+      ctx.font = (sel ? 'bold 17px ' : '17px ') + LABEL_FONT;
+      ctx.fillStyle = r.t ? COL.text : COL.dim;
+      var name = r.k.name;
+      while (name.length > 3 && ctx.measureText(name).width > left - 14) name = name.slice(0, -2) + '\u2026';
+      ctx.fillText(name, left - 10, y + rowH / 2);
+      if (r.t) {
+        var bw = Math.max(2, X(r.t[2]) - left);
+        ctx.fillStyle = r.color;
+        ctx.fillRect(left, y + (rowH - barH) / 2, bw, barH);
+        if (sel) {
+          ctx.strokeStyle = COL.text;
+          ctx.lineWidth = 3;
+          ctx.strokeRect(left + 1.5, y + (rowH - barH) / 2 - 1.5, bw - 1, barH + 3);
+        }
+      }
+    });
+    ctx.strokeStyle = AXIS;
+    ctx.lineWidth = 1;
+    ctx.beginPath(); ctx.moveTo(left + 0.5, top); ctx.lineTo(left + 0.5, bottom); ctx.stroke();
+    // CUB: a dashed line through the rows, its label in the strip above them.
+    if (cub) {
+      var cx = Math.round(X(cub)) + 0.5;
+      ctx.setLineDash([6, 5]);
+      ctx.strokeStyle = COL.text;
+      ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.moveTo(cx, top - 4); ctx.lineTo(cx, bottom); ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.font = '16px ' + LABEL_FONT;
+      var cl = 'CUB ' + cub.toFixed(4), cw = ctx.measureText(cl).width;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillStyle = COL.text;
+      ctx.fillText(cl, clampLabel(cw, cx, left, w - 2), 2);
+    }
+    // Values after the bars, on the panel's colour (the CUB line passes under them).
+    ctx.font = '16px ' + LABEL_FONT;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    rows.forEach(function (r, i) {
+      var y = top + i * rowH, x = r.t ? X(r.t[2]) + 8 : left + 8;
+      ctx.fillStyle = r.k.name === current ? SEL_ROW : PANEL_BG;
+      ctx.fillRect(x - 3, y + (rowH - th) / 2, r.lw + 6, th);
+      ctx.fillStyle = !r.t ? COL.dim : r.t[8] ? COL.text : COL.verm;
+      ctx.fillText(r.label, x, y + rowH / 2 + 1);
+    });
+  }
+
+  function legendHtml(items) {
+    return items.map(function (it) {
+      return '<span' + (it.sel ? ' class="sel"' : '') + '><i' + (it.dash ? ' class="dash" style="border-color:' + it.color + '"'
+        : ' style="background:' + it.color + '"') + '></i>' + esc(it.name) + '</span>';
+    }).join('');
+  }
+
+  function blockSizeChart(track, current) {
+    var log2 = function (v) { return Math.log(v) / Math.LN2; };
+    var series = [], legend = [];
+    track.kernels.forEach(function (k) {
+      var pts = [];
+      D.block_sizes.forEach(function (b) { var t = timingOf(k.name, b); if (t && t[2] > 0) pts.push([log2(b), t[2]]); });
+      if (!pts.length) return;
+      var col = kernelColor(track, k.name);
+      series.push({ name: k.name, color: col, pts: pts, sel: k.name === current });
+      legend.push({ name: k.name, color: col, sel: k.name === current });
+    });
+    var cub = D.meta.cub_ms;
+    if (series.length && cub > 0) {
+      legend.push({ name: 'CUB DeviceReduce::Sum ' + cub.toFixed(4) + ' ms', color: COL.dim, dash: true });
+    }
+    setHtml($('legend-bs'), legendHtml(legend));
+    var r = lineChart($('chart-bs'), {
+      h: Math.max(260, Math.min(400, Math.round((window.innerHeight || 800) * 0.4))), xs: D.block_sizes.map(log2),
+      xLabel: function (x) { return String(Math.round(Math.pow(2, x))); },
+      xTitle: 'threads per block', yTitle: 'median ms', yLog: S.logTime, series: series, band: log2(S.bs),
+      hlines: series.length && cub > 0 ? [{ y: cub, color: COL.dim, label: 'CUB ' + cub.toFixed(4) }] : [],
+      empty: 'No timings of ' + track.id + ' in the session.' });
+    hook.charts.bs = { series: series.length, labels: r ? r.shown : [], log: !!S.logTime };
+  }
+
+  function sweepView(track) {
+    var sw = D.sweep, pts = sw && sw.points ? sw.points : [];
+    var fig = $('sweep-figure'), cap = $('sweep-caption'), table = $('sweep-table');
+    if (!pts.length) {
+      cap.textContent = 'No N sweep in this session. A sweep is `reducescope bench --csv` at several N (2^16 ... 2^30), ' +
+        'stored into a session with `reducescope sweep BENCH.csv ... --out SESSION`.';
+      fig.hidden = true;
+      setHtml(table, '');
+      hook.charts.sweep = { series: 0 };
+      return;
+    }
+    fig.hidden = false;
+    cap.textContent = 'Recorded on ' + sw.gpu + ' (reducescope sweep). Method: ' + (sw.method ||
+      'each track\'s fastest correct kernel over every block size, at each N') + '. CUB and the device-to-device copy ' +
+      '(bytes read + written) for reference; the selected kernel\'s track drawn thick.';
+    var names = [], ns = [];
+    pts.forEach(function (p) {
+      if (names.indexOf(p[0]) < 0) names.push(p[0]);
+      if (ns.indexOf(p[1]) < 0) ns.push(p[1]);
+    });
+    ns.sort(function (a, b) { return a - b; });
+    var log2 = function (v) { return Math.round(Math.log(v) / Math.LN2 * 1000) / 1000; };
+    var series = [], legend = [], ti = 0, mine = track ? track.id : '';
+    names.forEach(function (name) {
+      var col = name === sw.cub ? COL.dim : name === sw.copy ? COL.text : SWEEP_COLORS[ti++ % SWEEP_COLORS.length];
+      var s = { name: name, color: col, sel: name === mine, pts: [] };
+      pts.forEach(function (p) { if (p[0] === name) s.pts.push([log2(p[1]), p[2]]); });
+      series.push(s);
+      legend.push({ name: name, color: col, sel: s.sel });
+    });
+    if (sw.peak_gbps > 0) {
+      legend.push({ name: 'theoretical peak ' + sw.peak_gbps.toFixed(0) + ' GB/s', color: COL.dim, dash: true });
+    }
+    setHtml($('legend-sweep'), legendHtml(legend));
+    var r = lineChart($('chart-sweep'), {
+      h: 420, xs: ns.map(log2), xLabel: function (x) { return { pow2: Math.round(x) }; }, xTitle: 'N (int32 elements)',
+      yTitle: 'effective bandwidth, GB/s', yLog: false, series: series, band: null,
+      hlines: sw.peak_gbps > 0 ? [{ y: sw.peak_gbps, color: COL.dim, label: 'theoretical peak ' + sw.peak_gbps.toFixed(0) + ' GB/s' }] : [] });
+    hook.charts.sweep = { series: series.length, labels: r ? r.shown : [] };
+    // The selected kernel's track against CUB at each N, as the window's table.
+    var find = function (name, n) {
+      for (var i = 0; i < pts.length; i++) if (pts[i][0] === name && pts[i][1] === n) return pts[i];
+      return null;
+    };
+    if (!track || names.indexOf(mine) < 0) {
+      setHtml(table, '<div class="small">' + esc(mine || 'This kernel') + ' is not in the sweep (its tracks: ' +
+        esc(names.filter(function (x) { return x !== sw.cub && x !== sw.copy; }).join(', ')) + ').</div>');
+      return;
+    }
+    var h = '<table><caption>' + esc(mine) + ' against CUB at each N</caption><tr><th>N</th><th>CUB GB/s</th>' +
+      '<th class="name">fastest kernel (threads)</th><th>GB/s</th><th title="CUB\'s time / this kernel\'s time, measured in the same run">' +
+      'vs CUB</th><th title="kernel launches in one reduction">launches</th></tr>';
+    ns.forEach(function (n) {
+      var c = find(sw.cub, n), p = find(mine, n), k = Math.round(Math.log(n) / Math.LN2);
+      h += '<tr><td title="' + n + ' int32 elements">2<sup>' + k + '</sup></td><td>' + (c ? c[2].toFixed(0) : '-') + '</td>';
+      if (!p) { h += '<td>not measured</td><td></td><td></td><td></td></tr>'; return; }
+      var ratio = c && c[2] > 0 ? p[2] / c[2] : 0;
+      h += '<td class="name"' + (p[5] > 0 ? ' title="median ' + p[5].toFixed(4) + ' ms"' : '') + '>' + esc(p[3]) + ' (' + p[4] + ')</td><td>' +
+        p[2].toFixed(0) + '</td><td' + (ratio >= 1 ? ' class="ratio-good"' : '') + '>' + (ratio ? ratio.toFixed(2) + TIMES : '-') +
+        '</td><td>' + (p[6] ? p[6] : '?') + '</td></tr>';
+    });
+    setHtml(table, h + '</table>');
+  }
+
   var timingsShown = '';
   function timingTable(track, bs, current) {
     var rows = [];
     track.kernels.forEach(function (k) {
-      D.timings.forEach(function (t) { if (t[0] === k.name && t[1] === bs) rows.push(t); });
+      var t = timingOf(k.name, bs);
+      if (t) rows.push([t, k]);
     });
     if (!rows.length) return '';
     var h = '<table><caption>' + esc(track.id) + ' at ' + bs + ' threads</caption><tr><th>kernel</th><th>median ms</th>' +
+      '<th class="l" title="L: kernel launches in one reduction (? = not recorded)">L</th>' +
       '<th>GB/s</th><th>% of peak</th><th>vs CUB</th><th>result</th></tr>';
-    rows.forEach(function (t) {
+    rows.forEach(function (r) {
+      var t = r[0], L = launchesOf(t, r[1]);
       h += '<tr' + (t[0] === current ? ' class="cur"' : '') + '><td>' + esc(t[0]) + '</td><td>' + t[2].toFixed(4) +
-        '</td><td>' + t[5].toFixed(0) + '</td><td>' + t[6].toFixed(1) + '%</td><td>' + (t[7] ? t[7].toFixed(2) + TIMES : '') +
-        '</td><td>' + (t[8] ? 'correct' : '<span class="bad">WRONG</span>') + '</td></tr>';
+        '</td><td class="l">' + (L ? L : '?') + '</td><td>' + t[5].toFixed(0) + '</td><td>' + t[6].toFixed(1) + '%</td><td>' +
+        (t[7] ? t[7].toFixed(2) + TIMES : '') + '</td><td>' + (t[8] ? 'correct' : '<span class="bad">WRONG</span>') + '</td></tr>';
     });
     return h + '</table>';
   }
   function renderTimings() {
     var k = kernelInfo(S.kernel);
-    var sig = S.kernel + '@' + S.bs;
+    var sig = S.kernel + '@' + S.bs + '@' + (S.logTime ? 'log' : 'lin') + '@' + ($('timing-panel').clientWidth || 0);
     if (sig === timingsShown) return;
     timingsShown = sig;
     var m = D.meta;
     $('timing-caption').textContent = 'Recorded on ' + m.gpu + ' (compute capability ' + m.cc + ', CUDA ' + m.cuda +
       ') on ' + m.date + '. N = ' + m.n + ' elements (' + m.pattern + '). Method: ' + m.method + '. Theoretical peak ' +
       m.peak_gbps.toFixed(0) + ' GB/s; device copy ' + m.copy_gbps.toFixed(0) + ' GB/s; cub::DeviceReduce::Sum ' +
-      m.cub_ms.toFixed(4) + ' ms (' + m.cub_gbps.toFixed(0) + ' GB/s). vs CUB = CUB time / kernel time.';
-    var h = '';
+      m.cub_ms.toFixed(4) + ' ms (' + m.cub_gbps.toFixed(0) + ' GB/s). vs CUB = CUB time / kernel time. ' +
+      'L = kernel launches in one reduction.';
     var tr = k ? trackOf(k.track) : null;
-    if (tr) h += timingTable(tr, S.bs, S.kernel) || '<div class="small">No timings of ' + esc(tr.id) + ' at ' + S.bs +
-      ' threads in the session.</div>';
-    h += '<details><summary>Every track and block size</summary>';
+    setHtml($('timing-tables'), tr ? timingTable(tr, S.bs, S.kernel) || '<div class="small">No timings of ' + esc(tr.id) +
+      ' at ' + S.bs + ' threads in the session.</div>' : '');
+    var all = '';
     D.tracks.forEach(function (t) {
-      D.block_sizes.forEach(function (b) { h += timingTable(t, b, S.kernel); });
+      D.block_sizes.forEach(function (b) { all += timingTable(t, b, S.kernel); });
     });
-    h += '</details>';
-    $('timing-tables').innerHTML = h;
+    setHtml($('timing-all-tables'), all);
+    // A track without any timing (the pitfalls): its table says so, no empty charts.
+    var timed = !!tr && tr.kernels.some(function (x) {
+      return D.timings.some(function (t) { return t[0] === x.name; });
+    });
+    $('bars-figure').hidden = !timed;
+    $('bs-figure').hidden = !timed;
+    if (timed) {
+      setText($('bars-title'), 'Median time per kernel: ' + tr.id + ', ' + S.bs + ' threads per block');
+      barChart($('chart-bars'), tr, S.bs, S.kernel);
+      setText($('bs-title'), 'Median time against block size: ' + tr.id);
+      blockSizeChart(tr, S.kernel);
+    }
+    sweepView(tr);
+    hook.chartDraws++;
   }
 
   // ---- start ----------------------------------------------------------------------------------
@@ -1028,11 +1672,15 @@
     $('step-slider').oninput = function () { setStep(Number(this.value)); };
     $('speed').onchange = function () { S.speed = Number(this.value); this.blur(); };
     $('smem').addEventListener('mousemove', smemHover);
+    $('banks').addEventListener('mousemove', bankMouse);
+    $('banks').addEventListener('mouseleave', bankMouse);
+    $('log-time').checked = S.logTime;  // not what the browser may restore on a reload
+    $('log-time').onchange = function () { S.logTime = this.checked; renderTimings(); this.blur(); };
     $('source').addEventListener('scroll', function () { srcScroll = this.scrollTop; }, { passive: true });
     var resizeTimer = 0;
     window.addEventListener('resize', function () {
       clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(function () { srcGeom = null; highlightLines.sig = null; renderStep(); }, 100);
+      resizeTimer = setTimeout(function () { srcGeom = null; highlightLines.sig = null; renderTimings(); renderStep(); }, 100);
     });
     // The first kernel with a trace here, at its track's block size.
     var first = null;
@@ -1052,6 +1700,14 @@
   hook.kernels = function () { return kernels.map(function (k) { return k.name; }); };
   hook.held = function (name) { return heldSizes(name); };
   hook.stepsWith = function (kind) { return S.trace ? S.trace.stepsWith[kind] : []; };
+  // The bank figure's geometry in CSS pixels inside its canvas (the test hovers a bank), and the
+  // selected access's degree.
+  hook.bankFigure = function () {
+    if (!bankFig) return null;
+    var L = bankFig.L;
+    return { x: L.x, pitch: L.pitch, boxW: L.boxW, boxH: L.boxH, laneY: L.laneY, bankY: L.bankY,
+      deg: bankFig.sel ? bankFig.sel.deg : 0, marks: hook.bankMarks.slice() };
+  };
   hook.select = function (name, bs) { return select(name, bs); };
   // Steps one per animation frame for n frames; resolves to the mean frame interval in ms (16.7 at 60 fps).
   hook.playFrames = function (n) {

@@ -495,6 +495,7 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
       j.kv("name", k.name).kv("title", k.title).kv("fixes", k.fixes).kv("costs", k.costs);
       j.kv("min_bs", k.min_block_size).kv("min_why", k.min_block_why ? k.min_block_why : "");
       j.kv("op", to_string(k.op)).kv("finish", to_string(k.finish));
+      if (const auto fixed = fixed_launches(id)) j.kv("fixed_launches", *fixed);
       if (k.pitfall) j.kv("pitfall", k.pitfall);
       j.end_obj();
     }
@@ -533,9 +534,22 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
   j.key("timings").arr();
   for (const SessionTiming& t : s.timings) {
     j.arr().str(t.kernel).num(t.block_size).num(t.median_ms).num(t.min_ms).num(t.max_ms).num(t.gbps);
-    j.num(t.pct_peak).num(m.cub_ms > 0 && t.median_ms > 0 ? m.cub_ms / t.median_ms : 0.0).boolean(t.correct).end_arr();
+    j.num(t.pct_peak).num(m.cub_ms > 0 && t.median_ms > 0 ? m.cub_ms / t.median_ms : 0.0).boolean(t.correct);
+    j.num(t.launches).end_arr();
   }
   j.end_arr();
+  // The N sweep (tracing/sweep.hpp), as the window's "vs N" tab draws it: points in the session's order
+  // (series in first-seen order, N ascending within each).
+  j.key("sweep").obj();
+  j.kv("gpu", s.sweep.gpu).kv("method", s.sweep.method).kv("peak_gbps", s.sweep.peak_gbps);
+  j.kv("cub", kCubSeries).kv("copy", kCopySeries);
+  j.key("points").arr();
+  for (const SweepPoint& p : s.sweep.points) {
+    j.arr().str(p.series).num(p.n).num(p.gbps).str(p.kernel).num(p.block_size).num(p.median_ms).num(p.launches);
+    j.end_arr();
+  }
+  j.end_arr();
+  j.end_obj();
   j.key("metrics").arr();
   for (const SessionMetric& x : s.metrics) {
     j.arr().str(x.kernel).num(x.block_size).str(x.name).str(x.unit).num(x.value).str(x.ncu_metric).end_arr();

@@ -24,8 +24,9 @@
 //   P times: u32 compressed size, u32 uncompressed size, then that many bytes of zlib-compressed
 //            UTF-8 JSON
 // Part 0 is the index: the session's metadata, tracks and kernels (the registry,
-// kernels/kernel_info.hpp), the timing table, profiler and pitfall metrics, the kernel sources,
-// and the list of traces with the part that holds each. Parts 1..P-1 are one trace each: the
+// kernels/kernel_info.hpp), the timing table with each timing's launch count, the N sweep
+// (Session::sweep), profiler and pitfall metrics, the kernel sources, and the list of traces with
+// the part that holds each; the page draws the timing table and charts from it. Parts 1..P-1 are one trace each: the
 // replay's steps as deltas (shared-memory cells whose value changed, cells written and read, per
 // warp masks, the step's warp accesses with their lane addresses, bank words and n-way degree,
 // shuffles, atomics, global requests with sectors and efficiency, lines). docs/web-export.md
