@@ -19,7 +19,11 @@
 #      the global-memory view takes the shared-memory grid's place and changes between steps 0 and 1;
 #      a lecture kernel's global-memory view is one line and its requests, no grid;
 #  11. the course track from the bundled session: the privatised histogram's atomics view is drawn and
-#      changes from the loop of shared atomics (step 1) to the merge into the global bins (step 2).
+#      changes from the loop of shared atomics (step 1) to the merge into the global bins (step 2);
+#  12. a 1280x720 window (a projector): compare mode puts A's views above B's, each the replay column's
+#      full width, and the two warps panels side by side under them; the kernel list shows reduce1's
+#      whole title, wrapped onto a second line; "log time axis" on the vs-block-size tab redraws the chart
+#      (File > Export's log-axis chart, blocksize_time_log.*, is checked in 4).
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
 set -u
 bin=${1:?reducescope}; dir=${2:?workdir}
@@ -119,7 +123,8 @@ d=$(differ "$dir/rows0.png" "$dir/rows1.png")
 MAP="$dir/export.map"
 with_app export "--kernel reduce1 --block-size 256 --export-dir $dir/charts" clicks menu/File menu/File/Export
 for f in blocksize_time.png blocksize_time.svg blocksize_time.pdf blocksize_time.csv blocksize_bandwidth.png \
-         kernels_time_bs256.png kernels_time_bs256.csv harris_table_bs256.csv; do
+         blocksize_time_log.png blocksize_time_log.pdf kernels_time_bs256.png kernels_time_bs256.csv \
+         harris_table_bs256.csv; do
   [ -s "$dir/charts/$f" ] && ok "File > Export wrote $f" || bad "File > Export did not write $f"
 done
 [ -s "$dir/charts/blocksize_time.png" ] && [ "$(identify -format '%k' "$dir/charts/blocksize_time.png")" -gt 20 ] \
@@ -289,6 +294,49 @@ if [ -f "$session" ] && "$bin" show "$session" 2>/dev/null | grep -q "^histo_pri
   view_changes histo panel/atomicsA "histo_private's atomics view (step 1, the shared bins)" histo_private
 else
   skip "the bundled session has no course track: the histogram's atomics view not checked"
+fi
+
+# 12. 1280x720: the compare layout, the kernel list's titles, the log time axis.
+small="$dir/small.ini"
+printf '[ReduceScope][Settings]\nWindow=0,0,1280,720\nUiScale=1.00\n' >"$small"
+MAP="$dir/cmp720.map"
+REDUCESCOPE_CONFIG="$small" with_app cmp720 "--kernel reduce1 --block-size 256 --compare reduce3 --step 3" true
+size=$(identify -format '%wx%h' "$dir/cmp720.png" 2>/dev/null)
+[ "$size" = 1280x720 ] && ok "1280x720 window from the settings file" || bad "the window is $size, not 1280x720"
+sa=$(rect "$MAP" panel/smemA); sb=$(rect "$MAP" panel/smemB); wa=$(rect "$MAP" panel/warpsA); wb=$(rect "$MAP" panel/warpsB)
+if [ -n "$sa" ] && [ -n "$sb" ] && [ -n "$wa" ] && [ -n "$wb" ]; then
+  read -r ax0 ay0 ax1 ay1 <<<"$sa"; read -r bx0 by0 bx1 by1 <<<"$sb"
+  read -r wax0 way0 wax1 way1 <<<"$wa"; read -r wbx0 wby0 wbx1 wby1 <<<"$wb"
+  [ "$bx0" -eq "$ax0" ] && [ "$by0" -ge "$ay1" ] && [ $((bx1 - bx0)) -eq $((ax1 - ax0)) ] \
+    && ok "compare at 1280x720: B's shared memory under A's, as wide ($sa / $sb)" \
+    || bad "compare at 1280x720: shared-memory panels not stacked ($sa / $sb)"
+  # 32 cells a row and the row labels: at least 15 pixels a cell.
+  [ $((ax1 - ax0)) -ge 540 ] && ok "compare at 1280x720: each shared-memory grid is $((ax1 - ax0)) px wide" \
+    || bad "compare at 1280x720: shared-memory panel only $((ax1 - ax0)) px wide"
+  [ "$wax1" -le "$wbx0" ] && [ "$way0" -eq "$wby0" ] && [ "$way0" -ge "$by1" ] \
+    && ok "compare at 1280x720: the warps panels side by side under B ($wa / $wb)" \
+    || bad "compare at 1280x720: warps panels misplaced ($wa / $wb)"
+else
+  bad "compare at 1280x720: panels missing from the widget map (smemA '$sa' smemB '$sb' warpsA '$wa' warpsB '$wb')"
+fi
+r=$(rect "$MAP" A/kernel/reduce1)
+if [ -n "$r" ]; then
+  read -r _ y0 _ y1 <<<"$r"
+  [ $((y1 - y0)) -ge 30 ] && ok "kernel list: reduce1's whole title, on two lines ($((y1 - y0)) px)" \
+    || bad "kernel list: reduce1's entry is $((y1 - y0)) px high: its title is cut to one line"
+else
+  bad "kernel list: no entry for reduce1 in the widget map"
+fi
+MAP="$dir/log1.map"
+logs="--kernel reduce1 --block-size 256 --view blocksize --large-charts"
+rm -f "$dir/log.ini"; REDUCESCOPE_CONFIG="$dir/log.ini" with_app log0 "$logs" true
+rm -f "$dir/log.ini"; REDUCESCOPE_CONFIG="$dir/log.ini" with_app log1 "$logs" click bs/log-time
+r=$(rect "$MAP" panel/timings)
+if [ -n "$r" ] && [ -n "$(rect "$MAP" bs/log-time)" ]; then
+  d=$(differ_in "$dir/log0.png" "$dir/log1.png" "$r")
+  [ "${d:-0}" -gt 2000 ] && ok "'log time axis' redraws the time chart ($d pixels)" || bad "'log time axis' changed little ($d)"
+else
+  bad "no 'log time axis' checkbox or timing panel in the widget map"
 fi
 
 echo "$pass passed, $fail failed"

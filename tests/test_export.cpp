@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -176,6 +177,7 @@ std::set<std::string> chart_names(const std::vector<uint32_t>& sizes) {
   }
   add4("blocksize_time");
   add4("blocksize_bandwidth");
+  for (const char* ext : {".png", ".svg", ".pdf"}) names.insert(std::string("blocksize_time_log") + ext);
   return names;
 }
 
@@ -532,6 +534,58 @@ TEST_F(ExportTest, SweepTakesEachTracksFastestCorrectKernelPerN) {
   EXPECT_THROW(sweep_from_bench_csv(header), BenchCsvError);
   EXPECT_THROW(sweep_from_bench_csv("not,a,bench,file\n"), BenchCsvError);
   EXPECT_THROW(export_sweep(Sweep{}, dir_.string(), "method"), ExportError);
+}
+
+// The time against block size is written a second time on a log axis (blocksize_time_log.{png,svg,pdf},
+// no CSV: its numbers are blocksize_time.csv's), for every track, with "(log scale)" in its title.
+// The axis is logarithmic: reduce0, reduce1 and reduce2 differ by the same factor at every block size
+// (0.32 : 0.16 : 0.09), so their lines are parallel, and their gaps are in the ratio of the logs of
+// those factors, ln 2 / ln(16/9) = 1.2 (on the linear chart, 0.16 / 0.07 = 2.3).
+TEST_F(ExportTest, BlockSizeTimeIsAlsoWrittenOnALogAxis) {
+  const ChartFiles files = export_charts(session_, dir_.string());
+  std::set<std::string> returned;
+  for (const std::string& p : files.paths) returned.insert(fs::path(p).filename().string());
+  for (const char* name : {"blocksize_time_log.png", "blocksize_time_log.svg", "blocksize_time_log.pdf"}) {
+    EXPECT_TRUE(returned.count(name)) << name << " not returned";
+    ASSERT_TRUE(fs::exists(dir_ / name)) << name << " not written";
+    EXPECT_GT(fs::file_size(dir_ / name), 1000u) << name;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "blocksize_time_log.csv")) << "the log chart's numbers are blocksize_time.csv's";
+  EXPECT_FALSE(fs::exists(dir_ / "blocksize_bandwidth_log.png")) << "only the time gets a log axis";
+
+  const std::string svg = read_file(dir_ / "blocksize_time_log.svg");
+  EXPECT_NE(svg.find("</svg>", svg.size() - 16), std::string::npos) << "SVG not closed";
+  const std::string pdf = read_file(dir_ / "blocksize_time_log.pdf");
+  EXPECT_EQ(pdf.rfind("%PDF-", 0), 0u);
+  // cairo writes the title as UTF-16 in hex: <FEFF004D0065...>.
+  std::string utf16;
+  for (char ch : std::string("(log scale)")) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "%04X", static_cast<unsigned char>(ch));
+    utf16 += hex;
+  }
+  EXPECT_TRUE(pdf.find("log scale") != std::string::npos || pdf.find(utf16) != std::string::npos)
+      << "the PDF's title does not say it is a log scale";
+
+  const Png lin(dir_ / "blocksize_time.png"), log(dir_ / "blocksize_time_log.png");
+  ASSERT_EQ(log.width(), 1600);
+  ASSERT_EQ(log.height(), 1000);
+  EXPECT_LT(log.count(0xFFFFFF), size_t(log.width()) * log.height() * 95 / 100) << "nearly blank";
+  // The mean row of a kernel's line and markers above the legend (the bottom fifth).
+  const auto mean_row = [](const Png& png, uint32_t rgb) {
+    double sum = 0, n = 0;
+    for (int y = 0; y < png.height() * 4 / 5; ++y)
+      for (int x = 0; x < png.width(); ++x)
+        if (png.at(x, y) == rgb) sum += y, n += 1;
+    EXPECT_GT(n, 200) << std::hex << rgb << ": line missing";
+    return n > 0 ? sum / n : 0.0;
+  };
+  const auto gap_ratio = [&](const Png& png) {
+    const double r0 = mean_row(png, 0xE69F00), r1 = mean_row(png, 0x56B4E9), r2 = mean_row(png, 0x009E73);
+    return (r1 - r0) / std::max(r2 - r1, 1.0);
+  };
+  EXPECT_NEAR(gap_ratio(log), std::log(2.0) / std::log(16.0 / 9.0), 0.25) << "the time axis is not logarithmic";
+  EXPECT_GT(gap_ratio(lin), 1.8) << "blocksize_time.png should stay linear";
 }
 
 }  // namespace

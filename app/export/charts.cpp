@@ -222,6 +222,7 @@ struct ChartSpec {
   std::vector<uint32_t> x_ticks;     // line chart: the x values to label
   std::vector<std::string> x_tick_labels;  // their labels ("2^20"), or empty for the numbers
   std::vector<RefLine> refs;         // dashed horizontal lines, labelled right of the plot
+  bool log_y = false;                // line chart: the value axis in decades (1-2-5 ticks), not from 0
 };
 
 // ---- Drawing ----------------------------------------------------------------------------
@@ -407,19 +408,53 @@ double nice_step(double raw) {
 }
 
 // A zero-based linear axis from 0 to a whole number of nice steps at or above `need`, with
-// about six intervals.
+// about six intervals; or (log) a logarithmic one from `lo` to `top`, both 1, 2 or 5 x 10^k.
 struct YAxis {
   double top = 1, step = 1;
   int decimals = 0;  // tick labels: enough to show the step (0.05 -> 2)
+  bool log = false;
+  double lo = 0;     // log: the bottom of the axis
 
   // 0, step, ..., top; counted, not summed, so that no rounding drops or adds the last one.
+  // Log: every 1, 2 and 5 x 10^k from lo to top.
   std::vector<double> ticks() const {
     std::vector<double> t;
+    if (log) {
+      for (int e = static_cast<int>(std::floor(std::log10(lo) + 1e-9)); std::pow(10.0, e) <= top * (1 + 1e-9); ++e)
+        for (double m : {1.0, 2.0, 5.0}) {
+          const double v = m * std::pow(10.0, e);
+          if (v >= lo * (1 - 1e-9) && v <= top * (1 + 1e-9)) t.push_back(v);
+        }
+      return t;
+    }
     const int n = static_cast<int>(std::lround(top / step));
     for (int i = 0; i <= n; ++i) t.push_back(i * step);
     return t;
   }
+  // A tick's label: with the axis' decimals, or on a log axis as many as the value needs (0.02, 0.5, 20).
+  std::string label(double v) const {
+    return fixed(v, log ? std::max(0, -static_cast<int>(std::floor(std::log10(v) + 1e-9))) : decimals);
+  }
 };
+
+// A log axis over [lo_need, hi_need]: from the 1-2-5 value at or below the first to the one at or
+// above the second (a whole decade at least).
+YAxis log_axis(double lo_need, double hi_need) {
+  if (!(lo_need > 0) || !std::isfinite(lo_need)) lo_need = 1;
+  if (!(hi_need >= lo_need) || !std::isfinite(hi_need)) hi_need = lo_need;
+  YAxis a;
+  a.log = true;
+  const double p_lo = std::pow(10.0, std::floor(std::log10(lo_need)));
+  a.lo = p_lo;
+  for (double m : {5.0, 2.0, 1.0})
+    if (m * p_lo <= lo_need * (1 + 1e-9)) {
+      a.lo = m * p_lo;
+      break;
+    }
+  a.top = nice_step(hi_need);
+  if (a.top < a.lo * 10) a.top = std::max(a.top, nice_step(a.lo * 10));
+  return a;
+}
 
 YAxis zero_based_axis(double need) {
   if (!(need > 0) || !std::isfinite(need)) need = 1;
@@ -436,7 +471,10 @@ struct Frame {
   YAxis y;
   double x_lo = 0, x_hi = 1;  // line charts: log2(block size) at x0 and x1
 
-  double py(double v) const { return y1 - v / y.top * (y1 - y0); }
+  double py(double v) const {
+    if (y.log) return y1 - (std::log10(v) - std::log10(y.lo)) / (std::log10(y.top) - std::log10(y.lo)) * (y1 - y0);
+    return y1 - v / y.top * (y1 - y0);
+  }
   double px_log2(double v) const { return x0 + (std::log2(v) - x_lo) / (x_hi - x_lo) * (x1 - x0); }
 };
 
@@ -547,7 +585,7 @@ double needed_top(const ChartSpec& c, double plot_h) {
 double tick_label_width(cairo_t* cr, const YAxis& a) {
   set_font(cr, kTickSize);
   double w = 0;
-  for (double v : a.ticks()) w = std::max(w, text_width(cr, fixed(v, a.decimals)));
+  for (double v : a.ticks()) w = std::max(w, text_width(cr, a.label(v)));
   return w;
 }
 
@@ -565,7 +603,7 @@ void draw_y_axis(cairo_t* cr, const Frame& f, const std::string& title) {
   for (double v : f.y.ticks()) {
     grid_line(cr, f.x0, f.py(v), f.x1, f.py(v));
     set_colour(cr, kInk);
-    draw_text_centred(cr, f.x0 - 6, f.py(v), fixed(v, f.y.decimals), Align::Right);
+    draw_text_centred(cr, f.x0 - 6, f.py(v), f.y.label(v), Align::Right);
   }
   cairo_new_path(cr);
   line_path(cr, f.x0, f.y1, f.x1, f.y1);
@@ -734,7 +772,18 @@ void draw_chart(cairo_t* cr, double w, double h, const ChartSpec& c) {
   bottom -= kAxisTitleSize * kLeading + 4;
   f.y1 = bottom - 6 - (two_line_ticks ? 2 : 1) * kTickSize * kLeading;
 
-  f.y = zero_based_axis(needed_top(c, f.y1 - f.y0));
+  if (c.log_y) {
+    // Room for a marker above the highest point and below the lowest: 6% of a decade each way.
+    double lo = INFINITY, hi = 0;
+    for (const Line& l : c.lines)
+      for (const Point& p : l.points)
+        if (p.y > 0) lo = std::min(lo, p.y), hi = std::max(hi, p.y);
+    for (const RefLine& r : c.refs)
+      if (r.y > 0) lo = std::min(lo, r.y), hi = std::max(hi, r.y);
+    f.y = log_axis(lo / 1.15, hi * 1.15);
+  } else {
+    f.y = zero_based_axis(needed_top(c, f.y1 - f.y0));
+  }
   f.x0 = kMargin + kAxisTitleSize * kLeading + kGap + tick_label_width(cr, f.y) + 6;
   f.x1 = w - kMargin - (c.refs.empty() ? 12 : ref_label_width(cr, c.refs) + 10);
   if (!c.x_ticks.empty()) {
@@ -828,16 +877,23 @@ void write_text(const fs::path& path, const std::string& text) {
   });
 }
 
-// One chart in all three formats plus its CSV; appends the paths to `files`.
-void write_chart(const fs::path& dir, const std::string& stem, const ChartSpec& c, const std::string& csv,
-                 ChartFiles& files) {
+// One chart in all three formats; appends the paths to `files`.
+void write_images(const fs::path& dir, const std::string& stem, const ChartSpec& c, ChartFiles& files) {
   const fs::path base = dir / stem;
   const auto out = [&](const char* ext) { return fs::path(base).concat(ext); };
   write_png(c, out(".png"));
   write_vector(c, out(".svg"), cairo_svg_surface_create);
   write_vector(c, out(".pdf"), cairo_pdf_surface_create);
-  write_text(out(".csv"), csv);
-  for (const char* ext : {".png", ".svg", ".pdf", ".csv"}) files.paths.push_back(out(ext).string());
+  for (const char* ext : {".png", ".svg", ".pdf"}) files.paths.push_back(out(ext).string());
+}
+
+// One chart in all three formats plus its CSV; appends the paths to `files`.
+void write_chart(const fs::path& dir, const std::string& stem, const ChartSpec& c, const std::string& csv,
+                 ChartFiles& files) {
+  write_images(dir, stem, c, files);
+  const fs::path path = fs::path(dir / stem).concat(".csv");
+  write_text(path, csv);
+  files.paths.push_back(path.string());
 }
 
 // ---- The four charts and the Harris table -----------------------------------------------
@@ -950,6 +1006,13 @@ void blocksize_chart(const Session& s, const TimingIndex& ix, const Measure& m, 
     c.lines.push_back(l);
   }
   write_chart(dir, prefix + "blocksize_" + std::string(m.name), c, csv, files);
+  // Time again on a log axis: from zero, the fast kernels' lines crowd together at the bottom.
+  if (&m == &kTime) {
+    c.log_y = true;
+    c.title += " (log scale)";
+    c.y_title = "median time (ms, log scale)";
+    write_images(dir, prefix + "blocksize_" + std::string(m.name) + "_log", c, files);
+  }
 }
 
 // Harris's table (slide "Performance for 4M element reduction") at one block size:

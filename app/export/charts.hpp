@@ -34,12 +34,16 @@ struct ChartFiles {
 //   kernels_bandwidth_bs<B>.{png,svg,pdf,csv}  effective bandwidth per kernel at B, with the
 //                                              theoretical peak and the measured copy ceiling as lines
 //   blocksize_time.{png,svg,pdf,csv}           median time against block size, one line per kernel
+//   blocksize_time_log.{png,svg,pdf}           the same on a log time axis (1-2-5 ticks a decade), where
+//                                              the fast kernels do not crowd together at the bottom; its
+//                                              numbers are blocksize_time.csv's
 //   blocksize_bandwidth.{png,svg,pdf,csv}      effective bandwidth against block size, one line per kernel
 //   harris_table_bs<B>.csv                     Harris's table at B: time, GB/s, % of peak, step and
 //                                              cumulative speedup
 // for B = `block_size`, or for every block size in the session when `block_size` is 0. Each track
 // gets its own set: the first track's (Harris's) under the names above, every other track's with
-// its id as a prefix (lecture_kernels_time_bs<B>..., lecture_blocksize_time..., lecture_table_bs<B>.csv);
+// its id as a prefix (lecture_kernels_time_bs<B>..., lecture_blocksize_time..., lecture_blocksize_time_log...,
+// lecture_table_bs<B>.csv);
 // a kernel keeps its place in its track as its style, as in the window (kernel_color).
 // Throws ExportError if the session has no timings, B has none, or a file cannot be written.
 ChartFiles export_charts(const Session& s, const std::string& dir, uint32_t block_size = 0);

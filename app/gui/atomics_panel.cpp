@@ -116,9 +116,16 @@ void AtomicsPanel::drawContent(AppState& s) {
         std::snprintf(buf, sizeof buf, "warp %u  %s  %s  line %u", a.warp, intrinsic_name(a.kind, a.op),
                       atomic_label(a.kind, addr, a.space, kinfo, meta).c_str(), a.line);
         ImGui::TextUnformatted(buf);
-        ImGui::SameLine(std::max(ImGui::GetCursorPosX(), full_w * 0.62f));
+        // The contention bar in a column at 62% of the width, or after the text where it is longer, or
+        // on the next line where it would not fit beside it (so the text and the bar never overlap).
+        const float bar_w = std::max(60.0f, full_w * 0.36f);
+        const float text_end =
+            ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetScrollX() + ImGui::GetStyle().ItemSpacing.x;
+        const float col = std::max(text_end, full_w * 0.62f);
+        if (col + bar_w <= ImGui::GetCursorStartPos().x + full_w) ImGui::SameLine(col);
+        else ImGui::SetCursorPosX(ImGui::GetCursorStartPos().x + std::max(0.0f, full_w - bar_w));
         std::snprintf(buf, sizeof buf, n > 1 ? "%d updates contend" : "%d update, no contention", n);
-        bar(static_cast<float>(n) / kWarpSize, c, std::max(60.0f, full_w * 0.36f), buf);
+        bar(static_cast<float>(n) / kWarpSize, c, bar_w, buf);
         if (ImGui::IsItemHovered()) {
           ImGui::SetTooltip("%d lane(s) of warp %u update this address in one instruction (%d lanes in all);\n"
                             "the hardware applies them one after another.",

@@ -7,13 +7,25 @@
 namespace rs::gui {
 
 void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
-  std::string name = title_;
+  // The first title that fits the title bar: in compare mode "Shared memory A: reduce1 @256", then
+  // "A: reduce1 @256", "A: reduce1"; else the full title, then the short one.
+  std::vector<std::string> titles;
   if (s.compare && per_side_) {
     const Pick& p = slot_ == 0 ? s.a : s.b;
-    char side[96];
-    std::snprintf(side, sizeof side, " - %c: %s, %u threads", slot_ == 0 ? 'A' : 'B', kernel_info(p.kernel).name,
-                  p.block_size);
-    name += side;
+    const std::string side = std::string(1, slot_ == 0 ? 'A' : 'B') + ": " + kernel_info(p.kernel).name;
+    const std::string at = " @" + std::to_string(p.block_size);
+    titles = {std::string(short_title_) + " " + side + at, side + at, side};
+  } else {
+    titles = {title_};
+    if (short_title_) titles.emplace_back(short_title_);
+  }
+  const float room = size.x - 2 * ImGui::GetStyle().FramePadding.x - 2;
+  std::string name = titles.back();
+  for (const std::string& t : titles) {
+    if (ImGui::CalcTextSize(t.c_str()).x <= room) {
+      name = t;
+      break;
+    }
   }
   name += std::string("###") + id_;
   ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
@@ -58,8 +70,13 @@ const char* compact_value(uint32_t bits, DType t, char* buf, size_t len) {
 }
 
 void legend_swatch(ImU32 c, const char* label, const char* tip) {
-  ImVec2 p = ImGui::GetCursorScreenPos();
   float h = ImGui::GetTextLineHeight();
+  // On the next line where this entry would not fit the rest of this one (a legend wraps, never clips).
+  const float need = h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
+  if (ImGui::GetCursorPosX() > ImGui::GetCursorStartPos().x + 1 && ImGui::GetContentRegionAvail().x < need) {
+    ImGui::NewLine();
+  }
+  ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + h, p.y + h), c);
   ImGui::Dummy(ImVec2(h, h));
   ImGui::SameLine();
@@ -141,19 +158,34 @@ void select(AppState& s, Pick p) {
   }
 }
 
-// `text` cut to fit `width` pixels, with "..." where it was cut.
-std::string fit_text(const std::string& text, float width) {
-  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-  std::string t = text;
-  while (!t.empty() && ImGui::CalcTextSize((t + "...").c_str()).x > width) t.pop_back();
-  while (!t.empty() && t.back() == ' ') t.pop_back();
-  return t + "...";
+// Where a kernel's line in the list puts its title: beside the name, wrapped under itself, or,
+// where the room beside the name is narrow (a long name, the compare side's indented list), on the
+// lines under the name, indented. The whole title is always shown.
+struct KernelLine {
+  float title_x = 0, title_y = 0;  // from the line's top-left
+  float wrap = 0;                  // the title's wrap width
+  float height = 0;                // the whole entry
+};
+KernelLine kernel_line(const KernelInfo& k, float width) {
+  KernelLine l;
+  const float fs = ImGui::GetFontSize();
+  const float beside = ImGui::CalcTextSize(k.name).x + fs * 1.1f;  // the name, its indent and a gap
+  if (width - beside >= std::max(width * 0.45f, fs * 6)) {
+    l.title_x = beside;
+  } else {
+    l.title_x = fs * 1.5f;
+    l.title_y = ImGui::GetTextLineHeight();
+  }
+  l.wrap = std::max(width - l.title_x - 2, fs * 4);
+  l.height = std::max(ImGui::GetTextLineHeight(), l.title_y + ImGui::CalcTextSize(k.title, nullptr, false, l.wrap).y);
+  return l;
 }
 
-// The kernel list, grouped by track: a header per track (its source on hover), then its kernels,
-// one line each (name, then the title as far as it fits; the whole title on hover). The list
-// scrolls inside `height` pixels and keeps the selected kernel in view when it changes.
-void kernel_list(const char* id, Pick& p, float height) {
+// The kernel list, grouped by track: a header per track (its source on hover), then its kernels:
+// the name, and the whole title beside it or under it, wrapped, dimmer unless selected (the title and
+// the teaching note on hover). The list scrolls inside `height` pixels and keeps the selected kernel
+// in view when it changes. Each entry is noted as "<side>/kernel/<name>" for the GUI tests.
+void kernel_list(const char* id, const char* side, Pick& p, float height) {
   static std::map<std::string, KernelId> scrolled_to;  // per list: the selection it last scrolled to
   ImGui::BeginChild(id, ImVec2(0, height), false);
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -171,11 +203,12 @@ void kernel_list(const char* id, Pick& p, float height) {
     }
     for (KernelId kid : track_kernels(track.id)) {
       const KernelInfo& k = kernel_info(kid);
-      const float w = ImGui::GetContentRegionAvail().x;
+      const KernelLine line = kernel_line(k, ImGui::GetContentRegionAvail().x);
       const ImVec2 pos = ImGui::GetCursorScreenPos();
       ImGui::PushID(k.name);
-      if (ImGui::Selectable("##k", p.kernel == k.id, 0, ImVec2(0, ImGui::GetTextLineHeight()))) p.kernel = k.id;
+      if (ImGui::Selectable("##k", p.kernel == k.id, 0, ImVec2(0, line.height))) p.kernel = k.id;
       ImGui::PopID();
+      note_widget(std::string(side) + "/kernel/" + k.name);
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s: %s\nFixes: %s\nCosts: %s", k.name, k.title, k.fixes, k.costs);
       }
@@ -187,23 +220,21 @@ void kernel_list(const char* id, Pick& p, float height) {
         else if (lo.y < wlo.y) ImGui::SetScrollHereY(0.0f);
       }
       ImDrawList* dl = ImGui::GetWindowDrawList();
-      const float indent = ImGui::GetFontSize() * 0.5f;
-      dl->AddText(ImVec2(pos.x + indent, pos.y), text, k.name);
-      const float name_w = ImGui::CalcTextSize(k.name).x + indent + ImGui::GetFontSize() * 0.6f;
-      const std::string title = fit_text(k.title, w - name_w - 2);
-      dl->AddText(ImVec2(pos.x + name_w, pos.y), p.kernel == k.id ? text : dim, title.c_str());
+      dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), text, k.name);
+      dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(pos.x + line.title_x, pos.y + line.title_y),
+                  p.kernel == k.id ? text : dim, k.title, nullptr, line.wrap);
     }
   }
   ImGui::EndChild();
 }
 
-// The height the kernel list wants: every track header and kernel line.
+// The height the kernel list wants: every track header and kernel entry.
 float kernel_list_height(float width) {
   const ImGuiStyle& st = ImGui::GetStyle();
   float h = st.WindowPadding.y;
   for (const TrackInfo& track : track_table()) {
     h += ImGui::CalcTextSize(track.title, nullptr, false, width).y + st.ItemSpacing.y;
-    h += static_cast<float>(track_kernels(track.id).size()) * (ImGui::GetTextLineHeight() + st.ItemSpacing.y);
+    for (KernelId kid : track_kernels(track.id)) h += kernel_line(kernel_info(kid), width).height + st.ItemSpacing.y;
   }
   return h;
 }
@@ -213,7 +244,7 @@ float kernel_list_height(float width) {
 Pick pick_widgets(const char* id, Pick p, float list_height) {
   ImGui::PushID(id);
   const float want = kernel_list_height(ImGui::GetContentRegionAvail().x);
-  kernel_list("##kernels", p, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, std::min(want, list_height)));
+  kernel_list("##kernels", id, p, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, std::min(want, list_height)));
   ImGui::TextUnformatted("Threads per block");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("blockDim.x: threads in each thread block, in warps of 32 lanes.\n"

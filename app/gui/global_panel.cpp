@@ -177,7 +177,8 @@ void GlobalPanel::drawContent(AppState& s) {
   legend_swatch(color::kCell, "unchanged", "Holds the value the block last loaded or stored here.");
   legend_swatch(color::kEmpty, "not touched yet",
                 "The block has not loaded or stored this element yet (its value is known only from then on).");
-  ImGui::NewLine();
+  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                    ImGui::CalcTextSize("only rows used this step").x);
   ImGui::Checkbox("only rows used this step", &touched_only_);
   note_widget(std::string(1, v.tag) + "/global-touched-rows");
   if (ImGui::IsItemHovered()) {
@@ -214,12 +215,15 @@ void GlobalPanel::drawContent(AppState& s) {
       rows = std::move(wide_rows);
     }
   }
+  char note[64] = "";
   if (rows.never_used > 0) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(%d of %d rows never used: hidden)", rows.never_used, rows.rows);
+    std::snprintf(note, sizeof note, "(%d of %d rows never used: hidden)", rows.never_used, rows.rows);
   } else if (g.columns != kCellGridColumns) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(%d elements a row)", g.columns);
+    std::snprintf(note, sizeof note, "(%d elements a row)", g.columns);
+  }
+  if (note[0]) {
+    same_line_if_fits(ImGui::CalcTextSize(note).x);
+    ImGui::TextDisabled("%s", note);
   }
   const long hovered = draw_cell_grid(g, rows);
   if (hovered >= 0) {

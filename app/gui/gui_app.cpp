@@ -149,7 +149,20 @@ struct ReplayColumn {
   float smem_rows = 0;        // rows of 32 words the kernel uses
   float global_rows = 0;      // rows of 32 elements in the global slice (at most 32 counted)
   bool global_first = false;  // the global grid takes the shared-memory grid's place at the top
+  float wanted = 0;           // what the views above the warps want together (compare mode splits by it)
 };
+
+// The shared-memory view's rows of 32 words that the kernel uses (by its last step).
+float used_smem_rows(const Replay& r) {
+  size_t rows = 0;
+  const Step& last = r.steps().back();
+  for (size_t i = 0; i < last.defined.size(); i += kNumBanks) {
+    bool used = false;
+    for (size_t j = i; j < std::min(i + kNumBanks, last.defined.size()); ++j) used = used || last.defined[j];
+    rows += used;
+  }
+  return static_cast<float>(rows);
+}
 
 ReplayColumn replay_column(const gui::LoadedTrace* t, float h, float w) {
   ReplayColumn c;
@@ -157,12 +170,20 @@ ReplayColumn replay_column(const gui::LoadedTrace* t, float h, float w) {
   c.smem = h - c.warps;
   if (!t) return c;
   const Replay& r = t->replay;
-  // Harris's kernels keep the grid above the warps; other tracks' kernels show the global slice,
-  // lanes and atomics views too (or say in one line that the kernel has none).
-  if (t->trace.meta.track == "harris" && !r.has_lane_work() && !r.has_atomics() && !r.has_global_slice()) return c;
   const ImGuiStyle& st = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float chrome = ImGui::GetFrameHeight() + 2 * st.WindowPadding.y;  // title bar and padding
+  // The warps panel takes what its rows need, between a fifth and 42% of the height.
+  c.warps = std::clamp(gui::WarpsPanel::wanted_height(r, w), h * 0.2f, h * 0.42f);
+  c.smem = h - c.warps;
+  c.smem_rows = r.has_shared() ? used_smem_rows(r) : 0;
+  // The shared-memory grid's cells as wide as `w` lets them be (32 a row beside the row labels), at most 24.
+  const float cell_w = (w - 2 * st.WindowPadding.x - ImGui::CalcTextSize("1023").x - 6) / kNumBanks;
+  const float smem_wanted = chrome + line * 4 + c.smem_rows * std::clamp(cell_w, 6.0f, 24.0f);
+  c.wanted = r.has_shared() ? smem_wanted : chrome + line * 1.2f;
+  // Harris's kernels keep the grid above the warps; other tracks' kernels show the global slice,
+  // lanes and atomics views too (or say in one line that the kernel has none).
+  if (t->trace.meta.track == "harris" && !r.has_lane_work() && !r.has_atomics() && !r.has_global_slice()) return c;
   c.lanes = chrome + gui::LanesPanel::wanted_height(r);
   c.atomics = chrome + gui::AtomicsPanel::wanted_height(r);
   c.global = chrome + gui::GlobalPanel::wanted_height(r);
@@ -181,19 +202,9 @@ ReplayColumn replay_column(const gui::LoadedTrace* t, float h, float w) {
       c.global_first = true;
     }
   } else {
-    size_t rows = 0;
-    const Step& last = r.steps().back();
-    for (size_t i = 0; i < last.defined.size(); i += kNumBanks) {
-      bool used = false;
-      for (size_t j = i; j < std::min(i + kNumBanks, last.defined.size()); ++j) used = used || last.defined[j];
-      rows += used;
-    }
-    c.smem_rows = static_cast<float>(rows);
-    c.smem = chrome + line * 3 + static_cast<float>(rows) * 24.0f;
+    c.smem = chrome + line * 3 + c.smem_rows * 24.0f;
   }
-  // The warps panel's cells: the width over 32 lanes beside its labels, at most 40 pixels.
-  const float cell = std::clamp((w - ImGui::CalcTextSize("warp 31DIVERGED 100%").x - 40) / kWarpSize, 4.0f, 40.0f);
-  c.warps = std::clamp(chrome + line * 3.5f + static_cast<float>(r.num_warps()) * cell, h * 0.2f, h * 0.42f);
+  c.wanted = (r.has_shared() ? smem_wanted : c.smem) + c.global + c.lanes + c.atomics;
   return c;
 }
 
@@ -677,48 +688,87 @@ int run_gui(const Options& o) {
       ImGui::EndMainMenuBar();
     }
 
-    // Layout: controls | replay (A, or A and B) | source, banks, timings.
+    // Layout: controls | replay (A, or A and B) | source, banks, timings (at least 396 pixels, so the
+    // timing table's seven columns fit without scrolling at 1280x720).
     const ImVec2 d = ImGui::GetIO().DisplaySize;
     const float h = d.y - menu_h;
-    const float lw = std::max(330.0f * s.ui_scale, d.x * 0.21f), rw = std::max(380.0f * s.ui_scale, d.x * 0.27f);
+    const float lw = std::max(330.0f * s.ui_scale, d.x * 0.21f), rw = std::max(396.0f * s.ui_scale, d.x * 0.27f);
     const float mw = d.x - lw - rw;
     controls.draw(s, ImVec2(0, menu_h), ImVec2(lw, h));
     if (s.large_charts) {
       timing.draw(s, ImVec2(lw, menu_h), ImVec2(d.x - lw, h));
     } else {
-      // One column per side: shared memory, the global slice, lanes, atomics (each where the kernel
-      // has them; the global grid first where it takes the shared-memory grid's place), then warps.
-      const int sides = s.compare ? 2 : 1;
-      const float cw = mw / static_cast<float>(sides);
-      ReplayColumn cols[2];
-      float warps_h = 0;
-      for (int i = 0; i < sides; ++i) {
-        cols[i] = replay_column(s.view(i).trace, h, cw);
-        warps_h = std::max(warps_h, cols[i].warps);
-      }
+      // Each side's views: shared memory, the global slice, lanes, atomics (each where the kernel has
+      // them; the global grid first where it takes the shared-memory grid's place), then warps.
+      // One side: a column of them. Compare mode: side by side where each half is wide enough for cells
+      // of 22 pixels (32 to a row); else A's views above B's, each the full width, so the cells stay as
+      // big as one side's, with the two warps panels side by side under them (their rows are a line of
+      // text high; the lanes may be narrower than tall).
       gui::SmemPanel* smem[2] = {&smem_a, &smem_b};
       gui::GlobalPanel* global[2] = {&global_a, &global_b};
       gui::LanesPanel* lanes[2] = {&lanes_a, &lanes_b};
       gui::AtomicsPanel* atomics[2] = {&atomics_a, &atomics_b};
       gui::WarpsPanel* warps[2] = {&warps_a, &warps_b};
-      for (int i = 0; i < sides; ++i) {
-        const ReplayColumn c = fit_column(cols[i], h - warps_h);
-        const float x = lw + cw * static_cast<float>(i);
-        float y = menu_h;
+      // Draws side i's views above the warps into the box at (x, y), w x avail.
+      auto draw_views = [&](int i, const ReplayColumn& want, float x, float y, float w, float avail) {
+        const ReplayColumn c = fit_column(want, avail);
         if (c.global_first && c.global > 0) {
-          global[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.global));
+          global[i]->draw(s, ImVec2(x, y), ImVec2(w, c.global));
           y += c.global;
         }
-        if (c.smem > 0) smem[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.smem));
+        if (c.smem > 0) smem[i]->draw(s, ImVec2(x, y), ImVec2(w, c.smem));
         y += c.smem;
         if (!c.global_first && c.global > 0) {
-          global[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.global));
+          global[i]->draw(s, ImVec2(x, y), ImVec2(w, c.global));
           y += c.global;
         }
-        if (c.lanes > 0) lanes[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.lanes));
+        if (c.lanes > 0) lanes[i]->draw(s, ImVec2(x, y), ImVec2(w, c.lanes));
         y += c.lanes;
-        if (c.atomics > 0) atomics[i]->draw(s, ImVec2(x, y), ImVec2(cw, c.atomics));
-        warps[i]->draw(s, ImVec2(x, menu_h + h - warps_h), ImVec2(cw, warps_h));
+        if (c.atomics > 0) atomics[i]->draw(s, ImVec2(x, y), ImVec2(w, c.atomics));
+      };
+      const float grid_label = ImGui::CalcTextSize("1023").x + 6 + 2 * ImGui::GetStyle().WindowPadding.x;
+      const bool side_by_side = !s.compare || (mw / 2 - grid_label) / gui::kCellGridColumns >= 22.0f * s.ui_scale;
+      if (side_by_side) {
+        const int sides = s.compare ? 2 : 1;
+        const float cw = mw / static_cast<float>(sides);
+        ReplayColumn cols[2];
+        float warps_h = 0;
+        for (int i = 0; i < sides; ++i) {
+          cols[i] = replay_column(s.view(i).trace, h, cw);
+          warps_h = std::max(warps_h, cols[i].warps);
+        }
+        for (int i = 0; i < sides; ++i) {
+          const float x = lw + cw * static_cast<float>(i);
+          draw_views(i, cols[i], x, menu_h, cw, h - warps_h);
+          warps[i]->draw(s, ImVec2(x, menu_h + h - warps_h), ImVec2(cw, warps_h));
+        }
+      } else {
+        // The warps panels: what their rows want, at most 36% of the height (they take it from both sides).
+        const float half = mw / 2;
+        float warps_h = 0;
+        for (int i = 0; i < 2; ++i) warps_h = std::max(warps_h, replay_column(s.view(i).trace, h, half).warps);
+        warps_h = std::min(warps_h, h * 0.36f);
+        const float upper = h - warps_h;
+        // Each side's band: what its views want where both fit; else a side that wants less than half
+        // gets it and the other the rest (a 128-thread block beside a 1024-thread one keeps its cells);
+        // else half each.
+        ReplayColumn cols[2];
+        for (int i = 0; i < 2; ++i) cols[i] = replay_column(s.view(i).trace, upper, mw);
+        const float w0 = cols[0].wanted, w1 = cols[1].wanted;
+        float band[2] = {upper / 2, upper / 2};
+        if (w0 + w1 <= upper) {
+          band[0] = w0 + (upper - w0 - w1) / 2;
+        } else if (w0 < upper / 2) {
+          band[0] = w0;
+        } else if (w1 < upper / 2) {
+          band[0] = upper - w1;
+        }
+        band[1] = upper - band[0];
+        draw_views(0, cols[0], lw, menu_h, mw, band[0]);
+        draw_views(1, cols[1], lw, menu_h + band[0], mw, band[1]);
+        for (int i = 0; i < 2; ++i) {
+          warps[i]->draw(s, ImVec2(lw + half * static_cast<float>(i), menu_h + upper), ImVec2(half, warps_h));
+        }
       }
     }
     if (!s.large_charts) {

@@ -51,8 +51,10 @@ class Panel {
  public:
   // `title` is shown; `id` keeps the window's identity when a slot-aware panel retitles itself.
   Panel(const char* title, const char* id) : title_(title), id_(id) {}
-  // A slot-aware panel: shows side `slot`, and says which in its title in compare mode.
-  Panel(const char* title, const char* id, int slot) : title_(title), id_(id), slot_(slot), per_side_(true) {}
+  // A slot-aware panel: shows side `slot`, and says which in its title in compare mode
+  // ("Shared memory A: reduce1 @256", from `short_title`), as much of that as fits its width.
+  Panel(const char* title, const char* short_title, const char* id, int slot)
+      : title_(title), short_title_(short_title), id_(id), slot_(slot), per_side_(true) {}
   virtual ~Panel() = default;
   void draw(AppState& s, ImVec2 pos, ImVec2 size);
 
@@ -61,6 +63,7 @@ class Panel {
   // The current step of `v`, or nullptr after saying "No trace yet." (nothing has been traced).
   static const Step* stepOrSay(const ReplayView& v);
   const char* title_;
+  const char* short_title_ = nullptr;  // slot-aware panels: the title in compare mode, or where `title_` does not fit
   const char* id_;
   int slot_ = 0;            // 0: side A, 1: side B (compare)
   bool per_side_ = false;   // one instance per side (shared memory, warps, banks)
@@ -84,7 +87,8 @@ class ControlsPanel : public Panel {
 
 class SmemPanel : public Panel {
  public:
-  explicit SmemPanel(int slot) : Panel("Shared memory (after this step)", slot ? "smemB" : "smemA", slot) {}
+  explicit SmemPanel(int slot)
+      : Panel("Shared memory (after this step)", "Shared memory", slot ? "smemB" : "smemA", slot) {}
 
  protected:
   void drawContent(AppState& s) override;
@@ -96,7 +100,8 @@ class SmemPanel : public Panel {
 class GlobalPanel : public Panel {
  public:
   explicit GlobalPanel(int slot)
-      : Panel("Global memory (the block's slice, after this step)", slot ? "globalB" : "globalA", slot) {}
+      : Panel("Global memory (the block's slice, after this step)", "Global memory", slot ? "globalB" : "globalA",
+              slot) {}
   // Pixels the view wants for `r` at the current font, without the grid's rows (grid_rows() of them).
   static float wanted_height(const Replay& r);
   static int grid_rows(const Replay& r);  // rows of 32 elements in the slice
@@ -110,7 +115,10 @@ class GlobalPanel : public Panel {
 
 class WarpsPanel : public Panel {
  public:
-  explicit WarpsPanel(int slot) : Panel("Warps x lanes", slot ? "warpsB" : "warpsA", slot) {}
+  explicit WarpsPanel(int slot) : Panel("Warps x lanes", "Warps x lanes", slot ? "warpsB" : "warpsA", slot) {}
+  // Pixels the view wants for `r` in a window `width` wide at the current font: its legend and a row
+  // per warp as tall as a line of text (or as the lane cells are wide, if wider).
+  static float wanted_height(const Replay& r, float width);
 
  protected:
   void drawContent(AppState& s) override;
@@ -118,7 +126,7 @@ class WarpsPanel : public Panel {
 
 class BanksPanel : public Panel {
  public:
-  explicit BanksPanel(int slot) : Panel("Bank conflicts", slot ? "banksB" : "banksA", slot) {}
+  explicit BanksPanel(int slot) : Panel("Bank conflicts", "Banks", slot ? "banksB" : "banksA", slot) {}
 
  protected:
   void drawContent(AppState& s) override;
@@ -131,7 +139,7 @@ class BanksPanel : public Panel {
 
 class LanesPanel : public Panel {
  public:
-  explicit LanesPanel(int slot) : Panel("Lanes: warp shuffles", slot ? "lanesB" : "lanesA", slot) {}
+  explicit LanesPanel(int slot) : Panel("Lanes: warp shuffles", "Lanes", slot ? "lanesB" : "lanesA", slot) {}
   // Pixels the view wants for `r` at the current font: its header and its busiest step's warps.
   static float wanted_height(const Replay& r);
 
@@ -141,7 +149,7 @@ class LanesPanel : public Panel {
 
 class AtomicsPanel : public Panel {
  public:
-  explicit AtomicsPanel(int slot) : Panel("Atomics", slot ? "atomicsB" : "atomicsA", slot) {}
+  explicit AtomicsPanel(int slot) : Panel("Atomics", "Atomics", slot ? "atomicsB" : "atomicsA", slot) {}
   static float wanted_height(const Replay& r);
 
  protected:
@@ -175,6 +183,7 @@ class TimingPanel : public Panel {
   void drawBlockSize(AppState& s);
   void drawSweep(AppState& s);
   bool tab_applied_ = false;  // AppState::timing_tab (from settings) selected on the first frame
+  bool log_time_ = true;      // "vs block size": the time axis in decades (1-2-5 ticks), not from zero
 };
 
 // GUI tests: remembers the screen rectangle of the last item under `name` (e.g. "A/bs512",
@@ -247,7 +256,10 @@ float cell_size(const CellGrid& g, const CellRows& rows);
 long draw_cell_grid(const CellGrid& g, const CellRows& rows);
 
 // A legend entry on the current line: a square of colour `c`, then `label`; `tip` on hover.
+// An entry that would not fit the rest of the line starts the next one.
 void legend_swatch(ImU32 c, const char* label, const char* tip = nullptr);
+// After an item: the next one goes on the same line if `width` pixels fit there, else on the next.
+void same_line_if_fits(float width);
 // The colour of `c` with its alpha scaled by `a` (0..1).
 ImU32 with_alpha(ImU32 c, float a);
 

@@ -1,16 +1,23 @@
 // A small plotting module in ImPlot's begin/end style, drawn with ImDrawList (Debian has no
-// ImPlot). Only what ReduceScope needs: vertical bar charts and line plots with a zero-based
-// value axis, grid lines at "nice" steps, a legend, and values on hover.
+// ImPlot). Only what ReduceScope needs: vertical bar charts and line plots with a zero-based or
+// logarithmic value axis, grid lines at "nice" steps, a legend, and values on hover.
 //
 //   if (plot::BeginBarChart("##times", "median time", "ms")) {
 //     plot::Bar("reduce0", 0.42, color, "reduce0: 0.42 ms");
 //     plot::EndBarChart();
 //   }
-//   if (plot::BeginPlot("##bs", "time vs block size", "threads per block", "ms", {}, plot::PlotFlags_LogX2)) {
+//   if (plot::BeginPlot("##bs", "time vs block size", "threads per block", "ms", {},
+//                       plot::PlotFlags_LogX2 | plot::PlotFlags_LogY)) {
 //     plot::Line("reduce0", xs, ys, 6, color);
 //     plot::HLine("CUB", 0.036, grey);
 //     plot::EndPlot();
 //   }
+//
+// No text overlaps the data or other text: a title too long for its line wraps (bar charts) or
+// pushes the x unit to a line of its own (line plots); y ticks thin out to a text line apart; x tick
+// labels that would touch their neighbour are skipped; bar labels that do not fit their slot
+// (even shortened) alternate between two rows and are cut to two slots; a reference line's label
+// goes where it covers no line, marker or other label, else into the legend.
 #pragma once
 
 #include <imgui.h>
@@ -32,6 +39,9 @@ enum PlotFlags : int {
   PlotFlags_LogX2 = 1 << 0,     // x axis in powers of two (block sizes), ticks at each data x
   PlotFlags_NoMarkers = 1 << 1, // lines without point markers (dense series)
   PlotFlags_Pow2Labels = 1 << 2, // x ticks and hover labelled 2^k where x is a power of two (N sweeps)
+  PlotFlags_LogY = 1 << 3,      // y axis in decades, from the 1-2-5 value below the data to the one above,
+                                // ticked at 1, 2 and 5 x 10^k (only 10^k where those would crowd);
+                                // values <= 0 are left out
 };
 
 // Starts a line plot filling `size` (0 = the rest of the window). Returns false if there is
@@ -40,7 +50,9 @@ bool BeginPlot(const char* id, const char* title, const char* x_unit, const char
                int flags = PlotFlags_None);
 // Adds a series of `count` points (copied). Hovering a point shows "label: x, y".
 void Line(const char* label, const double* xs, const double* ys, int count, ImU32 color);
-// Adds a horizontal reference line at `y` (e.g. a copy ceiling), labelled at its right end.
+// Adds a dashed horizontal reference line at `y` (e.g. a copy ceiling). Its label sits by the line
+// where it covers no data and no other label (right end, then left end, then the middle; above the
+// line, then below), else it goes into the legend with a dashed swatch.
 void HLine(const char* label, double y, ImU32 color);
 // Draws the axes, grid, series, legend and the hover tooltip.
 void EndPlot();

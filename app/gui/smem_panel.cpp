@@ -10,6 +10,10 @@ namespace rs::gui {
 
 namespace {
 
+float checkbox_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
 float label_width(const CellGrid& g) {
   const size_t n = g.values->size();
   const std::string last = std::to_string(g.first_index + (n ? n - 1 : 0));
@@ -38,6 +42,11 @@ CellRows cell_rows(const CellGrid& g) {
     else if (now) out.row_at[static_cast<size_t>(r)] = out.shown++;
   }
   return out;
+}
+
+void same_line_if_fits(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
 }
 
 float cell_size(const CellGrid& g, const CellRows& rows) {
@@ -138,7 +147,7 @@ void SmemPanel::drawContent(AppState& s) {
   legend_swatch(color::kCell, "unchanged", "Holds a value stored in an earlier step.");
   legend_swatch(color::kEmpty, "never written", "No thread has stored to this word yet.");
 
-  ImGui::NewLine();
+  same_line_if_fits(checkbox_width("only rows used this step"));
   ImGui::Checkbox("only rows used this step", &touched_only_);
   note_widget(std::string(1, v.tag) + "/touched-rows");
   if (ImGui::IsItemHovered()) {
@@ -159,8 +168,10 @@ void SmemPanel::drawContent(AppState& s) {
   g.touched_only = touched_only_;
   const CellRows rows = cell_rows(g);
   if (rows.never_used > 0) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(%d of %d rows never used: hidden)", rows.never_used, rows.rows);
+    char note[64];
+    std::snprintf(note, sizeof note, "(%d of %d rows never used: hidden)", rows.never_used, rows.rows);
+    same_line_if_fits(ImGui::CalcTextSize(note).x);
+    ImGui::TextDisabled("%s", note);
   }
   const long hovered = draw_cell_grid(g, rows);
 

@@ -39,9 +39,11 @@ void SourcePanel::drawContent(AppState& s) {
   }
   const Step* sa = a.current();
   const Step* sb = s.compare ? b.current() : nullptr;
-  legend_swatch(with_alpha(color::kOrange, 0.55f), s.compare ? "A: accesses this step" : "accesses this step",
-                "Source lines whose warp instructions (shared or global loads and stores, shuffles, atomics) ran in this step.");
-  if (sb) legend_swatch(with_alpha(color::kSkyBlue, 0.55f), "B: accesses this step");
+  // Short labels in compare mode, where the panel is narrow and there are three (the tooltips say more).
+  static const char* const kLinesTip =
+      "Source lines whose warp instructions (shared or global loads and stores, shuffles, atomics) ran in this step.";
+  legend_swatch(with_alpha(color::kOrange, 0.55f), sb ? "A: this step" : "accesses this step", kLinesTip);
+  if (sb) legend_swatch(with_alpha(color::kSkyBlue, 0.55f), "B: this step", kLinesTip);
   legend_swatch(color::kPurple, "barrier ending the step",
                 "The __syncthreads() or __syncwarp() every thread reaches before the next step.");
   ImGui::NewLine();

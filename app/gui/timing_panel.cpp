@@ -329,13 +329,29 @@ void TimingPanel::drawLive(AppState& s) {
   }
 }
 
-// Median time and effective bandwidth against block size, one line per kernel.
+// Median time and effective bandwidth against block size, one line per kernel. The time axis is
+// logarithmic unless "log time axis" is off: from zero, the fast kernels' lines crowd at the bottom.
 void TimingPanel::drawBlockSize(AppState& s) {
+  ImGui::Checkbox("log time axis", &log_time_);
+  note_widget("bs/log-time");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("The time in decades (ticks at 1, 2 and 5 x 10^k ms), so that the fast kernels\n"
+                      "do not crowd together at the bottom; off: from zero.");
+  }
+  // Both charts where each gets 8 lines of text; else the time alone, and T shows both, large.
+  const bool both = ImGui::GetContentRegionAvail().y >= ImGui::GetTextLineHeightWithSpacing() * 16;
+  if (!both) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(T: with bandwidth)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("T shows the timing panel in place of the replay, with both charts.");
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  for (int which = 0; which < 2; ++which) {
+  for (int which = 0; which < (both ? 2 : 1); ++which) {
     const bool bw = which == 1;
-    if (!plot::BeginPlot(bw ? "##bsbw" : "##bstime", bw ? "effective bandwidth" : "median time", "threads per block",
-                         bw ? "GB/s" : "ms", ImVec2(0, avail.y * 0.5f - 4), plot::PlotFlags_LogX2)) {
+    const int flags = plot::PlotFlags_LogX2 | (!bw && log_time_ ? plot::PlotFlags_LogY : 0);
+    const char* title = bw ? "effective bandwidth" : log_time_ ? "median time (log scale)" : "median time";
+    if (!plot::BeginPlot(bw ? "##bsbw" : "##bstime", title, "threads per block", bw ? "GB/s" : "ms",
+                         ImVec2(0, both ? avail.y * 0.5f - 4 : 0), flags)) {
       continue;
     }
     for (KernelId kid : track_kernels(kernel_info(s.a.kernel).track)) {
@@ -371,15 +387,23 @@ void TimingPanel::drawSweep(AppState& s) {
         "assets/sessions/h100-tracks.rssession.");
     return;
   }
-  ImGui::TextDisabled("RECORDED on %s: each track's fastest correct kernel over every block size, at each N", sw->gpu.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("RECORDED on %s: each track's fastest correct kernel over every block size, at each N",
+                     sw->gpu.c_str());
+  ImGui::PopStyleColor();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Timing method: %s", sw->method.c_str());
   const std::vector<std::string> series = sw->series();
   const std::vector<uint64_t> ns = sw->ns();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
   const float table_h = (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) * static_cast<float>(ns.size() + 1) +
                         ImGui::GetStyle().ScrollbarSize + 4;
-  const float plot_h = std::max(avail.y - table_h - ImGui::GetTextLineHeightWithSpacing() * 2, avail.y * 0.45f);
-  if (plot::BeginPlot("##sweep", "effective bandwidth against N", "N", "GB/s", ImVec2(0, plot_h),
+  const float plot_h = std::max(avail.y - table_h - line * 2, avail.y * 0.45f);
+  // A small panel (the right column at 1280x720) keeps the table, which carries the lesson, and leaves the
+  // plot to the large-charts view.
+  if (avail.y - table_h - line * 2 < line * 10) {
+    ImGui::TextDisabled("(T: the plot, in the large-charts view)");
+  } else if (plot::BeginPlot("##sweep", "effective bandwidth against N", "N", "GB/s", ImVec2(0, plot_h),
                       plot::PlotFlags_LogX2 | plot::PlotFlags_Pow2Labels)) {
     static constexpr ImU32 kColors[] = {color::kOrange, color::kSkyBlue, color::kGreen,     color::kBlue,
                                         color::kVermillion, color::kPurple, color::kYellow};
@@ -414,7 +438,7 @@ void TimingPanel::drawSweep(AppState& s) {
       const SweepPoint* p = sw->find(track, n);
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("2^%d", std::bit_width(n) - 1);
+      ImGui::Text("2^%d", static_cast<int>(std::bit_width(n)) - 1);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%llu int32 elements", static_cast<unsigned long long>(n));
       ImGui::TableNextColumn();
       if (cub) ImGui::Text("%.0f", cub->gbps);
