@@ -13,7 +13,8 @@ pkgs=(
   libgtest-dev                                       # unit tests
   clang-14 libclang-rt-14-dev                        # libFuzzer + ASan/UBSan for the trace reader
   xvfb xauth xdotool x11-apps imagemagick            # GUI tests: virtual X server, input events, screenshots
-  chromium python3-websocket nlohmann-json3-dev     # web page tests: headless Chromium over DevTools; JSON in the unit test
+  chromium firefox-esr python3-websocket nlohmann-json3-dev  # web page tests: headless Chromium (DevTools) and
+                                                    # Firefox (WebDriver BiDi); JSON in the unit test
   libgl1-mesa-dri libegl-mesa0                        # Mesa software GL (llvmpipe) for windows without a GPU
 )
 missing=()

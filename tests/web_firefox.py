@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""The exported web page in a second engine: headless Firefox (Debian's firefox-esr), driven over
+WebDriver BiDi (Firefox's --remote-debugging-port; python3-websocket). A smoke test beside the full
+Chromium one (tests/web_chromium.py), so the page is known to work outside Blink too:
+
+  - the page of the bundled session loads from disk and opens its first kernel;
+  - real key events (ArrowRight, End, Home) move the step;
+  - ArrowDown opens the next kernel, and it draws its steps;
+  - a corrupted data block shows the visible error message, not a blank page;
+  - no JavaScript error is logged.
+
+Every check waits for what it checks (polls with a timeout). A screenshot of the first kernel goes
+into --out. Exit 0 when every check passed.
+"""
+import argparse
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import websocket
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def wait_for(fn, what, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        v = fn()
+        if v:
+            return v
+        time.sleep(0.2)
+    print("  (timed out after %d s waiting for %s)" % (timeout, what), flush=True)
+    return None
+
+
+class Firefox:
+    """One headless Firefox with one WebDriver BiDi session."""
+
+    def __init__(self, binary, work):
+        self.profile = os.path.join(work, "profile")
+        os.makedirs(self.profile, exist_ok=True)
+        self.proc = subprocess.Popen([binary, "--headless", "--no-remote", "--profile", self.profile,
+                                      "--remote-debugging-port", "0", "--window-size=1280,720"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        url = None
+        end = time.time() + 60
+        while time.time() < end and url is None:  # "WebDriver BiDi listening on ws://127.0.0.1:PORT"
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            if "WebDriver BiDi listening on " in line:
+                url = line.split("listening on ")[1].strip()
+        if url is None:
+            raise RuntimeError("Firefox did not open WebDriver BiDi")
+        self.ws = websocket.create_connection(url + "/session", timeout=60, suppress_origin=True)
+        self.next_id = 0
+        self.log = []
+        self.call("session.new", {"capabilities": {}})
+        self.call("session.subscribe", {"events": ["log.entryAdded"]})
+        self.ctx = self.call("browsingContext.getTree", {})["contexts"][0]["context"]
+
+    def call(self, method, params):
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            m = json.loads(self.ws.recv())
+            if m.get("method") == "log.entryAdded":
+                e = m["params"]
+                if e.get("level") == "error":
+                    self.log.append(e.get("text", ""))
+                continue
+            if m.get("id") == self.next_id:
+                if m.get("type") == "error":
+                    raise RuntimeError("%s: %s" % (method, m.get("message", m)))
+                return m["result"]
+
+    def open(self, path):
+        self.call("browsingContext.navigate", {"context": self.ctx, "url": "file://" + os.path.abspath(path),
+                                               "wait": "complete"})
+
+    def eval(self, expr):
+        r = self.call("script.evaluate", {"expression": expr, "target": {"context": self.ctx}, "awaitPromise": False})
+        return r.get("result", {}).get("value")
+
+    def key(self, value):
+        """A real key press (WebDriver key codes: \\ue014 ArrowRight, \\ue015 ArrowDown, \\ue010 End, \\ue011 Home)."""
+        self.call("input.performActions", {"context": self.ctx, "actions": [
+            {"type": "key", "id": "keyboard", "actions": [{"type": "keyDown", "value": value},
+                                                          {"type": "keyUp", "value": value}]}]})
+
+    def screenshot(self, path):
+        data = self.call("browsingContext.captureScreenshot", {"context": self.ctx})["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def close(self):
+        try:
+            self.ws.close()
+        finally:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def state(b):
+    s = b.eval("window.rs && window.rs.state ? JSON.stringify(window.rs.state()) : null")
+    return json.loads(s) if s else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reducescope", required=True)
+    ap.add_argument("--session", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--firefox", default=shutil.which("firefox-esr") or shutil.which("firefox") or "firefox-esr")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="rs-firefox-")
+    try:
+        page = os.path.join(work, "replay.html")
+        r = subprocess.run([a.reducescope, "export", a.session, "--html", page], capture_output=True, text=True)
+        check(r.returncode == 0 and os.path.exists(page), "reducescope export --html writes the page")
+        if r.returncode != 0:
+            print(r.stderr)
+            return 1
+        html = open(page, encoding="ascii").read()
+        start = html.index(">", html.index('id="rs-data"')) + 1
+        end = html.index("</script>", start)
+        mid = start + (end - start) // 2
+        while html[mid] in "\n=":
+            mid += 1
+        corrupt = os.path.join(work, "corrupt.html")
+        with open(corrupt, "w", encoding="ascii") as f:
+            f.write(html[:mid] + ("A" if html[mid] != "A" else "B") + html[mid + 1:])
+
+        b = Firefox(a.firefox, work)
+        try:
+            print("  " + b.eval("navigator.userAgent"), flush=True)
+            b.open(page)
+            s = wait_for(lambda: (lambda s: s if s and s["ready"] and not s["loading"] and s["steps"] > 0 else None)(state(b)),
+                         "the page to open its first kernel")
+            check(bool(s), "the page loads in Firefox and opens its first kernel (%s)" % (s and s["kernel"]))
+            if s:
+                first = s["kernel"]
+                b.key("\ue014")
+                check(bool(wait_for(lambda: state(b)["step"] == 1, "step 1", 20)), "ArrowRight moves to step 1")
+                b.key("\ue010")
+                last = s["steps"] - 1
+                check(bool(wait_for(lambda: state(b)["step"] == last, "the last step", 20)), "End jumps to the last step (%d)" % last)
+                b.key("\ue011")
+                check(bool(wait_for(lambda: state(b)["step"] == 0, "step 0", 20)), "Home jumps to step 0")
+                b.screenshot(os.path.join(a.out, "firefox-first-kernel.png"))
+                b.key("\ue015")
+                n = wait_for(lambda: (lambda s: s if s["kernel"] != first and not s["loading"] and s["steps"] > 0 else None)(state(b)),
+                             "the next kernel", 30)
+                check(bool(n), "ArrowDown opens the next kernel (%s)" % (n and n["kernel"]))
+            check(not b.log, "no JavaScript error logged (%s)" % ("; ".join(b.log[:3]) or "none"))
+            b.open(corrupt)
+            text = wait_for(lambda: b.eval(
+                "(function(){var e=document.getElementById('rs-error'); if(!e||e.hidden) return null;"
+                "var r=e.getBoundingClientRect(); return r.width>100 && r.height>20 ? e.textContent : null;})()"),
+                "a visible error message", 30)
+            check(bool(text) and "corrupt" in text,
+                  "a corrupt data block shows a visible error (%s)" % ((text or "none").splitlines()[0][:100]))
+        finally:
+            b.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("\nweb_firefox: %d failed" % len(failures) + ("".join("\n  failed: " + f for f in failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
