@@ -10,10 +10,17 @@ namespace {
 
 constexpr uint64_t kMaxN = 1ull << 31;
 
-std::string kernel_names() {
+// Comma-separated names of the kernels `keep` accepts (every kernel by default), for messages.
+template <class Keep>
+std::string kernel_names(Keep keep) {
   std::string s;
-  for (const auto& k : kernel_table()) s += (s.empty() ? "" : ", ") + std::string(k.name);
+  for (const auto& k : kernel_table()) {
+    if (keep(k)) s += (s.empty() ? "" : ", ") + std::string(k.name);
+  }
   return s;
+}
+std::string kernel_names() {
+  return kernel_names([](const KernelInfo&) { return true; });
 }
 
 template <class T>
@@ -54,11 +61,7 @@ std::vector<DType> parse_types(const std::string& v) {
 }
 
 std::string histogram_kernel_names() {
-  std::string s;
-  for (const auto& k : kernel_table()) {
-    if (k.op == ReduceOp::Histogram) s += (s.empty() ? "" : ", ") + std::string(k.name);
-  }
-  return s;
+  return kernel_names([](const KernelInfo& k) { return k.op == ReduceOp::Histogram; });
 }
 
 KernelId parse_kernel(const std::string& v) {
@@ -518,11 +521,8 @@ Options parse_cli(const std::vector<std::string>& args) {
       if (!have_kernel) o.kernels = track_kernels(kPitfallsTrack);
       else if (!kernel_info(o.kernels[0]).pitfall) {
         throw UsageError(std::string("--kernel: ") + kernel_info(o.kernels[0]).name +
-                         " is not a pitfall (the pitfalls track: " + [] {
-                           std::string names;
-                           for (KernelId k : track_kernels(kPitfallsTrack)) names += (names.empty() ? "" : ", ") + std::string(kernel_info(k).name);
-                           return names;
-                         }() + ")");
+                         " is not a pitfall (the pitfalls track: " +
+                         kernel_names([](const KernelInfo& k) { return k.pitfall != nullptr; }) + ")");
       }
       break;
     case Command::Histogram:

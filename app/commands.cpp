@@ -947,7 +947,7 @@ int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err) {
       save_session(*session, o.out);
       out << "results written into " << o.out << "\n";
     }
-    if (std::none_of(o.kernels.begin(), o.kernels.end(), [](KernelId k) { return !kernel_info(k).surprise; })) {
+    if (std::all_of(o.kernels.begin(), o.kernels.end(), [](KernelId k) { return kernel_info(k).surprise; })) {
       return kExitOk;  // only the float atomics: no race to show
     }
     out << "\ncompute-sanitizer shows the races the right sums hide, e.g.\n"

@@ -36,6 +36,8 @@ except ImportError:
     print("web_chromium: python3-websocket is missing (scripts/setup.sh installs it)", file=sys.stderr)
     sys.exit(1)
 
+from web_pages import VISIBLE_ERROR_JS, write_damaged_pages  # noqa: E402 (beside this file)
+
 FAILURES = []
 PASSES = 0
 
@@ -245,8 +247,7 @@ def wait_open(b, kernel, bs=None, timeout=30):
 
 def visible_error(b, words, timeout=30):
     def ok():
-        return b.eval("(function(){var e=document.getElementById('rs-error'); if(!e||e.hidden) return null;"
-                      "var r=e.getBoundingClientRect(); return r.width>100 && r.height>20 ? e.textContent : null;})()")
+        return b.eval(VISIBLE_ERROR_JS)
     text = wait_for(ok, "a visible error message", timeout)
     return text if text and all(w in text for w in words) else None
 
@@ -385,22 +386,7 @@ def main():
         return 1
     check(os.path.getsize(page) <= 3_000_000, "the page is at most 3 MB (%d bytes)" % os.path.getsize(page))
 
-    # Damaged copies: one base64 character changed in the middle of the data (CRC), the data block
-    # cut to half (tags kept), and the file itself cut short inside the data (no closing tags).
-    html = open(page, encoding="ascii").read()
-    start = html.index(">", html.index('id="rs-data"')) + 1
-    end = html.index("</script>", start)
-    mid = start + (end - start) // 2
-    while html[mid] in "\n=":
-        mid += 1
-    corrupt = html[:mid] + ("A" if html[mid] != "A" else "B") + html[mid + 1:]
-    truncated = html[:mid] + "\n" + html[end:]
-    cut = html[:mid]
-    damaged = {}
-    for name, text in (("corrupt", corrupt), ("truncated", truncated), ("cut", cut)):
-        damaged[name] = os.path.join(work, name + ".html")
-        with open(damaged[name], "w", encoding="ascii") as f:
-            f.write(text)
+    damaged = write_damaged_pages(page, work)
 
     b = Browser(a.chromium, work)
     try:

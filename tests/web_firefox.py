@@ -24,6 +24,8 @@ import time
 
 import websocket
 
+from web_pages import VISIBLE_ERROR_JS, write_damaged_pages
+
 failures = []
 
 
@@ -133,15 +135,7 @@ def main():
         if r.returncode != 0:
             print(r.stderr)
             return 1
-        html = open(page, encoding="ascii").read()
-        start = html.index(">", html.index('id="rs-data"')) + 1
-        end = html.index("</script>", start)
-        mid = start + (end - start) // 2
-        while html[mid] in "\n=":
-            mid += 1
-        corrupt = os.path.join(work, "corrupt.html")
-        with open(corrupt, "w", encoding="ascii") as f:
-            f.write(html[:mid] + ("A" if html[mid] != "A" else "B") + html[mid + 1:])
+        corrupt = write_damaged_pages(page, work)["corrupt"]
 
         b = Firefox(a.firefox, work)
         try:
@@ -166,10 +160,7 @@ def main():
                 check(bool(n), "ArrowDown opens the next kernel (%s)" % (n and n["kernel"]))
             check(not b.log, "no JavaScript error logged (%s)" % ("; ".join(b.log[:3]) or "none"))
             b.open(corrupt)
-            text = wait_for(lambda: b.eval(
-                "(function(){var e=document.getElementById('rs-error'); if(!e||e.hidden) return null;"
-                "var r=e.getBoundingClientRect(); return r.width>100 && r.height>20 ? e.textContent : null;})()"),
-                "a visible error message", 30)
+            text = wait_for(lambda: b.eval(VISIBLE_ERROR_JS), "a visible error message", 30)
             check(bool(text) and "corrupt" in text,
                   "a corrupt data block shows a visible error (%s)" % ((text or "none").splitlines()[0][:100]))
         finally:
