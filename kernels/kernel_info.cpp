@@ -404,4 +404,22 @@ std::optional<std::string> dtype_problem(KernelId id, DType t) {
          to_string(t);
 }
 
+std::vector<Speedup> table_speedups(const std::vector<KernelId>& rows, const std::vector<double>& ms) {
+  std::vector<Speedup> out(rows.size());
+  for (size_t i = 0; i < rows.size() && i < ms.size(); ++i) {
+    if (ms[i] <= 0) continue;
+    const ReduceOp op = kernel_info(rows[i]).op;
+    double first = 0, prev = 0;
+    for (size_t j = 0; j < i; ++j) {
+      if (ms[j] <= 0 || kernel_info(rows[j]).op != op) continue;
+      if (first == 0) first = ms[j];
+      prev = ms[j];
+    }
+    // The first row of its job is its own reference: cumulative 1x, no step.
+    out[i].cumulative = first > 0 ? first / ms[i] : 1.0;
+    out[i].step = prev > 0 ? prev / ms[i] : 0;
+  }
+  return out;
+}
+
 }  // namespace rs

@@ -7,6 +7,7 @@
 //   TrackInfo                   one track: id, title, source, the source's own timings
 //   kernel_table(), track_table(), find_kernel(), find_track(), track_kernels()
 //   block_size_problem()        why a block size cannot be used (for users)
+//   table_speedups()            step and cumulative speedups between kernels that do the same job
 //
 // A track is one family of kernels from one source, in the source's order (../DESIGN.md,
 // "Tracks"). Adding a kernel touches its source (kernels/<track>_kernels.cuh: the kernel and
@@ -122,6 +123,17 @@ std::optional<std::string> cc_problem(KernelId id, int major, int minor);
 // or N: 1 for a global-atomic, single-pass, host-finished kernel or a histogram (GpuReducer::launches);
 // nothing for repeated launches and for a second kernel (which is skipped when one block suffices).
 std::optional<unsigned> fixed_launches(KernelId id);
+// Harris's table's speedups for rows shown in order (his slide "Performance for 4M element
+// reduction"): step = the time of the nearest row above that does the same job (same ReduceOp) / this
+// row's time; cumulative = the time of the first such row / this row's time. A row whose job no row
+// above does (farthest_point after max, a histogram after a sum) has none: dividing unrelated
+// kernels' times says nothing. `ms[i]` is row i's median time (ms); <= 0: no time (no speedups, and
+// skipped as a reference). Both results are 0 where there is no speedup to show.
+struct Speedup {
+  double step = 0, cumulative = 0;
+};
+std::vector<Speedup> table_speedups(const std::vector<KernelId>& rows, const std::vector<double>& ms);
+
 // Why kernel `id` cannot reduce elements of type `t`, or nothing if it can.
 std::optional<std::string> dtype_problem(KernelId id, DType t);
 

@@ -646,6 +646,26 @@ TEST(KernelInfo, DtypeProblem) {
   EXPECT_FALSE(dtype_problem(find_kernel("sum_atomic")->id, DType::Float32).has_value());
 }
 
+// Issue 17: the step column divided unrelated kernels (farthest_point -> histo_sectioned "0.02x").
+TEST(KernelInfo, TableSpeedupsOnlyBetweenKernelsOfOneJob) {
+  const KernelId far = find_kernel("farthest_point")->id,
+                 histo = find_kernel("histo_sectioned")->id, histo2 = find_kernel("histo_private")->id;
+  const auto sp = table_speedups({KernelId::reduce0, KernelId::reduce1, far, histo, KernelId::reduce2, histo2},
+                                 {8.0, 4.0, 100.0, 50.0, 0.0, 25.0});
+  ASSERT_EQ(sp.size(), 6u);
+  EXPECT_EQ(sp[0].step, 0);  // the first row has no row above
+  EXPECT_DOUBLE_EQ(sp[0].cumulative, 1.0);
+  EXPECT_DOUBLE_EQ(sp[1].step, 2.0);
+  EXPECT_DOUBLE_EQ(sp[1].cumulative, 2.0);
+  EXPECT_EQ(sp[2].step, 0);  // farthest_point after two sums: its own first row
+  EXPECT_DOUBLE_EQ(sp[2].cumulative, 1.0);
+  EXPECT_EQ(sp[3].step, 0);  // a histogram after farthest_point: not "0.5x"
+  EXPECT_EQ(sp[4].step, 0);  // no time: nothing to show
+  EXPECT_EQ(sp[4].cumulative, 0);
+  EXPECT_DOUBLE_EQ(sp[5].step, 2.0);  // histogram over the histogram above, skipping the other jobs
+  EXPECT_DOUBLE_EQ(sp[5].cumulative, 2.0);
+}
+
 TEST(BlockSizeProblem, AnyKernel) {
   for (unsigned b : kBlockSizes) EXPECT_FALSE(block_size_problem(b).has_value()) << b;
   for (unsigned b : {0u, 1u, 3u, 16u, 31u, 33u, 48u, 96u, 1000u, 1023u, 2048u, 4096u, 0x80000000u}) {
