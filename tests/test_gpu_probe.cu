@@ -5,10 +5,13 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <vector>
 
+#include "barrier_alignment.hpp"
 #include "probe.cuh"
 #include "replay.hpp"
+#include "trace_io.hpp"
 
 namespace rs {
 namespace {
@@ -90,6 +93,82 @@ TEST(GpuProbe, WarpReduceIntrinsicsAreRecordedAsOneStepEach) {
   }
   ASSERT_EQ(r.num_steps(), 3u);  // each intrinsic ends a step (the plain stores after them are not recorded)
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ(r.step(i).ended_by, StepEnd::WarpReduce);
+}
+
+// Issue 17: __syncthreads_or / _and / _count after a shuffle that only warp 0 makes. Shared stores are
+// recorded through the probe directly (word = thread), so the trace needs no SharedArray.
+constexpr uint16_t kOrBefore = 1001, kOrBarrier = 1002, kOrAfter = 1003;
+constexpr uint16_t kAndBefore = 1011, kAndBarrier = 1012, kAndAfter = 1013;
+constexpr uint16_t kCountBefore = 1021, kCountBarrier = 1022, kCountAfter = 1023;
+
+template <class Probe>
+__global__ void barrier_variants_kernel(int* out, Probe probe) {
+  const unsigned int tx = threadIdx.x;
+  __shared__ int s[1024];
+  int v = static_cast<int>(tx);
+  // __syncthreads_or
+  if (tx < 32) v += probe.template shfl<ShuffleKind::Down>(__LINE__, 0xffffffffu, v, 16u);
+  s[tx] = v;
+  probe.access(AccessKind::Store, 4 * tx, static_cast<uint32_t>(v), kOrBefore);
+  const int any = probe.block_barrier_or(kOrBarrier, tx == 0);
+  probe.access(AccessKind::Store, 4 * tx, static_cast<uint32_t>(any), kOrAfter);
+  // __syncthreads_and
+  if (tx < 32) v += probe.template shfl<ShuffleKind::Down>(__LINE__, 0xffffffffu, v, 8u);
+  probe.access(AccessKind::Store, 4 * tx, static_cast<uint32_t>(v), kAndBefore);
+  const int all = probe.block_barrier_and(kAndBarrier, tx < blockDim.x);
+  probe.access(AccessKind::Store, 4 * tx, static_cast<uint32_t>(all), kAndAfter);
+  // __syncthreads_count
+  if (tx < 32) v += probe.template shfl<ShuffleKind::Down>(__LINE__, 0xffffffffu, v, 4u);
+  probe.access(AccessKind::Store, 4 * tx, static_cast<uint32_t>(v), kCountBefore);
+  const int count = probe.block_barrier_count(kCountBarrier, tx % 2 == 0);
+  probe.access(AccessKind::Store, 4 * tx, static_cast<uint32_t>(count), kCountAfter);
+  if (tx == 0) out[0] = any, out[1] = all, out[2] = count, out[3] = s[0];
+}
+
+TEST(GpuProbe, BlockBarrierVariantsEndOneStepForEveryWarp) {
+  constexpr unsigned kThreads = 64;
+  int* out = nullptr;
+  uint32_t* count = nullptr;
+  TraceRecord* recs = nullptr;
+  const uint32_t capacity = 4096;
+  CHECK_CUDA(cudaMalloc(&out, 4 * sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&count, sizeof(uint32_t)));
+  CHECK_CUDA(cudaMalloc(&recs, capacity * sizeof(TraceRecord)));
+  CHECK_CUDA(cudaMemset(count, 0, sizeof(uint32_t)));
+  const std::vector<int> want = {1, 1, static_cast<int>(kThreads / 2)};
+  std::vector<int> got(4);
+  barrier_variants_kernel<<<1, kThreads>>>(out, NullProbe{});
+  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaMemcpy(got.data(), out, 4 * sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(std::vector<int>(got.begin(), got.begin() + 3), want) << "timing build: or, and, count";
+  barrier_variants_kernel<<<1, kThreads>>>(out, TraceProbe{recs, capacity, count, 0, 0, 0});
+  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaMemcpy(got.data(), out, 4 * sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(std::vector<int>(got.begin(), got.begin() + 3), want) << "tracing build: or, and, count";
+  uint32_t n = 0;
+  CHECK_CUDA(cudaMemcpy(&n, count, sizeof n, cudaMemcpyDeviceToHost));
+  ASSERT_LE(n, capacity);
+  Trace t;
+  t.records.resize(n);
+  CHECK_CUDA(cudaMemcpy(t.records.data(), recs, n * sizeof(TraceRecord), cudaMemcpyDeviceToHost));
+  cudaFree(out), cudaFree(count), cudaFree(recs);
+  t.meta.kernel = "barrier_variants_kernel";
+  t.meta.track = "test";
+  t.meta.block_size = kThreads;
+  t.meta.n = kThreads;
+  t.meta.grid_size = 1;
+  t.meta.smem_bytes = 4 * kThreads;
+  cudaDeviceProp prop{};
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  t.meta.gpu = prop.name;
+  t.meta.date = "recorded by tests/test_gpu_probe.cu";
+  // Warp 0 made 3 shuffles the others did not: its raw epochs run 3 ahead by the last barrier.
+  Replay r(t);
+  test::check_barrier_alignment(r, {{kOrBefore, kOrBarrier, kOrAfter},
+                                    {kAndBefore, kAndBarrier, kAndAfter},
+                                    {kCountBefore, kCountBarrier, kCountAfter}});
+  // RS_WRITE_FIXTURE=PATH keeps the trace for the CI test (tests/fixtures/barrier_variants_bs64.rstrace).
+  if (const char* path = std::getenv("RS_WRITE_FIXTURE")) save_trace(t, path);
 }
 
 }  // namespace

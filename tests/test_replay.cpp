@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "barrier_alignment.hpp"
 #include "replay.hpp"
 #include "trace_io.hpp"
 
@@ -856,6 +857,33 @@ Trace butterfly_trace(uint16_t store_lane = 0, bool store = true) {
   if (store) t.records.push_back(ev(5, 0, store_lane, AccessKind::GlobalStore, 0, sum[store_lane], kV3Store, 0, 0,
                                     kOutput, 0, 1u << store_lane));
   return t;
+}
+
+// Issue 17: single_pass_last_block showed warp 0's partial store (before `if (__syncthreads_or(last))`)
+// in the same step as warps 1-7 loading the partials (after it). The probe counts epochs per thread and
+// a shuffle ends only its own warp's epoch, so warp 0, which shuffled alone before the barrier, reaches
+// it one epoch later than warp 1. The replay must still end one step at the barrier, with every
+// store before it in that step or earlier and every store after it later. (The real kernel's trace,
+// recorded on a GPU, is tests/fixtures/barrier_variants_bs64.rstrace.)
+TEST(ReplayV3, ABlockBarrierEndsOneStepWhenOneWarpShuffledAloneBeforeIt) {
+  Trace t = v3_trace(64, 256, 64, 1);
+  constexpr uint16_t kBefore = 8, kBarrier = 9, kAfter = 10;
+  for (uint16_t th = 0; th < 64; ++th) {
+    const uint32_t e = th < 32 ? 1 : 0;  // warp 0's epoch after its shuffle
+    if (th < 32) {
+      const uint16_t src = th + 16 < 32 ? th + 16 : th;
+      t.records.push_back(ev(0, 0, th, AccessKind::Shuffle, th, src, kV3Shfl, kDown, static_cast<uint8_t>(src), 32, kFull));
+    }
+    t.records.push_back(ev(e, 0, th, AccessKind::Store, 4u * th, th, kBefore));
+    t.records.push_back(ev(e, 1, th, AccessKind::BlockBarrier, 0, 0, kBarrier));
+    t.records.push_back(ev(e + 1, 0, th, AccessKind::Store, 4u * th, 1, kAfter));
+  }
+  Replay r(t);
+  test::check_barrier_alignment(r, {{kBefore, kBarrier, kAfter}});
+  ASSERT_EQ(r.num_steps(), 3u);  // warp 0's shuffle; the stores before the barrier; the stores after
+  EXPECT_EQ(r.step(0).ended_by, StepEnd::Shuffle);
+  EXPECT_EQ(r.step(1).barrier_line, kBarrier);
+  EXPECT_EQ(r.step(2).ended_by, StepEnd::KernelEnd);
 }
 
 TEST(ReplayV3, ButterflyShuffleSteps) {

@@ -140,6 +140,8 @@ struct NullProbe {
   __device__ __forceinline__ void global_access(AccessKind, uint8_t, uint32_t, uint32_t, uint32_t, uint8_t = 0) {}
   __device__ __forceinline__ void block_barrier(uint32_t) { __syncthreads(); }
   __device__ __forceinline__ int block_barrier_or(uint32_t, int predicate) { return __syncthreads_or(predicate); }
+  __device__ __forceinline__ int block_barrier_and(uint32_t, int predicate) { return __syncthreads_and(predicate); }
+  __device__ __forceinline__ int block_barrier_count(uint32_t, int predicate) { return __syncthreads_count(predicate); }
   __device__ __forceinline__ void warp_barrier(uint32_t) { __syncwarp(); }
   template <ShuffleKind K, class V>
   __device__ __forceinline__ V shfl(uint32_t, uint32_t mask, V var, uint32_t arg, int width = 32) {
@@ -247,6 +249,22 @@ struct TraceProbe {
     ++epoch;
     seq = 0;
     return any;
+  }
+  // __syncthreads_and(predicate): whether every thread's predicate held.
+  __device__ __forceinline__ int block_barrier_and(uint32_t line, int predicate) {
+    if (on()) record(AccessKind::BlockBarrier, 0, 0, line);
+    const int all = __syncthreads_and(predicate);
+    ++epoch;
+    seq = 0;
+    return all;
+  }
+  // __syncthreads_count(predicate): how many threads' predicate held.
+  __device__ __forceinline__ int block_barrier_count(uint32_t line, int predicate) {
+    if (on()) record(AccessKind::BlockBarrier, 0, 0, line);
+    const int count = __syncthreads_count(predicate);
+    ++epoch;
+    seq = 0;
+    return count;
   }
   __device__ __forceinline__ void warp_barrier(uint32_t line) {
     if (on()) record(AccessKind::WarpBarrier, 0, 0, line);

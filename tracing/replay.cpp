@@ -207,6 +207,60 @@ static void group_warp_instructions(std::vector<TraceRecord>& recs) {
   for (size_t i = 0; i < recs.size(); ++i) recs[i].seq = number[key[i]];
 }
 
+// Renumbers epochs so that every thread's k-th block barrier (__syncthreads() and its _or, _and and
+// _count forms) ends the same step. The probe counts epochs per thread, and a shuffle, a warp reduce
+// or a __syncwarp() ends the epoch of the lanes that run it; where only some warps run one (warp 0's
+// second warp sum in `if (warp == 0)`), the threads reach the next block barrier with different
+// counts, and the raw epochs would put warp 0's work before that barrier in the same step as the other
+// warps' work after it (single_pass_last_block at 256 threads, issue 17). Between two block barriers
+// (a phase), each thread's own epochs keep their order from the phase's first step; a phase is as many
+// steps as its longest thread's, and every thread's barrier record sits in the phase's last step.
+// Where all threads count alike (every kernel without warp-level synchronisation in divergent code),
+// this is the identity; where threads passed different numbers of block barriers, epochs stay as
+// recorded.
+static void align_block_barriers(std::vector<TraceRecord>& recs) {
+  const auto is_block_barrier = [](const TraceRecord& r) {
+    return r.kind == static_cast<uint8_t>(AccessKind::BlockBarrier);
+  };
+  std::map<uint16_t, std::vector<size_t>> per_thread;
+  std::map<uint16_t, size_t> barriers;  // block-barrier records per thread
+  for (size_t i = 0; i < recs.size(); ++i) {
+    per_thread[recs[i].thread].push_back(i);
+    barriers[recs[i].thread] += is_block_barrier(recs[i]);
+  }
+  // Threads that passed different numbers of block barriers (a thread that returned early, or a
+  // __syncthreads() only some warps reach) have no k-th barrier in common: keep their epochs.
+  for (const auto& [thread, k] : barriers) {
+    if (k != barriers.begin()->second) return;
+  }
+  std::vector<uint32_t> phase(recs.size()), sub(recs.size());
+  std::vector<uint32_t> phase_len;  // steps of each phase: the most any thread takes
+  for (auto& [thread, idx] : per_thread) {
+    std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
+      return std::make_pair(recs[a].epoch, is_block_barrier(recs[a])) <
+             std::make_pair(recs[b].epoch, is_block_barrier(recs[b]));
+    });
+    uint32_t p = 0, start = 0;
+    for (size_t i : idx) {
+      const TraceRecord& r = recs[i];
+      phase[i] = p;
+      sub[i] = r.epoch >= start ? r.epoch - start : 0;
+      if (phase_len.size() <= p) phase_len.resize(p + 1, 0);
+      phase_len[p] = std::max(phase_len[p], sub[i] + 1);
+      if (is_block_barrier(r)) {
+        ++p;
+        start = r.epoch + 1;
+      }
+    }
+  }
+  std::vector<uint32_t> offset(phase_len.size(), 0);
+  for (size_t p = 1; p < phase_len.size(); ++p) offset[p] = offset[p - 1] + phase_len[p - 1];
+  for (size_t i = 0; i < recs.size(); ++i) {
+    const uint32_t p = phase[i];
+    recs[i].epoch = offset[p] + (is_block_barrier(recs[i]) ? phase_len[p] - 1 : sub[i]);
+  }
+}
+
 Replay::Replay(const Trace& trace) : meta_(trace.meta) {
   if (trace.records.empty()) throw ReplayError(meta_.kernel + ": the trace holds no records");
   num_warps_ = static_cast<int>((meta_.block_size + kWarpSize - 1) / kWarpSize);
@@ -220,6 +274,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     if (!why.empty()) throw ReplayError(meta_.kernel + ": a record does not fit the traced block: " + why);
   }
   std::vector<TraceRecord> recs = trace.records;
+  align_block_barriers(recs);
   group_warp_instructions(recs);
   std::sort(recs.begin(), recs.end(), [](const TraceRecord& a, const TraceRecord& b) {
     auto key = [](const TraceRecord& r) {

@@ -302,6 +302,13 @@ int run_gui(const Options& o) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  // Inside the monitor's work area: a saved size only where it fits (a 1280x720 projector).
+  bool maximize = false;
+  if (GLFWmonitor* mon = glfwGetPrimaryMonitor()) {
+    gui::WorkArea wa;
+    glfwGetMonitorWorkarea(mon, &wa.x, &wa.y, &wa.width, &wa.height);
+    geom = gui::fit_window(geom, wa, &maximize);
+  }
   GLFWwindow* win = glfwCreateWindow(geom.width, geom.height, "ReduceScope", nullptr, nullptr);
   if (!win) {
     std::cerr << "reducescope: cannot create an OpenGL 3.3 window\n";
@@ -310,6 +317,7 @@ int run_gui(const Options& o) {
     return kExitRuntime;
   }
   if (geom.x >= 0 && geom.y >= 0) glfwSetWindowPos(win, geom.x, geom.y);
+  if (maximize) glfwMaximizeWindow(win);
   glfwMakeContextCurrent(win);
   glfwSwapInterval(o.stats ? 0 : 1);  // --stats measures what a frame costs, not the display's rate
   if (!gladLoadGL(glfwGetProcAddress)) {

@@ -49,6 +49,7 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
     t->g->y = j;
     t->g->width = std::clamp(t->g->width, 640, 8192);
     t->g->height = std::clamp(t->g->height, 480, 8192);
+    t->g->saved = true;
   }
 }
 
