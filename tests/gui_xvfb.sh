@@ -23,7 +23,10 @@
 #  12. a 1280x720 window (a projector): compare mode puts A's views above B's, each the replay column's
 #      full width, and the two warps panels side by side under them; the kernel list shows reduce1's
 #      whole title, wrapped onto a second line; "log time axis" on the vs-block-size tab redraws the chart
-#      (File > Export's log-axis chart, blocksize_time_log.*, is checked in 4).
+#      (File > Export's log-axis chart, blocksize_time_log.*, is checked in 4);
+#  13. a 1280x720 screen at scale 1.0 and 1.5, every track alone and in compare mode: the window fits, the
+#      step bar is on screen, the step's main view is drawn whole enough, empty views fold into one line,
+#      the kernel list shows the selection, the menu bar's origin text covers no menu.
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
 set -u
 bin=${1:?reducescope}; dir=${2:?workdir}
@@ -64,7 +67,7 @@ echo "$out" | grep -q "showing reduce1 at 256 threads, step 5 of 10; recorded se
 with_app() {  # $1: log name; $2: app args (one string); rest: action
   local name=$1 args=$2; shift 2
   local disp=:$((90 + RANDOM % 100))
-  Xvfb $disp -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 & local xp=$!
+  Xvfb $disp -screen 0 "${SCREEN:-1600x1000}x24" -nolisten tcp >/dev/null 2>&1 & local xp=$!
   sleep 1
   rm -f "$dir/$name.map"
   # shellcheck disable=SC2086
@@ -90,6 +93,10 @@ click() {
 }
 
 clicks() { for w in "$@"; do click "$w" || return 1; done; }
+inside() {  # $1 "x0 y0 x1 y1": inside 1280x720
+  local x0 y0 x1 y1; read -r x0 y0 x1 y1 <<<"$1"
+  [ -n "$1" ] && [ "$x0" -ge 0 ] && [ "$y0" -ge 0 ] && [ "$x1" -le 1280 ] && [ "$y1" -le 720 ]
+}
 
 # 2. Keys.
 base="--kernel reduce1 --block-size 256 --step 2"
@@ -319,13 +326,20 @@ if [ -n "$sa" ] && [ -n "$sb" ] && [ -n "$wa" ] && [ -n "$wb" ]; then
 else
   bad "compare at 1280x720: panels missing from the widget map (smemA '$sa' smemB '$sb' warpsA '$wa' warpsB '$wb')"
 fi
-r=$(rect "$MAP" A/kernel/reduce1)
-if [ -n "$r" ]; then
-  read -r _ y0 _ y1 <<<"$r"
-  [ $((y1 - y0)) -ge 30 ] && ok "kernel list: reduce1's whole title, on two lines ($((y1 - y0)) px)" \
-    || bad "kernel list: reduce1's entry is $((y1 - y0)) px high: its title is cut to one line"
+# The list shows each title whole where they all fit, else the names alone with the selected kernel's
+# whole title under the list (never a title cut to one line).
+r=$(rect "$MAP" A/kernel/reduce1); t=$(rect "$MAP" A/selected-title)
+if [ -n "$r" ] && [ -n "$t" ]; then
+  read -r _ y0 _ y1 <<<"$r"; read -r _ ty0 _ ty1 <<<"$t"
+  if [ $((y1 - y0)) -ge 30 ]; then
+    ok "kernel list: reduce1's whole title in the list, on two lines ($((y1 - y0)) px)"
+  elif [ $((ty1 - ty0)) -ge 30 ] && inside "$t"; then
+    ok "kernel list: names only; reduce1's whole title under the list, on two lines ($((ty1 - ty0)) px)"
+  else
+    bad "kernel list: reduce1's title is cut (entry $((y1 - y0)) px, title under the list $((ty1 - ty0)) px)"
+  fi
 else
-  bad "kernel list: no entry for reduce1 in the widget map"
+  bad "kernel list: no entry for reduce1 or no selected title in the widget map"
 fi
 MAP="$dir/log1.map"
 logs="--kernel reduce1 --block-size 256 --view blocksize --large-charts"
@@ -338,6 +352,63 @@ if [ -n "$r" ] && [ -n "$(rect "$MAP" bs/log-time)" ]; then
 else
   bad "no 'log time axis' checkbox or timing panel in the widget map"
 fi
+
+# 13. The room's screen (issue 17): a 1280x720 X screen, no saved settings, at scale 1.0 and 1.5. For each
+#     track's representative kernel, alone and in compare mode: the window fits the screen; the step bar
+#     (controls, step slider, each side's sentence) is on screen; the view that carries the step's lesson
+#     is drawn and tall enough for its content; a view with nothing in the step is folded into the idle
+#     line; the kernel list shows the selection; the origin in the menu bar does not cover the menus.
+room() {  # $1 name, $2 scale, $3 main panel id, $4 least px at 1.0 (scaled), $5 folded panel id or "", rest: app args
+  local name=$1 scale=$2 main=$3 least=$4 folded=$5; shift 5
+  local args="$* --scale $scale"
+  MAP="$dir/$name.map"
+  rm -f "$dir/$name.ini"
+  REDUCESCOPE_CONFIG="$dir/$name.ini" SCREEN=1280x720 with_app "$name" "$args" true >/dev/null
+  local size; size=$(identify -format '%wx%h' "$dir/$name.png" 2>/dev/null)
+  [ "$size" = 1280x720 ] && ok "$name: the window opens inside the 1280x720 screen" || bad "$name: window $size"
+  for w in step/slider step/next step/sentenceA; do
+    inside "$(rect "$MAP" $w)" && ok "$name: $w on screen" || bad "$name: $w off screen or missing ('$(rect "$MAP" $w)')"
+  done
+  if [[ "$args" == *--compare* ]]; then
+    for w in step/sentenceB source/lineB; do
+      inside "$(rect "$MAP" $w)" && ok "$name: $w on screen" || bad "$name: $w off screen or missing"
+    done
+  fi
+  local r; r=$(rect "$MAP" "$main")
+  if [ -n "$r" ]; then
+    local y0 y1; read -r _ y0 _ y1 <<<"$r"
+    local want; want=$(awk -v l="$least" -v s="$scale" 'BEGIN { printf "%d", l * (s > 1 ? 0.55 + 0.45 * s : 1) }')
+    [ $((y1 - y0)) -ge "$want" ] && ok "$name: $main is $((y1 - y0)) px high (at least $want)"       || bad "$name: $main only $((y1 - y0)) px high, wanted $want"
+  else
+    bad "$name: the main view $main is not drawn"
+  fi
+  if [ -n "$folded" ]; then
+    [ -z "$(rect "$MAP" "$folded")" ] && [ -n "$(rect "$MAP" panel/idleA)" ]       && ok "$name: $folded, empty this step, is folded into the idle line" || bad "$name: $folded drawn though empty"
+  fi
+  local l k; l=$(rect "$MAP" A/kernel-list); k=$(grep "^A/kernel/" "$MAP" | while read -r n x0 y0 x1 y1; do
+    [[ "$args" == *"--kernel ${n#A/kernel/} "* ]] && echo "$x0 $y0 $x1 $y1"; done)
+  if [ -n "$l" ] && [ -n "$k" ]; then
+    local ly0 ly1 ky0 ky1; read -r _ ly0 _ ly1 <<<"$l"; read -r _ ky0 _ ky1 <<<"$k"
+    [ "$ky0" -ge "$ly0" ] && [ "$ky1" -le "$ly1" ] && ok "$name: the kernel list shows the selected kernel"       || bad "$name: the selected kernel ($k) is scrolled out of its list ($l)"
+  else
+    bad "$name: no kernel list or no selected entry in the widget map"
+  fi
+  local h o; h=$(rect "$MAP" menu/Help); o=$(rect "$MAP" menu/origin)
+  if [ -n "$o" ]; then
+    local hx1 ox0; read -r _ _ hx1 _ <<<"$h"; read -r ox0 _ _ _ <<<"$o"
+    [ "$ox0" -gt "$hx1" ] && ok "$name: the origin text starts right of the Help menu" || bad "$name: the origin covers the menus"
+  fi
+}
+for sc in 1.0 1.5; do
+  room "harris-$sc" $sc panel/smemA 200 "" --kernel reduce1 --block-size 256 --step 5
+  room "lecture-$sc" $sc panel/lanesA 190 panel/smemA --kernel sum_shuffle --block-size 128 --step 3
+  room "atomics-$sc" $sc panel/atomicsA 250 "" --kernel sum_shared --block-size 256 --step 1
+  room "book-$sc" $sc panel/globalA 250 "" --kernel reduceInterleaved --block-size 256 --step 3
+  room "course-$sc" $sc panel/atomicsA 250 "" --kernel histo_private --block-size 256 --step 1
+  room "modern-$sc" $sc panel/atomicsA 150 panel/lanesA --kernel single_pass_last_block --block-size 256 --step 3
+  room "cmp-lecture-$sc" $sc panel/lanesB 150 "" --kernel sum_last_warp --block-size 128 --compare sum_shuffle:128 --step 3
+  room "cmp-harris-$sc" $sc panel/smemB 120 "" --kernel reduce1 --block-size 256 --compare reduce3:256 --step 5
+done
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

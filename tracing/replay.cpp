@@ -370,6 +370,8 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     // Warp-level bookkeeping shared by every kind of warp instruction.
     auto note_instruction = [&](uint32_t warp, uint32_t lanes, uint32_t active_mask, uint16_t line) {
       WarpStep& ws = st.warps[warp];
+      ws.every = ws.instructions == 0 ? lanes : ws.every & lanes;
+      ++ws.instructions;
       ws.useful |= lanes;
       ws.active_mask |= active_mask;
       // Live lanes of this warp: those that have not finished the kernel.
@@ -378,7 +380,10 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
         uint32_t t = warp * kWarpSize + l;
         if (t < meta_.block_size && last_epoch[t] >= static_cast<int64_t>(e)) live |= 1u << l;
       }
-      if ((active_mask & live) != live) ws.diverged = true;
+      if ((active_mask & live) != live) {
+        ws.diverged = true;
+        ++ws.partial;
+      }
       warp_accesses[warp]++;
       warp_eff[warp] += static_cast<float>(std::popcount(lanes)) / kWarpSize;
       lines.insert(line);

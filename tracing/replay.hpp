@@ -77,6 +77,10 @@ struct WarpStep {
   // Warp instructions: shared and global loads and stores, shuffles, warp reduces, atomics
   // (not barriers).
   uint32_t useful = 0;       // lanes that made at least one warp instruction this step
+  uint32_t every = 0;        // lanes that made every one of the warp's instructions this step (a subset of
+                             // `useful`; the rest of `useful` sat out some, e.g. a loop's last iterations)
+  int instructions = 0;      // the warp's warp-level instructions this step
+  int partial = 0;           // of those, how many ran with fewer lanes active than the warp has live lanes
   uint32_t active_mask = 0;  // union of __activemask() at the warp's instructions this step
   uint32_t exited = 0;       // lanes that have finished the kernel (no event at this or a later epoch)
   bool diverged = false;     // an instruction ran with fewer lanes active than the warp has live lanes

@@ -33,6 +33,7 @@ struct ReplayView {
   const LoadedTrace* trace = nullptr;  // nullptr: nothing to show yet
   size_t step = 0;                     // clamped to the trace's steps
   char tag = 'A';                      // 'A', or 'B' for the compare side
+  const char* missing = "No trace yet.";  // what a view says when `trace` is nullptr
   size_t num_steps() const { return trace ? trace->replay.num_steps() : 0; }
   const Step* current() const { return step < num_steps() ? &trace->replay.step(step) : nullptr; }
 };
@@ -111,6 +112,7 @@ struct AppState {
   TimingTab timing_tab = TimingTab::Table;
   bool show_help = false;
   bool large_charts = false;       // T: the timing panel fills the replay's place (for a projector)
+  bool focus = false;              // F: the replay takes the whole width (the step bar shows the source line)
 
   bool recorded() const { return session != nullptr; }
   // Forgets every measurement (another input, another source).
@@ -136,6 +138,7 @@ struct AppState {
     ReplayView v;
     v.tag = slot == 0 ? 'A' : 'B';
     v.trace = slot == 0 ? shown.get() : shown_b.get();
+    if (session) v.missing = "The session holds no trace of this kernel at this block size (the step bar says why).";
     const size_t n_steps = v.num_steps();
     v.step = n_steps == 0 ? 0 : std::min(step, n_steps - 1);
     return v;

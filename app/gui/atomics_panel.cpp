@@ -70,13 +70,22 @@ float bar(float frac, ImU32 c, float width, const char* overlay) {
 
 }  // namespace
 
-float AtomicsPanel::wanted_height(const Replay& r) {
+float AtomicsPanel::wanted_height(const Replay& r, const Step& st) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
   if (!r.has_atomics()) return line * 1.2f;
-  size_t per_step = 1;
-  for (const Step& st : r.steps()) per_step = std::max(per_step, st.atomics.size());
-  float h = line * (1.5f + static_cast<float>(std::min<size_t>(per_step, 4)));
-  for (const AtomicTarget& t : r.atomic_targets()) h += line * (t.order.size() > 1 ? 6.5f : 3.0f);
+  // This step's rows (warps with the same instruction grouped, up to six; a row and its contention bar
+  // may take two lines), then each target: its label, the landed bar, the landing strip, "last landed" and
+  // three updates (one for a target with one update).
+  size_t rows = 0;
+  uint32_t prev_line = 0, prev_warp = 0;
+  for (size_t ai : st.atomics) {
+    const WarpAtomic& a = r.atomics()[ai];
+    if (rows == 0 || a.line != prev_line || a.warp > prev_warp + 1) rows += a.contention.size();
+    prev_line = a.line;
+    prev_warp = a.warp;
+  }
+  float h = line * (1.5f + 2.0f * static_cast<float>(std::min<size_t>(std::max<size_t>(rows, 1), 6)));
+  for (const AtomicTarget& t : r.atomic_targets()) h += line * (t.order.size() > 1 ? 7.0f : 4.0f);
   return h;
 }
 
@@ -108,32 +117,52 @@ void AtomicsPanel::drawContent(AppState& s) {
           "same address are serialised: the memory system applies their updates one at a time, so n lanes on\n"
           "one address cost about n updates in turn (contention). Lanes on different addresses go in parallel.");
     }
-    const size_t show = std::min<size_t>(st->atomics.size(), 6);
-    for (size_t i = 0; i < show; ++i) {
-      const WarpAtomic& a = atomics[st->atomics[i]];
+    // One row per (intrinsic, address, line, contention), the warps that made it grouped ("warps 0-7"):
+    // eight warps making the same shared atomicAdd take one row, not eight.
+    struct Row {
+      uint32_t first_warp, last_warp;
+      std::string what;  // "atomicAdd  shared +0  line 53"
+      int n;             // updates to the address from one instruction
+    };
+    std::vector<Row> rows;
+    for (size_t ai : st->atomics) {
+      const WarpAtomic& a = atomics[ai];
       for (const auto& [addr, n] : a.contention) {
-        const ImU32 c = n > 1 ? color::kVermillion : color::kGreen;
-        std::snprintf(buf, sizeof buf, "warp %u  %s  %s  line %u", a.warp, intrinsic_name(a.kind, a.op),
+        std::snprintf(buf, sizeof buf, "%s  %s  line %u", intrinsic_name(a.kind, a.op),
                       atomic_label(a.kind, addr, a.space, kinfo, meta).c_str(), a.line);
-        ImGui::TextUnformatted(buf);
-        // The contention bar in a column at 62% of the width, or after the text where it is longer, or
-        // on the next line where it would not fit beside it (so the text and the bar never overlap).
-        const float bar_w = std::max(60.0f, full_w * 0.36f);
-        const float text_end =
-            ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetScrollX() + ImGui::GetStyle().ItemSpacing.x;
-        const float col = std::max(text_end, full_w * 0.62f);
-        if (col + bar_w <= ImGui::GetCursorStartPos().x + full_w) ImGui::SameLine(col);
-        else ImGui::SetCursorPosX(ImGui::GetCursorStartPos().x + std::max(0.0f, full_w - bar_w));
-        std::snprintf(buf, sizeof buf, n > 1 ? "%d updates contend" : "%d update, no contention", n);
-        bar(static_cast<float>(n) / kWarpSize, c, bar_w, buf);
-        if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("%d lane(s) of warp %u update this address in one instruction (%d lanes in all);\n"
-                            "the hardware applies them one after another.",
-                            n, a.warp, std::popcount(a.lanes));
+        if (!rows.empty() && rows.back().what == buf && rows.back().n == n && rows.back().last_warp + 1 >= a.warp) {
+          rows.back().last_warp = a.warp;
+        } else {
+          rows.push_back({a.warp, a.warp, buf, n});
         }
       }
     }
-    if (st->atomics.size() > show) ImGui::TextDisabled("... and %zu more", st->atomics.size() - show);
+    const size_t show = std::min<size_t>(rows.size(), 6);
+    for (size_t i = 0; i < show; ++i) {
+      const Row& row = rows[i];
+      const ImU32 c = row.n > 1 ? color::kVermillion : color::kGreen;
+      if (row.first_warp == row.last_warp) std::snprintf(buf, sizeof buf, "warp %u  %s", row.first_warp, row.what.c_str());
+      else std::snprintf(buf, sizeof buf, "warps %u-%u  %s", row.first_warp, row.last_warp, row.what.c_str());
+      ImGui::TextUnformatted(buf);
+      std::snprintf(buf, sizeof buf, row.n > 1 ? "%d updates contend%s" : "%d update, no contention%s", row.n,
+                    row.first_warp == row.last_warp ? "" : ", each warp");
+      // The contention bar in a column at 62% of the width, or after the text where it is longer, or on
+      // the next line where it would not fit beside it (so the text and the bar never overlap); at least
+      // as wide as its words.
+      const float bar_w = std::min(full_w, std::max({60.0f, full_w * 0.36f, ImGui::CalcTextSize(buf).x + 8}));
+      const float text_end =
+          ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetScrollX() + ImGui::GetStyle().ItemSpacing.x;
+      const float col = std::max(text_end, full_w * 0.62f);
+      if (col + bar_w <= ImGui::GetCursorStartPos().x + full_w) ImGui::SameLine(col);
+      else ImGui::SetCursorPosX(ImGui::GetCursorStartPos().x + std::max(0.0f, full_w - bar_w));
+      bar(static_cast<float>(row.n) / kWarpSize, c, bar_w, buf);
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%d lane(s) of a warp update this address in one instruction;\n"
+                          "the hardware applies them one after another.",
+                          row.n);
+      }
+    }
+    if (rows.size() > show) ImGui::TextDisabled("... and %zu more", rows.size() - show);
   }
   ImGui::Separator();
 

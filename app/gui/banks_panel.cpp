@@ -206,9 +206,31 @@ void BanksPanel::drawContent(AppState& s) {
   const Step* st = stepOrSay(v);
   if (!st) return;
   const Replay& replay = v.trace->replay;
-  // The step's global-memory requests, in one line: 32-byte sectors touched against the fewest
-  // that could serve the same bytes.
-  if (replay.has_global()) {
+  // A step with no shared load or store and no global request: one line that says so, and names the
+  // step's shared atomics, which touch shared memory too (their same-word updates serialise: contention,
+  // the atomics view, not bank conflicts).
+  int shared_atomics = 0;
+  for (size_t ai : st->atomics) shared_atomics += replay.atomics()[ai].kind == AccessKind::SharedAtomic;
+  if (st->accesses.empty() && st->global_requests.empty()) {
+    if (shared_atomics > 0) {
+      ImGui::TextWrapped("No shared load or store in this step; %d warp-level shared atomic%s (see Atomics).",
+                         shared_atomics, shared_atomics == 1 ? "" : "s");
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Lanes whose atomics update the same shared word take turns (contention: the Atomics view);\n"
+                          "this view shows the bank conflicts of plain shared loads and stores.");
+      }
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("No shared-memory access or global request in this step.");
+      ImGui::PopStyleColor();
+    }
+    return;
+  }
+  // The step's global-memory requests, in one line: 32-byte sectors touched against the fewest that
+  // could serve the same bytes. Flagged only where a request touches more sectors than it needs; the
+  // share of the moved bytes the lanes asked for (one lane's 4-byte store: 1 sector, 4 of 32 bytes) is
+  // a neutral fact.
+  if (!st->global_requests.empty()) {
     int loads = 0, stores = 0, sectors = 0, min_sectors = 0, bytes = 0;
     for (size_t gi : st->global_requests) {
       const GlobalRequest& g = replay.global_requests()[gi];
@@ -217,20 +239,25 @@ void BanksPanel::drawContent(AppState& s) {
       min_sectors += g.min_sectors;
       bytes += g.requested_bytes;
     }
-    if (loads + stores == 0) {
-      ImGui::TextDisabled("Global memory: no request in this step.");
+    const double eff = sectors ? 100.0 * bytes / (32.0 * sectors) : 0;
+    ImGui::TextWrapped("Global memory: %d load, %d store requests", loads, stores);
+    if (sectors > min_sectors) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
+      ImGui::TextWrapped("%d sectors of 32 bytes, %d more than needed (%d): %.0f%% of the bytes used", sectors,
+                         sectors - min_sectors, min_sectors, eff);
+      ImGui::PopStyleColor();
     } else {
-      const double eff = sectors ? 100.0 * bytes / (32.0 * sectors) : 0;
-      const ImVec4 c = ImGui::ColorConvertU32ToFloat4(eff < 99.5 ? color::kVermillion : color::kGreen);
-      ImGui::Text("Global memory: %d load, %d store requests", loads, stores);
-      ImGui::TextColored(c, "  %d sectors of 32 bytes (%d needed): %.0f%% efficiency", sectors, min_sectors, eff);
+      ImGui::TextWrapped("%d sector%s of 32 bytes, the fewest possible; %.0f%% of the bytes used", sectors,
+                         sectors == 1 ? "" : "s", eff);
     }
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
           "One request: the lanes of one warp running one global load or store. The memory system moves\n"
-          "32-byte sectors; efficiency = bytes the lanes asked for / bytes in the sectors touched (nvprof's\n"
-          "gld_efficiency). 32 consecutive 4-byte words of one warp: 4 sectors, 100%%.");
+          "32-byte sectors; bytes used = bytes the lanes asked for / bytes in the sectors touched (nvprof's\n"
+          "gld_efficiency). 32 consecutive 4-byte words of one warp: 4 sectors, 100%%. One lane's 4-byte\n"
+          "store needs one sector whatever the layout: 12%% of its bytes, and nothing to coalesce.");
     }
+    if (shared_atomics > 0) ImGui::TextDisabled("%d warp-level shared atomics (see Atomics)", shared_atomics);
     ImGui::Separator();
   }
   if (!replay.has_shared()) {
@@ -260,8 +287,8 @@ void BanksPanel::drawContent(AppState& s) {
     ImGui::Text("Whole block: %d load, %d store conflicts", replay.load_conflicts(), replay.store_conflicts());
   };
   if (st->accesses.empty()) {
+    ImGui::TextDisabled("No shared load or store in this step.");
     totals();
-    ImGui::TextDisabled("No shared-memory access in this step.");
     return;
   }
   if (selected_ == static_cast<size_t>(-1)) {

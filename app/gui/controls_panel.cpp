@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
 
@@ -32,7 +33,8 @@ void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
   ImGui::SetNextWindowSize(size, ImGuiCond_Always);
   if (ImGui::Begin(name.c_str(), nullptr,
                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                       ImGuiWindowFlags_NoSavedSettings)) {
+                       ImGuiWindowFlags_NoSavedSettings |
+                       (no_title_ ? ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar : 0))) {
     note_rect(std::string("panel/") + id_, pos, ImVec2(pos.x + size.x, pos.y + size.y));
     drawContent(s);
   }
@@ -41,7 +43,11 @@ void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
 
 const Step* Panel::stepOrSay(const ReplayView& v) {
   const Step* st = v.current();
-  if (!st) ImGui::TextDisabled("No trace yet.");
+  if (!st) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", v.missing);
+    ImGui::PopStyleColor();
+  }
   return st;
 }
 
@@ -85,6 +91,33 @@ void legend_swatch(ImU32 c, const char* label, const char* tip) {
   ImGui::SameLine(0, h);
 }
 
+void legend(std::initializer_list<LegendEntry> entries, bool then_same_line) {
+  const float h = ImGui::GetTextLineHeight(), gap = ImGui::GetStyle().ItemSpacing.x;
+  float full = 0;
+  for (const LegendEntry& e : entries) full += h + gap + ImGui::CalcTextSize(e.label).x + h;
+  const bool labels = full - h <= ImGui::GetContentRegionAvail().x;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const LegendEntry& e : entries) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    dl->AddRectFilled(p, ImVec2(p.x + h, p.y + (e.lower ? h / 2 : h)), e.color);
+    if (e.lower) dl->AddRectFilled(ImVec2(p.x, p.y + h / 2), ImVec2(p.x + h, p.y + h), e.lower);
+    ImGui::Dummy(ImVec2(h, h));
+    if (!labels && ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s%s", e.label, e.tip ? ": " : "", e.tip ? e.tip : "");
+    ImGui::SameLine();
+    if (labels) {
+      ImGui::TextUnformatted(e.label);
+      if (e.tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.tip);
+      ImGui::SameLine(0, h);
+    }
+  }
+  if (!labels && ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize("(hover)").x) {
+    ImGui::TextDisabled("(hover)");
+    if (then_same_line) ImGui::SameLine();
+  } else if (!then_same_line) {
+    ImGui::NewLine();
+  }
+}
+
 ImU32 with_alpha(ImU32 c, float a) {
   ImU32 alpha = static_cast<ImU32>(static_cast<float>((c >> 24) & 0xff) * a);
   return (c & 0x00ffffffu) | alpha << 24;
@@ -123,19 +156,6 @@ void pitfall_results(const AppState& s, const KernelInfo& k) {
   }
   ImGui::PopStyleColor();
 }
-void step_to(AppState& s, long target) {
-  const long last = static_cast<long>(s.max_steps()) - 1;
-  if (last < 0) return;
-  s.step = static_cast<size_t>(target < 0 ? 0 : target > last ? last : target);
-}
-
-void play_pause(AppState& s) {
-  s.playing = !s.playing;
-  if (s.playing && s.step + 1 >= s.max_steps()) s.step = 0;  // play at the end starts over
-  s.next_play_step = ImGui::GetTime() + 1.0 / s.speed;
-}
-
-constexpr float kMinSpeed = 0.25f, kMaxSpeed = 30.0f;  // steps per second
 
 // The kernel after (or before) `k` in kernel_table() order: through each track's kernels in
 // its source's order, then on into the next track.
@@ -166,8 +186,12 @@ struct KernelLine {
   float wrap = 0;                  // the title's wrap width
   float height = 0;                // the whole entry
 };
-KernelLine kernel_line(const KernelInfo& k, float width) {
+KernelLine kernel_line(const KernelInfo& k, float width, bool titles) {
   KernelLine l;
+  if (!titles) {  // names only (the selected kernel's title is under the list)
+    l.height = ImGui::GetTextLineHeight();
+    return l;
+  }
   const float fs = ImGui::GetFontSize();
   const float beside = ImGui::CalcTextSize(k.name).x + fs * 1.1f;  // the name, its indent and a gap
   if (width - beside >= std::max(width * 0.45f, fs * 6)) {
@@ -185,14 +209,25 @@ KernelLine kernel_line(const KernelInfo& k, float width) {
 // the name, and the whole title beside it or under it, wrapped, dimmer unless selected (the title and
 // the teaching note on hover). The list scrolls inside `height` pixels and keeps the selected kernel
 // in view when it changes. Each entry is noted as "<side>/kernel/<name>" for the GUI tests.
-void kernel_list(const char* id, const char* side, Pick& p, float height) {
-  static std::map<std::string, KernelId> scrolled_to;  // per list: the selection it last scrolled to
+void kernel_list(const char* id, const char* side, Pick& p, float height, bool titles) {
+  // Per list: the selection and the list's size when it last scrolled; a change of either (another
+  // kernel, compare mode, another scale) brings the selection back into view.
+  struct Scrolled {
+    KernelId kernel;
+    float w, h;
+  };
+  static std::map<std::string, Scrolled> scrolled_to;
   ImGui::BeginChild(id, ImVec2(0, height), false);
+  note_rect(std::string(side) + "/kernel-list", ImGui::GetWindowPos(),
+            ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetWindowPos().y + ImGui::GetWindowHeight()));
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  auto it = scrolled_to.find(id);
-  const bool scroll = it == scrolled_to.end() || it->second != p.kernel;
-  scrolled_to[id] = p.kernel;
+  const std::string key = std::string(side) + id;
+  const Scrolled now{p.kernel, ImGui::GetWindowWidth(), ImGui::GetWindowHeight()};
+  auto it = scrolled_to.find(key);
+  const bool scroll = it == scrolled_to.end() || it->second.kernel != now.kernel || it->second.w != now.w ||
+                      it->second.h != now.h;
+  scrolled_to[key] = now;
   for (const TrackInfo& track : track_table()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kSkyBlue));
     ImGui::TextWrapped("%s", track.title);
@@ -203,7 +238,7 @@ void kernel_list(const char* id, const char* side, Pick& p, float height) {
     }
     for (KernelId kid : track_kernels(track.id)) {
       const KernelInfo& k = kernel_info(kid);
-      const KernelLine line = kernel_line(k, ImGui::GetContentRegionAvail().x);
+      const KernelLine line = kernel_line(k, ImGui::GetContentRegionAvail().x, titles);
       const ImVec2 pos = ImGui::GetCursorScreenPos();
       ImGui::PushID(k.name);
       if (ImGui::Selectable("##k", p.kernel == k.id, 0, ImVec2(0, line.height))) p.kernel = k.id;
@@ -212,29 +247,32 @@ void kernel_list(const char* id, const char* side, Pick& p, float height) {
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s: %s\nFixes: %s\nCosts: %s", k.name, k.title, k.fixes, k.costs);
       }
-      if (scroll && p.kernel == k.id) {  // bring it into view, scrolling as little as possible
+      if (scroll && p.kernel == k.id) {  // out of view, or at an edge: into the middle, with its neighbours
         const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
         const ImVec2 wlo = ImGui::GetWindowPos();
         const float wh = ImGui::GetWindowHeight();
-        if (hi.y > wlo.y + wh) ImGui::SetScrollHereY(1.0f);
-        else if (lo.y < wlo.y) ImGui::SetScrollHereY(0.0f);
+        if (hi.y + 2 > wlo.y + wh || lo.y < wlo.y) ImGui::SetScrollHereY(0.5f);
       }
       ImDrawList* dl = ImGui::GetWindowDrawList();
       dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), text, k.name);
-      dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(pos.x + line.title_x, pos.y + line.title_y),
-                  p.kernel == k.id ? text : dim, k.title, nullptr, line.wrap);
+      if (titles) {
+        dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(pos.x + line.title_x, pos.y + line.title_y),
+                    p.kernel == k.id ? text : dim, k.title, nullptr, line.wrap);
+      }
     }
   }
   ImGui::EndChild();
 }
 
 // The height the kernel list wants: every track header and kernel entry.
-float kernel_list_height(float width) {
+float kernel_list_height(float width, bool titles) {
   const ImGuiStyle& st = ImGui::GetStyle();
   float h = st.WindowPadding.y;
   for (const TrackInfo& track : track_table()) {
     h += ImGui::CalcTextSize(track.title, nullptr, false, width).y + st.ItemSpacing.y;
-    for (KernelId kid : track_kernels(track.id)) h += kernel_line(kernel_info(kid), width).height + st.ItemSpacing.y;
+    for (KernelId kid : track_kernels(track.id)) {
+      h += kernel_line(kernel_info(kid), width, titles).height + st.ItemSpacing.y;
+    }
   }
   return h;
 }
@@ -243,8 +281,14 @@ float kernel_list_height(float width) {
 // `list_height`: the most the kernel list may take (it scrolls beyond).
 Pick pick_widgets(const char* id, Pick p, float list_height) {
   ImGui::PushID(id);
-  const float want = kernel_list_height(ImGui::GetContentRegionAvail().x);
-  kernel_list("##kernels", id, p, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, std::min(want, list_height)));
+  // Each kernel's title beside its name where the whole list then fits; else names only (the title of
+  // the selected one is under the list, every title on hover).
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float with_titles = kernel_list_height(width, true);
+  const bool titles = with_titles <= list_height;
+  const float want = titles ? with_titles : kernel_list_height(width, false);
+  kernel_list("##kernels", id, p, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, std::min(want, list_height)),
+              titles);
   ImGui::TextUnformatted("Threads per block");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("blockDim.x: threads in each thread block, in warps of 32 lanes.\n"
@@ -267,38 +311,41 @@ Pick pick_widgets(const char* id, Pick p, float list_height) {
   return p.valid();
 }
 
-void error_text(const std::string& msg) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.25f, 1));
-  ImGui::TextWrapped("%s", msg.c_str());
-  ImGui::PopStyleColor();
-}
 }  // namespace
 
 namespace {
-std::map<std::string, ImVec4> g_widgets;
-bool g_widgets_changed = false;
+// The rectangles noted in this frame, and in the frame last written: a widget or panel that is not
+// drawn any more (a view folded into the idle line) leaves the map.
+std::map<std::string, std::array<float, 4>> g_frame, g_written;
 }  // namespace
 
 void note_widget(const std::string& name) { note_rect(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()); }
 
-void note_rect(const std::string& name, ImVec2 a, ImVec2 b) {
-  const ImVec4 r(a.x, a.y, b.x, b.y);
-  ImVec4& old = g_widgets[name];
-  if (old.x != r.x || old.y != r.y || old.z != r.z || old.w != r.w) {
-    old = r;
-    g_widgets_changed = true;
-  }
-}
+void note_rect(const std::string& name, ImVec2 a, ImVec2 b) { g_frame[name] = {a.x, a.y, b.x, b.y}; }
 
 void write_widget_map(const std::string& path) {
-  if (!g_widgets_changed || path.empty()) return;
-  g_widgets_changed = false;
+  if (path.empty() || g_frame == g_written) {
+    g_frame.clear();
+    return;
+  }
+  g_written = std::move(g_frame);
+  g_frame.clear();
   const std::string tmp = path + ".part";
   if (FILE* f = std::fopen(tmp.c_str(), "w")) {
-    for (const auto& [name, r] : g_widgets) std::fprintf(f, "%s %.0f %.0f %.0f %.0f\n", name.c_str(), r.x, r.y, r.z, r.w);
+    for (const auto& [name, r] : g_written) std::fprintf(f, "%s %.0f %.0f %.0f %.0f\n", name.c_str(), r[0], r[1], r[2], r[3]);
     std::fclose(f);
     std::rename(tmp.c_str(), path.c_str());
   }
+}
+
+std::vector<std::string> data_origin_forms(const AppState& s) {
+  if (s.session) {
+    const SessionMeta& m = s.session->meta;
+    const std::string date = m.date.substr(0, 10);
+    return {data_origin(s), "RECORDING from " + m.gpu + ", " + m.date, "RECORDING from " + m.gpu + ", " + date,
+            "RECORDING, " + m.gpu, "RECORDING"};
+  }
+  return {data_origin(s), s.have_device ? "live" : ""};
 }
 
 std::string data_origin(const AppState& s) {
@@ -308,6 +355,18 @@ std::string data_origin(const AppState& s) {
   if (s.have_device) return "live on " + s.device.name;
   if (s.shown) return "trace file recorded on " + s.shown->trace.meta.gpu + ", " + s.shown->trace.meta.date;
   return "no data yet";
+}
+
+void step_to(AppState& s, long target) {
+  const long last = static_cast<long>(s.max_steps()) - 1;
+  if (last < 0) return;
+  s.step = static_cast<size_t>(target < 0 ? 0 : target > last ? last : target);
+}
+
+void play_pause(AppState& s) {
+  s.playing = !s.playing;
+  if (s.playing && s.step + 1 >= s.max_steps()) s.step = 0;  // play at the end starts over
+  s.next_play_step = ImGui::GetTime() + 1.0 / s.speed;
 }
 
 void ControlsPanel::tick(AppState& s) {
@@ -342,6 +401,7 @@ void ControlsPanel::handleKeys(AppState& s, const std::vector<Key>& keys) {
         s.selection_changed = true;
         break;
       case Key::LargeCharts: s.large_charts = !s.large_charts; break;
+      case Key::Focus: s.focus = !s.focus; break;
     }
   }
 }
@@ -360,8 +420,9 @@ void draw_help(AppState& s) {
         {"] / [", "play faster / slower"},
         {"Down / Up", "next / previous kernel, through every track in order"},
         {"Page Up / Page Down", "double / halve the threads per block"},
-        {"C", "compare mode: two kernels or two block sizes side by side"},
+        {"C", "compare mode: two kernels or two block sizes, A above B, stepping together"},
         {"T", "large timing charts in place of the replay (and back)"},
+        {"F", "focus: the replay takes the whole width, larger cells (and back)"},
         {"Ctrl + / Ctrl -  (Ctrl 0)", "larger / smaller UI (reset)"},
         {"Ctrl H", "high-contrast theme on / off"},
         {"Ctrl O", "open a session or trace file"},
@@ -387,16 +448,22 @@ void draw_help(AppState& s) {
 void ControlsPanel::drawContent(AppState& s) {
   // Where the data comes from: a plain statement, loud for a recording.
   if (s.session) {
+    // A student's laptop: say what is shown in plain words; the CUDA runtime's reason on hover.
+    const std::string date = s.session->meta.date.substr(0, 10);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.62f, 0.0f, 1));
-    ImGui::TextWrapped("RECORDING - replaying a session recorded on %s at %s.", s.session->meta.gpu.c_str(),
-                       s.session->meta.date.c_str());
-    ImGui::PopStyleColor();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.session_path.c_str());
     if (!s.have_device && s.device_known) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("No GPU here: %s", s.no_device_reason.c_str());
-      ImGui::PopStyleColor();
+      ImGui::TextWrapped("No NVIDIA GPU here: showing the session recorded on %s, %s.", s.session->meta.gpu.c_str(),
+                         date.c_str());
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("CUDA said: %s\nRecorded %s; file %s", s.no_device_reason.c_str(),
+                          s.session->meta.date.c_str(), s.session_path.c_str());
+      }
+    } else {
+      ImGui::TextWrapped("RECORDING: replaying a session recorded on %s, %s.", s.session->meta.gpu.c_str(), date.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Recorded %s; file %s", s.session->meta.date.c_str(), s.session_path.c_str());
     }
+    ImGui::PopStyleColor();
+    note_widget("controls/origin");
   } else if (!s.device_known) {
     ImGui::TextDisabled("Looking for a CUDA GPU...");
   } else if (s.have_device) {
@@ -411,13 +478,14 @@ void ControlsPanel::drawContent(AppState& s) {
   }
   ImGui::Separator();
 
-  // The list may take what the controls below it leave (about 25 lines of them).
-  const float rest = ImGui::GetTextLineHeightWithSpacing() * (s.compare ? 34.0f : 25.0f);
+  // The list may take what the controls below it leave (about 16 lines of them; 26 in compare mode).
+  const float rest = ImGui::GetTextLineHeightWithSpacing() * (s.compare ? 26.0f : 16.0f);
   const float list_h = std::max(ImGui::GetContentRegionAvail().y - rest, ImGui::GetContentRegionAvail().y * 0.22f);
   select(s, pick_widgets("A", s.a, list_h));
   const KernelInfo& info = kernel_info(s.a.kernel);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kernel_color(info.id)));
   ImGui::TextWrapped("%s: %s", info.name, info.title);
+  note_widget("A/selected-title");
   ImGui::PopStyleColor();
   ImGui::TextWrapped("Fixes: %s", info.fixes);
   ImGui::TextWrapped("Costs: %s", info.costs);
@@ -449,7 +517,7 @@ void ControlsPanel::drawContent(AppState& s) {
   ImGui::EndDisabled();
 
   if (ImGui::Checkbox("Compare (C)", &s.compare)) s.selection_changed = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show a second kernel, or the same kernel at another block size,\nbeside this one; both step together.");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show a second kernel (B), or the same kernel at another block size,\nunder this one (A); both step together.");
   if (s.compare && ImGui::TreeNodeEx("B: the compare side", ImGuiTreeNodeFlags_DefaultOpen)) {
     const Pick b = pick_widgets("B", s.b, ImGui::GetTextLineHeightWithSpacing() * 6);
     if (b != s.b) {
@@ -460,39 +528,6 @@ void ControlsPanel::drawContent(AppState& s) {
   }
   ImGui::Separator();
 
-  // Replay controls.
-  const size_t steps = s.max_steps();
-  if (ImGui::Button("|<")) step_to(s, 0);
-  ImGui::SameLine();
-  if (ImGui::Button("<")) step_to(s, static_cast<long>(s.step) - 1);
-  ImGui::SameLine();
-  if (ImGui::Button(s.playing ? "Pause" : "Play")) play_pause(s);
-  ImGui::SameLine();
-  if (ImGui::Button(">")) step_to(s, static_cast<long>(s.step) + 1);
-  ImGui::SameLine();
-  if (ImGui::Button(">|")) step_to(s, static_cast<long>(steps) - 1);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(-1);
-  ImGui::SliderFloat("##speed", &s.speed, kMinSpeed, kMaxSpeed, "%.1f steps/s", ImGuiSliderFlags_Logarithmic);
-  if (steps > 0) {
-    int st = static_cast<int>(s.step);
-    ImGui::SetNextItemWidth(-1);
-    if (ImGui::SliderInt("##step", &st, 0, static_cast<int>(steps) - 1, "step %d")) step_to(s, st);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The timeline: one step per barrier epoch (between two __syncthreads()\nor __syncwarp() barriers). Drag to scrub.");
-  }
-  ImGui::TextDisabled("F1: all shortcuts");
-
-  if (const Step* st = s.current_step()) {
-    const auto& m = s.shown->trace.meta;
-    ImGui::Text("%s, %u threads: step %zu of 0-%zu", m.kernel.c_str(), m.block_size, s.view(0).step,
-                s.num_steps() - 1);
-    ImGui::Text("ends at %s%s", to_string(st->ended_by),
-                st->barrier_line ? (" (line " + std::to_string(st->barrier_line) + ")").c_str() : "");
-    if (s.compare && s.shown_b && s.step >= s.shown_b->replay.num_steps()) {
-      ImGui::TextDisabled("B has %zu steps; it holds at its last.", s.shown_b->replay.num_steps());
-    }
-    if (!s.shown->correct) error_text("The tracing build's sum differs from the CPU reference!");
-  }
   ImGui::Separator();
   if (s.busy) {
     const char spin[] = "|/-\\";
@@ -501,7 +536,7 @@ void ControlsPanel::drawContent(AppState& s) {
     ImGui::TextDisabled("GPU: re-running the selected kernel for the live plot");
   }
   if (!s.notice.empty()) ImGui::TextWrapped("%s", s.notice.c_str());
-  if (!s.error.empty()) error_text("Error: " + s.error);
+  // Errors show in the step bar, which never scrolls away.
 }
 
 }  // namespace rs::gui

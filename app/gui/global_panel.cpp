@@ -71,7 +71,10 @@ std::vector<uint8_t> request_list(const Replay& r, const Step& st, const GlobalS
       const double eff = 100.0 * q.efficiency();
       std::snprintf(buf, sizeof buf, "%d sector%s (%d needed), %.0f%%", q.sectors, q.sectors == 1 ? "" : "s",
                     q.min_sectors, eff);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(eff < 99.5 ? color::kVermillion : color::kGreen), "%s", buf);
+      // Vermillion only where the request touched more sectors than its bytes need (uncoalesced); one
+      // lane's 4-byte store (1 sector, 12% of its bytes) is as good as it can be.
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(q.sectors > q.min_sectors ? color::kVermillion : color::kGreen),
+                         "%s", buf);
       if (ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y0 + line) hovered_req = static_cast<long>(gi);
     }
     if (hovered_req >= 0) {
@@ -170,16 +173,17 @@ void GlobalPanel::drawContent(AppState& s) {
   }
   if (!st->global_requests.empty() || most_requests(r) > 0) outlined = request_list(r, *st, &slice);
 
-  legend_swatch(color::kOrange, "written this step",
-                "A lane stored to this element in this step (between two barriers).\n"
-                "Hover the cell to see which elements its new value was computed from.");
-  legend_swatch(color::kSkyBlue, "read this step", "A lane loaded this element in this step.");
-  legend_swatch(color::kCell, "unchanged", "Holds the value the block last loaded or stored here.");
-  legend_swatch(color::kEmpty, "not touched yet",
-                "The block has not loaded or stored this element yet (its value is known only from then on).");
+  legend({{color::kOrange, "written this step",
+           "A lane stored to this element in this step (between two barriers).\n"
+           "Hover the cell to see which elements its new value was computed from."},
+          {color::kSkyBlue, "read this step", "A lane loaded this element in this step."},
+          {color::kCell, "unchanged", "Holds the value the block last loaded or stored here."},
+          {color::kEmpty, "not touched yet",
+           "The block has not loaded or stored this element yet (its value is known only from then on)."}},
+         true);
   same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
-                    ImGui::CalcTextSize("only rows used this step").x);
-  ImGui::Checkbox("only rows used this step", &touched_only_);
+                    ImGui::CalcTextSize("rows used this step").x);
+  ImGui::Checkbox("rows used this step", &touched_only_);
   note_widget(std::string(1, v.tag) + "/global-touched-rows");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Hide the rows of 32 elements that no lane reads or writes in this step,\n"

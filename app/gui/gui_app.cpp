@@ -21,6 +21,7 @@
 #include "commands.hpp"
 #include "gpu_worker.hpp"
 #include "panels.hpp"
+#include "window_layout.hpp"
 #include "settings.hpp"
 #include "trace_io.hpp"
 #include "web_export.hpp"
@@ -80,6 +81,8 @@ void load_font(float scale) {
 void apply_theme(bool high_contrast, float scale) {
   ImGuiStyle style;
   ImGui::StyleColorsDark(&style);
+  // Secondary text bright enough for the back of a room (Dear ImGui's dark theme uses 50% grey).
+  style.Colors[ImGuiCol_TextDisabled] = ImVec4(0.70f, 0.70f, 0.72f, 1);
   if (high_contrast) {
     ImVec4* c = style.Colors;
     c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
@@ -137,122 +140,6 @@ Session live_session(const gui::AppState& s) {
     out.timings.push_back(to_session_timing(key.first, key.second, t, !s.wrong_sum.count(key)));
   }
   return out;
-}
-
-// The heights of one side's replay column: shared memory, the global slice, lanes, atomics, warps
-// (0: not shown). replay_column() gives what each view wants; fit_column() fits them into the height
-// above the warps, the grids (shared memory, the global slice) taking what is left.
-struct ReplayColumn {
-  float smem = 0, global = 0, lanes = 0, atomics = 0, warps = 0;
-  bool smem_grows = true;     // the shared-memory grid takes the leftover height (false: one line of text)
-  bool global_grows = false;  // the same for the global slice's grid
-  float smem_rows = 0;        // rows of 32 words the kernel uses
-  float global_rows = 0;      // rows of 32 elements in the global slice (at most 32 counted)
-  bool global_first = false;  // the global grid takes the shared-memory grid's place at the top
-  float wanted = 0;           // what the views above the warps want together (compare mode splits by it)
-};
-
-// The shared-memory view's rows of 32 words that the kernel uses (by its last step).
-float used_smem_rows(const Replay& r) {
-  size_t rows = 0;
-  const Step& last = r.steps().back();
-  for (size_t i = 0; i < last.defined.size(); i += kNumBanks) {
-    bool used = false;
-    for (size_t j = i; j < std::min(i + kNumBanks, last.defined.size()); ++j) used = used || last.defined[j];
-    rows += used;
-  }
-  return static_cast<float>(rows);
-}
-
-ReplayColumn replay_column(const gui::LoadedTrace* t, float h, float w) {
-  ReplayColumn c;
-  c.warps = h * 0.42f;
-  c.smem = h - c.warps;
-  if (!t) return c;
-  const Replay& r = t->replay;
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float chrome = ImGui::GetFrameHeight() + 2 * st.WindowPadding.y;  // title bar and padding
-  // The warps panel takes what its rows need, between a fifth and 42% of the height.
-  c.warps = std::clamp(gui::WarpsPanel::wanted_height(r, w), h * 0.2f, h * 0.42f);
-  c.smem = h - c.warps;
-  c.smem_rows = r.has_shared() ? used_smem_rows(r) : 0;
-  // The shared-memory grid's cells as wide as `w` lets them be (32 a row beside the row labels), at most 24.
-  const float cell_w = (w - 2 * st.WindowPadding.x - ImGui::CalcTextSize("1023").x - 6) / kNumBanks;
-  const float smem_wanted = chrome + line * 4 + c.smem_rows * std::clamp(cell_w, 6.0f, 24.0f);
-  c.wanted = r.has_shared() ? smem_wanted : chrome + line * 1.2f;
-  // Harris's kernels keep the grid above the warps; other tracks' kernels show the global slice,
-  // lanes and atomics views too (or say in one line that the kernel has none).
-  if (t->trace.meta.track == "harris" && !r.has_lane_work() && !r.has_atomics() && !r.has_global_slice()) return c;
-  c.lanes = chrome + gui::LanesPanel::wanted_height(r);
-  c.atomics = chrome + gui::AtomicsPanel::wanted_height(r);
-  c.global = chrome + gui::GlobalPanel::wanted_height(r);
-  c.global_grows = r.has_global_slice();
-  if (c.global_grows) {
-    c.global_rows = static_cast<float>(std::min(gui::GlobalPanel::grid_rows(r), 32));
-    c.global += c.global_rows * 24.0f;
-  }
-  if (!r.has_shared()) {
-    c.smem = chrome + line * 1.2f;
-    c.smem_grows = false;
-    // A kernel that reduces in global memory and has no shared memory: its global grid in the
-    // shared-memory grid's place (the Bank conflicts panel says it has no shared memory).
-    if (r.has_global_slice()) {
-      c.smem = 0;
-      c.global_first = true;
-    }
-  } else {
-    c.smem = chrome + line * 3 + c.smem_rows * 24.0f;
-  }
-  c.wanted = (r.has_shared() ? smem_wanted : c.smem) + c.global + c.lanes + c.atomics;
-  return c;
-}
-
-// The lanes view first, then the grids, then the atomics get what they want, each after every view
-// has its least; what is left goes to the grids (by their rows), or without one to the lanes or
-// atomics view. A view of height 0 is not shown.
-ReplayColumn fit_column(ReplayColumn c, float avail) {
-  if (c.lanes == 0 && c.atomics == 0 && c.global == 0) {
-    c.smem = avail;
-    return c;
-  }
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float chrome = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().WindowPadding.y;
-  const bool smem_grows = c.smem > 0 && c.smem_grows, global_grows = c.global > 0 && c.global_grows;
-  const float smem_min = smem_grows ? std::min(c.smem, chrome + line * 2.5f + c.smem_rows * 12.0f) : c.smem;
-  const float global_min =
-      global_grows ? std::min(c.global, chrome + line * 4.5f + c.global_rows * 12.0f) : c.global;
-  const float lanes_min = std::min(c.lanes, chrome + line * 4);
-  const float atomics_min = std::min(c.atomics, chrome + line * 3);
-  const float want[4] = {c.lanes, c.smem, c.global, c.atomics};
-  float got[4] = {lanes_min, smem_min, global_min, atomics_min};
-  float left = avail - got[0] - got[1] - got[2] - got[3];
-  for (int i = 0; i < 4 && left > 0; ++i) {
-    const float more = std::min(left, want[i] - got[i]);
-    got[i] += more;
-    left -= more;
-  }
-  if (left > 0) {
-    if (smem_grows && global_grows) {  // both grids: by their rows
-      const float k = std::max(c.smem_rows, 1.0f) / (std::max(c.smem_rows, 1.0f) + std::max(c.global_rows, 1.0f));
-      got[1] += left * k;
-      got[2] += left * (1 - k);
-    } else if (smem_grows) {
-      got[1] += left;
-    } else if (global_grows) {
-      got[2] += left;
-    } else {
-      got[c.lanes > c.atomics ? 0 : 3] += left;
-    }
-  } else if (left < 0) {  // not even the least fits: shrink all alike (each view scrolls)
-    const float k = avail / (got[0] + got[1] + got[2] + got[3]);
-    for (float& g : got) g *= k;
-  }
-  c.lanes = got[0];
-  c.smem = got[1];
-  c.global = got[2];
-  c.atomics = got[3];
-  return c;
 }
 
 double percentile(std::vector<double> v, double p) {
@@ -426,15 +313,7 @@ int run_gui(const Options& o) {
     else s.error = why;
   }
 
-  gui::ControlsPanel controls;
-  gui::SourcePanel source;
-  gui::SmemPanel smem_a(0), smem_b(1);
-  gui::GlobalPanel global_a(0), global_b(1);
-  gui::WarpsPanel warps_a(0), warps_b(1);
-  gui::BanksPanel banks_a(0), banks_b(1);
-  gui::LanesPanel lanes_a(0), lanes_b(1);
-  gui::AtomicsPanel atomics_a(0), atomics_b(1);
-  gui::TimingPanel timing;
+  gui::Panels panels;  // every panel, each with its own view state (window_layout.hpp)
 
   // Toggle latency: from a change of selection to its trace and timing on screen.
   Clock::time_point t_request{};
@@ -626,6 +505,7 @@ int run_gui(const Options& o) {
         case GLFW_KEY_PAGE_DOWN: keys.push_back(gui::Key::SmallerBlock); break;
         case GLFW_KEY_C: keys.push_back(gui::Key::Compare); break;
         case GLFW_KEY_T: keys.push_back(gui::Key::LargeCharts); break;
+        case GLFW_KEY_F: keys.push_back(gui::Key::Focus); break;
         case GLFW_KEY_F1: s.show_help = !s.show_help; break;
         case GLFW_KEY_SLASH: if (k.mods & GLFW_MOD_SHIFT) s.show_help = !s.show_help; break;
         case GLFW_KEY_ESCAPE: s.show_help = false; break;
@@ -648,7 +528,7 @@ int run_gui(const Options& o) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    controls.handleKeys(s, keys);
+    panels.controls.handleKeys(s, keys);
     gui::ControlsPanel::tick(s);
 
     // Menu bar.
@@ -673,123 +553,48 @@ int run_gui(const Options& o) {
         ImGui::EndMenu();
       }
       if (ImGui::BeginMenu("View")) {
-        if (ImGui::MenuItem("Compare side by side", "C", s.compare)) {
+        if (ImGui::MenuItem("Compare two kernels (A above B)", "C", s.compare)) {
           s.compare = !s.compare;
           s.selection_changed = true;
         }
         ImGui::MenuItem("Large timing charts", "T", &s.large_charts);
+        ImGui::MenuItem("Focus on the replay", "F", &s.focus);
         ImGui::MenuItem("High contrast", "Ctrl H", &s.high_contrast);
         if (ImGui::MenuItem("Larger", "Ctrl +")) s.ui_scale = std::min(3.0f, s.ui_scale + 0.25f);
         if (ImGui::MenuItem("Smaller", "Ctrl -")) s.ui_scale = std::max(0.75f, s.ui_scale - 0.25f);
         if (ImGui::MenuItem("Normal size", "Ctrl 0")) s.ui_scale = 1.0f;
         ImGui::EndMenu();
       }
-      if (ImGui::BeginMenu("Help")) {
+      const bool help_open = ImGui::BeginMenu("Help");
+      gui::note_widget("menu/Help");
+      if (help_open) {
         if (ImGui::MenuItem("Keyboard shortcuts", "F1")) s.show_help = true;
         ImGui::EndMenu();
       }
+      // Where the data comes from, right-aligned in the room the menus leave: the longest form that fits
+      // (the whole of it on hover), never over the menus.
       const std::string origin = gui::data_origin(s);
-      ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(origin.c_str()).x - 20);
-      if (s.recorded()) ImGui::TextColored(ImVec4(0.95f, 0.62f, 0.0f, 1), "%s", origin.c_str());
-      else ImGui::TextDisabled("%s", origin.c_str());
+      const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - 2 * ImGui::GetStyle().ItemSpacing.x - 8;
+      std::string shown;
+      for (const std::string& t : gui::data_origin_forms(s)) {
+        if (ImGui::CalcTextSize(t.c_str()).x <= room) {
+          shown = t;
+          break;
+        }
+      }
+      if (!shown.empty()) {
+        ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(shown.c_str()).x - 12);
+        if (s.recorded()) ImGui::TextColored(ImVec4(0.95f, 0.62f, 0.0f, 1), "%s", shown.c_str());
+        else ImGui::TextDisabled("%s", shown.c_str());
+        gui::note_widget("menu/origin");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", origin.c_str());
+      }
       menu_h = ImGui::GetWindowSize().y;
       ImGui::EndMainMenuBar();
     }
 
-    // Layout: controls | replay (A, or A and B) | source, banks, timings (at least 396 pixels, so the
-    // timing table's seven columns fit without scrolling at 1280x720).
-    const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float h = d.y - menu_h;
-    const float lw = std::max(330.0f * s.ui_scale, d.x * 0.21f), rw = std::max(396.0f * s.ui_scale, d.x * 0.27f);
-    const float mw = d.x - lw - rw;
-    controls.draw(s, ImVec2(0, menu_h), ImVec2(lw, h));
-    if (s.large_charts) {
-      timing.draw(s, ImVec2(lw, menu_h), ImVec2(d.x - lw, h));
-    } else {
-      // Each side's views: shared memory, the global slice, lanes, atomics (each where the kernel has
-      // them; the global grid first where it takes the shared-memory grid's place), then warps.
-      // One side: a column of them. Compare mode: side by side where each half is wide enough for cells
-      // of 22 pixels (32 to a row); else A's views above B's, each the full width, so the cells stay as
-      // big as one side's, with the two warps panels side by side under them (their rows are a line of
-      // text high; the lanes may be narrower than tall).
-      gui::SmemPanel* smem[2] = {&smem_a, &smem_b};
-      gui::GlobalPanel* global[2] = {&global_a, &global_b};
-      gui::LanesPanel* lanes[2] = {&lanes_a, &lanes_b};
-      gui::AtomicsPanel* atomics[2] = {&atomics_a, &atomics_b};
-      gui::WarpsPanel* warps[2] = {&warps_a, &warps_b};
-      // Draws side i's views above the warps into the box at (x, y), w x avail.
-      auto draw_views = [&](int i, const ReplayColumn& want, float x, float y, float w, float avail) {
-        const ReplayColumn c = fit_column(want, avail);
-        if (c.global_first && c.global > 0) {
-          global[i]->draw(s, ImVec2(x, y), ImVec2(w, c.global));
-          y += c.global;
-        }
-        if (c.smem > 0) smem[i]->draw(s, ImVec2(x, y), ImVec2(w, c.smem));
-        y += c.smem;
-        if (!c.global_first && c.global > 0) {
-          global[i]->draw(s, ImVec2(x, y), ImVec2(w, c.global));
-          y += c.global;
-        }
-        if (c.lanes > 0) lanes[i]->draw(s, ImVec2(x, y), ImVec2(w, c.lanes));
-        y += c.lanes;
-        if (c.atomics > 0) atomics[i]->draw(s, ImVec2(x, y), ImVec2(w, c.atomics));
-      };
-      const float grid_label = ImGui::CalcTextSize("1023").x + 6 + 2 * ImGui::GetStyle().WindowPadding.x;
-      const bool side_by_side = !s.compare || (mw / 2 - grid_label) / gui::kCellGridColumns >= 22.0f * s.ui_scale;
-      if (side_by_side) {
-        const int sides = s.compare ? 2 : 1;
-        const float cw = mw / static_cast<float>(sides);
-        ReplayColumn cols[2];
-        float warps_h = 0;
-        for (int i = 0; i < sides; ++i) {
-          cols[i] = replay_column(s.view(i).trace, h, cw);
-          warps_h = std::max(warps_h, cols[i].warps);
-        }
-        for (int i = 0; i < sides; ++i) {
-          const float x = lw + cw * static_cast<float>(i);
-          draw_views(i, cols[i], x, menu_h, cw, h - warps_h);
-          warps[i]->draw(s, ImVec2(x, menu_h + h - warps_h), ImVec2(cw, warps_h));
-        }
-      } else {
-        // The warps panels: what their rows want, at most 36% of the height (they take it from both sides).
-        const float half = mw / 2;
-        float warps_h = 0;
-        for (int i = 0; i < 2; ++i) warps_h = std::max(warps_h, replay_column(s.view(i).trace, h, half).warps);
-        warps_h = std::min(warps_h, h * 0.36f);
-        const float upper = h - warps_h;
-        // Each side's band: what its views want where both fit; else a side that wants less than half
-        // gets it and the other the rest (a 128-thread block beside a 1024-thread one keeps its cells);
-        // else half each.
-        ReplayColumn cols[2];
-        for (int i = 0; i < 2; ++i) cols[i] = replay_column(s.view(i).trace, upper, mw);
-        const float w0 = cols[0].wanted, w1 = cols[1].wanted;
-        float band[2] = {upper / 2, upper / 2};
-        if (w0 + w1 <= upper) {
-          band[0] = w0 + (upper - w0 - w1) / 2;
-        } else if (w0 < upper / 2) {
-          band[0] = w0;
-        } else if (w1 < upper / 2) {
-          band[0] = upper - w1;
-        }
-        band[1] = upper - band[0];
-        draw_views(0, cols[0], lw, menu_h, mw, band[0]);
-        draw_views(1, cols[1], lw, menu_h + band[0], mw, band[1]);
-        for (int i = 0; i < 2; ++i) {
-          warps[i]->draw(s, ImVec2(lw + half * static_cast<float>(i), menu_h + upper), ImVec2(half, warps_h));
-        }
-      }
-    }
-    if (!s.large_charts) {
-      const float src_h = h * 0.27f, banks_h = h * 0.27f;
-      source.draw(s, ImVec2(lw + mw, menu_h), ImVec2(rw, src_h));
-      if (s.compare) {
-        banks_a.draw(s, ImVec2(lw + mw, menu_h + src_h), ImVec2(rw / 2, banks_h));
-        banks_b.draw(s, ImVec2(lw + mw + rw / 2, menu_h + src_h), ImVec2(rw / 2, banks_h));
-      } else {
-        banks_a.draw(s, ImVec2(lw + mw, menu_h + src_h), ImVec2(rw, banks_h));
-      }
-      timing.draw(s, ImVec2(lw + mw, menu_h + src_h + banks_h), ImVec2(rw, h - src_h - banks_h));
-    }
+    // Layout: the step bar; controls | replay (A, or A above B) | source, banks, timings (window_layout.cpp).
+    gui::draw_panels(s, panels, menu_h);
     gui::draw_help(s);
 
     // File > Open: a path, or one of the files found.
@@ -799,6 +604,7 @@ int run_gui(const Options& o) {
       open_list = openable_files();
       open_error.clear();
     }
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowSize(ImVec2(d.x * 0.6f, d.y * 0.5f), ImGuiCond_Appearing);
     if (ImGui::BeginPopupModal("Open a session or trace")) {
       ImGui::TextUnformatted("File (.rssession or .rstrace):");

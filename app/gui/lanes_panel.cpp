@@ -46,12 +46,9 @@ void arrow(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float thick, float head)
 
 }  // namespace
 
-float LanesPanel::wanted_height(const Replay& r) {
+float LanesPanel::wanted_height(size_t warps) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  if (!r.has_lane_work()) return line * 1.2f;
-  size_t warps = 1;
-  for (const Step& st : r.steps()) warps = std::max(warps, st.shuffles.size());
-  return line * 2.6f + ImGui::GetTextLineHeight() + static_cast<float>(warps) * warp_block_height();
+  return line * 2.6f + ImGui::GetTextLineHeight() + static_cast<float>(std::max<size_t>(warps, 1)) * warp_block_height();
 }
 
 void LanesPanel::drawContent(AppState& s) {
@@ -116,11 +113,10 @@ void LanesPanel::drawContent(AppState& s) {
           head.line, line.c_str(), where.find_first_of("-,") == std::string::npos ? "" : "s", where.c_str());
     }
   }
-  legend_swatch(color::kSkyBlue, "sent", "The lane's value was read by another lane (the lane offered it).");
-  legend_swatch(color::kOrange, "received", "The lane got a value from another lane.");
-  legend_swatch(color::kEmpty, "not in mask", "The lane is not in the member mask: it takes no part.");
-  legend_swatch(color::kPurple, "result lane", "The lane that holds the warp's result after its last shuffle.");
-  ImGui::NewLine();
+  legend({{color::kSkyBlue, "sent", "The lane's value was read by another lane (the lane offered it)."},
+          {color::kOrange, "received", "The lane got a value from another lane."},
+          {color::kEmpty, "not in mask", "The lane is not in the member mask: it takes no part."},
+          {color::kPurple, "result lane", "The lane that holds the warp's result after its last shuffle."}});
 
   const DType dtype = meta.dtype;
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -2,7 +2,8 @@
 // Begin/End and its placement; each concrete panel draws only its content and keeps its own
 // view state (hover, selection).
 //
-//   ControlsPanel  kernel list, block size, N, pattern, compare, play/step controls, teaching note
+//   ControlsPanel  kernel list, block size, N, pattern, compare, teaching note
+//   StepBar        step controls, the step number and each side's step sentence, the last error
 //   SourcePanel    the kernel's CUDA source with the current step's lines highlighted
 //   SmemPanel      the traced block's shared memory after the current step      (one per side)
 //   GlobalPanel    the block's slice of the global buffer it reduces in place, after the step, and the
@@ -22,11 +23,13 @@
 #include <imgui.h>
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app_state.hpp"
+#include "layout.hpp"  // step_ranges
 
 namespace rs::gui {
 
@@ -67,11 +70,17 @@ class Panel {
   const char* id_;
   int slot_ = 0;            // 0: side A, 1: side B (compare)
   bool per_side_ = false;   // one instance per side (shared memory, warps, banks)
+  bool no_title_ = false;   // a bar without a title (the step bar)
 };
+
+// The shared step: to `target` (clamped to the replays' steps); play / pause (play at the end starts over).
+void step_to(AppState& s, long target);
+void play_pause(AppState& s);
+inline constexpr float kMinSpeed = 0.25f, kMaxSpeed = 30.0f;  // steps per second
 
 // Keyboard shortcuts (listed by draw_help): replay, selection, play.
 enum class Key { Forward, Back, Start, End, PlayPause, Faster, Slower, PrevKernel, NextKernel, SmallerBlock,
-                 BiggerBlock, Compare, LargeCharts };
+                 BiggerBlock, Compare, LargeCharts, Focus };
 
 class ControlsPanel : public Panel {
  public:
@@ -80,6 +89,19 @@ class ControlsPanel : public Panel {
   static void tick(AppState& s);
   // Keyboard shortcuts pressed since the last frame, whichever panel has focus.
   void handleKeys(AppState& s, const std::vector<Key>& keys);
+
+ protected:
+  void drawContent(AppState& s) override;
+};
+
+// The step bar, across the window under the menu: the step controls (first, back, play, next, last),
+// the step slider ("step 3 of 0-7"), the play speed, and for each side the step's sentence ("sum_shuffle,
+// 128 threads: ends at a warp shuffle, line 195"); the last error under them. Never scrolls away.
+class StepBar : public Panel {
+ public:
+  StepBar() : Panel("Step", "stepbar") { no_title_ = true; }
+  // Pixels the bar needs in a window `width` wide.
+  static float height(const AppState& s, float width);
 
  protected:
   void drawContent(AppState& s) override;
@@ -116,9 +138,10 @@ class GlobalPanel : public Panel {
 class WarpsPanel : public Panel {
  public:
   explicit WarpsPanel(int slot) : Panel("Warps x lanes", "Warps x lanes", slot ? "warpsB" : "warpsA", slot) {}
-  // Pixels the view wants for `r` in a window `width` wide at the current font: its legend and a row
-  // per warp as tall as a line of text (or as the lane cells are wide, if wider).
-  static float wanted_height(const Replay& r, float width);
+  // Pixels the view wants for step `st` of `r` in a window `width` wide at the current font: its legend,
+  // a row per warp that made an instruction this step, as tall as a line of text (or as the lane cells
+  // are wide, if wider), and one line for the other warps.
+  static float wanted_height(const Replay& r, const Step& st, float width);
 
  protected:
   void drawContent(AppState& s) override;
@@ -140,8 +163,9 @@ class BanksPanel : public Panel {
 class LanesPanel : public Panel {
  public:
   explicit LanesPanel(int slot) : Panel("Lanes: warp shuffles", "Lanes", slot ? "lanesB" : "lanesA", slot) {}
-  // Pixels the view wants for `r` at the current font: its header and its busiest step's warps.
-  static float wanted_height(const Replay& r);
+  // Pixels the view wants at the current font, without the title bar: its header and `warps` warps'
+  // blocks (values offered, the arrows, values received).
+  static float wanted_height(size_t warps);
 
  protected:
   void drawContent(AppState& s) override;
@@ -150,7 +174,8 @@ class LanesPanel : public Panel {
 class AtomicsPanel : public Panel {
  public:
   explicit AtomicsPanel(int slot) : Panel("Atomics", "Atomics", slot ? "atomicsB" : "atomicsA", slot) {}
-  static float wanted_height(const Replay& r);
+  // Pixels the view wants for step `st` of `r` at the current font, without the title bar.
+  static float wanted_height(const Replay& r, const Step& st);
 
  protected:
   void drawContent(AppState& s) override;
@@ -164,10 +189,12 @@ class SourcePanel : public Panel {
   void drawContent(AppState& s) override;
 
  private:
-  const LoadedTrace* scrolled_trace_ = nullptr;  // scroll to the highlighted lines when these change
-  size_t scrolled_step_ = static_cast<size_t>(-1);
-  const LoadedTrace* split_of_ = nullptr;  // lines_ holds this trace's source, one string per line
-  std::vector<std::string> lines_;
+  void drawListing(AppState& s, int slot, float height);  // one side's listing; height 0: the rest
+  // Per side (A, B):
+  const LoadedTrace* scrolled_trace_[2] = {};  // scroll to the highlighted lines when these change
+  size_t scrolled_step_[2] = {static_cast<size_t>(-1), static_cast<size_t>(-1)};
+  const LoadedTrace* split_of_[2] = {};  // lines_ holds this trace's source, one string per line
+  std::vector<std::string> lines_[2];
 };
 
 class TimingPanel : public Panel {
@@ -191,7 +218,8 @@ class TimingPanel : public Panel {
 void note_widget(const std::string& name);
 // Same, for a rectangle (every panel notes its window as "panel/<id>", e.g. "panel/lanesA").
 void note_rect(const std::string& name, ImVec2 min, ImVec2 max);
-// Writes "name x0 y0 x1 y1" lines to `path` (window pixels) if any rectangle changed.
+// Writes "name x0 y0 x1 y1" lines to `path` (window pixels), the rectangles noted since the last call,
+// if they differ from those it last wrote. Call once a frame.
 void write_widget_map(const std::string& path);
 
 // One Okabe-Ito colour per kernel, the same in every plot.
@@ -201,30 +229,14 @@ ImU32 kernel_color(KernelId k);
 void draw_help(AppState& s);
 // The one-line description of where the shown data comes from ("live on <GPU>" or the session).
 std::string data_origin(const AppState& s);
+// The same, from the whole of it down to shorter forms ("RECORDING, <GPU>", "RECORDING"), for where
+// room is short.
+std::vector<std::string> data_origin_forms(const AppState& s);
 
 // Short human form of an int for a small cell: 123, 12k, 1.2M, -5k.
 const char* compact_int(int32_t v, char* buf, size_t len);
 // Short form of a 32-bit value of type `t` for a small cell: compact_int, or a float in 3 digits.
 const char* compact_value(uint32_t bits, DType t, char* buf, size_t len);
-// The steps of `r` for which `has(step)` holds, as ranges: "2-6", "1, 3", "" if none.
-template <class Pred>
-std::string step_ranges(const Replay& r, Pred has) {
-  std::string out;
-  const size_t n = r.num_steps();
-  for (size_t i = 0; i < n;) {
-    if (!has(r.step(i))) {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j + 1 < n && has(r.step(j + 1))) ++j;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(i);
-    if (j > i) out.append(1, '-').append(std::to_string(j));
-    i = j + 1;
-  }
-  return out;
-}
 // The cells of one step of a memory view, 32 a row (shared memory: one column per bank; global
 // memory: 128 bytes a row, a group of 8 per 32-byte sector). Cells written this step are orange, read
 // blue, unchanged grey, never defined dark, with their value inside when it fits; each row is
@@ -255,6 +267,17 @@ float cell_size(const CellGrid& g, const CellRows& rows);
 // cell under the mouse (-1: none, or the window is not hovered).
 long draw_cell_grid(const CellGrid& g, const CellRows& rows);
 
+// A legend on one line: each entry a square of its colour (the upper half `color`, the lower half
+// `lower` where set), then its label. Where the labels do not fit the width, the squares alone, each
+// naming itself on hover, and "(hover)": a legend never takes more than one line of a view.
+struct LegendEntry {
+  ImU32 color;
+  const char* label;
+  const char* tip = nullptr;
+  ImU32 lower = 0;
+};
+// `then_same_line`: the next item may follow on the same line (same_line_if_fits), else a new line.
+void legend(std::initializer_list<LegendEntry> entries, bool then_same_line = false);
 // A legend entry on the current line: a square of colour `c`, then `label`; `tip` on hover.
 // An entry that would not fit the rest of the line starts the next one.
 void legend_swatch(ImU32 c, const char* label, const char* tip = nullptr);

@@ -140,15 +140,16 @@ void SmemPanel::drawContent(AppState& s) {
     ImGui::TextWrapped("%s does not use shared memory.", v.trace->trace.meta.kernel.c_str());
     return;
   }
-  legend_swatch(color::kOrange, "written this step",
-                "A lane stored to this 4-byte word in this step (between two barriers).\n"
-                "Hover the cell to see which words its new value was computed from.");
-  legend_swatch(color::kSkyBlue, "read this step", "A lane loaded this word in this step.");
-  legend_swatch(color::kCell, "unchanged", "Holds a value stored in an earlier step.");
-  legend_swatch(color::kEmpty, "never written", "No thread has stored to this word yet.");
+  legend({{color::kOrange, "written this step",
+           "A lane stored to this 4-byte word in this step (between two barriers).\n"
+           "Hover the cell to see which words its new value was computed from."},
+          {color::kSkyBlue, "read this step", "A lane loaded this word in this step."},
+          {color::kCell, "unchanged", "Holds a value stored in an earlier step."},
+          {color::kEmpty, "never written", "No thread has stored to this word yet."}},
+         true);
 
-  same_line_if_fits(checkbox_width("only rows used this step"));
-  ImGui::Checkbox("only rows used this step", &touched_only_);
+  same_line_if_fits(checkbox_width("rows used this step"));
+  ImGui::Checkbox("rows used this step", &touched_only_);
   note_widget(std::string(1, v.tag) + "/touched-rows");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Hide the rows of 32 words that no lane reads or writes in this step,\n"

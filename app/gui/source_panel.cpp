@@ -27,45 +27,71 @@ bool has_line(const Step* st, int line) {
 
 }  // namespace
 
-// The kernel file the trace's line numbers refer to (embedded in the trace when it was
-// recorded, so it matches the code that ran). Lines that made shared-memory accesses in the
-// current step are highlighted (A orange, B sky blue in compare mode); the barrier that ends the
-// step is underlined.
+// The kernel file the trace's line numbers refer to (embedded in the trace when it was recorded, so it
+// matches the code that ran). Lines whose warp instructions ran in the current step are highlighted (A
+// orange, B sky blue); the barrier that ends the step is underlined in purple. Above the listing, the
+// step's first highlighted line is written out whole, wrapped, so it reads however narrow the panel is.
+// Compare mode: A's listing above B's, each scrolled to its own step (B may be another kernel file).
 void SourcePanel::drawContent(AppState& s) {
-  const ReplayView a = s.view(0), b = s.view(1);
+  const ReplayView a = s.view(0);
   if (!a.trace) {
-    ImGui::TextDisabled("No trace yet.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", a.missing);
+    ImGui::PopStyleColor();
     return;
   }
-  const Step* sa = a.current();
-  const Step* sb = s.compare ? b.current() : nullptr;
-  // Short labels in compare mode, where the panel is narrow and there are three (the tooltips say more).
+  const bool two = s.compare && s.view(1).trace;
   static const char* const kLinesTip =
       "Source lines whose warp instructions (shared or global loads and stores, shuffles, atomics) ran in this step.";
-  legend_swatch(with_alpha(color::kOrange, 0.55f), sb ? "A: this step" : "accesses this step", kLinesTip);
-  if (sb) legend_swatch(with_alpha(color::kSkyBlue, 0.55f), "B: this step", kLinesTip);
-  legend_swatch(color::kPurple, "barrier ending the step",
-                "The __syncthreads() or __syncwarp() every thread reaches before the next step.");
-  ImGui::NewLine();
-
-  // One copy of the split source per trace shown.
-  if (split_of_ != a.trace) {
-    lines_ = split_lines(a.trace->trace.source);
-    split_of_ = a.trace;
+  static const char* const kBarrierTip = "The __syncthreads() or __syncwarp() (or the warp shuffle) that ends the step.";
+  if (two) {
+    legend({{with_alpha(color::kOrange, 0.55f), "A: this step", kLinesTip},
+            {with_alpha(color::kSkyBlue, 0.55f), "B: this step", kLinesTip},
+            {color::kPurple, "the step's barrier", kBarrierTip}});
+  } else {
+    legend({{with_alpha(color::kOrange, 0.55f), "this step", kLinesTip}, {color::kPurple, "the step's barrier", kBarrierTip}});
   }
-  const std::vector<std::string>& lines = lines_;
-  if (lines.size() <= 1) {
-    ImGui::TextDisabled("This trace holds no source text.");
+  if (!two) {
+    drawListing(s, 0, 0.0f);
     return;
   }
+  const float half = (ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y) / 2;
+  drawListing(s, 0, half);
+  drawListing(s, 1, 0.0f);
+}
 
+void SourcePanel::drawListing(AppState& s, int slot, float height) {
+  const ReplayView v = s.view(slot);
+  const Step* st = v.current();
+  const ImU32 hl = with_alpha(slot == 0 ? color::kOrange : color::kSkyBlue, 0.55f);
+  ImGui::BeginChild(slot == 0 ? "##listingA" : "##listingB", ImVec2(0, height), false);
+  if (split_of_[slot] != v.trace) {
+    lines_[slot] = split_lines(v.trace->trace.source);
+    split_of_[slot] = v.trace;
+  }
+  const std::vector<std::string>& lines = lines_[slot];
+  if (lines.size() <= 1) {
+    ImGui::TextDisabled("This trace holds no source text.");
+    ImGui::EndChild();
+    return;
+  }
+  // The step's first line, whole.
+  const int first = st && !st->lines.empty() ? st->lines.front() : st ? st->barrier_line : 0;
+  const std::string tag = s.compare ? std::string(slot == 0 ? "A " : "B ") : std::string();
+  if (first > 0 && static_cast<size_t>(first) <= lines.size()) {
+    std::string text = lines[static_cast<size_t>(first - 1)];
+    text.erase(0, std::min(text.find_first_not_of(" \t"), text.size()));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(slot == 0 ? color::kOrange : color::kSkyBlue));
+    ImGui::TextWrapped("%sline %d: %s", tag.c_str(), first, text.c_str());
+    ImGui::PopStyleColor();
+    note_widget(slot == 0 ? "source/lineA" : "source/lineB");
+  }
   ImGui::BeginChild("##src", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   const float lh = ImGui::GetTextLineHeightWithSpacing();
   // Scroll the first highlighted line into view when the step or the trace changes.
-  if (scrolled_trace_ != a.trace || scrolled_step_ != a.step) {
-    scrolled_trace_ = a.trace;
-    scrolled_step_ = a.step;
-    int first = sa && !sa->lines.empty() ? sa->lines.front() : sa ? sa->barrier_line : 0;
+  if (scrolled_trace_[slot] != v.trace || scrolled_step_[slot] != v.step) {
+    scrolled_trace_[slot] = v.trace;
+    scrolled_step_[slot] = v.step;
     if (first > 0) ImGui::SetScrollY(std::max(0.0f, (first - 1) * lh - ImGui::GetWindowHeight() * 0.3f));
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -76,29 +102,24 @@ void SourcePanel::drawContent(AppState& s) {
     for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
       const int line = i + 1;
       const ImVec2 p = ImGui::GetCursorScreenPos();
-      const bool in_a = has_line(sa, line), in_b = has_line(sb, line);
-      if (in_a && in_b) {
-        dl->AddRectFilled(p, ImVec2(p.x + w * 0.5f, p.y + lh), with_alpha(color::kOrange, 0.55f));
-        dl->AddRectFilled(ImVec2(p.x + w * 0.5f, p.y), ImVec2(p.x + w, p.y + lh), with_alpha(color::kSkyBlue, 0.55f));
-      } else if (in_a || in_b) {
-        dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), with_alpha(in_a ? color::kOrange : color::kSkyBlue, 0.55f));
-      }
-      if ((sa && sa->barrier_line == line) || (sb && sb->barrier_line == line)) {
-        dl->AddRectFilled(ImVec2(p.x, p.y + lh - 3), ImVec2(p.x + w, p.y + lh), color::kPurple);
-      }
+      const bool in = has_line(st, line);
+      if (in) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), hl);
+      if (st && st->barrier_line == line) dl->AddRectFilled(ImVec2(p.x, p.y + lh - 3), ImVec2(p.x + w, p.y + lh), color::kPurple);
       ImGui::TextDisabled("%4d", line);
       ImGui::SameLine();
       ImGui::TextUnformatted(lines[static_cast<size_t>(i)].c_str());
-      if ((in_a || in_b) && ImGui::IsItemHovered()) {
+      if (in && ImGui::IsItemHovered()) {
         int loads = 0, stores = 0;
-        for (size_t ai : sa ? sa->accesses : std::vector<size_t>{}) {
-          const WarpAccess& acc = a.trace->replay.accesses()[ai];
+        for (size_t ai : st->accesses) {
+          const WarpAccess& acc = v.trace->replay.accesses()[ai];
           if (acc.line == line) (acc.kind == AccessKind::Load ? loads : stores)++;
         }
-        ImGui::SetTooltip("line %d: %d warp-level loads and %d stores in this step (side A)", line, loads, stores);
+        ImGui::SetTooltip("line %d: %d warp-level shared loads and %d stores in this step (side %c)", line, loads,
+                          stores, v.tag);
       }
     }
   }
+  ImGui::EndChild();
   ImGui::EndChild();
 }
 

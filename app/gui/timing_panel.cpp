@@ -129,7 +129,15 @@ void TimingPanel::drawTable(AppState& s) {
   const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
   const int rows = static_cast<int>(kernels.size()) + 1 + (has_source && track.cpu_name[0] ? 1 : 0);
   const ImVec2 outer(0, row_h * static_cast<float>(rows) + ImGui::GetStyle().ScrollbarSize + 4);
-  double first = 0, prev = 0, first_source = 0;
+  double first_source = 0;
+  // Step and cumulative speedups only between kernels that do the same job (table_speedups).
+  std::vector<double> times;
+  for (KernelId kid : kernels) {
+    const Timing* t = s.timing(kid, bs);
+    times.push_back(t ? t->median_ms : 0.0);
+  }
+  const std::vector<Speedup> speedups = table_speedups(kernels, times);
+  size_t row = 0;
   if (ImGui::BeginTable("##harris", cols,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX, outer)) {
     ImGui::TableSetupScrollFreeze(1, 0);
@@ -177,6 +185,7 @@ void TimingPanel::drawTable(AppState& s) {
     for (KernelId kid : kernels) {
       const KernelInfo& k = kernel_info(kid);
       const Timing* t = s.timing(k.id, bs);
+      const Speedup sp = speedups[row++];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       if (k.id == s.a.kernel) {
@@ -200,7 +209,6 @@ void TimingPanel::drawTable(AppState& s) {
         }
         for (int c = 2; c < 7; ++c) ImGui::TableNextColumn();
       } else {
-        if (first == 0) first = t->median_ms;
         ImGui::TableNextColumn();
         ImGui::Text("%.4f", t->median_ms);
         if (ImGui::IsItemHovered()) {
@@ -232,12 +240,20 @@ void TimingPanel::drawTable(AppState& s) {
         ImGui::Text("%.1f%%", peak > 0 ? 100 * t->gbps / peak : 0);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("of the theoretical peak, %.0f GB/s (2 x memory clock x bus width)", peak);
         ImGui::TableNextColumn();
-        ImGui::Text("%.2fx", prev > 0 ? prev / t->median_ms : 1.0);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("step speedup: time of the kernel above / this kernel's time");
+        if (sp.step > 0) ImGui::Text("%.2fx", sp.step);
+        else ImGui::TextDisabled("-");
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip(sp.step > 0 ? "step speedup: time of the nearest kernel above that computes the same "
+                                          "thing (%s) / this kernel's time"
+                                        : "no kernel above computes the same thing (%s): no step speedup",
+                            to_string(k.op));
+        }
         ImGui::TableNextColumn();
-        ImGui::Text("%.2fx", first / t->median_ms);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("cumulative speedup: time of the track's first kernel / this one's");
-        prev = t->median_ms;
+        ImGui::Text("%.2fx", sp.cumulative);
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("cumulative speedup: time of the track's first kernel that computes the same thing (%s) / "
+                            "this one's", to_string(k.op));
+        }
       }
       if (has_source) {
         if (first_source == 0) first_source = k.source_us;

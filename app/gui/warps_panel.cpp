@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "panels.hpp"
 
@@ -27,31 +29,31 @@ WarpGrid warp_grid(float width) {
   return g;
 }
 
-// The legend's lines in a window `width` wide: the swatches wrap (legend_swatch).
-int legend_lines(float width) {
-  const float h = ImGui::GetTextLineHeight(), gap = ImGui::GetStyle().ItemSpacing.x;
-  int lines = 1;
-  float x = 0;
-  for (const char* label : {"useful", "active, idle", "inactive", "exited"}) {
-    const float w = h + gap + ImGui::CalcTextSize(label).x;
-    if (x > 0 && x + w > width) {
-      ++lines;
-      x = 0;
-    }
-    x += w + h;
+}  // namespace
+
+namespace {
+// The warps drawn as rows in step `st`: those that made an instruction. The others share one line.
+std::vector<int> shown_warps(const Step& st) {
+  std::vector<int> out;
+  for (size_t w = 0; w < st.warps.size(); ++w) {
+    if (st.warps[w].active()) out.push_back(static_cast<int>(w));
   }
-  return lines;
+  return out;
 }
 
 }  // namespace
 
-float WarpsPanel::wanted_height(const Replay& r, float width) {
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const float inner = width - 2 * st.WindowPadding.x;
+float WarpsPanel::wanted_height(const Replay& r, const Step& st, float width) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float inner = width - 2 * style.WindowPadding.x;
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float chrome = ImGui::GetFrameHeight() + 2 * st.WindowPadding.y;
-  return chrome + line * static_cast<float>(legend_lines(inner) + 2) + 4 +
-         static_cast<float>(r.num_warps()) * warp_grid(inner).row_h;
+  const float chrome = ImGui::GetFrameHeight() + 2 * style.WindowPadding.y;
+  const size_t rows = shown_warps(st).size();
+  const bool idle = rows < static_cast<size_t>(r.num_warps());
+  bool diverged = false;
+  for (const WarpStep& ws : st.warps) diverged = diverged || ws.diverged;
+  return chrome + line * static_cast<float>(2 + (idle ? 1 : 0) + (diverged ? 1 : 0)) + 4 +
+         static_cast<float>(rows) * warp_grid(inner).row_h;
 }
 
 void WarpsPanel::drawContent(AppState& s) {
@@ -64,54 +66,72 @@ void WarpsPanel::drawContent(AppState& s) {
     return;
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  legend_swatch(color::kGreen, "useful",
-                "The lane made a warp instruction this step: a shared or global load or store, a shuffle or an atomic.");
-  legend_swatch(color::kYellow, "active, idle",
-         "In the warp's active mask (__activemask()) but made no instruction the trace records: the lane ran the instruction\n"
-         "predicated off. The compiler often predicates a short `if` instead of branching.");
-  legend_swatch(color::kCell, "inactive", "Not in the active mask: the warp diverged and this lane waited.");
-  legend_swatch(color::kEmpty, "exited", "The thread has finished the kernel.");
-  ImGui::NewLine();
+  legend({{color::kGreen, "useful",
+           "The lane made every warp instruction its warp made this step: shared or global loads and stores,\n"
+           "shuffles, atomics."},
+          {color::kGreen, "in some",
+           "The lane made some of its warp's instructions this step and sat out others (masked off):\n"
+           "for example the last iterations of a loop that other lanes of the warp still run.",
+           color::kCell},
+          {color::kYellow, "active, idle",
+           "In the warp's active mask (__activemask()) but made no instruction the trace records: the lane ran the\n"
+           "instruction predicated off. The compiler often predicates a short `if` instead of branching."},
+          {color::kCell, "inactive", "Not in the active mask: the warp diverged and this lane waited."},
+          {color::kEmpty, "exited", "The thread has finished the kernel."}});
   const int warps = static_cast<int>(st->warps.size());
+  const std::vector<int> rows = shown_warps(*st);
   ImVec2 avail = ImGui::GetContentRegionAvail();
   const WarpGrid grid = warp_grid(avail.x);
   ImGui::Text("Active warps: %d of %d", st->active_warps(), warps);
-  if (grid.compact) {
-    same_line_if_fits(ImGui::CalcTextSize("(%: efficiency)").x);
-    ImGui::TextDisabled("(%%: efficiency)");
-    if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Each row ends with the warp's execution efficiency (useful lanes / 32),\n"
-                        "in vermillion where the warp diverged. Hover a lane for its masks.");
+  // The warps that made no instruction this step, in one line instead of rows.
+  if (static_cast<int>(rows.size()) < warps) {
+    std::string idle, gone;
+    for (int w = 0; w < warps;) {
+      if (st->warps[w].active()) {
+        ++w;
+        continue;
+      }
+      int e = w;
+      const bool exited = st->warps[w].exited == 0xffffffffu;
+      while (e + 1 < warps && !st->warps[e + 1].active() && (st->warps[e + 1].exited == 0xffffffffu) == exited) ++e;
+      std::string& out = exited ? gone : idle;
+      out += (out.empty() ? "" : ", ") + std::to_string(w) + (e > w ? "-" + std::to_string(e) : "");
+      w = e + 1;
     }
+    std::string line;
+    if (!idle.empty()) line = "warp" + std::string(idle.find_first_of(",-") != std::string::npos ? "s " : " ") + idle +
+                              ": no instruction this step";
+    if (!gone.empty()) {
+      line += (line.empty() ? "" : "; ") + std::string(gone.find_first_of(",-") != std::string::npos ? "warps " : "warp ") +
+              gone + ": exited";
+    }
+    ImGui::TextDisabled("%s", line.c_str());
   }
 
   avail = ImGui::GetContentRegionAvail();
-  // Room under the grid for the lines about divergence (up to two), so they need no scrolling.
   int diverged = 0;
   for (const WarpStep& ws : st->warps) diverged += ws.diverged;
-  char note[96];
-  std::snprintf(note, sizeof note, "%d warp(s) diverged (red marks); hover a row for its masks", diverged);
-  if (diverged > 0) {
-    avail.y -= ImGui::GetTextLineHeightWithSpacing() * 2 + ImGui::CalcTextSize(note, nullptr, false, avail.x).y -
-               ImGui::GetTextLineHeight();
-  }
+  if (diverged > 0) avail.y -= ImGui::GetTextLineHeightWithSpacing();
   const float label_w = grid.label_w;
   const float cw = grid.cell_w;
-  const float cell = std::clamp(std::min(grid.row_h, (avail.y - 4) / std::max(warps, 1)), 3.0f, 40.0f);  // row height
+  const int n_rows = static_cast<int>(rows.size());
+  const float cell = std::clamp(std::min(grid.row_h, (avail.y - 4) / std::max(n_rows, 1)), 3.0f, 40.0f);  // row height
+  const float th = ImGui::GetTextLineHeight();
+  const bool row_text = cell >= th * 0.8f;
   ImVec2 o = ImGui::GetCursorScreenPos();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   int hw = -1, hl = -1;
   char buf[64];
-  const float th = ImGui::GetTextLineHeight();
   int label_every = 1;
-  while (label_every * cell < th * 0.8f && label_every < warps) label_every *= 2;
-  for (int w = 0; w < warps; ++w) {
+  while (label_every * cell < th * 0.8f && label_every < n_rows) label_every *= 2;
+  for (int row = 0; row < n_rows; ++row) {
+    const int w = rows[static_cast<size_t>(row)];
     const WarpStep& ws = st->warps[w];
-    float y = o.y + w * cell;
+    float y = o.y + row * cell;
     std::snprintf(buf, sizeof buf, grid.compact ? "w%d" : "warp %d", w);
-    if (w % label_every == 0) {
+    if (row % label_every == 0) {
       dl->AddText(ImVec2(o.x, y + (label_every == 1 ? (cell - th) / 2 : 0)), ws.active() ? text : dim, buf);
     }
     for (int l = 0; l < kWarpSize; ++l) {
@@ -122,26 +142,36 @@ void WarpsPanel::drawContent(AppState& s) {
                                        : color::kCell;
       ImVec2 a(o.x + label_w + l * cw, y);
       dl->AddRectFilled(a, ImVec2(a.x + cw - 1, a.y + cell - 1), c);
+      if ((ws.useful & bit) && !(ws.every & bit)) {  // useful in part of the step: its lower half grey
+        dl->AddRectFilled(ImVec2(a.x, a.y + (cell - 1) / 2), ImVec2(a.x + cw - 1, a.y + cell - 1), color::kCell);
+      }
       if (mouse.x >= a.x && mouse.x < a.x + cw && mouse.y >= a.y && mouse.y < a.y + cell) hw = w, hl = l;
     }
     const float fx = o.x + label_w + kWarpSize * cw + 6;
-    if (ws.active() && cell >= th * 0.8f) {
+    if (row_text) {
       if (grid.compact) std::snprintf(buf, sizeof buf, "%3.0f%%", 100.0 * ws.efficiency);
       else std::snprintf(buf, sizeof buf, "%s %3.0f%%", ws.diverged ? "DIVERGED" : "", 100.0 * ws.efficiency);
       dl->AddText(ImVec2(fx, y + (cell - th) / 2), ws.diverged ? color::kVermillion : text, buf);
-    } else if (ws.diverged) {  // rows too short for text: a marker, explained once below
+    } else if (ws.diverged) {  // rows too short for text: a marker, explained below
       dl->AddRectFilled(ImVec2(fx, y + 1), ImVec2(fx + std::min(cell * 2, grid.flag_w - 12), y + cell - 1),
                         color::kVermillion);
     }
   }
-  ImGui::Dummy(ImVec2(label_w + kWarpSize * cw + grid.flag_w, warps * cell + 2));
-  if (cell < th * 0.8f && diverged > 0) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.84f, 0.37f, 0.0f, 1));
-    ImGui::TextWrapped("%s", note);
-    ImGui::PopStyleColor();
-  }
+  ImGui::Dummy(ImVec2(label_w + kWarpSize * cw + grid.flag_w, n_rows * cell + 2));
   if (diverged > 0) {
-    ImGui::TextDisabled("Branch or predicate? (hover)");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
+    if (row_text) {
+      ImGui::Text("%d warp%s diverged", diverged, diverged == 1 ? "" : "s");
+    } else {
+      ImGui::Text("%d warp%s diverged (vermillion marks)", diverged, diverged == 1 ? "" : "s");
+    }
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("DIVERGED: at least one of the warp's instructions this step ran with part of its live\n"
+                        "lanes masked off (__activemask() smaller than the lanes that have not exited).");
+    }
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    ImGui::TextDisabled("branch or predicate? (hover)");
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
           "The lanes shown come from the tracing build, where __activemask() saw a real branch: the\n"
@@ -151,15 +181,23 @@ void WarpsPanel::drawContent(AppState& s) {
           "issue the instruction with their predicate off. Either way they do no useful work and\n"
           "the warp spends the same issue slots. See docs/gpu-results.md.");
     }
+  } else if (row_text && !rows.empty()) {
+    ImGui::TextDisabled("%%: warp execution efficiency (useful lanes / 32)");
   }
   if (hw >= 0 && ImGui::IsWindowHovered()) {
     const WarpStep& ws = st->warps[hw];
     ImGui::BeginTooltip();
     ImGui::Text("warp %d, lane %d = thread %d", hw, hl, hw * kWarpSize + hl);
-    ImGui::Text("active mask %08x, useful lanes %08x (%d)", ws.active_mask, ws.useful, std::popcount(ws.useful));
-    ImGui::Text("warp execution efficiency %.0f%% (useful lanes / 32, mean over its accesses)", 100.0 * ws.efficiency);
-    ImGui::TextUnformatted(ws.diverged ? "diverged: an access ran with part of the warp masked off"
-                                       : "converged: every live lane was active");
+    ImGui::Text("active mask %08x, useful lanes %08x (%d), in every instruction %08x (%d)", ws.active_mask, ws.useful,
+                std::popcount(ws.useful), ws.every, std::popcount(ws.every));
+    ImGui::Text("warp execution efficiency %.0f%% (useful lanes / 32, mean over its %d instructions)",
+                100.0 * ws.efficiency, ws.instructions);
+    if (ws.diverged) {
+      ImGui::Text("diverged: %d of its %d instructions ran with part of the warp masked off", ws.partial,
+                  ws.instructions);
+    } else {
+      ImGui::TextUnformatted("converged: every live lane was active");
+    }
     ImGui::EndTooltip();
   }
 }

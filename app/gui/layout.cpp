@@ -1,0 +1,148 @@
+#include "layout.hpp"
+
+#include <algorithm>
+
+namespace rs::gui {
+
+const char* view_name(View v) {
+  switch (v) {
+    case View::Smem: return "shared memory";
+    case View::Global: return "global memory";
+    case View::Lanes: return "lanes";
+    case View::Atomics: return "atomics";
+  }
+  return "?";
+}
+
+bool view_has(const Replay& r, View v) {
+  switch (v) {
+    case View::Smem: return r.has_shared() || std::any_of(r.atomics().begin(), r.atomics().end(), [](const WarpAtomic& a) {
+                              return a.kind == AccessKind::SharedAtomic;
+                            });
+    case View::Global: return r.has_global();
+    case View::Lanes: return r.has_lane_work();
+    case View::Atomics: return r.has_atomics();
+  }
+  return false;
+}
+
+bool view_active(const Step& st, View v) {
+  switch (v) {
+    case View::Smem:
+      return !st.accesses.empty() || std::find(st.written.begin(), st.written.end(), 1) != st.written.end() ||
+             std::find(st.read.begin(), st.read.end(), 1) != st.read.end();
+    case View::Global: return !st.global_requests.empty();
+    case View::Lanes: return !st.shuffles.empty();
+    case View::Atomics: return !st.atomics.empty();
+  }
+  return false;
+}
+
+std::array<View, kNumViews> views_in_order(const Replay& r) {
+  // The most specific kind of event first: a kernel's shuffles or atomics are its point where it has
+  // them; a global slice it reduces in place comes before shared memory; global requests of a kernel
+  // that only loads its input come last. Views the kernel has before those it has not.
+  std::array<View, kNumViews> order = r.has_global_slice()
+                                          ? std::array<View, kNumViews>{View::Lanes, View::Atomics, View::Global, View::Smem}
+                                          : std::array<View, kNumViews>{View::Lanes, View::Atomics, View::Smem, View::Global};
+  std::stable_partition(order.begin(), order.end(), [&](View v) { return view_has(r, v); });
+  return order;
+}
+
+ColumnFit fit_views(const std::vector<ViewAsk>& asks, float avail, float idle_h, bool idle_anyway) {
+  ColumnFit f;
+  bool any_idle = idle_anyway;
+  for (const ViewAsk& a : asks) any_idle = any_idle || !a.shown;
+  if (any_idle) {
+    f.idle_line = std::min(idle_h, avail);
+    avail -= f.idle_line;
+  }
+  avail = std::max(avail, 0.0f);
+  std::vector<const ViewAsk*> shown;
+  for (const ViewAsk& a : asks) {
+    if (a.shown) shown.push_back(&a);
+  }
+  // The first shown view carries the step's lesson: where it cannot have its want beside the others'
+  // leasts, the last of the others fold into the idle line ("folded for room"), one by one.
+  auto least = [](const ViewAsk* a) { return std::min(a->least, a->want); };
+  while (shown.size() > 1) {
+    float others = 0;
+    for (size_t i = 1; i < shown.size(); ++i) others += least(shown[i]);
+    if (shown.front()->want + others <= avail) break;
+    f.folded.push_back(shown.back()->view);
+    shown.pop_back();
+    if (f.idle_line == 0) {
+      f.idle_line = std::min(idle_h, avail);
+      avail = std::max(avail - f.idle_line, 0.0f);
+    }
+  }
+  auto h = [&](const ViewAsk* a) -> float& { return f.height[static_cast<int>(a->view)]; };
+  float leasts = 0;
+  for (const ViewAsk* a : shown) leasts += least(a);
+  if (leasts >= avail) {  // not even the leasts: the same share of each
+    for (const ViewAsk* a : shown) h(a) = leasts > 0 ? least(a) * avail / leasts : 0;
+    return f;
+  }
+  float left = avail - leasts;
+  for (const ViewAsk* a : shown) h(a) = least(a);
+  for (const ViewAsk* a : shown) {
+    const float more = std::min(left, a->want - h(a));
+    h(a) += more;
+    left -= more;
+  }
+  float grow_want = 0;
+  for (const ViewAsk* a : shown) grow_want += a->grows ? a->want : 0;
+  if (grow_want > 0) {
+    for (const ViewAsk* a : shown) {
+      if (a->grows) h(a) += left * a->want / grow_want;
+    }
+    left = 0;
+  }
+  f.left = left;
+  return f;
+}
+
+WindowColumns window_columns(float width, float font_px) {
+  WindowColumns c;
+  c.left = std::clamp(15.0f * font_px, 0.17f * width, 0.24f * width);
+  c.right = std::clamp(22.0f * font_px, 0.26f * width, 0.32f * width);
+  c.middle = width - c.left - c.right;
+  if (c.middle < 0.45f * width) {  // never: the clamps above leave at least 44%; kept for odd fonts
+    const float k = 0.55f * width / (c.left + c.right);
+    c.left *= k;
+    c.right *= k;
+    c.middle = width - c.left - c.right;
+  }
+  return c;
+}
+
+std::string idle_summary(const Replay& r, const Step& st, const std::vector<View>& idle,
+                         const std::vector<View>& folded) {
+  std::string busy, never, room;
+  for (View v : folded) {
+    room += room.empty() ? "" : ", ";
+    room += v == View::Smem ? "shared" : v == View::Global ? "global" : view_name(v);
+  }
+  for (View v : idle) {
+    if (view_active(st, v)) continue;
+    if (!view_has(r, v)) {
+      never += never.empty() ? "" : ", ";
+      never += v == View::Smem      ? "shared memory"
+               : v == View::Global  ? "global requests"
+               : v == View::Lanes   ? "shuffles"
+                                    : "atomics";
+      continue;
+    }
+    const std::string where = step_ranges(r, [v](const Step& x) { return view_active(x, v); });
+    busy += busy.empty() ? "" : ", ";
+    busy += std::string(v == View::Smem ? "shared" : v == View::Global ? "global" : view_name(v)) + " (step" +
+            (where.find_first_of(",-") == std::string::npos ? " " : "s ") + where + ")";
+  }
+  std::string out;
+  if (!room.empty()) out = "Folded for room: " + room;
+  if (!busy.empty()) out += (out.empty() ? "" : ". ") + std::string("Not in this step: ") + busy;
+  if (!never.empty()) out += (out.empty() ? "No " : "; no ") + never;
+  return out;
+}
+
+}  // namespace rs::gui

@@ -1,0 +1,106 @@
+// The window's layout, as plain arithmetic (no ImGui, no GL), so the tests can check it on the
+// recorded traces: which replay view carries the step's lesson, which views collapse to one line,
+// and how a column's height is shared out. The panels measure what they want (in pixels, at the
+// current font) and window.cpp places them where this module says.
+//
+// Index
+//   View, view_has(), view_active(), views_in_order()   the replay views of one side and their order
+//   ViewAsk, ColumnFit, fit_views()                     one side's column: heights by priority
+//   WindowColumns, window_columns()                     controls | replay | source, banks, timings
+//   step_ranges()                                       the steps where something happens: "2-6, 9"
+//   idle_summary()                                      the one line that stands for the idle views
+//
+// Design (../shared/DESIGN.md, "Round 3": the room's screen first): the view that carries the step's
+// lesson gets the room; a view with nothing to show for this step is one line; the layout follows what
+// the trace holds, not a per-kernel list.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "replay.hpp"
+
+namespace rs::gui {
+
+// The replay views above the warps, one of each per side.
+enum class View : int { Smem = 0, Global = 1, Lanes = 2, Atomics = 3 };
+inline constexpr int kNumViews = 4;
+const char* view_name(View v);  // "shared memory", "global memory", "lanes", "atomics"
+
+// Whether the kernel has anything for view `v` at all: shared loads or stores (shared atomics count:
+// they change its cells), global requests, warp shuffles or warp reduces, atomics.
+bool view_has(const Replay& r, View v);
+// Whether step `st` has anything for `v`: cells read or written, global requests, shuffles, atomics.
+bool view_active(const Step& st, View v);
+
+// The views of `r` in priority order, those the kernel has first. The most specific kind of event
+// first, as it carries the kernel's lesson where the kernel has it: lanes (shuffles, warp reduces), then
+// atomics, then the global slice of a kernel that reduces in place in global memory, then shared memory,
+// then the global requests of a kernel that only loads its input there. Per step, only the views with
+// something in that step are drawn (view_active), so the first of those carries the step's lesson.
+std::array<View, kNumViews> views_in_order(const Replay& r);
+
+// What one view asks of its side's column, in pixels.
+struct ViewAsk {
+  View view = View::Smem;
+  bool shown = false;  // active this step: drawn as a panel (else it is named in the idle line)
+  float want = 0;      // the height that shows all of it
+  float least = 0;     // the least that is still useful (it scrolls below `want`)
+  bool grows = false;  // a grid that gets larger cells from left-over height
+};
+
+struct ColumnFit {
+  std::array<float, kNumViews> height{};  // by View; 0: not drawn (in the idle line, or nothing there)
+  float idle_line = 0;                    // the one line naming the views idle this step (0: none)
+  std::vector<View> folded;               // views with something this step, folded into the idle line for
+                                          // room (the first view's want did not fit beside their leasts)
+  float left = 0;                         // height no view could use (the warps panel may take it)
+};
+
+// Shares `avail` pixels between the shown views of `asks` (priority order; views_in_order). The first
+// shown view carries the step's lesson: where its want and the others' leasts do not fit, the last
+// shown views fold into the idle line until they do (or it is alone). Then each view gets its least,
+// then each in order up to its want, then what is left goes to the growing grids (by their wants), else
+// is returned in `left`. `idle_h` is the height of the idle line, reserved when a view of `asks` is
+// not drawn. Where not even the leasts fit, every drawn view gets the same share of its least.
+// `idle_anyway`: reserve the idle line even where every view is drawn (it says something else too).
+ColumnFit fit_views(const std::vector<ViewAsk>& asks, float avail, float idle_h, bool idle_anyway = false);
+
+// The three columns of the window, in pixels, for a window `width` wide with a font `font_px` tall:
+// the controls (kernel lists, inputs, the kernel's note) about 15 characters wide, between 17% and 24%
+// of the width; the source, banks and timings about 22 characters wide, between 26% and 32%; the
+// replay views the rest: at least 45% of the width (where the side columns would leave less, both shrink
+// alike). At 1280 pixels and a 25.5-pixel font (scale 1.5) that is 302 | 576 | 402.
+struct WindowColumns {
+  float left = 0, middle = 0, right = 0;
+};
+WindowColumns window_columns(float width, float font_px);
+
+// The steps of `r` for which `has(step)` holds, as ranges: "2-6", "1, 3", "" if none.
+template <class Pred>
+std::string step_ranges(const Replay& r, Pred has) {
+  std::string out;
+  const size_t n = r.num_steps();
+  for (size_t i = 0; i < n;) {
+    if (!has(r.step(i))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j + 1 < n && has(r.step(j + 1))) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(i);
+    if (j > i) out.append(1, '-').append(std::to_string(j));
+    i = j + 1;
+  }
+  return out;
+}
+
+// The one line for the views of `r` with nothing in step `st`, e.g. "Not in this step: lanes (steps
+// 0-4), atomics (step 7); no global requests". Empty when every view the kernel has is shown.
+// `folded`: views with something in this step that fit_views folded for room ("folded for room: global").
+std::string idle_summary(const Replay& r, const Step& st, const std::vector<View>& idle,
+                         const std::vector<View>& folded = {});
+
+}  // namespace rs::gui

@@ -1,0 +1,129 @@
+// The step bar: the replay's controls and where the replay stands, always on screen (issue 17: in
+// compare mode the controls and the step number used to scroll off the left panel).
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "panels.hpp"
+
+namespace rs::gui {
+
+namespace {
+
+// What ends the step, in the source's words: "__syncthreads_or (line 168)", "a warp shuffle (line 195)".
+std::string step_end(const LoadedTrace& t, const Step& st) {
+  std::string what = to_string(st.ended_by);
+  if (st.ended_by == StepEnd::BlockBarrier && st.barrier_line) {
+    const std::string line = source_line(t.trace.source, st.barrier_line);
+    for (const char* v : {"__syncthreads_or", "__syncthreads_and", "__syncthreads_count"}) {
+      if (line.find(v) != std::string::npos) what = std::string(v) + "()";
+    }
+  }
+  if (st.barrier_line) what += " (line " + std::to_string(st.barrier_line) + ")";
+  return what;
+}
+
+// One side's sentence: "A  sum_shuffle @128: ends at a warp shuffle (line 195)" (the step number is on the
+// slider beside it).
+std::string sentence(const AppState& s, int slot) {
+  const ReplayView v = s.view(slot);
+  const Step* st = v.current();
+  if (!st) {
+    const Pick& p = slot == 0 ? s.a : s.b;
+    return std::string(s.compare ? (slot ? "B  " : "A  ") : "") + kernel_info(p.kernel).name + " @" +
+           std::to_string(p.block_size) + ": " + (s.recorded() ? "no trace in the session" : "no trace yet");
+  }
+  const TraceMeta& m = v.trace->trace.meta;
+  char b[160];
+  std::snprintf(b, sizeof b, "%s%s @%u: ", s.compare ? (slot ? "B  " : "A  ") : "", m.kernel.c_str(), m.block_size);
+  std::string out = b;
+  if (slot == 1 && s.step >= v.num_steps()) out += "holds at its last step, " + std::to_string(v.step) + ", which ";
+  out += "ends at " + step_end(*v.trace, *st);
+  // Focus (F) hides the source panel: the step's first line, whole, here instead.
+  const int first = !st->lines.empty() ? st->lines.front() : st->barrier_line;
+  if (s.focus && first > 0) {
+    std::string text = source_line(v.trace->trace.source, first);
+    out += "  |  line " + std::to_string(first) + ": " + text;
+  }
+  if (!v.trace->correct) out += "; the tracing build's sum differs from the CPU reference!";
+  return out;
+}
+
+float controls_width() {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float w = 0;
+  for (const char* b : {"|<", "<", "Pause", ">", ">|"}) w += ImGui::CalcTextSize(b).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
+  return w + ImGui::GetFontSize() * 9 + ImGui::GetFontSize() * 6 + 2 * st.ItemSpacing.x;  // the step and speed sliders
+}
+
+}  // namespace
+
+float StepBar::height(const AppState& s, float width) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  // The sentences wrap in what the controls leave (less a font's width for rounding).
+  const float text_w = std::max(width - 2 * st.WindowPadding.x - controls_width() - st.ItemSpacing.x -
+                                    ImGui::GetFontSize(), width * 0.3f);
+  float text_h = 0;
+  for (int slot = 0; slot < (s.compare ? 2 : 1); ++slot) {
+    text_h += ImGui::CalcTextSize(sentence(s, slot).c_str(), nullptr, false, text_w).y;
+  }
+  float h = std::max(ImGui::GetFrameHeight(), text_h);
+  if (!s.error.empty()) h += ImGui::CalcTextSize(("Error: " + s.error).c_str(), nullptr, false, width).y + st.ItemSpacing.y;
+  return h + 2 * st.WindowPadding.y;
+}
+
+void StepBar::drawContent(AppState& s) {
+  const size_t steps = s.max_steps();
+  ImGui::BeginGroup();
+  if (ImGui::Button("|<")) step_to(s, 0);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("First step (Home)");
+  ImGui::SameLine();
+  if (ImGui::Button("<")) step_to(s, static_cast<long>(s.step) - 1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Step back (Left arrow)");
+  ImGui::SameLine();
+  if (ImGui::Button(s.playing ? "Pause" : "Play")) play_pause(s);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play / pause (Space)");
+  ImGui::SameLine();
+  if (ImGui::Button(">")) step_to(s, static_cast<long>(s.step) + 1);
+  note_widget("step/next");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next step (Right arrow)");
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) step_to(s, static_cast<long>(steps) - 1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Last step (End)");
+  ImGui::SameLine();
+  int st = static_cast<int>(s.step);
+  char label[48];
+  std::snprintf(label, sizeof label, "step %d of 0-%d", st, steps ? static_cast<int>(steps) - 1 : 0);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::SliderInt("##step", &st, 0, steps ? static_cast<int>(steps) - 1 : 0, label) && steps) step_to(s, st);
+  note_widget("step/slider");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("The timeline: one step per barrier epoch (between two __syncthreads() or __syncwarp()\n"
+                      "barriers, or a warp shuffle). Drag to scrub.");
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::SliderFloat("##speed", &s.speed, kMinSpeed, kMaxSpeed, "%.1f/s", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed: steps per second (] faster, [ slower)");
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(0.0f);
+  for (int slot = 0; slot < (s.compare ? 2 : 1); ++slot) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(
+                                             slot == 0 ? ImGui::GetColorU32(ImGuiCol_Text) : color::kSkyBlue));
+    ImGui::TextUnformatted(sentence(s, slot).c_str());
+    ImGui::PopStyleColor();
+    note_widget(slot == 0 ? "step/sentenceA" : "step/sentenceB");
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  if (!s.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.35f, 1));
+    ImGui::TextWrapped("Error: %s", s.error.c_str());
+    ImGui::PopStyleColor();
+    note_widget("step/error");
+  }
+}
+
+}  // namespace rs::gui

@@ -1,0 +1,202 @@
+// The window's layout arithmetic (app/gui/layout.hpp, app/gui/settings.hpp's fit_window) and the replay
+// facts the views draw, on the bundled H100 session: issue 17, "the room's screen". Each test names the
+// false picture or the lost view it would have caught.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "layout.hpp"
+#include "replay.hpp"
+#include "session.hpp"
+#include "settings.hpp"
+
+namespace rs::gui {
+namespace {
+
+const Session& tracks() {
+  static const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  return s;
+}
+
+Replay replay_of(const char* kernel, uint32_t bs) {
+  const Trace* t = tracks().find_trace(kernel, bs);
+  if (!t) throw std::runtime_error(std::string("the bundled session has no trace of ") + kernel);
+  return Replay(*t);
+}
+
+// --- Where the window opens ------------------------------------------------------------------------
+
+TEST(FitWindow, NoSavedSizeOnAProjectorTakesTheWorkAreaNot1600x1000) {
+  bool maximize = false;
+  const WindowGeometry g = fit_window(WindowGeometry{}, WorkArea{0, 0, 1280, 720}, &maximize);
+  EXPECT_EQ(g.width, 1280);
+  EXPECT_EQ(g.height, 720);
+  EXPECT_EQ(g.x, 0);
+  EXPECT_EQ(g.y, 0);
+  EXPECT_TRUE(maximize);
+}
+
+TEST(FitWindow, NoSavedSizeOnALargeMonitorIsTheDefaultCentred) {
+  bool maximize = true;
+  const WindowGeometry g = fit_window(WindowGeometry{}, WorkArea{0, 30, 1920, 1050}, &maximize);
+  EXPECT_EQ(g.width, 1600);
+  EXPECT_EQ(g.height, 1000);
+  EXPECT_EQ(g.x, 160);
+  EXPECT_EQ(g.y, 30 + 25);
+  EXPECT_FALSE(maximize);
+}
+
+TEST(FitWindow, ASavedSizeStaysWhereItFitsAndGoesWhereItDoesNot) {
+  bool maximize = false;
+  WindowGeometry saved;
+  saved.saved = true;
+  saved.x = 10, saved.y = 20, saved.width = 1200, saved.height = 700;
+  WindowGeometry g = fit_window(saved, WorkArea{0, 0, 1280, 720}, &maximize);
+  EXPECT_EQ(g.x, 10);
+  EXPECT_EQ(g.width, 1200);
+  EXPECT_FALSE(maximize);
+  // Saved on a 1920x1080 desk, opened on the projector: the work area, not 1900 pixels.
+  saved.width = 1900, saved.height = 1000;
+  g = fit_window(saved, WorkArea{0, 0, 1280, 720}, &maximize);
+  EXPECT_EQ(g.width, 1280);
+  EXPECT_EQ(g.height, 720);
+  EXPECT_TRUE(maximize);
+  // A size that fits, at a place on a monitor that is gone: centred.
+  saved.x = 3000, saved.y = 0, saved.width = 800, saved.height = 600;
+  g = fit_window(saved, WorkArea{0, 0, 1280, 720}, &maximize);
+  EXPECT_EQ(g.x, 240);
+  EXPECT_EQ(g.y, 60);
+  // No monitor known: as it was.
+  g = fit_window(saved, WorkArea{}, &maximize);
+  EXPECT_EQ(g.x, 3000);
+}
+
+// --- The columns -----------------------------------------------------------------------------------
+
+TEST(WindowColumns, AtAProjectorScaleTheReplayKeepsMostOfTheWidth) {
+  // Before issue 17 the side columns grew with the scale: at 1.5 the replay column was about 190 px.
+  for (float font : {17.0f, 21.25f, 25.5f, 34.0f}) {
+    for (float width : {1280.0f, 1366.0f, 1920.0f}) {
+      const WindowColumns c = window_columns(width, font);
+      EXPECT_NEAR(c.left + c.middle + c.right, width, 0.01f);
+      EXPECT_GE(c.middle, 0.44f * width) << width << " px, font " << font;
+      EXPECT_GE(c.left, 0.17f * width - 0.01f);
+      EXPECT_GE(c.right, 0.26f * width - 0.01f);
+    }
+  }
+  const WindowColumns c = window_columns(1280, 25.5f);
+  EXPECT_NEAR(c.left, 301.7f, 0.1f);
+  EXPECT_NEAR(c.middle, 576.0f, 0.1f);
+}
+
+// --- Which view carries the lesson -----------------------------------------------------------------
+
+TEST(ViewsInOrder, TheMainViewFollowsWhatTheTraceHolds) {
+  EXPECT_EQ(views_in_order(replay_of("reduce1", 256)).front(), View::Smem);
+  EXPECT_EQ(views_in_order(replay_of("sum_shuffle", 128)).front(), View::Lanes);
+  EXPECT_EQ(views_in_order(replay_of("sum_shared", 256)).front(), View::Atomics);
+  EXPECT_EQ(views_in_order(replay_of("histo_private", 256)).front(), View::Atomics);
+  EXPECT_EQ(views_in_order(replay_of("reduceInterleaved", 256)).front(), View::Global);
+  // Every view appears once.
+  auto order = views_in_order(replay_of("single_pass_last_block", 256));
+  std::sort(order.begin(), order.end());
+  EXPECT_EQ(order, (std::array<View, kNumViews>{View::Smem, View::Global, View::Lanes, View::Atomics}));
+}
+
+TEST(ViewActive, SharedAtomicsCountAsSharedMemory) {
+  // sum_shared step 1: 8 shared atomicAdds and no shared load or store; the bank view used to say
+  // "No shared-memory access in this step".
+  const Replay r = replay_of("sum_shared", 256);
+  const Step& st = r.step(1);
+  EXPECT_TRUE(st.accesses.empty());
+  EXPECT_FALSE(st.atomics.empty());
+  EXPECT_TRUE(view_active(st, View::Smem)) << "its shared cell is written by the atomics";
+  EXPECT_TRUE(view_active(st, View::Atomics));
+  EXPECT_TRUE(view_has(r, View::Smem));
+}
+
+// --- Sharing a column ------------------------------------------------------------------------------
+
+ViewAsk ask(View v, bool shown, float want, float least, bool grows = false) {
+  ViewAsk a;
+  a.view = v, a.shown = shown, a.want = want, a.least = least, a.grows = grows;
+  return a;
+}
+
+TEST(FitViews, TheMainViewGetsItsWholeWantAndIdleViewsOneLine) {
+  const float line = 30;
+  // The atomics view of sum_shared used to show 2.5 of its rows: here it wants 400 of 560 pixels.
+  const ColumnFit f = fit_views({ask(View::Atomics, true, 400, 200), ask(View::Smem, true, 150, 100, true),
+                                 ask(View::Lanes, false, 0, 0), ask(View::Global, true, 120, 100)},
+                                560, line);
+  EXPECT_EQ(f.height[static_cast<int>(View::Atomics)], 400);
+  EXPECT_EQ(f.idle_line, line);
+  EXPECT_EQ(f.height[static_cast<int>(View::Lanes)], 0);
+  // 560 - 30 - 400 = 130 left: the shared grid (its least 100) stays, global memory folds for room.
+  EXPECT_EQ(f.folded, std::vector<View>{View::Global});
+  EXPECT_EQ(f.height[static_cast<int>(View::Global)], 0);
+  EXPECT_NEAR(f.height[static_cast<int>(View::Smem)], 130, 0.01f);
+  float sum = f.idle_line;
+  for (float h : f.height) sum += h;
+  EXPECT_LE(sum, 560.01f);
+}
+
+TEST(FitViews, LeftOverHeightGrowsTheGridsOrIsReturned) {
+  ColumnFit f = fit_views({ask(View::Smem, true, 200, 100, true), ask(View::Lanes, true, 100, 80)}, 600, 30);
+  EXPECT_EQ(f.idle_line, 0);
+  EXPECT_NEAR(f.height[static_cast<int>(View::Smem)], 500, 0.01f);
+  EXPECT_EQ(f.height[static_cast<int>(View::Lanes)], 100);
+  EXPECT_EQ(f.left, 0);
+  f = fit_views({ask(View::Lanes, true, 200, 100)}, 600, 30);
+  EXPECT_EQ(f.height[static_cast<int>(View::Lanes)], 200);
+  EXPECT_EQ(f.left, 400);
+}
+
+TEST(FitViews, WhereNotEvenTheMainViewFitsItTakesEverything) {
+  const ColumnFit f = fit_views({ask(View::Lanes, true, 900, 300), ask(View::Atomics, true, 300, 200)}, 250, 30);
+  EXPECT_EQ(f.folded, std::vector<View>{View::Atomics});
+  EXPECT_EQ(f.idle_line, 30);
+  EXPECT_NEAR(f.height[static_cast<int>(View::Lanes)], 220, 0.01f);
+}
+
+TEST(IdleSummary, NamesTheIdleViewsAndWhereTheyHaveSomething) {
+  const Replay r = replay_of("sum_shuffle", 128);
+  const std::string s = idle_summary(r, r.step(3), {View::Smem, View::Atomics, View::Global});
+  EXPECT_NE(s.find("Not in this step: shared (steps 0-2)"), std::string::npos) << s;
+  EXPECT_NE(s.find("atomics (step 7)"), std::string::npos) << s;
+  const Replay h = replay_of("reduce1", 256);
+  EXPECT_EQ(idle_summary(h, h.step(5), {View::Lanes, View::Atomics}), "No shuffles, atomics");
+  EXPECT_NE(idle_summary(r, r.step(3), {View::Smem}, {View::Global}).find("Folded for room: global"),
+            std::string::npos);
+}
+
+// --- What the warps view draws ---------------------------------------------------------------------
+
+TEST(WarpRows, ADivergedWarpNeverLooksFullyUseful) {
+  // histo_private step 1: fully green rows were labelled "DIVERGED 84%". A diverged warp ran some
+  // instructions with lanes masked off, so some lane is useful in part of the step only (drawn half
+  // green), and the efficiency (mean useful lanes per instruction) is below 100%.
+  int diverged = 0;
+  for (const char* k : {"histo_private", "reduce1", "sum_shared", "single_pass_last_block"}) {
+    const Replay r = replay_of(k, 256);
+    for (const Step& st : r.steps()) {
+      for (const WarpStep& ws : st.warps) {
+        EXPECT_EQ(ws.every & ~ws.useful, 0u) << k;
+        if (!ws.diverged || ws.useful == 0) continue;
+        ++diverged;
+        EXPECT_GT(ws.partial, 0) << k;
+        EXPECT_LE(ws.partial, ws.instructions) << k;
+        if (ws.efficiency < 0.995f && ws.useful == 0xffffffffu) {
+          EXPECT_NE(ws.every, ws.useful) << k << " step " << st.epoch << ": a diverged warp drawn fully useful";
+        }
+      }
+    }
+  }
+  EXPECT_GT(diverged, 0);
+}
+
+}  // namespace
+}  // namespace rs::gui
