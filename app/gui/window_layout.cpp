@@ -156,11 +156,9 @@ void draw_replay(AppState& s, Panels& p, float x, float y, float w, float h) {
       return;
     }
     const std::vector<ViewAsk> asks = asks_of(s, 0, w);
-    float views_need = 0;
-    for (const ViewAsk& a : asks) views_need += a.shown ? a.want : 0;
-    // The warps panel: what its rows want, but at most 40% of the height where the views want more.
-    float warps = warps_want(s, 0, w);
-    if (views_need + warps > h) warps = std::clamp(h - views_need, std::min(warps, h * 0.25f), std::min(warps, h * 0.4f));
+    // The warps panel: what its rows want (the warps that worked this step), at most 40% of the height;
+    // the views above share the rest (a grid's cells shrink to fit).
+    const float warps = std::min(warps_want(s, 0, w), h * 0.4f);
     const float left = draw_views(s, p, 0, asks, x, y, w, h - warps, false);
     p.warps[0].draw(s, ImVec2(x, y + h - warps - left), ImVec2(w, warps + left));
     return;
@@ -236,7 +234,11 @@ void draw_panels(AppState& s, Panels& p, float top) {
   const float src = h * (s.compare ? 0.5f : 0.42f);
   p.source.draw(s, ImVec2(rx, top), ImVec2(c.right, src));
   const bool busy = banks_busy(s, 0) || (s.compare && banks_busy(s, 1));
-  const float banks = busy ? h * 0.27f : chrome() + line();
+  // Idle: its one sentence, wrapped to the panel (two lines at a projector scale).
+  const float bank_w = (s.compare ? c.right / 2 : c.right) - 2 * ImGui::GetStyle().WindowPadding.x;
+  const float idle_text =
+      ImGui::CalcTextSize("No shared-memory access or global request in this step.", nullptr, false, bank_w).y;
+  const float banks = busy ? h * 0.27f : chrome() + std::min(idle_text, 3 * line());
   if (s.compare) {
     p.banks[0].draw(s, ImVec2(rx, top + src), ImVec2(c.right / 2, banks));
     p.banks[1].draw(s, ImVec2(rx + c.right / 2, top + src), ImVec2(c.right / 2, banks));
