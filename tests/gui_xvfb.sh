@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The window in a real X server (Xvfb, Mesa llvmpipe), without a GPU, driven by real input
 # events (xdotool). Each run gets its own settings file (REDUCESCOPE_CONFIG) so runs do not leak.
-#   1. it opens the bundled H100 session by default, says it is a recording, and the screenshot is
-#      1600x1000 and not blank;
+#   1. it opens the bundled H100 session by default, says it is a recording (in plain words without a
+#      GPU: "No NVIDIA GPU here: showing the session recorded on ..."), and the screenshot is 1600x1000
+#      and not blank;
 #   2. arrow keys step the replay (Right x3 from step 2 gives 5; Left then 4; End the last step),
 #      and the screenshots of different steps differ; T swaps in the large timing charts;
 #   3. a mouse click on "512" changes the block size; one on "only rows used this step" the grid;
@@ -61,6 +62,10 @@ check_png "$dir/frame.png" "default window"
 echo "$out" | grep -q "showing reduce1 at 256 threads, step 5 of 10; recorded session" \
   && ok "bundled H100 session shown (reduce1 at 256, mid-way), as a recording" \
   || bad "expected the bundled session's reduce1 trace at step 5 of 10"
+# Issue 17: a student without a GPU read "CUDA driver version is insufficient for CUDA runtime version".
+echo "$out" | grep -q "^origin: No NVIDIA GPU here: showing the session recorded on NVIDIA H100 80GB HBM3, 20" \
+  && ok "no GPU: the window says it shows the session recorded on the H100, in plain words" \
+  || bad "no GPU: no plain sentence saying which recording is shown"
 
 # Starts the app on a fresh X server; runs "$@" (an action) against it; waits for it to exit.
 # The app renders at least 400 frames before its screenshot, so the input arrives first.

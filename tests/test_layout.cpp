@@ -118,6 +118,34 @@ TEST(ViewActive, SharedAtomicsCountAsSharedMemory) {
   EXPECT_TRUE(view_has(r, View::Smem));
 }
 
+TEST(BankIdleSentence, NamesTheSharedAtomicsOfTheStep) {
+  const Replay r = replay_of("sum_shared", 256);
+  EXPECT_EQ(bank_idle_sentence(r, r.step(1)), "No shared load or store in this step; 8 warp-level shared atomics (see Atomics).");
+  const Replay h = replay_of("histo_private", 256);
+  EXPECT_NE(bank_idle_sentence(h, h.step(1)).find("warp-level shared atomics"), std::string::npos);
+  const Replay s = replay_of("sum_shuffle", 128);
+  EXPECT_EQ(bank_idle_sentence(s, s.step(3)), "No shared-memory access or global request in this step.");
+}
+
+TEST(Wasteful, OneLanesStoreIsNotFlaggedAStridedLoadIs) {
+  // single_pass_last_block step 3: thread 0 stores its block's partial, 4 bytes in 1 sector (12%).
+  const Replay r = replay_of("single_pass_last_block", 256);
+  int one_lane = 0;
+  for (size_t gi : r.step(3).global_requests) {
+    const GlobalRequest& q = r.global_requests()[gi];
+    if (std::popcount(q.lanes) != 1) continue;
+    ++one_lane;
+    EXPECT_LT(q.efficiency(), 0.2);
+    EXPECT_FALSE(wasteful(q)) << "one lane's store drawn as uncoalesced";
+  }
+  EXPECT_GT(one_lane, 0);
+  // histo_sectioned: each lane reads its own section, a warp-wide load touches 32 sectors for 32 bytes.
+  const Replay h = replay_of("histo_sectioned", 256);
+  bool flagged = false;
+  for (const GlobalRequest& q : h.global_requests()) flagged = flagged || wasteful(q);
+  EXPECT_TRUE(flagged);
+}
+
 // --- Sharing a column ------------------------------------------------------------------------------
 
 ViewAsk ask(View v, bool shown, float want, float least, bool grows = false) {

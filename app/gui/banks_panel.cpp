@@ -212,17 +212,12 @@ void BanksPanel::drawContent(AppState& s) {
   int shared_atomics = 0;
   for (size_t ai : st->atomics) shared_atomics += replay.atomics()[ai].kind == AccessKind::SharedAtomic;
   if (st->accesses.empty() && st->global_requests.empty()) {
-    if (shared_atomics > 0) {
-      ImGui::TextWrapped("No shared load or store in this step; %d warp-level shared atomic%s (see Atomics).",
-                         shared_atomics, shared_atomics == 1 ? "" : "s");
-      if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Lanes whose atomics update the same shared word take turns (contention: the Atomics view);\n"
-                          "this view shows the bank conflicts of plain shared loads and stores.");
-      }
-    } else {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("No shared-memory access or global request in this step.");
-      ImGui::PopStyleColor();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", bank_idle_sentence(replay, *st).c_str());
+    ImGui::PopStyleColor();
+    if (shared_atomics > 0 && ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Lanes whose atomics update the same shared word take turns (contention: the Atomics view);\n"
+                        "this view shows the bank conflicts of plain shared loads and stores.");
     }
     return;
   }
@@ -241,7 +236,9 @@ void BanksPanel::drawContent(AppState& s) {
     }
     const double eff = sectors ? 100.0 * bytes / (32.0 * sectors) : 0;
     ImGui::TextWrapped("Global memory: %d load, %d store requests", loads, stores);
-    if (sectors > min_sectors) {
+    bool any_wasteful = false;
+    for (size_t gi : st->global_requests) any_wasteful = any_wasteful || wasteful(replay.global_requests()[gi]);
+    if (any_wasteful) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
       ImGui::TextWrapped("%d sectors of 32 bytes, %d more than needed (%d): %.0f%% of the bytes used", sectors,
                          sectors - min_sectors, min_sectors, eff);

@@ -338,6 +338,15 @@ void write_widget_map(const std::string& path) {
   }
 }
 
+std::string origin_sentence(const AppState& s) {
+  if (!s.session) return data_origin(s);
+  const std::string date = s.session->meta.date.substr(0, 10);
+  if (!s.have_device && s.device_known) {
+    return "No NVIDIA GPU here: showing the session recorded on " + s.session->meta.gpu + ", " + date + ".";
+  }
+  return "RECORDING: replaying a session recorded on " + s.session->meta.gpu + ", " + date + ".";
+}
+
 std::vector<std::string> data_origin_forms(const AppState& s) {
   if (s.session) {
     const SessionMeta& m = s.session->meta;
@@ -449,18 +458,15 @@ void ControlsPanel::drawContent(AppState& s) {
   // Where the data comes from: a plain statement, loud for a recording.
   if (s.session) {
     // A student's laptop: say what is shown in plain words; the CUDA runtime's reason on hover.
-    const std::string date = s.session->meta.date.substr(0, 10);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.62f, 0.0f, 1));
+    ImGui::TextWrapped("%s", origin_sentence(s).c_str());
     if (!s.have_device && s.device_known) {
-      ImGui::TextWrapped("No NVIDIA GPU here: showing the session recorded on %s, %s.", s.session->meta.gpu.c_str(),
-                         date.c_str());
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("CUDA said: %s\nRecorded %s; file %s", s.no_device_reason.c_str(),
                           s.session->meta.date.c_str(), s.session_path.c_str());
       }
-    } else {
-      ImGui::TextWrapped("RECORDING: replaying a session recorded on %s, %s.", s.session->meta.gpu.c_str(), date.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Recorded %s; file %s", s.session->meta.date.c_str(), s.session_path.c_str());
+    } else if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Recorded %s; file %s", s.session->meta.date.c_str(), s.session_path.c_str());
     }
     ImGui::PopStyleColor();
     note_widget("controls/origin");

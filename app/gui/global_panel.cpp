@@ -73,7 +73,7 @@ std::vector<uint8_t> request_list(const Replay& r, const Step& st, const GlobalS
                     q.min_sectors, eff);
       // Vermillion only where the request touched more sectors than its bytes need (uncoalesced); one
       // lane's 4-byte store (1 sector, 12% of its bytes) is as good as it can be.
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(q.sectors > q.min_sectors ? color::kVermillion : color::kGreen),
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(wasteful(q) ? color::kVermillion : color::kGreen),
                          "%s", buf);
       if (ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y0 + line) hovered_req = static_cast<long>(gi);
     }

@@ -665,7 +665,8 @@ int run_gui(const Options& o) {
         std::cout << "screenshot saved to " << o.screenshot << " after " << frame << " frames, " << secs
                   << " s; showing " << (s.shown ? s.shown->trace.meta.kernel : std::string("nothing")) << " at "
                   << s.a.block_size << " threads, step " << s.step << " of " << s.num_steps()
-                  << (s.recorded() ? "; recorded session" : "") << (s.compare ? "; compare" : "") << std::endl;
+                  << (s.recorded() ? "; recorded session" : "") << (s.compare ? "; compare" : "") << std::endl
+                  << "origin: " << gui::origin_sentence(s) << std::endl;
       }
       done = true;
     }

@@ -116,6 +116,16 @@ WindowColumns window_columns(float width, float font_px) {
   return c;
 }
 
+std::string bank_idle_sentence(const Replay& r, const Step& st) {
+  int shared_atomics = 0;
+  for (size_t ai : st.atomics) shared_atomics += r.atomics()[ai].kind == AccessKind::SharedAtomic;
+  if (shared_atomics > 0) {
+    return "No shared load or store in this step; " + std::to_string(shared_atomics) + " warp-level shared atomic" +
+           (shared_atomics == 1 ? "" : "s") + " (see Atomics).";
+  }
+  return "No shared-memory access or global request in this step.";
+}
+
 std::string idle_summary(const Replay& r, const Step& st, const std::vector<View>& idle,
                          const std::vector<View>& folded) {
   std::string busy, never, room;

@@ -77,6 +77,17 @@ struct WindowColumns {
 };
 WindowColumns window_columns(float width, float font_px);
 
+// The bank view's sentence for a step with no shared load or store and no global request (issue 17: it
+// said "No shared-memory access in this step" while 8 shared atomicAdds ran): the step's warp-level shared
+// atomics where there are any, which touch shared memory too ("No shared load or store in this step; 8
+// warp-level shared atomics (see Atomics)."), else that the step has neither.
+std::string bank_idle_sentence(const Replay& r, const Step& st);
+
+// Whether a global request is flagged as wasteful: it touched more 32-byte sectors than its bytes need
+// (uncoalesced). One lane's 4-byte store touches one sector, the fewest possible, though it uses 4 of its
+// 32 bytes (12%): not flagged (issue 17: it was drawn orange as "1 sector (1 needed), 12%").
+inline bool wasteful(const GlobalRequest& q) { return q.sectors > q.min_sectors; }
+
 // The steps of `r` for which `has(step)` holds, as ranges: "2-6", "1, 3", "" if none.
 template <class Pred>
 std::string step_ranges(const Replay& r, Pred has) {

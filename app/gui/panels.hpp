@@ -229,6 +229,9 @@ ImU32 kernel_color(KernelId k);
 void draw_help(AppState& s);
 // The one-line description of where the shown data comes from ("live on <GPU>" or the session).
 std::string data_origin(const AppState& s);
+// What the controls panel says of it, in plain words for a student: "No NVIDIA GPU here: showing the
+// session recorded on NVIDIA H100 80GB HBM3, 2026-11-23." (the CUDA runtime's reason is on hover).
+std::string origin_sentence(const AppState& s);
 // The same, from the whole of it down to shorter forms ("RECORDING, <GPU>", "RECORDING"), for where
 // room is short.
 std::vector<std::string> data_origin_forms(const AppState& s);
