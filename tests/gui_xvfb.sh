@@ -383,21 +383,30 @@ room() {  # $1 name, $2 scale, $3 main panel id, $4 least px at 1.0 (scaled), $5
   if [ -n "$r" ]; then
     local y0 y1; read -r _ y0 _ y1 <<<"$r"
     local want; want=$(awk -v l="$least" -v s="$scale" 'BEGIN { printf "%d", l * (s > 1 ? 0.55 + 0.45 * s : 1) }')
-    [ $((y1 - y0)) -ge "$want" ] && ok "$name: $main is $((y1 - y0)) px high (at least $want)"       || bad "$name: $main only $((y1 - y0)) px high, wanted $want"
+    [ $((y1 - y0)) -ge "$want" ] && ok "$name: $main is $((y1 - y0)) px high (at least $want)" \
+      || bad "$name: $main only $((y1 - y0)) px high, wanted $want"
   else
     bad "$name: the main view $main is not drawn"
   fi
   if [ -n "$folded" ]; then
-    [ -z "$(rect "$MAP" "$folded")" ] && [ -n "$(rect "$MAP" panel/idleA)" ]       && ok "$name: $folded, empty this step, is folded into the idle line" || bad "$name: $folded drawn though empty"
+    [ -z "$(rect "$MAP" "$folded")" ] && [ -n "$(rect "$MAP" panel/idleA)" ] \
+      && ok "$name: $folded, empty this step, is folded into the idle line" || bad "$name: $folded drawn though empty"
   fi
-  local l k; l=$(rect "$MAP" A/kernel-list); k=$(grep "^A/kernel/" "$MAP" | while read -r n x0 y0 x1 y1; do
-    [[ "$args" == *"--kernel ${n#A/kernel/} "* ]] && echo "$x0 $y0 $x1 $y1"; done)
-  if [ -n "$l" ] && [ -n "$k" ]; then
-    local ly0 ly1 ky0 ky1; read -r _ ly0 _ ly1 <<<"$l"; read -r _ ky0 _ ky1 <<<"$k"
-    [ "$ky0" -ge "$ly0" ] && [ "$ky1" -le "$ly1" ] && ok "$name: the kernel list shows the selected kernel"       || bad "$name: the selected kernel ($k) is scrolled out of its list ($l)"
-  else
-    bad "$name: no kernel list or no selected entry in the widget map"
-  fi
+  # Each side's kernel list shows its selection (A's from --kernel, B's from --compare).
+  local side sel l k
+  for side in A B; do
+    if [ $side = A ]; then sel=$(sed -n 's/.*--kernel \([^ ]*\).*/\1/p' <<<"$args")
+    else sel=$(sed -n 's/.*--compare \([^: ]*\).*/\1/p' <<<"$args"); fi
+    [ -n "$sel" ] || continue
+    l=$(rect "$MAP" $side/kernel-list); k=$(rect "$MAP" "$side/kernel/$sel")
+    if [ -n "$l" ] && [ -n "$k" ]; then
+      local ly0 ly1 ky0 ky1; read -r _ ly0 _ ly1 <<<"$l"; read -r _ ky0 _ ky1 <<<"$k"
+      [ "$ky0" -ge "$ly0" ] && [ "$ky1" -le "$ly1" ] && ok "$name: kernel list $side shows $sel" \
+        || bad "$name: $sel ($k) is scrolled out of kernel list $side ($l)"
+    else
+      bad "$name: no kernel list $side or no entry $sel in the widget map"
+    fi
+  done
   local h o; h=$(rect "$MAP" menu/Help); o=$(rect "$MAP" menu/origin)
   if [ -n "$o" ]; then
     local hx1 ox0; read -r _ _ hx1 _ <<<"$h"; read -r ox0 _ _ _ <<<"$o"

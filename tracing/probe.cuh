@@ -242,29 +242,24 @@ struct TraceProbe {
     ++epoch;
     seq = 0;
   }
-  // __syncthreads_or(predicate): a block barrier that also returns whether any thread's predicate held.
+  // __syncthreads_or / _and / _count(predicate): block barriers that also return whether any thread's
+  // predicate held, whether all did, or how many did. Recorded as block barriers.
+  template <class Sync>
+  __device__ __forceinline__ int block_barrier_with(uint32_t line, Sync sync) {
+    if (on()) record(AccessKind::BlockBarrier, 0, 0, line);
+    const int got = sync();
+    ++epoch;
+    seq = 0;
+    return got;
+  }
   __device__ __forceinline__ int block_barrier_or(uint32_t line, int predicate) {
-    if (on()) record(AccessKind::BlockBarrier, 0, 0, line);
-    const int any = __syncthreads_or(predicate);
-    ++epoch;
-    seq = 0;
-    return any;
+    return block_barrier_with(line, [predicate] { return __syncthreads_or(predicate); });
   }
-  // __syncthreads_and(predicate): whether every thread's predicate held.
   __device__ __forceinline__ int block_barrier_and(uint32_t line, int predicate) {
-    if (on()) record(AccessKind::BlockBarrier, 0, 0, line);
-    const int all = __syncthreads_and(predicate);
-    ++epoch;
-    seq = 0;
-    return all;
+    return block_barrier_with(line, [predicate] { return __syncthreads_and(predicate); });
   }
-  // __syncthreads_count(predicate): how many threads' predicate held.
   __device__ __forceinline__ int block_barrier_count(uint32_t line, int predicate) {
-    if (on()) record(AccessKind::BlockBarrier, 0, 0, line);
-    const int count = __syncthreads_count(predicate);
-    ++epoch;
-    seq = 0;
-    return count;
+    return block_barrier_with(line, [predicate] { return __syncthreads_count(predicate); });
   }
   __device__ __forceinline__ void warp_barrier(uint32_t line) {
     if (on()) record(AccessKind::WarpBarrier, 0, 0, line);
