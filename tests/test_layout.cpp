@@ -146,6 +146,17 @@ TEST(Wasteful, OneLanesStoreIsNotFlaggedAStridedLoadIs) {
   EXPECT_TRUE(flagged);
 }
 
+TEST(NcuReduxNote, OnlyWhereAWarpReduceResultIsStoredToSharedMemory) {
+  // The modern kernels where Nsight Compute counted more store conflicts than the trace (issue 18) use
+  // __reduce_add_sync on int32; the shuffle-based ones matched, and so get no note.
+  EXPECT_TRUE(stores_warp_reduce_result(replay_of("reduce_add_sync", 1024)));
+  EXPECT_TRUE(stores_warp_reduce_result(replay_of("vec4_loads", 1024)));
+  EXPECT_TRUE(stores_warp_reduce_result(replay_of("single_pass_last_block", 512)));
+  EXPECT_FALSE(stores_warp_reduce_result(replay_of("shuffle_block", 1024)));
+  EXPECT_FALSE(stores_warp_reduce_result(replay_of("sum_shuffle", 128)));
+  EXPECT_FALSE(stores_warp_reduce_result(replay_of("reduce6", 256)));
+}
+
 // --- Sharing a column ------------------------------------------------------------------------------
 
 ViewAsk ask(View v, bool shown, float want, float least, bool grows = false) {

@@ -261,6 +261,14 @@ void BanksPanel::drawContent(AppState& s) {
     ImGui::TextWrapped("%s does not use shared memory: no banks to conflict.", v.trace->trace.meta.kernel.c_str());
     return;
   }
+  // Where Nsight Compute's counter disagrees with the addresses, say so first, in one line (why on hover).
+  if (stores_warp_reduce_result(replay)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kSkyBlue));
+    ImGui::TextWrapped("Nsight Compute counts more store conflicts here: timing, not these addresses (hover)");
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kNcuReduxNote);
+    note_widget(std::string(1, v.tag) + "/ncu-redux-note");
+  }
   const auto& accesses = replay.accesses();
   if (selected_step_ != v.step || selected_trace_ != v.trace) {
     selected_step_ = v.step;
@@ -282,6 +290,7 @@ void BanksPanel::drawContent(AppState& s) {
                        st->store_conflicts);
     explain();
     ImGui::Text("Whole block: %d load, %d store conflicts", replay.load_conflicts(), replay.store_conflicts());
+
   };
   if (st->accesses.empty()) {
     ImGui::TextDisabled("No shared load or store in this step.");

@@ -116,6 +116,21 @@ WindowColumns window_columns(float width, float font_px) {
   return c;
 }
 
+bool stores_warp_reduce_result(const Replay& r) {
+  for (const WarpShuffle& sh : r.shuffles()) {
+    if (sh.kind != AccessKind::WarpReduce) continue;
+    for (const WarpAccess& a : r.accesses()) {
+      if (a.kind != AccessKind::Store || a.warp != sh.warp || a.epoch <= sh.epoch) continue;
+      for (int l = 0; l < kWarpSize; ++l) {
+        if ((a.lanes >> l & 1u) && (sh.lanes >> l & 1u) && static_cast<uint32_t>(a.value[l]) == sh.received[l]) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 std::string bank_idle_sentence(const Replay& r, const Step& st) {
   int shared_atomics = 0;
   for (size_t ai : st.atomics) shared_atomics += r.atomics()[ai].kind == AccessKind::SharedAtomic;

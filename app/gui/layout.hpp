@@ -83,6 +83,17 @@ WindowColumns window_columns(float width, float font_px);
 // warp-level shared atomics (see Atomics)."), else that the step has neither.
 std::string bank_idle_sentence(const Replay& r, const Step& st);
 
+// Whether the block stores a warp-reduce result (__reduce_*_sync) to shared memory: a store by a lane
+// of a warp, after that warp's warp reduce, of the value the reduce gave that lane. On the H100 Nsight
+// Compute then counts 1-7 store wavefronts ("bank conflicts") more than the addresses need, from timing
+// (docs/tracks.md, "Why Nsight Compute counts more store bank conflicts after __reduce_add_sync"); the
+// bank view says so.
+bool stores_warp_reduce_result(const Replay& r);
+inline constexpr const char* kNcuReduxNote =
+    "Nsight Compute counts more store wavefronts (\"bank conflicts\") here than these addresses need: on the H100 "
+    "a shared store of a __reduce_add_sync result, made right after it, is sometimes counted twice (timing, not "
+    "the addresses; 1-7 in the modern track's 512- and 1024-thread launches; docs/tracks.md).";
+
 // Whether a global request is flagged as wasteful: it touched more 32-byte sectors than its bytes need
 // (uncoalesced). One lane's 4-byte store touches one sector, the fewest possible, though it uses 4 of its
 // 32 bytes (12%): not flagged (issue 17: it was drawn orange as "1 sector (1 needed), 12%").
