@@ -125,6 +125,11 @@ TEST(BankIdleSentence, NamesTheSharedAtomicsOfTheStep) {
   EXPECT_NE(bank_idle_sentence(h, h.step(1)).find("warp-level shared atomics"), std::string::npos);
   const Replay s = replay_of("sum_shuffle", 128);
   EXPECT_EQ(bank_idle_sentence(s, s.step(3)), "No shared-memory access or global request in this step.");
+  // A global store and a global atomic, no shared access: not "no global request".
+  const Replay p = replay_of("single_pass_last_block", 256);
+  ASSERT_TRUE(p.step(3).accesses.empty());
+  ASSERT_FALSE(p.step(3).global_requests.empty());
+  EXPECT_EQ(bank_idle_sentence(p, p.step(3)), "No shared load or store in this step.");
 }
 
 TEST(Wasteful, OneLanesStoreIsNotFlaggedAStridedLoadIs) {

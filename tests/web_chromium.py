@@ -306,6 +306,90 @@ def check_bank_figure(b, out):
     set_viewport(b, 1600, 1200)
 
 
+# Issue 17, item 5: the page on a laptop. For each size and each track's representative kernel and step
+# (the view that carries the step's lesson, from what the trace holds): the step controls, the kernel
+# list, the main view and the step's whole source line are on the first screen (the phone: the controls
+# on the first, the main view within a screen and a half); the banner is one line; the source line is
+# not cut; a view with nothing in the step is folded into the idle line.
+ROOM_CASES = [("reduce1", 256, 5, "smem-panel", "lanes-panel"), ("sum_shuffle", 128, 3, "lanes-panel", "smem-panel"),
+              ("sum_shared", 256, 1, "atomics-panel", "lanes-panel"),
+              ("reduceInterleaved", 256, 3, "global-panel", "smem-panel"),
+              ("histo_private", 256, 1, "atomics-panel", "lanes-panel"),
+              ("single_pass_last_block", 256, 3, "atomics-panel", "lanes-panel")]
+ROOM_SIZES = [(1280, 720), (1366, 768), (1920, 1080), (390, 844)]
+RECT_JS = """(function(id){var e=document.getElementById(id); if(!e||e.hidden||!e.offsetParent) return null;
+var r=e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, e.scrollWidth, e.clientWidth];})"""
+
+
+def rect(b, el_id):
+    return b.eval("%s(%s)" % (RECT_JS, json.dumps(el_id)))
+
+
+def check_room(b, out):
+    for (w, h) in ROOM_SIZES:
+        set_viewport(b, w, h)
+        phone = w < 700
+        for (k, bs, step, main, folded) in ROOM_CASES:
+            if not goto_step(b, k, bs, step):
+                check(False, "%dx%d: %s opens at step %d" % (w, h, k, step))
+                continue
+            b.eval("window.scrollTo(0,0)")
+            wait_for(lambda: b.eval("window.scrollY") == 0, "the top of the page")
+            tag = "%dx%d %s@%d step %d" % (w, h, k, bs, step)
+            shown = b.eval("window.rs.shownViews")
+            check(bool(shown) and shown[0] + "-panel" == main, "%s: the main view is %s (shown: %s)" % (tag, main, shown))
+            m = rect(b, main)
+            limit = h * (1.5 if phone else 1.0)
+            check(m is not None and m[1] + 60 < limit, "%s: %s starts on the %s (%s)" %
+                  (tag, main, "first screen and a half" if phone else "first screen", m and int(m[1])))
+            for el in ("step-row", "step-counter"):
+                r = rect(b, el)
+                check(r is not None and r[3] <= h, "%s: #%s on the first screen" % (tag, el))
+            sb = rect(b, "sidebar")
+            check(sb is not None and sb[1] < h / 2, "%s: the kernel list on the first screen" % tag)
+            ks = b.eval("(function(){var e=document.querySelector('#kernel-list .kernel.sel'), s=document.getElementById("
+                        "'sidebar'); if(!e) return null; var a=e.getBoundingClientRect(), c=s.getBoundingClientRect();"
+                        " return a.top >= c.top - 1 && a.bottom <= c.bottom + 1;})()")
+            check(bool(ks), "%s: the kernel list shows the selected kernel" % tag)
+            src = rect(b, "source-line")
+            text = b.eval("document.getElementById('source-line').textContent")
+            check(src is not None and text.startswith("line ") and src[4] <= src[5] + 1,
+                  "%s: the step's source line whole (%r)" % (tag, text[:60]))
+            if not phone:
+                check(src is not None and src[3] <= h, "%s: the source line on the first screen" % tag)
+                ban = rect(b, "banner")
+                check(ban is not None and ban[3] - ban[1] < 48, "%s: the banner is one line (%s px)" %
+                      (tag, ban and int(ban[3] - ban[1])))
+            check(rect(b, folded) is None, "%s: %s, empty in this step, is folded" % (tag, folded))
+            sw = b.eval("document.documentElement.scrollWidth")
+            check(sw <= w, "%s: no sideways scrolling (the page is %d px wide)" % (tag, sw))
+            if (w, h) in ((1280, 720), (390, 844)) or k in ("reduce1", "sum_shuffle"):
+                park_mouse(b)
+                b.screenshot(os.path.join(out, "web-room-%s-%dx%d.png" % (k, w, h)))
+    set_viewport(b, 1600, 1200)
+
+
+# Issue 17, item 3: sentences that were false on the page, each checked where it was seen.
+def check_true_text(b):
+    goto_step(b, "sum_shared", 256, 1)
+    cap = b.eval("document.getElementById('bank-caption').textContent")
+    check("shared atomic" in cap and "No shared-memory access" not in cap,
+          "sum_shared step 1: the bank view names the 8 shared atomics (%r)" % cap)
+    goto_step(b, "single_pass_last_block", 256, 3)
+    summary = b.eval("document.getElementById('step-summary').textContent")
+    check("__syncthreads_or()" in summary, "single_pass_last_block step 3 ends at __syncthreads_or() (%r)" % summary[:80])
+    bad = b.eval("document.querySelectorAll('#global-list .bad').length")
+    check(bad == 0, "single_pass_last_block step 3: one lane's 4-byte store is not flagged as wasteful")
+    goto_step(b, "histo_private", 256, 1)
+    part = b.eval("(function(){var s=window.rs.state(); return s && s.part;})()")
+    check(bool(part), "histo_private step 1: the diverged warps' part-time lanes are drawn half green (%s)" % part)
+    goto_step(b, "vec4_loads", 1024, 2)
+    note = rect(b, "ncu-note")
+    check(note is not None, "vec4_loads: the bank view says Nsight Compute counts more store conflicts here")
+    goto_step(b, "shuffle_block", 1024, 2)
+    check(rect(b, "ncu-note") is None, "shuffle_block: no Nsight Compute note")
+
+
 def check_charts(b, out):
     """The timing table's launches column, the three charts drawn, the log time axis, the N sweep's table."""
     set_viewport(b, 1280, 720)
@@ -447,6 +531,8 @@ def main():
 
         check_bank_figure(b, a.out)
         check_charts(b, a.out)
+        check_room(b, a.out)
+        check_true_text(b)
 
         # Every kernel of every track, with a real click; every trace the page holds.
         kernels = b.eval("window.rs.kernels()")

@@ -119,6 +119,45 @@ def state(b):
     return json.loads(s) if s else None
 
 
+ROOM_JS = """(function(main){function r(id){var e=document.getElementById(id); if(!e||e.hidden||!e.offsetParent)
+return null; var b=e.getBoundingClientRect(); return [b.top, b.bottom, e.scrollWidth, e.clientWidth];}
+return JSON.stringify({main: r(main), step: r('step-row'), line: r('source-line'), shown: window.rs.shownViews,
+text: document.getElementById('source-line').textContent, wide: document.documentElement.scrollWidth,
+h: window.innerHeight, w: window.innerWidth});})"""
+
+
+def check_room(b, out):
+    """Issue 17, item 5, in a second engine: at 1280x720 and on a phone (390x844) the step controls, the
+    step's main view and its whole source line are where a student finds them without hunting."""
+    for (w, h) in ((1280, 720), (390, 844)):
+        b.call("browsingContext.setViewport", {"context": b.ctx, "viewport": {"width": w, "height": h}})
+        wait_for(lambda: b.eval("window.innerWidth") == w, "the viewport to be %dx%d" % (w, h), 20)
+        for (k, bs, step, main) in (("reduce1", 256, 5, "smem-panel"), ("sum_shuffle", 128, 3, "lanes-panel")):
+            b.eval("window.rs.select(%s, %d)" % (json.dumps(k), bs))
+            if not wait_for(lambda: (lambda s: s and s["kernel"] == k and s["bs"] == bs and not s["loading"] and
+                                      s["steps"] > 0)(state(b)), "%s to open" % k, 30):
+                check(False, "%dx%d: %s opens" % (w, h, k))
+                continue
+            b.key("\ue011")
+            wait_for(lambda: state(b)["step"] == 0, "step 0", 20)
+            for _ in range(step):
+                b.key("\ue014")
+            wait_for(lambda: state(b)["step"] == step, "step %d" % step, 20)
+            b.eval("window.scrollTo(0, 0)")
+            r = json.loads(b.eval("%s(%s)" % (ROOM_JS, json.dumps(main))))
+            tag = "Firefox %dx%d %s step %d" % (w, h, k, step)
+            phone = w < 700
+            check(r["shown"] and r["shown"][0] + "-panel" == main, "%s: the main view is %s" % (tag, main))
+            check(r["main"] is not None and r["main"][0] + 60 < h * (1.5 if phone else 1.0),
+                  "%s: the main view starts %s (%s)" % (tag, "within a screen and a half" if phone else "on the first screen",
+                                                     r["main"] and int(r["main"][0])))
+            check(r["step"] is not None and r["step"][1] <= h, "%s: the step controls on the first screen" % tag)
+            check(r["line"] is not None and r["text"].startswith("line ") and r["line"][2] <= r["line"][3] + 1 and
+                  (phone or r["line"][1] <= h), "%s: the step's source line whole%s" % (tag, "" if phone else ", on the first screen"))
+            check(r["wide"] <= w, "%s: no sideways scrolling (%d px)" % (tag, r["wide"]))
+            b.screenshot(os.path.join(out, "firefox-room-%s-%dx%d.png" % (k, w, h)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reducescope", required=True)
@@ -158,6 +197,8 @@ def main():
                 n = wait_for(lambda: (lambda s: s if s["kernel"] != first and not s["loading"] and s["steps"] > 0 else None)(state(b)),
                              "the next kernel", 30)
                 check(bool(n), "ArrowDown opens the next kernel (%s)" % (n and n["kernel"]))
+            if s:
+                check_room(b, a.out)
             check(not b.log, "no JavaScript error logged (%s)" % ("; ".join(b.log[:3]) or "none"))
             b.open(corrupt)
             text = wait_for(lambda: b.eval(VISIBLE_ERROR_JS), "a visible error message", 30)

@@ -29,7 +29,7 @@
       'or open the .rssession file in ReduceScope.';
     e.hidden = false;
     hook.error = msg;
-    var b = $('rec-text');
+    var b = $('rec-line');
     if (b && !hook.ready) b.textContent = 'The recorded session could not be loaded (see the message above).';
   }
   window.addEventListener('error', function (ev) {
@@ -443,6 +443,16 @@
     });
     var list = $('kernel-list');
     setHtml(list, html);
+    // The selected kernel in view inside the list (the sidebar scrolls on its own; a phone's strip is short).
+    var sel = list.querySelector('.kernel.sel'), bar = $('sidebar');
+    if (sel && S.kernel !== renderList.shown) {
+      renderList.shown = S.kernel;
+      var top = sel.getBoundingClientRect().top - bar.getBoundingClientRect().top + bar.scrollTop;
+      var bottom = top + sel.offsetHeight;
+      if (top < bar.scrollTop || bottom > bar.scrollTop + bar.clientHeight) {
+        bar.scrollTop = Math.max(0, top - (bar.clientHeight - sel.offsetHeight) / 2);
+      }
+    }
   }
 
   function renderBlockSizes() {
@@ -473,11 +483,14 @@
   }
 
   function renderNote() {
-    var k = kernelInfo(S.kernel), el = $('kernel-note');
-    if (!k) { el.innerHTML = ''; return; }
-    var i = k.info, h = '<b>' + esc(i.title) + '</b>';
-    if (i.fixes) h += '<br>Fixes: ' + esc(i.fixes);
-    if (i.costs) h += '<br>Costs: ' + esc(i.costs);
+    // On screen: the kernel's title, and what must not be missed (wrong code, no trace here); what it
+    // fixes and costs a click away (#note-box), so the first screen keeps its room for the replay.
+    var k = kernelInfo(S.kernel), el = $('kernel-note'), more = $('kernel-more');
+    if (!k) { el.innerHTML = ''; more.innerHTML = ''; return; }
+    var i = k.info, h = '<b>' + esc(i.title) + '</b>', m = '';
+    if (i.fixes) m += 'Fixes: ' + esc(i.fixes);
+    if (i.costs) m += (m ? '<br>' : '') + 'Costs: ' + esc(i.costs);
+    more.innerHTML = m;
     if (i.pitfall) {
       h += '<span class="pit"><b>WRONG CODE on purpose.</b> ' + esc(i.pitfall);
       var wr = metric(k.name, S.bs, 'wrong_runs'), ds = metric(k.name, S.bs, 'distinct_sums');
@@ -547,6 +560,10 @@
     }
     var sig = want.join(';');
     if (sig === highlightLines.sig) return;
+    // The step's first line written out whole above the listing (wrapped: a narrow column never cuts it).
+    var first = want.length ? want[0][0] : 0;
+    setText($('source-line'), first ? 'line ' + first + ': ' + sourceLines[first - 1].textContent.slice(
+      String(first).length).replace(/^\s+/, '') : '');
     highlightLines.sig = sig;
     highlighted.forEach(function (el) { el.classList.remove('hl', 'bar'); });
     highlighted = [];
@@ -565,6 +582,30 @@
     }
   }
 
+  // The replay views of a step, as the window lays them out (app/gui/layout.hpp): the views the kernel has
+  // come in the trace's `views` order; those with something in this step (the step's `on`, bit per view:
+  // smem 0, global 1, lanes 2, atomics 3) are shown, the first of them first; the others are named in one
+  // idle line (the step's `idle`, the replay model's sentence). A barrier-only step keeps the first view.
+  var VIEW_BITS = { smem: 1, global: 2, lanes: 4, atomics: 8 };
+  var VIEW_PANEL = { smem: 'smem-panel', global: 'global-panel', lanes: 'lanes-panel', atomics: 'atomics-panel' };
+  function layoutViews(tr, st) {
+    var order = tr ? tr.views || [] : [], shown = {}, any = false, pos = 0;
+    order.forEach(function (v) { if (st && (st.on & VIEW_BITS[v])) { shown[v] = true; any = true; } });
+    if (!any && order.length) shown[order[0]] = true;
+    Object.keys(VIEW_PANEL).forEach(function (v) {
+      var p = $(VIEW_PANEL[v]);
+      var on = !tr || !!shown[v];
+      if (p.hidden === on) p.hidden = !on;
+    });
+    order.forEach(function (v) { if (shown[v]) $(VIEW_PANEL[v]).style.order = String(pos++); });
+    order.forEach(function (v) { if (!shown[v]) $(VIEW_PANEL[v]).style.order = String(pos++); });
+    $('warps-panel').style.order = String(pos + 1);
+    var idle = $('idle-line'), text = tr && st && st.idle ? st.idle : '';
+    setText(idle, text);
+    if (idle.hidden !== !text) idle.hidden = !text;
+    hook.shownViews = order.filter(function (v) { return shown[v]; });
+  }
+
   function renderStep() {
     hook.renders++;
     var tr = S.trace, st = tr && tr.steps[S.step];
@@ -575,6 +616,7 @@
       slider.value = 0;
       setText($('step-summary'), S.loading ? '' : 'Choose a kernel and a block size that this page holds a trace of.');
       ['smem', 'warps', 'banks', 'lanes', 'gslice'].forEach(function (id) { hide($(id)); });
+      layoutViews(null, null);
       bankFig = null;
       $('bank-hover').hidden = true;
       ['smem-text', 'warps-text', 'banks-text', 'bank-caption', 'lanes-text', 'atomics-text', 'global-text', 'access-list',
@@ -586,7 +628,7 @@
     setText($('step-counter'), 'step ' + S.step + ' / ' + (n - 1));
     slider.max = n - 1;
     slider.value = S.step;
-    var s = 'Ends at <b>' + END_NAMES[st.end] + '</b>' + (st.bl ? ' (line ' + st.bl + ')' : '') + '. Active warps ' +
+    var s = 'Ends at <b>' + esc(st.endname || END_NAMES[st.end]) + '</b>' + (st.bl ? ' (line ' + st.bl + ')' : '') + '. Active warps ' +
       st.aw + ' of ' + tr.warps + '. ';
     if (st.ld || st.st) {
       s += 'Shared: ' + st.ld + ' warp loads, ' + st.st + ' stores; bank conflicts ' + st.ldc + ' load, ' + st.stc +
@@ -596,6 +638,7 @@
     if (st.atm) s += st.atm.length + ' warp atomic' + (st.atm.length === 1 ? '' : 's') + '. ';
     if (st.req) s += st.req.length + ' global request' + (st.req.length === 1 ? '' : 's') + '. ';
     setHtml($('step-summary'), s);
+    layoutViews(tr, st);
     // Each view, timed (hook.viewMs: the browser test prints where a frame's time goes).
     var t = performance.now(), ms = hook.viewMs;
     [['source', highlightLines], ['smem', drawSmem], ['warps', drawWarps], ['banks', drawBanks], ['lanes', drawLanes],
@@ -666,6 +709,16 @@
       }
     }
     [COL.empty, COL.green, COL.yellow, COL.cell].forEach(function (c, i) { ctx.fillStyle = c; ctx.fill(paths[i]); });
+    // Lanes useful in part of the step only (st.part: warp, lanes pairs): their lower half grey, as the window
+    // draws them, so a DIVERGED warp never looks fully useful.
+    var part = st.part || [], half = new Path2D();
+    for (var pi = 0; pi + 1 < part.length; pi += 2) {
+      for (var pl = 0; pl < 32; pl++) {
+        if ((part[pi + 1] >>> pl) & 1) half.rect(labelW + pl * cell, part[pi] * cell + (cell - 1) / 2, cell - 1, (cell - 1) / 2);
+      }
+    }
+    ctx.fillStyle = COL.cell;
+    ctx.fill(half);
     for (k = 0; k < W; k++) {
       u = st.warps[5 * k] >>> 0;
       var div = st.warps[5 * k + 3], eff = st.warps[5 * k + 4];
@@ -886,7 +939,9 @@
   }
 
   function drawBanks(tr, st) {
-    var c = $('banks'), list = $('access-list');
+    var c = $('banks'), list = $('access-list'), ncu = $('ncu-note');
+    // Where Nsight Compute's counter disagrees with the addresses (app/gui/layout.hpp, kNcuReduxNote).
+    if (ncu.hidden === !!tr.ncu_redux) ncu.hidden = !tr.ncu_redux;
     if (!tr.has.shared) {
       setText($('bank-caption'), '');
       setText($('banks-text'), tr.kernel + ' does not use shared memory: no banks to conflict.');
@@ -908,7 +963,7 @@
       var at = tr.stepsWith.acc;
       setHtml(list, '<div class="small">No warp-level shared-memory access in this step' + (at.length ? '; accesses in step' +
         (at.length > 1 ? 's ' : ' ') + esc(stepRanges(at)) : '') + '.</div>');
-      setText($('bank-caption'), 'No shared-memory access in this step.');
+      setText($('bank-caption'), st.bank_idle || 'No shared load or store in this step.');
       drawBankFigure(c, null);
       $('bank-hover').hidden = true;
       return;
@@ -1083,20 +1138,20 @@
   }
 
   function drawGlobal(tr, st) {
-    var list = $('global-list'), c = $('gslice'), panel = $('global-panel');
+    var list = $('global-list'), c = $('gslice');
     if (!tr.has.global) {
       setText($('global-text'), tr.kernel + ' makes no global load or store that the trace records.');
       setHtml(list, '');
       hide(c);
       return;
     }
-    panel.hidden = false;
     var req = st.req || [], h = '', text;
     if (st.gsum) {
       var g = st.gsum;
       text = 'This step: ' + g[0] + ' load, ' + g[1] + ' store requests; ' + g[2] +
-        ' sectors of 32 bytes (' + g[3] + ' needed): <span class="' + (g[5] < 0.995 ? 'bad' : 'good') + '">' +
-        Math.round(g[5] * 100) + '% efficiency</span>.';
+        ' sectors of 32 bytes, ' + (g[2] > g[3] ? '<span class="bad">' + (g[2] - g[3]) + ' more than needed (' + g[3] +
+        ')</span>' : '<span class="good">the fewest possible</span>') + '; ' + Math.round(g[5] * 100) +
+        '% of the bytes used.';
     } else {
       text = 'No global request in this step; requests in step' +
         (tr.stepsWith.req.length > 1 ? 's ' : ' ') + esc(stepRanges(tr.stepsWith.req)) + '.';
@@ -1105,7 +1160,7 @@
     req.slice(0, 64).forEach(function (q, i) {
       h += '<div class="item' + (i === S.req ? ' sel' : '') + '" data-req="' + i + '">warp ' + q.w + ' ' + KIND_NAMES[q.k] +
         ' ' + esc(elements(q)) + ', line ' + q.l + ': ' + q.sec + ' sector' + (q.sec === 1 ? '' : 's') + ' (' + q.min +
-        ' needed), <span class="' + (q.eff < 0.995 ? 'bad' : 'good') + '">' + Math.round(q.eff * 100) + '%</span></div>';
+        ' needed), <span class="' + (q.sec > q.min ? 'bad' : 'good') + '">' + Math.round(q.eff * 100) + '%</span></div>';
     });
     if (req.length > 64) h += '<div>' + (req.length - 64) + ' more requests</div>';
     setHtml(list, h);
@@ -1637,6 +1692,9 @@
     });
     D.traces.forEach(function (e) { traceOf[key(e.kernel, e.bs)] = traceOf[key(e.kernel, e.bs)] || e; });
     var m = D.meta;
+    // One line on screen (a laptop's first screen is for the replay); the rest behind "details".
+    $('rec-line').innerHTML = '<b>recorded</b> on <b>' + esc(m.gpu) + '</b>, ' + esc(String(m.date).slice(0, 10)) +
+      '; nothing runs on your GPU.';
     $('rec-text').innerHTML = 'This page replays a session <b>recorded</b> on <b>' + esc(m.gpu) + '</b> on <b>' +
       esc(m.date) + '</b>; nothing runs on your computer\'s GPU. Steps come from ReduceScope\'s replay model. ' +
       'Traces held (threads per block): ' + esc(describeHeld()) + ' (' + D.traces.length + ' of ' + D.traces_in_session +
@@ -1645,6 +1703,7 @@
     $('footer').textContent = 'Exported by ' + D.exporter + ' from a session recorded by ReduceScope ' + m.tool +
       '. Bank model: 32 banks of 4 bytes. Global efficiency: bytes requested / (32-byte sectors touched ' + TIMES +
       ' 32).';
+    $('ncu-note').title = D.ncu_redux_note || '';
     $('app').hidden = false;
     document.addEventListener('keydown', onKey);
     document.addEventListener('keyup', function (e) { if (e.key === ' ' && D) e.preventDefault(); });
@@ -1695,7 +1754,8 @@
   hook.state = function () {
     return { kernel: S.kernel, bs: S.bs, step: S.step, steps: S.trace ? S.trace.steps.length : 0,
       playing: S.playing, loading: S.loading, ready: hook.ready, error: hook.error,
-      warps: S.trace ? S.trace.warps : 0 };
+      warps: S.trace ? S.trace.warps : 0,
+      part: S.trace && S.trace.steps[S.step] && S.trace.steps[S.step].part ? S.trace.steps[S.step].part.length / 2 : 0 };
   };
   hook.kernels = function () { return kernels.map(function (k) { return k.name; }); };
   hook.held = function (name) { return heldSizes(name); };

@@ -19,6 +19,7 @@
 #include "gpu_reduce.hpp"  // kernel_source, kToolVersion
 #include "histogram.hpp"
 #include "kernel_info.hpp"
+#include "layout.hpp"  // views_in_order, bank_idle_sentence, wasteful, stores_warp_reduce_result: as the window
 #include "replay.hpp"
 #include "web_assets.hpp"
 
@@ -289,7 +290,8 @@ uint32_t default_block_size(const std::string& track) {
 
 namespace {
 
-std::string trace_json(const Replay& r, int source_index) {
+// `source`: the trace's kernel source (for the predicate barriers' names).
+std::string trace_json(const Replay& r, int source_index, const std::string& source) {
   const TraceMeta& m = r.meta();
   Json j;
   j.obj();
@@ -317,6 +319,16 @@ std::string trace_json(const Replay& r, int source_index) {
     j.end_obj();
   }
   j.ints("result_lanes", r.result_lanes());
+  // The views the kernel has, in the window's order (app/gui/layout.hpp, views_in_order): the page shows
+  // those with something in the step (each step's "on": bit View::x), the first of them first; the others
+  // fold into one line (each step's "idle").
+  j.key("views").arr();
+  for (gui::View v : gui::views_in_order(r)) {
+    if (!gui::view_has(r, v)) continue;
+    j.str(v == gui::View::Lanes ? "lanes" : v == gui::View::Atomics ? "atomics" : v == gui::View::Smem ? "smem" : "global");
+  }
+  j.end_arr();
+  j.kv("ncu_redux", gui::stores_warp_reduce_result(r));
 
   // Atomic targets with the order their updates landed: [thread, epoch, operand, old, result, ...].
   j.key("targets").arr();
@@ -342,6 +354,8 @@ std::string trace_json(const Replay& r, int source_index) {
     const Step& st = r.step(si);
     j.obj();
     j.kv("end", static_cast<int>(st.ended_by)).kv("bl", st.barrier_line);
+    // The predicate barriers by their name (the page's names for `end` say "__syncthreads()").
+    if (const std::string e = gui::step_end_name(st, source); e != to_string(st.ended_by)) j.kv("endname", e);
     j.ints("lines", st.lines);
     j.kv("ld", st.loads).kv("st", st.stores).kv("ldc", st.load_conflicts).kv("stc", st.store_conflicts);
     j.kv("deg", st.max_degree).kv("aw", st.active_warps());
@@ -351,6 +365,28 @@ std::string trace_json(const Replay& r, int source_index) {
                          static_cast<int64_t>(std::lround(ws.efficiency * 1000.0))});
     }
     j.ints("warps", w);
+    // Lanes useful in part of the step only (made some of their warp's instructions, sat out others):
+    // (warp, lanes) pairs, drawn half green as in the window; absent where there are none.
+    std::vector<int64_t> part;
+    for (size_t wi = 0; wi < st.warps.size(); ++wi) {
+      const uint32_t p = st.warps[wi].useful & ~st.warps[wi].every;
+      if (p) part.insert(part.end(), {static_cast<int64_t>(wi), p});
+    }
+    if (!part.empty()) j.ints("part", part);
+    // The views with something in this step (bit View::x), and the others in one line, as the window's
+    // idle line.
+    {
+      std::vector<gui::View> idle;
+      int on = 0;
+      for (gui::View v : gui::views_in_order(r)) {
+        if (!gui::view_active(st, v)) idle.push_back(v);
+        else on |= 1 << static_cast<int>(v);
+      }
+      j.kv("on", on);
+      if (const std::string t = gui::idle_summary(r, st, idle); !t.empty()) j.kv("idle", t);
+    }
+    // The bank view's sentence for a step with no shared load or store.
+    if (st.accesses.empty()) j.kv("bank_idle", gui::bank_idle_sentence(r, st));
     changed_cells(j, "set", prev_smem, prev_def, st.smem, st.defined);
     prev_smem = st.smem;
     prev_def = st.defined;
@@ -471,6 +507,7 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
   Json j;
   j.obj();
   j.kv("format", static_cast<int>(kWebDataVersion)).kv("exporter", std::string("ReduceScope ") + kToolVersion);
+  j.kv("ncu_redux_note", std::string(gui::kNcuReduxNote));
   j.kv("session_name", o.session_name);
   const SessionMeta& m = s.meta;
   j.key("meta").obj();
@@ -620,7 +657,9 @@ std::string list_sizes(const std::vector<uint32_t>& v) {
 
 }  // namespace
 
-std::string web_trace_json(const Trace& trace, int source_index) { return trace_json(Replay(trace), source_index); }
+std::string web_trace_json(const Trace& trace, int source_index) {
+  return trace_json(Replay(trace), source_index, trace.source);
+}
 
 std::string web_page(const Session& s, const WebExportOptions& o, WebExportResult* result) {
   if (s.traces.empty()) {
@@ -651,7 +690,7 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     p.trace = &t;
     try {
       const Replay replay(t);
-      p.json = trace_json(replay, static_cast<int>(it - sources.begin()));
+      p.json = trace_json(replay, static_cast<int>(it - sources.begin()), t.source);
       p.steps = replay.num_steps();
     } catch (const ReplayError& e) {
       throw WebExportError(std::string("cannot replay a trace of the session: ") + e.what());

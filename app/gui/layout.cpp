@@ -131,6 +131,16 @@ bool stores_warp_reduce_result(const Replay& r) {
   return false;
 }
 
+std::string step_end_name(const Step& st, const std::string& source) {
+  if (st.ended_by == StepEnd::BlockBarrier && st.barrier_line) {
+    const std::string line = source_line(source, st.barrier_line);
+    for (const char* v : {"__syncthreads_or", "__syncthreads_and", "__syncthreads_count"}) {
+      if (line.find(v) != std::string::npos) return std::string(v) + "()";
+    }
+  }
+  return to_string(st.ended_by);
+}
+
 std::string bank_idle_sentence(const Replay& r, const Step& st) {
   int shared_atomics = 0;
   for (size_t ai : st.atomics) shared_atomics += r.atomics()[ai].kind == AccessKind::SharedAtomic;
@@ -138,7 +148,8 @@ std::string bank_idle_sentence(const Replay& r, const Step& st) {
     return "No shared load or store in this step; " + std::to_string(shared_atomics) + " warp-level shared atomic" +
            (shared_atomics == 1 ? "" : "s") + " (see Atomics).";
   }
-  return "No shared-memory access or global request in this step.";
+  return st.global_requests.empty() ? "No shared-memory access or global request in this step."
+                                    : "No shared load or store in this step.";
 }
 
 std::string idle_summary(const Replay& r, const Step& st, const std::vector<View>& idle,

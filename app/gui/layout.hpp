@@ -77,10 +77,15 @@ struct WindowColumns {
 };
 WindowColumns window_columns(float width, float font_px);
 
-// The bank view's sentence for a step with no shared load or store and no global request (issue 17: it
-// said "No shared-memory access in this step" while 8 shared atomicAdds ran): the step's warp-level shared
-// atomics where there are any, which touch shared memory too ("No shared load or store in this step; 8
-// warp-level shared atomics (see Atomics)."), else that the step has neither.
+// What ends step `st`, in the source's words: to_string(st.ended_by) ("__syncthreads()", "a warp
+// shuffle"), or the predicate form the barrier line holds ("__syncthreads_or()", "_and()", "_count()";
+// the trace records them all as block barriers). `source` is the trace's kernel source.
+std::string step_end_name(const Step& st, const std::string& source);
+
+// The bank view's sentence for a step with no shared load or store (issue 17: it said "No shared-memory
+// access in this step" while 8 shared atomicAdds ran): the step's warp-level shared atomics where there
+// are any, which touch shared memory too ("No shared load or store in this step; 8 warp-level shared
+// atomics (see Atomics)."), else that it has no shared access (nor global request, where it has none).
 std::string bank_idle_sentence(const Replay& r, const Step& st);
 
 // Whether the block stores a warp-reduce result (__reduce_*_sync) to shared memory: a store by a lane

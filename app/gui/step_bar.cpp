@@ -10,15 +10,9 @@ namespace rs::gui {
 
 namespace {
 
-// What ends the step, in the source's words: "__syncthreads_or (line 168)", "a warp shuffle (line 195)".
+// What ends the step, in the source's words: "__syncthreads_or() (line 168)", "a warp shuffle (line 195)".
 std::string step_end(const LoadedTrace& t, const Step& st) {
-  std::string what = to_string(st.ended_by);
-  if (st.ended_by == StepEnd::BlockBarrier && st.barrier_line) {
-    const std::string line = source_line(t.trace.source, st.barrier_line);
-    for (const char* v : {"__syncthreads_or", "__syncthreads_and", "__syncthreads_count"}) {
-      if (line.find(v) != std::string::npos) what = std::string(v) + "()";
-    }
-  }
+  std::string what = step_end_name(st, t.trace.source);
   if (st.barrier_line) what += " (line " + std::to_string(st.barrier_line) + ")";
   return what;
 }
