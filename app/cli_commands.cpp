@@ -4,6 +4,8 @@
 // for a command only if the command's entry names it; help_text() prints these entries.
 #include "cli_table.hpp"
 
+#include <initializer_list>
+
 namespace rs::cli {
 
 const char* const kOverviewIntro =
@@ -14,7 +16,26 @@ const char* const kOverviewEnd =
     "Without a GPU the window replays the session recorded on an H100 that ships in assets/sessions.\n"
     "Exit codes: 0 success, 1 runtime error, 2 usage error.\n";
 
+namespace {
+
+// `uses` and then `more`.
+std::vector<Use> with(std::vector<Use> uses, std::initializer_list<Use> more) {
+  uses.insert(uses.end(), more);
+  return uses;
+}
+
+}  // namespace
+
 const std::vector<CommandSpec>& command_table() {
+  // `run`'s options, which `trace` takes too: one kernel (or each of a track's) at one block size.
+  static const std::vector<Use> one_kernel = {
+      {.opt = "--track", .arg = "T"},
+      {.opt = "--kernel", .arg = "NAME", .required = true},
+      {.opt = "--block-size", .arg = "B", .required = true},
+      {.opt = "--type", .arg = "int32|float32", .brief_arg = "T"},
+      {.opt = "--n", .arg = "N"},
+      {.opt = "--pattern", .arg = "P", .in_overview = false},
+  };
   static const std::vector<CommandSpec> table = {
       {Command::Gui, "", Operands::One,
        {{
@@ -66,17 +87,11 @@ const std::vector<CommandSpec>& command_table() {
        "--track pitfalls by name, or run `reducescope pitfalls`).\n"
        "Exit: 0 all results correct, 1 a runtime error or a wrong result, 2 a usage error.\n"},
       {Command::Trace, "trace", Operands::None,
-       {{
-           {.opt = "--track", .arg = "T"},
-           {.opt = "--kernel", .arg = "NAME", .required = true},
-           {.opt = "--block-size", .arg = "B", .required = true},
-           {.opt = "--type", .arg = "int32|float32", .brief_arg = "T"},
-           {.opt = "--n", .arg = "N"},
-           {.opt = "--pattern", .arg = "P", .in_overview = false},
-           {.opt = "--block", .arg = "K", .in_overview = false},
-           {.opt = "--out", .arg = "FILE"},
-           {.opt = "--quiet", .in_overview = false},
-       }},
+       {with(one_kernel, {
+                             {.opt = "--block", .arg = "K", .in_overview = false},
+                             {.opt = "--out", .arg = "FILE"},
+                             {.opt = "--quiet", .in_overview = false},
+                         })},
        1,
        "Runs the tracing build of a kernel, records block K (default 0) of its first launch, prints\n"
        "each step (barrier epoch): active warps, active masks, divergence, every warp-level\n"
@@ -94,15 +109,7 @@ const std::vector<CommandSpec>& command_table() {
        "ran where, steps, active warps and bank conflicts; --steps also prints every step as `trace`\n"
        "does. A session: the GPU and date it was recorded on, its timing table and its traces.\n"
        "Exit 1 with a message if the file is not valid.\n"},
-      {Command::Run, "run", Operands::None,
-       {{
-           {.opt = "--track", .arg = "T"},
-           {.opt = "--kernel", .arg = "NAME", .required = true},
-           {.opt = "--block-size", .arg = "B", .required = true},
-           {.opt = "--type", .arg = "int32|float32", .brief_arg = "T"},
-           {.opt = "--n", .arg = "N"},
-           {.opt = "--pattern", .arg = "P", .in_overview = false},
-       }},
+      {Command::Run, "run", Operands::None, {one_kernel},
        1,
        "Runs the timing build of one kernel once (every launch down to one value) and prints the sum\n"
        "and whether it matches the CPU reference; --track T without --kernel runs each kernel of the\n"
