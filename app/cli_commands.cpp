@@ -1,0 +1,238 @@
+// The commands of `reducescope` as data (the command table, cli_table.hpp): for each, the options and
+// operands it takes in the order and form its usage lines show them, which of them the overview's
+// shorter usage lines leave out, and the help text after its usage lines. parse_cli() accepts an option
+// for a command only if the command's entry names it; help_text() prints these entries.
+#include "cli_table.hpp"
+
+#include <initializer_list>
+
+namespace rs::cli {
+
+const char* const kOverviewIntro =
+    "ReduceScope: see what CUDA parallel reduction does on the GPU, track by track (Harris's\n"
+    "reduce0..reduce6; the lecture's atomics, shuffle and two-step kernels).\n";
+
+const char* const kOverviewEnd =
+    "Without a GPU the window replays the session recorded on an H100 that ships in assets/sessions.\n"
+    "Exit codes: 0 success, 1 runtime error, 2 usage error.\n";
+
+namespace {
+
+// `uses` and then `more`.
+std::vector<Use> with(std::vector<Use> uses, std::initializer_list<Use> more) {
+  uses.insert(uses.end(), more);
+  return uses;
+}
+
+}  // namespace
+
+const std::vector<CommandSpec>& command_table() {
+  // `run`'s options, which `trace` takes too: one kernel (or each of a track's) at one block size.
+  static const std::vector<Use> one_kernel = {
+      {.opt = "--track", .arg = "T"},
+      {.opt = "--kernel", .arg = "NAME", .required = true},
+      {.opt = "--block-size", .arg = "B", .required = true},
+      {.opt = "--type", .arg = "int32|float32", .brief_arg = "T"},
+      {.opt = "--n", .arg = "N"},
+      {.opt = "--pattern", .arg = "P", .in_overview = false},
+  };
+  static const std::vector<CommandSpec> table = {
+      {Command::Gui, "", Operands::One,
+       {{
+           {.opt = "FILE.rssession|FILE.rstrace"},
+           {.opt = "--kernel", .arg = "NAME"},
+           {.opt = "--block-size", .arg = "B"},
+           {.opt = "--n", .arg = "N"},
+           {.opt = "--pattern", .arg = "P"},
+           {.opt = "--compare", .arg = "K[:B]", .section = Section::Window, .note = "side B: kernel K at B threads"},
+           {.opt = "--view", .arg = "table|live|blocksize|sweep", .section = Section::Window},
+           {.opt = "--scale", .arg = "F", .section = Section::Window, .line_break = true},
+           {.opt = "--high-contrast", .section = Section::Window},
+           {.opt = "--large-charts", .section = Section::Window},
+           {.opt = "--play", .section = Section::Window},
+           {.opt = "--help-overlay", .section = Section::Window},
+           {.opt = "--export-dir", .arg = "DIR", .section = Section::Window, .note = "File > Export's folder"},
+           {.opt = "--screenshot", .arg = "FILE.png", .required = true, .section = Section::Automation},
+           {.opt = "--step", .arg = "S", .section = Section::Automation},
+           {.opt = "--frames", .arg = "F", .section = Section::Automation},
+           {.opt = "--stats", .section = Section::Automation},
+       }},
+       1,
+       "With no command, opens the window: kernel list, block size, step-by-step replay of one\n"
+       "thread block (shared memory, warps x lanes, bank conflicts) and the timings measured so far.\n"
+       "Tracks: {tracks}. Kernels: {kernels}. Block sizes: 32, 64, 128, 256, 512, 1024.\n"},
+      {Command::Bench, "bench", Operands::None,
+       {{
+           {.opt = "--track", .arg = "T|all"},
+           {.opt = "--kernel", .arg = "NAME|all"},
+           {.opt = "--type", .arg = "int32|float32|all"},
+           {.opt = "--n", .arg = "N"},
+           {.opt = "--block-size", .arg = "B|all"},
+           {.opt = "--samples", .arg = "S"},
+           {.opt = "--pattern", .arg = "ones|random|iota", .in_overview = false},
+           {.opt = "--csv", .arg = "FILE"},
+       }},
+       1,
+       "Times each kernel on the GPU and prints one table per track (and element type) in the shape of\n"
+       "Harris's slide: time (ms), launches, effective bandwidth (GB/s), % of the device's theoretical\n"
+       "peak, step and cumulative speedup, and whether the result matches the CPU reference (int32:\n"
+       "exact, with wrap-around; float32: within the stated tolerance of a double-precision sum). Tracks\n"
+       "with timings in their source (lecture) also show the source's time and its ratio, and the CPU\n"
+       "loop the source starts from, timed here. Float rows say whether repeated runs gave the same bits.\n"
+       "Defaults: every track, every type its kernels take, each track's own block size (harris 256,\n"
+       "lecture 1024), --n 16777216 --samples 30 --pattern random. N may be written 2^24. Method: 3\n"
+       "warm-ups, then per sample an L2 flush and CUDA events around the whole reduction (every launch);\n"
+       "median, min, max. cub::DeviceReduce::Sum and a device-to-device copy are timed the same way.\n"
+       "Tracks: {tracks} (`all` leaves out the pitfalls, wrong code on purpose: ask for\n"
+       "--track pitfalls by name, or run `reducescope pitfalls`).\n"
+       "Exit: 0 all results correct, 1 a runtime error or a wrong result, 2 a usage error.\n"},
+      {Command::Trace, "trace", Operands::None,
+       {with(one_kernel, {
+                             {.opt = "--block", .arg = "K", .in_overview = false},
+                             {.opt = "--out", .arg = "FILE"},
+                             {.opt = "--quiet", .in_overview = false},
+                         })},
+       1,
+       "Runs the tracing build of a kernel, records block K (default 0) of its first launch, prints\n"
+       "each step (barrier epoch): active warps, active masks, divergence, every warp-level\n"
+       "shared-memory access with its source line and n-way bank conflict, warp shuffles (lane -> lane),\n"
+       "atomics (contention per address) and global requests (32-byte sectors). --out saves the trace\n"
+       "(.rstrace) for `reducescope show` and the window. Default --n 16777216. --track T without\n"
+       "--kernel traces each kernel of the track (summaries only with --quiet).\n"},
+      {Command::Show, "show", Operands::One,
+       {{
+           {.opt = "FILE", .required = true},
+           {.opt = "--steps"},
+       }},
+       1,
+       "Validates a saved trace (.rstrace) or session (.rssession) and summarises it. A trace: what\n"
+       "ran where, steps, active warps and bank conflicts; --steps also prints every step as `trace`\n"
+       "does. A session: the GPU and date it was recorded on, its timing table and its traces.\n"
+       "Exit 1 with a message if the file is not valid.\n"},
+      {Command::Run, "run", Operands::None, {one_kernel},
+       1,
+       "Runs the timing build of one kernel once (every launch down to one value) and prints the sum\n"
+       "and whether it matches the CPU reference; --track T without --kernel runs each kernel of the\n"
+       "track that takes the block size. Meant for profilers and sanitizers, e.g.\n"
+       "  ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum reducescope run \\\n"
+       "      --kernel reduce1 --block-size 256 --n 256\n"
+       "  compute-sanitizer --tool racecheck reducescope run --kernel reduce5 --block-size 128 --n 100003\n"},
+      {Command::Record, "record", Operands::None,
+       {{
+           {.opt = "--out", .arg = "FILE", .required = true, .brief_arg = "FILE.rssession"},
+           {.opt = "--track", .arg = "T|all"},
+           {.opt = "--n", .arg = "N"},
+           {.opt = "--pattern", .arg = "P", .in_overview = false},
+           {.opt = "--samples", .arg = "S"},
+       }},
+       1,
+       "Runs every kernel of the tracks (default all) at every block size it accepts on the GPU, on\n"
+       "int32 input (float32-only kernels on float32): times each as `bench` does and\n"
+       "traces block 0 of each, and saves it all, with the GPU's name and the date, in one session\n"
+       "file (.rssession). The window and `export` open it on machines without a GPU.\n"
+       "Defaults: --n 16777216 --pattern random --samples 30.\n"},
+      {Command::Export, "export", Operands::One,
+       {
+           {
+               {.opt = "SESSION", .required = true},
+               {.opt = "--out", .arg = "DIR", .required = true},
+               {.opt = "--block-size", .arg = "B"},
+           },
+           {
+               {.opt = "SESSION", .required = true},
+               {.opt = "--html", .arg = "FILE.html", .required = true},
+               {.opt = "--block-size", .arg = "B[,B...]|all"},
+           },
+           {
+               {.opt = "--sweep", .required = true},
+               {.opt = "BENCH.csv", .required = true},
+               {.opt = "--out", .arg = "DIR", .required = true},
+           },
+       },
+       2,
+       "Writes the session's timing charts into DIR as PNG, SVG and PDF, with the numbers behind\n"
+       "each as CSV: time and bandwidth per kernel (at B, or at every block size), time and\n"
+       "bandwidth against block size, and Harris's table. Each chart names the GPU, N, the block\n"
+       "size and the timing method. --sweep draws sweep_bandwidth (PNG, SVG, PDF, CSV) from\n"
+       "`reducescope bench --csv` output at several N (files concatenated): each track's fastest\n"
+       "correct kernel, CUB and the copy against N, with the theoretical peak.\n"
+       "--html writes one self-contained web page (no install, no network: any current browser)\n"
+       "that replays the session's traces step by step, with its timing table, GPU and date. It\n"
+       "holds the traces at the given block sizes, or by default each track's own block size and as\n"
+       "many others as fit 3 MB; the page says which it holds.\n"},
+      {Command::Profile, "profile", Operands::One,
+       {{
+           {.opt = "SESSION", .required = true},
+           {.opt = "--track", .arg = "book"},
+           {.opt = "--block-size", .arg = "B"},
+           {.opt = "--n", .arg = "N"},
+       }},
+       1,
+       "Measures, with Nsight Compute, the metrics the book reads with nvprof (inst_per_warp,\n"
+       "gld_efficiency, gld_throughput, dram_read_throughput, stall_sync, achieved_occupancy) for every\n"
+       "book kernel at B threads (default 512) over N elements (default 2^24; the first launch), and\n"
+       "writes them into SESSION, so the window shows them beside the timings, also without a GPU.\n"
+       "Needs a CUDA GPU and `ncu` on the PATH; without ncu it says so and exits 1.\n"},
+      {Command::Histogram, "histogram", Operands::None,
+       {{
+           {.opt = "--input", .arg = "text|uniform|skewed|all"},
+           {.opt = "--kernel", .arg = "NAME|all"},
+           {.opt = "--n", .arg = "BYTES"},
+           {.opt = "--block-size", .arg = "B", .in_overview = false},
+           {.opt = "--samples", .arg = "S", .in_overview = false},
+           {.opt = "--csv", .arg = "FILE", .in_overview = false},
+           {.opt = "--out", .arg = "FILE.rstrace", .in_overview = false},
+           {.opt = "--block", .arg = "K", .nested = true, .in_overview = false},
+       }},
+       1,
+       "The course track's histograms (seeds/004): histo_sectioned (one section per thread),\n"
+       "histo_basic (interleaved, global atomics) and histo_private (a shared histogram per block),\n"
+       "timed against cub::DeviceHistogram over the same bytes, as `bench` times (3 warm-ups, L2\n"
+       "flushed, CUDA events, median of S samples; zeroing the bins is timed too). Inputs: text (a\n"
+       "real English text, repeated; the note's 7 bins of 4 letters), uniform (random bytes, 256 bins),\n"
+       "skewed (90% of the bytes in one bin, 256 bins). Every result is checked bin by bin against the\n"
+       "CPU. Defaults: every input and kernel, --n 2^26 bytes, --block-size 256, --samples 30.\n"
+       "--out saves a trace of one kernel on one input (block K, default 0) for `show` and the window.\n"
+       "Exit: 0 all histograms correct, 1 a runtime error or a wrong bin, 2 a usage error.\n"},
+      {Command::Pitfalls, "pitfalls", Operands::None,
+       {{
+           {.opt = "--kernel", .arg = "NAME", .in_overview = false},
+           {.opt = "--runs", .arg = "R"},
+           {.opt = "--n", .arg = "N"},
+           {.opt = "--block-size", .arg = "B"},
+           {.opt = "--pattern", .arg = "P", .in_overview = false},
+           {.opt = "--out", .arg = "SESSION", .in_overview = false},
+       }},
+       1,
+       "Runs each kernel of the pitfalls track (WRONG CODE on purpose: the notes' bugs put back into\n"
+       "correct kernels) R times (default 100) on the GPU, and prints how many runs gave a wrong sum,\n"
+       "how many different sums they gave, and what is wrong with the code. Defaults: --n 16777216,\n"
+       "--block-size 256, --pattern random. Kernels that would hang the GPU are not runnable at all\n"
+       "(docs/tracks.md). --out SESSION writes the results into the session (with compute-sanitizer's\n"
+       "racecheck hazards where it is on the PATH), so the window shows them without a GPU.\n"
+       "Exit: 0 when every kernel ran (wrong sums are the point), 1 a runtime error.\n"},
+      {Command::Sweep, "sweep", Operands::Many,
+       {{
+           {.opt = "BENCH.csv [BENCH.csv ...]", .required = true},
+           {.opt = "--out", .arg = "SESSION", .required = true},
+       }},
+       1,
+       "Stores the bandwidth-against-N sweep into SESSION, so the window's \"vs N\" tab and `export`\n"
+       "show it without a GPU: from `reducescope bench --csv` output at several N (one file per N, or\n"
+       "concatenated), each track's fastest correct int32 kernel over every block size, CUB and the\n"
+       "device-to-device copy at each N. The rows must come from the session's GPU. The rows at the\n"
+       "session's own N and pattern also give the launch count of each timing that has none (sessions\n"
+       "recorded before 0.2). Exit: 0 stored, 1 a runtime error (unreadable or foreign rows).\n"},
+  };
+  return table;
+}
+
+const CommandSpec* find_command(const std::string& name) {
+  if (name.empty()) return nullptr;  // the window has no name to give
+  for (const CommandSpec& c : command_table()) {
+    if (name == c.name) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace rs::cli

@@ -1,0 +1,243 @@
+// Each option of the command line once (the option table, cli_table.hpp): whether it takes a value, and
+// how that value is checked and stored in Options, with the one-line UsageError a bad value gets. Also
+// the value parsers the checks after the loop share (tracks, kernel names) and parse_count (cli.hpp).
+#include "cli_table.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+
+namespace rs {
+
+namespace {
+
+constexpr uint64_t kMaxN = 1ull << 31;
+
+template <class T>
+bool parse_uint(const std::string& s, T& out) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+unsigned parse_block_size(const std::string& v) {
+  unsigned b = 0;
+  if (!parse_uint(v, b)) throw UsageError("--block-size: '" + v + "' is not a number (use 32, 64, ..., 1024)");
+  if (auto why = block_size_problem(b)) throw UsageError("--block-size: " + *why);
+  return b;
+}
+
+std::vector<DType> parse_types(const std::string& v) {
+  if (v == "int32") return {DType::Int32};
+  if (v == "float32") return {DType::Float32};
+  if (v == "all") return {DType::Int32, DType::Float32};
+  throw UsageError("--type: '" + v + "' is not one of int32, float32, all");
+}
+
+std::string histogram_kernel_names() {
+  return cli::kernel_names([](const KernelInfo& k) { return k.op == ReduceOp::Histogram; });
+}
+
+KernelId parse_kernel(const std::string& v) {
+  const KernelInfo* k = find_kernel(v);
+  if (!k) throw UsageError("--kernel: unknown kernel '" + v + "' (kernels: " + cli::kernel_names() + ")");
+  return k->id;
+}
+
+}  // namespace
+
+uint64_t parse_count(const std::string& s, const std::string& option) {
+  uint64_t n = 0;
+  if (s.size() > 2 && s.rfind("2^", 0) == 0) {
+    unsigned e = 0;
+    if (!parse_uint(s.substr(2), e) || e > 31) throw UsageError(option + ": '" + s + "' must be 2^0 .. 2^31");
+    n = 1ull << e;
+  } else if (!parse_uint(s, n)) {
+    throw UsageError(option + ": '" + s + "' is not a count (write e.g. 16777216 or 2^24)");
+  }
+  if (n == 0) throw UsageError(option + ": N must be at least 1");
+  if (n > kMaxN) throw UsageError(option + ": N = " + s + " is more than 2^31 elements (8 GiB)");
+  return n;
+}
+
+namespace cli {
+
+std::string kernel_names() {
+  return kernel_names([](const KernelInfo&) { return true; });
+}
+
+std::vector<std::string> parse_tracks(const std::string& v) {
+  std::vector<std::string> t;
+  if (v == "all") {  // every track but the pitfalls, which are wrong code: asked for by name only
+    for (const auto& tr : track_table()) {
+      if (std::string(tr.id) != kPitfallsTrack) t.push_back(tr.id);
+    }
+    return t;
+  }
+  if (!find_track(v)) throw UsageError("--track: unknown track '" + v + "' (tracks: " + track_names() + ", all)");
+  t.push_back(v);
+  return t;
+}
+
+namespace {
+
+// A switch: sets one bool of Options.
+template <bool Options::*Field>
+void set_switch(Parsing& p, const std::string&) {
+  p.o.*Field = true;
+}
+
+void apply_kernel(Parsing& p, const std::string& v) {
+  Options& o = p.o;
+  if (o.command == Command::Histogram) {  // a histogram kernel, or all of them
+    o.histo_kernels.clear();
+    if (v != "all") {
+      const KernelId k = parse_kernel(v);
+      if (kernel_info(k).op != ReduceOp::Histogram) {
+        throw UsageError("--kernel: " + v + " is a reduction, not a histogram (" + histogram_kernel_names() + ")");
+      }
+      o.histo_kernels.push_back(k);
+    }
+    return;
+  }
+  o.kernels.clear();
+  if (v == "all" && o.command == Command::Bench) {
+    p.have_kernel = false;  // every kernel of the selected tracks
+  } else {
+    o.kernels.push_back(parse_kernel(v));
+    p.have_kernel = true;
+    o.have_kernel = true;
+  }
+}
+
+void apply_block_size(Parsing& p, const std::string& v) {
+  Options& o = p.o;
+  const Command cmd = o.command;
+  o.block_sizes.clear();
+  if (v == "all" && (cmd == Command::Bench || cmd == Command::Export)) {
+    o.block_sizes.assign(kBlockSizes.begin(), kBlockSizes.end());
+    o.block_sizes_all = true;
+  } else if (cmd == Command::Export) {  // export --html takes a list: 128,256
+    for (size_t at = 0; at <= v.size();) {
+      const size_t comma = std::min(v.find(',', at), v.size());
+      o.block_sizes.push_back(parse_block_size(v.substr(at, comma - at)));
+      at = comma + 1;
+    }
+  } else {
+    o.block_sizes.push_back(parse_block_size(v));
+  }
+  o.have_block_size = true;
+}
+
+}  // namespace
+
+const std::vector<OptionSpec>& option_table() {
+  static const std::vector<OptionSpec> table = {
+      {"--kernel", true, apply_kernel},
+      {"--track", true,
+       [](Parsing& p, const std::string& v) {
+         p.o.tracks = parse_tracks(v);
+         p.o.have_track = true;
+       }},
+      {"--type", true,
+       [](Parsing& p, const std::string& v) {
+         p.o.dtypes = parse_types(v);
+         p.o.have_type = true;
+       }},
+      {"--block-size", true, apply_block_size},
+      {"--n", true,
+       [](Parsing& p, const std::string& v) {
+         p.o.n = parse_count(v, "--n");
+         p.o.have_n = true;
+       }},
+      {"--samples", true,
+       [](Parsing& p, const std::string& v) {
+         if (!parse_uint(v, p.o.samples) || p.o.samples < 20 || p.o.samples > 100000) {
+           throw UsageError("--samples: '" + v + "' must be a number from 20 to 100000 (the median needs at least 20)");
+         }
+       }},
+      {"--pattern", true,
+       [](Parsing& p, const std::string& v) {
+         auto pattern = parse_pattern(v);
+         if (!pattern) throw UsageError("--pattern: '" + v + "' is not one of ones, random, iota");
+         p.o.pattern = *pattern;
+         p.o.have_pattern = true;
+       }},
+      {"--csv", true, [](Parsing& p, const std::string& v) { p.o.csv = v; }},
+      {"--out", true, [](Parsing& p, const std::string& v) { p.o.out = v; }},
+      {"--block", true,
+       [](Parsing& p, const std::string& v) {
+         if (!parse_uint(v, p.o.traced_block)) throw UsageError("--block: '" + v + "' is not a block index");
+       }},
+      {"--steps", false, set_switch<&Options::steps>},
+      {"--quiet", false, set_switch<&Options::quiet>},
+      {"--sweep", false, set_switch<&Options::sweep>},
+      {"--html", true, [](Parsing& p, const std::string& v) { p.o.html = v; }},
+      {"--runs", true,
+       [](Parsing& p, const std::string& v) {
+         if (!parse_uint(v, p.o.runs) || p.o.runs < 1 || p.o.runs > 100000) {
+           throw UsageError("--runs: '" + v + "' must be a number from 1 to 100000");
+         }
+       }},
+      {"--input", true,
+       [](Parsing& p, const std::string& v) {
+         Options& o = p.o;
+         o.histo_inputs.clear();
+         if (v == "all") {
+           o.histo_inputs = {HistoInput::Text, HistoInput::Uniform, HistoInput::Skewed};
+         } else if (auto in = parse_histo_input(v)) {
+           o.histo_inputs.push_back(*in);
+         } else {
+           throw UsageError("--input: '" + v + "' is not one of text, uniform, skewed, all");
+         }
+       }},
+      // The window's:
+      {"--screenshot", true, [](Parsing& p, const std::string& v) { p.o.screenshot = v; }},
+      {"--step", true,
+       [](Parsing& p, const std::string& v) {
+         if (!parse_uint(v, p.o.step)) throw UsageError("--step: '" + v + "' is not a step number");
+       }},
+      {"--frames", true,
+       [](Parsing& p, const std::string& v) {
+         if (!parse_uint(v, p.o.frames) || p.o.frames < 1) throw UsageError("--frames: '" + v + "' must be at least 1");
+       }},
+      {"--compare", true,
+       [](Parsing& p, const std::string& v) {
+         const size_t colon = v.find(':');
+         p.o.compare_kernel = parse_kernel(v.substr(0, colon));
+         if (colon != std::string::npos) p.o.compare_block_size = parse_block_size(v.substr(colon + 1));
+         p.o.compare = true;
+       }},
+      {"--view", true,
+       [](Parsing& p, const std::string& v) {
+         p.o.view = v == "table" ? 0 : v == "live" ? 1 : v == "blocksize" ? 2 : v == "sweep" ? 3 : -2;
+         if (p.o.view < 0) throw UsageError("--view: '" + v + "' is not one of table, live, blocksize, sweep");
+       }},
+      {"--scale", true,
+       [](Parsing& p, const std::string& v) {
+         char* end = nullptr;
+         p.o.ui_scale = std::strtof(v.c_str(), &end);
+         if (end == v.c_str() || *end || !(p.o.ui_scale >= 0.75f && p.o.ui_scale <= 3.0f)) {
+           throw UsageError("--scale: '" + v + "' must be a number from 0.75 to 3");
+         }
+       }},
+      {"--high-contrast", false, set_switch<&Options::high_contrast>},
+      {"--help-overlay", false, set_switch<&Options::help_overlay>},
+      {"--play", false, set_switch<&Options::play>},
+      {"--stats", false, set_switch<&Options::stats>},
+      {"--large-charts", false, set_switch<&Options::large_charts>},
+      {"--export-dir", true, [](Parsing& p, const std::string& v) { p.o.export_dir = v; }},
+  };
+  return table;
+}
+
+const OptionSpec* find_option(const std::string& flag) {
+  for (const OptionSpec& s : option_table()) {
+    if (flag == s.flag) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace cli
+
+}  // namespace rs

@@ -1,0 +1,85 @@
+// The helpers the command files (app/commands/*.cpp) share, in rs::cmd so that they stay out of the
+// rest of the program: number formatting, the device line every GPU command prints, `guarded` (what a
+// command throws becomes its one-line message and exit code), reading a text file, uploading a typed
+// input with its CPU reference, the element type `trace` and `run` use and their loop over kernels,
+// and finding and running other programs (ncu, compute-sanitizer).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "cli.hpp"
+#include "gpu_reduce.hpp"
+#include "input.hpp"
+
+namespace rs::cmd {
+
+std::string fmt(const char* f, double v);
+
+std::string device_line(const DeviceInfo& d);
+
+// Runs a command body, turning what it throws into the one-line message and exit code the CLI
+// promises: a request the GPU code cannot take (std::invalid_argument) is a usage error (2),
+// anything else (no GPU, CUDA error, bad file) a runtime error (1).
+template <class Body>
+int guarded(const char* command, std::ostream& err, Body body) {
+  try {
+    return body();
+  } catch (const std::invalid_argument& e) {
+    err << "reducescope " << command << ": " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "reducescope " << command << ": " << e.what() << "\n";
+    return kExitRuntime;
+  }
+}
+
+// The whole of a text file. Throws std::runtime_error naming it if it cannot be read.
+std::string read_text_file(const std::string& path);
+
+// Uploads the input of type `t` and returns its reference; with `cpu_us`, also times the CPU loop
+// over it (time_cpu_sum_us).
+CpuReference prepare_typed_input(GpuReducer& gpu, const Options& o, DType t, double* cpu_us = nullptr);
+
+std::string value_str(int32_t bits, DType t);
+
+// The element type trace and run use for kernel `k`: the first of --type it takes, else int32
+// when it takes it, else float32. nullopt: --type names no type the kernel takes.
+std::optional<DType> type_for(const Options& o, KernelId k);
+
+// Calls body(kernel, type, reference) for each kernel of `o` at o.block_sizes[0]: a kernel that
+// cannot take the block size is skipped with a line saying why (a single, explicit kernel was
+// refused by the parser already); the input is uploaded again only when the element type changes.
+// True if every body returned true.
+template <class Body>
+bool for_each_kernel(GpuReducer& gpu, const Options& o, std::ostream& out, Body body) {
+  bool ok = true;
+  std::optional<DType> uploaded;
+  CpuReference ref;
+  for (KernelId k : o.kernels) {
+    if (auto why = block_size_problem(k, o.block_sizes[0])) {
+      out << kernel_info(k).name << ": skipped: " << *why << "\n";
+      continue;
+    }
+    const std::optional<DType> type = type_for(o, k);
+    if (!type) continue;
+    if (uploaded != type) {
+      ref = prepare_typed_input(gpu, o, *type);
+      uploaded = type;
+    }
+    ok = body(k, *type, ref) && ok;
+  }
+  return ok;
+}
+
+// `name` on the PATH, or "" if it is not there.
+std::string find_on_path(const std::string& name);
+
+// Runs a command line and returns what it printed (stdout and stderr) and its exit status.
+std::pair<std::string, int> capture(const std::string& command);
+
+}  // namespace rs::cmd

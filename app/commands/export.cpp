@@ -1,0 +1,72 @@
+// `reducescope export`: a session's timing charts (PNG, SVG, PDF, CSV; app/export/charts.hpp, only in
+// builds with cairo), the bandwidth-against-N sweep from `bench --csv` files, or one web page that
+// replays the session in a browser (--html; app/export/web_export.hpp, in every build).
+#include "commands.hpp"
+
+#include <ostream>
+#include <string>
+
+#include "common.hpp"
+#ifdef REDUCESCOPE_HAS_CHARTS
+#include "charts.hpp"
+#endif
+#include "web_export.hpp"
+
+namespace rs {
+
+using namespace cmd;
+
+// export SESSION --html FILE: the web page (app/export/web_export.hpp). Its errors reach `guarded`.
+static int run_export_html(const Options& o, std::ostream& out, std::ostream& err) {
+  const Session s = load_session(o.file);
+  WebExportOptions w;
+  w.block_sizes.assign(o.block_sizes.begin(), o.block_sizes.end());
+  w.session_name = o.file.substr(o.file.find_last_of('/') + 1);  // npos + 1 == 0: no folder
+  const WebExportResult r = export_web_page(s, o.html, w);
+  out << "web page of " << s.meta.gpu << " (" << s.meta.date << ") written to " << r.path << ": " << r.bytes
+      << " bytes, " << r.traces << " of " << r.traces_in_session << " traces\ntraces held (threads per block):";
+  for (const auto& [track, sizes] : r.held) {
+    out << " " << track;
+    for (size_t i = 0; i < sizes.size(); ++i) out << (i ? "," : " ") << sizes[i];
+    out << ";";
+  }
+  out << "\n";
+  if (r.traces < r.traces_in_session) out << "the page says the other traces are in " << o.file << "\n";
+  if (r.over_budget) {
+    err << "reducescope export: warning: the page is " << r.bytes << " bytes, more than " << kWebPageBudget
+        << " with only each track's default block size\n";
+  }
+  return kExitOk;
+}
+
+int run_export(const Options& o, std::ostream& out, std::ostream& err) {
+  return guarded("export", err, [&] {
+    if (!o.html.empty()) return run_export_html(o, out, err);  // one web page (needs no chart export)
+#ifdef REDUCESCOPE_HAS_CHARTS
+    if (o.sweep) {
+      const Sweep sweep = sweep_from_bench_csv(read_text_file(o.file));
+      const ChartFiles files = export_sweep(sweep, o.out,
+                                                             "`reducescope bench` method: 3 warm-ups, L2 flushed before "
+                                                             "each sample, CUDA events around the whole reduction, median");
+      out << "sweep of " << sweep.gpu << " written to " << o.out << ":\n";
+      for (const auto& p : files.paths) out << "  " << p << "\n";
+      return kExitOk;
+    }
+    const Session s = load_session(o.file);
+    ChartFiles files = export_charts(s, o.out, o.block_sizes.empty() ? 0 : o.block_sizes[0]);
+    if (!s.sweep.empty()) {  // the session's N sweep (`reducescope sweep`)
+      for (std::string& p : export_sweep(s.sweep, o.out, s.sweep.method).paths) files.paths.push_back(std::move(p));
+    }
+    out << "charts of " << s.meta.gpu << " (" << s.meta.date << ") written to " << o.out << ":\n";
+    for (const auto& p : files.paths) out << "  " << p << "\n";
+    return kExitOk;
+#else
+    (void)o;
+    (void)out;
+    err << "reducescope export: this build has no chart export (built with REDUCESCOPE_CHARTS=OFF)\n";
+    return kExitRuntime;
+#endif
+  });
+}
+
+}  // namespace rs

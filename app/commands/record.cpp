@@ -1,0 +1,123 @@
+// `reducescope record`: times and traces every kernel of the selected tracks at every block size it
+// takes and saves them in one session file; also the helpers that turn GpuReducer's measurements into
+// a session's metadata and rows, and back, which the window uses too.
+#include "commands.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <ostream>
+#include <string>
+
+#include "common.hpp"
+#include "text_histogram.hpp"
+
+namespace rs {
+
+using namespace cmd;
+
+std::string timing_method(int samples, int warmups, size_t l2_bytes) {
+  char b[256];
+  std::snprintf(b, sizeof b,
+                "CUDA events around the whole multi-launch reduction; %d warm-ups, %d samples, L2 flushed (%.0f MiB "
+                "write) before each; median, min-max",
+                warmups, samples, 2.0 * l2_bytes / 1048576.0);
+  return b;
+}
+
+SessionMeta session_meta(const DeviceInfo& d, uint64_t n, Pattern pattern, int samples, int warmups) {
+  SessionMeta m;
+  m.gpu = d.name;
+  m.compute_capability = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+  m.cuda_version = d.cuda_runtime;
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  m.date = date;
+  m.tool_version = kToolVersion;
+  m.pattern = to_string(pattern);
+  m.method = timing_method(samples, warmups, d.l2_bytes);
+  m.n = n;
+  m.sm_count = static_cast<uint32_t>(d.sm_count);
+  m.l2_bytes = d.l2_bytes;
+  m.samples = static_cast<uint32_t>(samples);
+  m.warmups = static_cast<uint32_t>(warmups);
+  m.peak_gbps = d.peak_gbps();
+  return m;
+}
+
+SessionTiming to_session_timing(KernelId k, unsigned block_size, const Timing& t, bool correct) {
+  return {kernel_info(k).name, block_size, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
+          t.pct_peak, correct, t.launches};
+}
+
+Timing to_timing(const SessionTiming& t) {
+  Timing out;
+  out.median_ms = t.median_ms;
+  out.min_ms = t.min_ms;
+  out.max_ms = t.max_ms;
+  out.samples = static_cast<int>(t.samples);
+  out.gbps = t.gbps;
+  out.pct_peak = t.pct_peak;
+  out.launches = t.launches;
+  return out;
+}
+
+int run_record(const Options& o, std::ostream& out, std::ostream& err) {
+  return guarded("record", err, [&] {
+    GpuReducer gpu;
+    const DeviceInfo& d = gpu.device();
+    const CpuReference ref = prepare_typed_input(gpu, o, DType::Int32);  // sessions hold int32 runs
+    constexpr int kWarmups = 3;
+    Session s;
+    s.meta = session_meta(d, o.n, o.pattern, o.samples, kWarmups);
+    SessionMeta& m = s.meta;
+    out << "Recording a session on " << device_line(d) << "\nN = " << o.n << ", pattern " << m.pattern << "; "
+        << m.method << "\n";
+    out.flush();
+    m.copy_gbps = gpu.time_copy(o.samples, kWarmups).gbps;
+    const Timing cub = gpu.time_cub(o.samples, kWarmups);
+    m.cub_ms = cub.median_ms;
+    m.cub_gbps = cub.gbps;
+    bool all_correct = true;
+    TextHistogram histograms(gpu);  // timed over N bytes of text, traced over kHistogramTraceBytes
+    for (KernelId id : o.kernels) {
+      const KernelInfo& k = kernel_info(id);
+      if (!k.takes(DType::Int32)) continue;
+      for (unsigned bs : kBlockSizes) {
+        if (block_size_problem(k.id, bs)) continue;
+        Timing t;
+        Trace tr;
+        bool ok = false;
+        if (k.op == ReduceOp::Histogram) {
+          bool timed_ok = false, traced_ok = false;
+          t = histograms.time(k.id, bs, o.n, o.samples, kWarmups, &timed_ok);
+          tr = histograms.trace(k.id, bs, o.n, &traced_ok);
+          ok = timed_ok && traced_ok;
+        } else {
+          const int32_t got = gpu.run(k.id, bs);
+          t = gpu.time(k.id, bs, o.samples, kWarmups);
+          tr = gpu.trace(k.id, bs);
+          ok = ref.accepts(k.op, got) && ref.accepts(k.op, tr.meta.result);
+        }
+        all_correct = all_correct && ok;
+        s.timings.push_back(to_session_timing(k.id, bs, t, ok));
+        s.traces.push_back(std::move(tr));
+        char b[160];
+        std::snprintf(b, sizeof b, "  %-26s %5u threads  %9.4f ms  %7.1f GB/s  %zu trace records  %s\n", k.name, bs,
+                      t.median_ms, t.gbps, s.traces.back().records.size(), ok ? "correct" : "WRONG");
+        out << b;
+        out.flush();
+      }
+    }
+    save_session(s, o.out);
+    out << "session saved to " << o.out << "\n";
+    if (!all_correct) {
+      err << "reducescope record: some results do not match the CPU reference (marked WRONG in the session)\n";
+      return kExitRuntime;
+    }
+    return kExitOk;
+  });
+}
+
+}  // namespace rs

@@ -1,0 +1,167 @@
+// `reducescope show`: validates a saved trace or session and prints its summary; summarize_trace and
+// summarize_session are also what `trace`, `histogram` and the window print for a trace or a session.
+#include "commands.hpp"
+
+#include <bit>
+#include <cstdio>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+#include "trace_io.hpp"
+
+namespace rs {
+
+using namespace cmd;
+
+std::string summarize_trace(const Trace& t, const Replay& replay) {
+  const TraceMeta& m = t.meta;
+  char b[512];
+  std::string s;
+  std::snprintf(b, sizeof b,
+                "%s (track %s, %s), block size %u, block %u of %u in the first launch, N = %llu (%s)\n"
+                "recorded on %s (compute capability %s, CUDA %s) at %s by ReduceScope %s\n"
+                "%zu records, %zu steps, %d warps; result %s\n"
+                "bank conflicts (extra wavefronts, 32 banks x 4 bytes): loads %d, stores %d\n",
+                m.kernel.c_str(), m.track.c_str(), to_string(m.dtype), m.block_size, m.traced_block, m.grid_size,
+                static_cast<unsigned long long>(m.n), m.pattern.c_str(), m.gpu.c_str(), m.compute_capability.c_str(),
+                m.cuda_version.c_str(), m.date.c_str(), m.tool_version.c_str(), t.records.size(), replay.num_steps(),
+                replay.num_warps(), value_str(m.result, m.dtype).c_str(), replay.load_conflicts(),
+                replay.store_conflicts());
+  s += b;
+  if (replay.has_lane_work() || replay.has_atomics() || replay.has_global()) {
+    std::snprintf(b, sizeof b,
+                  "warp-level instructions: %d shuffles, %d shared atomics, %d global atomics, %d global load "
+                  "requests, %d global store requests\n",
+                  replay.shuffle_instruction_count(), replay.atomic_instruction_count(AccessKind::SharedAtomic),
+                  replay.atomic_instruction_count(AccessKind::GlobalAtomic),
+                  replay.global_request_count(AccessKind::GlobalLoad),
+                  replay.global_request_count(AccessKind::GlobalStore));
+    s += b;
+  }
+  if (replay.has_atomics()) {
+    // The serialisation each warp-level atomic forces: its worst address takes that many updates in
+    // turn. A float add on shared memory is a compare-and-swap loop on sm_90 (ATOMS.CAST.SPIN), so
+    // Nsight Compute counts at least this many shared-atomic instructions for it.
+    int shared_rounds = 0, global_rounds = 0;
+    for (const WarpAtomic& a : replay.atomics()) {
+      (a.kind == AccessKind::SharedAtomic ? shared_rounds : global_rounds) += a.max_contention;
+    }
+    std::snprintf(b, sizeof b, "atomic rounds (worst address per warp instruction, summed): shared %d, global %d\n",
+                  shared_rounds, global_rounds);
+    s += b;
+  }
+  if (replay.has_global()) {
+    int sectors = 0, min_sectors = 0, bytes = 0;
+    for (const GlobalRequest& g : replay.global_requests()) {
+      if (g.kind != AccessKind::GlobalLoad) continue;
+      sectors += g.sectors;
+      min_sectors += g.min_sectors;
+      bytes += g.requested_bytes;
+    }
+    std::snprintf(b, sizeof b,
+                  "global load sectors: %d (32 bytes each; at least %d needed), %.0f%% efficiency (requested bytes / "
+                  "bytes in the sectors touched)\n",
+                  sectors, min_sectors, sectors ? 100.0 * bytes / (32.0 * sectors) : 0.0);
+    s += b;
+  }
+  s += "active warps per step:";
+  for (const Step& st : replay.steps()) {
+    s += ' ';
+    s += std::to_string(st.active_warps());
+  }
+  s += "\n";
+  return s;
+}
+
+std::string summarize_session(const Session& s) {
+  const SessionMeta& m = s.meta;
+  char b[1024];
+  std::snprintf(b, sizeof b,
+                "recorded on %s (compute capability %s, %u SMs, CUDA %s) at %s by ReduceScope %s\n"
+                "N = %llu int32, pattern %s; timing: %s\n"
+                "theoretical peak %.1f GB/s; device-to-device copy %.1f GB/s; cub::DeviceReduce::Sum %.4f ms (%.1f GB/s)\n",
+                m.gpu.c_str(), m.compute_capability.c_str(), m.sm_count, m.cuda_version.c_str(), m.date.c_str(),
+                m.tool_version.c_str(), static_cast<unsigned long long>(m.n), m.pattern.c_str(), m.method.c_str(),
+                m.peak_gbps, m.copy_gbps, m.cub_ms, m.cub_gbps);
+  std::string out = b;
+  for (const TrackInfo& track : track_table()) {
+   for (uint32_t bs : s.block_sizes()) {
+    bool any = false;
+    for (KernelId id : track_kernels(track.id)) any = any || s.find_timing(kernel_info(id).name, bs);
+    if (!any) continue;
+    std::snprintf(b, sizeof b, "\ntrack %s, %u threads per block\n%-26s %10s %21s %9s %7s %6s %11s %3s  %s\n", track.id,
+                  bs, "kernel", "time ms", "[min .. max] ms", "GB/s", "% peak", "step", "cumulative", "L", "result");
+    out += b;
+    double first = 0, prev = 0;
+    for (KernelId id : track_kernels(track.id)) {
+      const KernelInfo& k = kernel_info(id);
+      const SessionTiming* t = s.find_timing(k.name, bs);
+      if (!t) continue;
+      if (first == 0) first = t->median_ms;
+      const std::string launches = t->launches ? std::to_string(t->launches) : "-";
+      std::snprintf(b, sizeof b, "%-26s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx %3s  %s%s\n", k.name,
+                    t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak, prev > 0 ? prev / t->median_ms : 1.0,
+                    first / t->median_ms, launches.c_str(), t->correct ? "correct" : "WRONG",
+                    s.find_trace(k.name, bs) ? ", traced" : "");
+      out += b;
+      prev = t->median_ms;
+    }
+   }
+  }
+  if (!s.sweep.empty()) {  // GB/s of each series' fastest kernel at each N (`reducescope sweep`)
+    const std::vector<uint64_t> ns = s.sweep.ns();
+    out += "\nN sweep (GB/s; each track's fastest correct kernel over every block size; " + s.sweep.gpu + ")\n";
+    std::snprintf(b, sizeof b, "%-24s", "series \\ N");
+    out += b;
+    for (uint64_t n : ns) {
+      const int e = std::bit_width(n) - 1;
+      std::snprintf(b, sizeof b, " %7s", ((uint64_t{1} << e) == n ? "2^" + std::to_string(e) : std::to_string(n)).c_str());
+      out += b;
+    }
+    out += "\n";
+    for (const std::string& series : s.sweep.series()) {
+      std::snprintf(b, sizeof b, "%-24s", series.c_str());
+      out += b;
+      for (uint64_t n : ns) {
+        const SweepPoint* p = s.sweep.find(series, n);
+        if (p) std::snprintf(b, sizeof b, " %7.0f", p->gbps);
+        else std::snprintf(b, sizeof b, " %7s", "-");
+        out += b;
+      }
+      out += "\n";
+    }
+  }
+  out += "\n";  // two appends: "\n" + std::to_string(...) trips GCC 12's -Wrestrict false positive here
+  out += std::to_string(s.traces.size()) + " traces, " + std::to_string(s.timings.size()) + " timings";
+  if (!s.metrics.empty()) out += ", " + std::to_string(s.metrics.size()) + " profiler metrics (reducescope profile)";
+  out += "\n";
+  return out;
+}
+
+int run_show(const Options& o, std::ostream& out, std::ostream& err) {
+  return guarded("show", err, [&] {
+    if (is_session_file(o.file)) {
+      const Session s = load_session(o.file);
+      out << o.file << ": ReduceScope session\n" << summarize_session(s);
+      for (const Trace& t : s.traces) {
+        Replay replay(t);
+        out << "\n" << summarize_trace(t, replay);
+        if (o.steps) {
+          for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
+        }
+      }
+      return kExitOk;
+    }
+    Trace t = load_trace(o.file);
+    Replay replay(t);
+    out << o.file << ": ReduceScope trace\n" << summarize_trace(t, replay);
+    if (o.steps) {
+      for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
+    }
+    return kExitOk;
+  });
+}
+
+}  // namespace rs
