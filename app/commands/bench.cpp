@@ -177,7 +177,9 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
           }
           out << "  one loop on the CPU, median of 5\n";
         }
-        std::map<unsigned, double> first_time, prev_time;
+        // Per block size, the rows so far: step and cumulative speedups only between kernels that do the
+        // same job (table_speedups: no "0.02x" from farthest_point to a histogram).
+        std::map<unsigned, std::pair<std::vector<KernelId>, std::vector<double>>> so_far;
         double first_source = 0;
         unsigned last_bs = 0;
         for (const Row& r : rows) {
@@ -191,13 +193,16 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
             continue;
           }
           all_correct = all_correct && r.correct;
-          const double step = prev_time.count(r.block) ? prev_time[r.block] / r.t.median_ms : 1.0;
-          if (!first_time.count(r.block)) first_time[r.block] = r.t.median_ms;
-          const double cumulative = first_time[r.block] / r.t.median_ms;
-          prev_time[r.block] = r.t.median_ms;
-          std::snprintf(b, sizeof b, "%-*s %5u %10.4f   [%7.4f .. %7.4f] %3u %8.1f %6.1f%% %5.2fx %7.2fx %6.2fx", w,
+          auto& [ids, ms] = so_far[r.block];
+          ids.push_back(r.kernel);
+          ms.push_back(r.t.median_ms);
+          const Speedup sp = table_speedups(ids, ms).back();
+          char step[16];
+          if (sp.step > 0) std::snprintf(step, sizeof step, "%5.2fx", sp.step);
+          else std::snprintf(step, sizeof step, "%6s", "-");
+          std::snprintf(b, sizeof b, "%-*s %5u %10.4f   [%7.4f .. %7.4f] %3u %8.1f %6.1f%% %s %7.2fx %6.2fx", w,
                         k.name, r.block, r.t.median_ms, r.t.min_ms, r.t.max_ms, r.launches, r.t.gbps, r.t.pct_peak,
-                        step, cumulative, cub.median_ms / r.t.median_ms);
+                        step, sp.cumulative, cub.median_ms / r.t.median_ms);
           out << b;
           if (has_source) {
             if (first_source == 0) first_source = k.source_us;

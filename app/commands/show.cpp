@@ -94,19 +94,27 @@ std::string summarize_session(const Session& s) {
     std::snprintf(b, sizeof b, "\ntrack %s, %u threads per block\n%-26s %10s %21s %9s %7s %6s %11s %3s  %s\n", track.id,
                   bs, "kernel", "time ms", "[min .. max] ms", "GB/s", "% peak", "step", "cumulative", "L", "result");
     out += b;
-    double first = 0, prev = 0;
+    // Speedups only between kernels that do the same job (table_speedups).
+    std::vector<KernelId> ids;
+    std::vector<double> ms;
     for (KernelId id : track_kernels(track.id)) {
-      const KernelInfo& k = kernel_info(id);
+      ids.push_back(id);
+      const SessionTiming* t = s.find_timing(kernel_info(id).name, bs);
+      ms.push_back(t ? t->median_ms : 0.0);
+    }
+    const std::vector<Speedup> sp = table_speedups(ids, ms);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const KernelInfo& k = kernel_info(ids[i]);
       const SessionTiming* t = s.find_timing(k.name, bs);
       if (!t) continue;
-      if (first == 0) first = t->median_ms;
       const std::string launches = t->launches ? std::to_string(t->launches) : "-";
-      std::snprintf(b, sizeof b, "%-26s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %5.2fx %10.2fx %3s  %s%s\n", k.name,
-                    t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak, prev > 0 ? prev / t->median_ms : 1.0,
-                    first / t->median_ms, launches.c_str(), t->correct ? "correct" : "WRONG",
-                    s.find_trace(k.name, bs) ? ", traced" : "");
+      char step[16];
+      if (sp[i].step > 0) std::snprintf(step, sizeof step, "%5.2fx", sp[i].step);
+      else std::snprintf(step, sizeof step, "%6s", "-");
+      std::snprintf(b, sizeof b, "%-26s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %s %10.2fx %3s  %s%s\n", k.name,
+                    t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak, step, sp[i].cumulative, launches.c_str(),
+                    t->correct ? "correct" : "WRONG", s.find_trace(k.name, bs) ? ", traced" : "");
       out += b;
-      prev = t->median_ms;
     }
    }
   }
