@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <ctime>
 #include <vector>
 
 #include "barrier_alignment.hpp"
@@ -161,7 +162,13 @@ TEST(GpuProbe, BlockBarrierVariantsEndOneStepForEveryWarp) {
   cudaDeviceProp prop{};
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   t.meta.gpu = prop.name;
-  t.meta.date = "recorded by tests/test_gpu_probe.cu";
+  {  // UTC, ISO 8601, as every trace's date (the tool field says where it came from)
+    const std::time_t now = std::time(nullptr);
+    char d[32];
+    std::strftime(d, sizeof d, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    t.meta.date = d;
+    t.meta.tool_version = "tests/test_gpu_probe.cu";
+  }
   // Warp 0 made 3 shuffles the others did not: its raw epochs run 3 ahead by the last barrier.
   Replay r(t);
   test::check_barrier_alignment(r, {{kOrBefore, kOrBarrier, kOrAfter},

@@ -209,8 +209,7 @@ void BanksPanel::drawContent(AppState& s) {
   // A step with no shared load or store and no global request: one line that says so, and names the
   // step's shared atomics, which touch shared memory too (their same-word updates serialise: contention,
   // the atomics view, not bank conflicts).
-  int shared_atomics = 0;
-  for (size_t ai : st->atomics) shared_atomics += replay.atomics()[ai].kind == AccessKind::SharedAtomic;
+  const int shared_atomics = shared_atomic_count(replay, *st);
   if (st->accesses.empty() && st->global_requests.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", bank_idle_sentence(replay, *st).c_str());

@@ -141,9 +141,14 @@ std::string step_end_name(const Step& st, const std::string& source) {
   return to_string(st.ended_by);
 }
 
+int shared_atomic_count(const Replay& r, const Step& st) {
+  int n = 0;
+  for (size_t ai : st.atomics) n += r.atomics()[ai].kind == AccessKind::SharedAtomic;
+  return n;
+}
+
 std::string bank_idle_sentence(const Replay& r, const Step& st) {
-  int shared_atomics = 0;
-  for (size_t ai : st.atomics) shared_atomics += r.atomics()[ai].kind == AccessKind::SharedAtomic;
+  const int shared_atomics = shared_atomic_count(r, st);
   if (shared_atomics > 0) {
     return "No shared load or store in this step; " + std::to_string(shared_atomics) + " warp-level shared atomic" +
            (shared_atomics == 1 ? "" : "s") + " (see Atomics).";

@@ -77,6 +77,9 @@ struct WindowColumns {
 };
 WindowColumns window_columns(float width, float font_px);
 
+// The warp-level shared atomics of step `st` (they change shared memory, but are not bank-view accesses).
+int shared_atomic_count(const Replay& r, const Step& st);
+
 // What ends step `st`, in the source's words: to_string(st.ended_by) ("__syncthreads()", "a warp
 // shuffle"), or the predicate form the barrier line holds ("__syncthreads_or()", "_and()", "_count()";
 // the trace records them all as block barriers). `source` is the trace's kernel source.
