@@ -279,15 +279,92 @@ TEST(WebExport, PageLoadsNothingFromOutside) {
 }
 
 TEST(WebExport, EmbeddedSourcesAreTheWebFolder) {
-  // The build embeds web/ as it is: what the page runs is what the repository holds.
-  auto read = [](const std::string& name) {
-    std::ifstream f(std::string(RS_WEB_DIR) + "/" + name, std::ios::binary);
+  // The build embeds web/ as it is: what the page runs is what the repository holds. The script is the
+  // modules under web/js/ joined in the order of RS_WEB_JS_FILES (app/export/embed_web.cmake): one
+  // function scope, which the first module opens and the last closes.
+  auto read = [](const fs::path& path) {
+    std::ifstream f(path, std::ios::binary);
+    EXPECT_TRUE(f.good()) << "cannot read " << path;
     return std::string(std::istreambuf_iterator<char>(f), {});
   };
-  EXPECT_EQ(web_asset_html(), read("replay.html"));
-  EXPECT_EQ(web_asset_css(), read("replay.css"));
-  EXPECT_EQ(web_asset_js(), read("replay.js"));
+  const fs::path web = RS_WEB_DIR;
+  EXPECT_EQ(web_asset_html(), read(web / "replay.html"));
+  EXPECT_EQ(web_asset_css(), read(web / "replay.css"));
+
+  const std::string list = RS_WEB_JS_FILES;
+  std::vector<std::string> modules;
+  for (size_t at = 0; at <= list.size();) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    modules.push_back(list.substr(at, comma - at));
+    at = comma + 1;
+  }
+  ASSERT_GE(modules.size(), 2u) << "RS_WEB_JS_FILES: " << list;
+  std::vector<std::string> texts;
+  std::string joined;
+  for (const std::string& m : modules) {
+    texts.push_back(read(web / "js" / m));
+    joined += texts.back();
+  }
+  const std::string& js = web_asset_js();
+  std::string first_difference = "its end";
+  for (size_t i = 0, at = 0; i < modules.size(); at += texts[i++].size()) {
+    if (js.compare(at, texts[i].size(), texts[i]) != 0) {
+      first_difference = modules[i];
+      break;
+    }
+  }
+  EXPECT_TRUE(js == joined) << "the embedded script (" << js.size() << " bytes) is not web/js/ joined in the order of "
+                            << "RS_WEB_JS_FILES (" << joined.size() << " bytes); first difference: " << first_difference;
   EXPECT_GT(web_asset_js().size(), 20000u);
+
+  // None forgotten, none twice: every .js file under web/js/ is in the list, once.
+  const std::set<std::string> listed(modules.begin(), modules.end());
+  EXPECT_EQ(listed.size(), modules.size()) << "a module is listed twice in RS_WEB_JS_FILES: " << list;
+  size_t on_disk = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(web / "js")) {
+    if (e.path().extension() != ".js") continue;
+    ++on_disk;
+    EXPECT_TRUE(listed.count(e.path().filename().string()))
+        << e.path() << " is not in RS_WEB_JS_FILES (app/export/embed_web.cmake): the page would not run it";
+  }
+  EXPECT_EQ(on_disk, listed.size());
+
+  // One function scope: the first module is comment lines, then the opening; the last ends with the
+  // closing; every other line of every module is empty or indented (the scope's body).
+  auto body_only = [](const std::string& text, const std::string& name) {
+    size_t line = 0;
+    for (size_t at = 0; at < text.size(); ++line) {
+      const size_t end = std::min(text.find('\n', at), text.size());
+      const std::string l = text.substr(at, end - at);
+      EXPECT_TRUE(l.empty() || l.rfind("  ", 0) == 0)
+          << name << ", line " << line + 1 << " of the scope's body is not indented: " << l;
+      at = end + 1;
+    }
+  };
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const std::string& text = texts[i];
+    ASSERT_FALSE(text.empty()) << modules[i];
+    EXPECT_EQ(text.back(), '\n') << modules[i] << " does not end its last line";
+    std::string body = text, name = modules[i];
+    if (i == 0) {
+      const std::string open = "(function () {\n  'use strict';\n";
+      const size_t at = text.find(open);
+      ASSERT_NE(at, std::string::npos) << name << " does not open the function scope";
+      for (size_t l = 0; l < at; l = text.find('\n', l) + 1) {
+        EXPECT_EQ(text.compare(l, 2, "//"), 0) << name << ": only comments come before the function scope";
+      }
+      body = text.substr(at + open.size());
+      name += " (after the opening)";
+    }
+    if (i + 1 == modules.size()) {
+      const std::string close = "})();\n";
+      ASSERT_TRUE(text.size() > close.size() && text.compare(text.size() - close.size(), close.size(), close) == 0 &&
+                  text[text.size() - close.size() - 1] == '\n')
+          << name << " does not close the function scope with its last line";
+      body = body.substr(0, body.size() - close.size());
+    }
+    body_only(body, name);
+  }
 }
 
 TEST(WebExport, DataDecodesToTheReplayModelsSteps) {

@@ -1,0 +1,134 @@
+  // ---- state ----------------------------------------------------------------------------------
+  var D = null;          // the index part
+  var parts = null;      // the container's parts
+  var cache = {};        // part -> Promise of a prepared trace
+  var S = { kernel: null, bs: 0, step: 0, trace: null, loading: false, playing: false, speed: 2, acc: -1, req: -1,
+    logTime: true };     // "log time axis", on by default as in the window (app/gui/timing_panel.cpp)
+  var kernels = [];      // [{name, track, info}] in list order
+  var traceOf = {};      // kernel + '@' + bs -> trace entry of the index
+
+  function key(k, b) { return k + '@' + b; }
+  function heldSizes(k) {
+    return D.block_sizes.filter(function (b) { return traceOf[key(k, b)]; });
+  }
+  function kernelInfo(name) {
+    for (var i = 0; i < kernels.length; i++) if (kernels[i].name === name) return kernels[i];
+    return null;
+  }
+  function trackOf(id) {
+    for (var i = 0; i < D.tracks.length; i++) if (D.tracks[i].id === id) return D.tracks[i];
+    return null;
+  }
+
+  function select(name, bs) {
+    var k = kernelInfo(name);
+    if (!k) return;
+    var held = heldSizes(name);
+    if (!bs || !traceOf[key(name, bs)]) {
+      var tr = trackOf(k.track);
+      bs = traceOf[key(name, S.bs)] ? S.bs : tr && traceOf[key(name, tr.bs)] ? tr.bs : held.length ? held[0] : S.bs;
+    }
+    var keepStep = S.kernel === name ? S.step : -1;
+    S.kernel = name;
+    S.bs = bs;
+    S.acc = -1;
+    S.req = -1;
+    var entry = traceOf[key(name, bs)];
+    if (!entry) {
+      S.trace = null;
+      S.loading = false;
+      renderAll();
+      return Promise.resolve();
+    }
+    S.loading = true;
+    renderAll();
+    if (!cache[entry.part]) {
+      cache[entry.part] = inflateJson(parts[entry.part], 'the trace of ' + name + ' at ' + bs + ' threads').then(prepare);
+    }
+    return cache[entry.part].then(function (t) {
+      if (S.kernel !== name || S.bs !== bs) return;
+      S.trace = t;
+      S.loading = false;
+      S.step = keepStep >= 0 ? Math.min(keepStep, t.steps.length - 1) : 0;
+      renderAll();
+    }, function (e) {
+      S.loading = false;
+      showError(e.message);
+    });
+  }
+
+  function setStep(i) {
+    if (!S.trace) return;
+    var n = S.trace.steps.length;
+    i = Math.max(0, Math.min(n - 1, i));
+    if (i !== S.step) {
+      S.step = i;
+      S.acc = -1;
+      S.req = -1;
+    }
+    renderStep();
+  }
+  function moveKernel(d) {
+    var i = kernels.findIndex(function (k) { return k.name === S.kernel; });
+    var j = Math.max(0, Math.min(kernels.length - 1, i + d));
+    if (j !== i) select(kernels[j].name, S.bs);
+  }
+  function moveBlock(d) {
+    var held = heldSizes(S.kernel);
+    var i = held.indexOf(S.bs);
+    var j = i < 0 ? 0 : Math.max(0, Math.min(held.length - 1, i + d));
+    if (held.length && held[j] !== S.bs) select(S.kernel, held[j]);
+  }
+
+  // Play: one step per 1/speed seconds, drawn on animation frames; stops at the last step.
+  var lastTick = 0, carry = 0;
+  function setPlaying(on) {
+    S.playing = on && !!S.trace;
+    if (S.playing && S.step >= S.trace.steps.length - 1) S.step = 0;
+    $('btn-play').textContent = S.playing ? 'pause' : 'play';
+    $('btn-play').classList.toggle('sel', S.playing);
+    lastTick = 0;
+    carry = 0;
+    if (S.playing) requestAnimationFrame(tick);
+    renderStep();
+  }
+  function tick(now) {
+    if (!S.playing || !S.trace) return;
+    if (lastTick) {
+      carry += (now - lastTick) / 1000 * S.speed;
+      var adv = Math.floor(carry);
+      if (adv > 0) {
+        carry -= adv;
+        var next = S.step + adv;
+        if (next >= S.trace.steps.length - 1) {
+          setStep(S.trace.steps.length - 1);
+          setPlaying(false);
+          return;
+        }
+        setStep(next);
+      }
+    }
+    lastTick = now;
+    requestAnimationFrame(tick);
+  }
+
+  function onKey(e) {
+    if (!D || e.ctrlKey || e.metaKey || e.altKey) return;
+    var tag = e.target && e.target.tagName;
+    if (tag === 'SELECT' || (tag === 'INPUT' && e.target.type !== 'range')) return;
+    var handled = true;
+    switch (e.key) {
+      case 'ArrowRight': setStep(S.step + 1); break;
+      case 'ArrowLeft': setStep(S.step - 1); break;
+      case 'Home': setStep(0); break;
+      case 'End': if (S.trace) setStep(S.trace.steps.length - 1); break;
+      case ' ': case 'Spacebar': if (!e.repeat) setPlaying(!S.playing); break;
+      case 'ArrowUp': moveKernel(-1); break;
+      case 'ArrowDown': moveKernel(1); break;
+      case 'PageUp': moveBlock(1); break;
+      case 'PageDown': moveBlock(-1); break;
+      default: handled = false;
+    }
+    if (handled) e.preventDefault();
+  }
+

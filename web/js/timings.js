@@ -1,0 +1,253 @@
+  // Median time per kernel of the track at one block size: one row per kernel (names never collide),
+  // a bar in the kernel's colour, the time after it; the selected kernel's row highlighted; CUB as a
+  // dashed reference line.
+  function barChart(c, track, bs, current) {
+    var th = 20, rowH = 30, barH = 22, n = track.kernels.length;
+    var h = th + 10 + n * rowH + th + 12;
+    var g = canvasCtx(c, h), ctx = g.ctx, w = g.w;
+    var rows = track.kernels.map(function (k) {
+      return { k: k, t: timingOf(k.name, bs), color: kernelColor(track, k.name) };
+    });
+    var vals = rows.filter(function (r) { return r.t; }).map(function (r) { return r.t[2]; });
+    if (!vals.length) { chartMessage(c, h, 'No timings of ' + track.id + ' at ' + bs + ' threads in the session.'); return; }
+    ctx.textBaseline = 'middle';
+    ctx.font = 'bold 17px ' + LABEL_FONT;
+    var nameW = 0;
+    rows.forEach(function (r) { nameW = Math.max(nameW, ctx.measureText(r.k.name).width); });
+    ctx.font = '16px ' + LABEL_FONT;
+    var unit = 'median ms', left = Math.max(Math.min(Math.ceil(nameW) + 16, Math.floor(w * 0.42)),
+      Math.ceil(ctx.measureText(unit).width) + 24);
+    var valW = 0;
+    rows.forEach(function (r) {
+      r.label = r.t ? r.t[2].toFixed(4) + (r.t[8] ? '' : ' WRONG')
+        : r.k.min_bs > bs ? 'needs ' + r.k.min_bs + '+ threads' : 'no timing';
+      r.lw = ctx.measureText(r.label).width;
+      if (r.t) valW = Math.max(valW, r.lw);
+    });
+    var cub = D.meta.cub_ms > 0 ? D.meta.cub_ms : 0;
+    var max = Math.max(Math.max.apply(null, vals), cub);
+    var top = th + 10, right = w - Math.ceil(valW) - 16;
+    var ticks = linearTicks(max, Math.max(2, Math.floor((right - left) / 90)));
+    var xmax = Math.max(max, ticks[ticks.length - 1]);
+    var X = function (v) { return left + v / xmax * (right - left); };
+    var bottom = top + n * rowH;
+    // Grid and ticks along the bottom; the unit under the names.
+    ctx.lineWidth = 1;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ticks.forEach(function (t) {
+      var x = Math.round(X(t)) + 0.5;
+      ctx.strokeStyle = GRID;
+      ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
+      ctx.fillStyle = COL.dim;
+      ctx.fillText(axisNum(t), Math.min(x, w - ctx.measureText(axisNum(t)).width / 2 - 2), bottom + 6);
+    });
+    ctx.textAlign = 'right';
+    ctx.fillStyle = COL.text;
+    ctx.fillText(unit, left - 12, bottom + 6);
+    // Rows.
+    rows.forEach(function (r, i) {
+      var y = top + i * rowH, sel = r.k.name === current;
+      if (sel) {
+        ctx.fillStyle = SEL_ROW;
+        ctx.fillRect(0, y, w, rowH);
+      }
+      ctx.textBaseline = 'middle';
+      ctx.textAlign = 'right';
+      ctx.font = (sel ? 'bold 17px ' : '17px ') + LABEL_FONT;
+      ctx.fillStyle = r.t ? COL.text : COL.dim;
+      var name = r.k.name;
+      while (name.length > 3 && ctx.measureText(name).width > left - 14) name = name.slice(0, -2) + '\u2026';
+      ctx.fillText(name, left - 10, y + rowH / 2);
+      if (r.t) {
+        var bw = Math.max(2, X(r.t[2]) - left);
+        ctx.fillStyle = r.color;
+        ctx.fillRect(left, y + (rowH - barH) / 2, bw, barH);
+        if (sel) {
+          ctx.strokeStyle = COL.text;
+          ctx.lineWidth = 3;
+          ctx.strokeRect(left + 1.5, y + (rowH - barH) / 2 - 1.5, bw - 1, barH + 3);
+        }
+      }
+    });
+    ctx.strokeStyle = AXIS;
+    ctx.lineWidth = 1;
+    ctx.beginPath(); ctx.moveTo(left + 0.5, top); ctx.lineTo(left + 0.5, bottom); ctx.stroke();
+    // CUB: a dashed line through the rows, its label in the strip above them.
+    if (cub) {
+      var cx = Math.round(X(cub)) + 0.5;
+      ctx.setLineDash([6, 5]);
+      ctx.strokeStyle = COL.text;
+      ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.moveTo(cx, top - 4); ctx.lineTo(cx, bottom); ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.font = '16px ' + LABEL_FONT;
+      var cl = 'CUB ' + cub.toFixed(4), cw = ctx.measureText(cl).width;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillStyle = COL.text;
+      ctx.fillText(cl, clampLabel(cw, cx, left, w - 2), 2);
+    }
+    // Values after the bars, on the panel's colour (the CUB line passes under them).
+    ctx.font = '16px ' + LABEL_FONT;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    rows.forEach(function (r, i) {
+      var y = top + i * rowH, x = r.t ? X(r.t[2]) + 8 : left + 8;
+      ctx.fillStyle = r.k.name === current ? SEL_ROW : PANEL_BG;
+      ctx.fillRect(x - 3, y + (rowH - th) / 2, r.lw + 6, th);
+      ctx.fillStyle = !r.t ? COL.dim : r.t[8] ? COL.text : COL.verm;
+      ctx.fillText(r.label, x, y + rowH / 2 + 1);
+    });
+  }
+
+  function legendHtml(items) {
+    return items.map(function (it) {
+      return '<span' + (it.sel ? ' class="sel"' : '') + '><i' + (it.dash ? ' class="dash" style="border-color:' + it.color + '"'
+        : ' style="background:' + it.color + '"') + '></i>' + esc(it.name) + '</span>';
+    }).join('');
+  }
+
+  function blockSizeChart(track, current) {
+    var log2 = function (v) { return Math.log(v) / Math.LN2; };
+    var series = [], legend = [];
+    track.kernels.forEach(function (k) {
+      var pts = [];
+      D.block_sizes.forEach(function (b) { var t = timingOf(k.name, b); if (t && t[2] > 0) pts.push([log2(b), t[2]]); });
+      if (!pts.length) return;
+      var col = kernelColor(track, k.name);
+      series.push({ name: k.name, color: col, pts: pts, sel: k.name === current });
+      legend.push({ name: k.name, color: col, sel: k.name === current });
+    });
+    var cub = D.meta.cub_ms;
+    if (series.length && cub > 0) {
+      legend.push({ name: 'CUB DeviceReduce::Sum ' + cub.toFixed(4) + ' ms', color: COL.dim, dash: true });
+    }
+    setHtml($('legend-bs'), legendHtml(legend));
+    var r = lineChart($('chart-bs'), {
+      h: Math.max(260, Math.min(400, Math.round((window.innerHeight || 800) * 0.4))), xs: D.block_sizes.map(log2),
+      xLabel: function (x) { return String(Math.round(Math.pow(2, x))); },
+      xTitle: 'threads per block', yTitle: 'median ms', yLog: S.logTime, series: series, band: log2(S.bs),
+      hlines: series.length && cub > 0 ? [{ y: cub, color: COL.dim, label: 'CUB ' + cub.toFixed(4) }] : [],
+      empty: 'No timings of ' + track.id + ' in the session.' });
+    hook.charts.bs = { series: series.length, labels: r ? r.shown : [], log: !!S.logTime };
+  }
+
+  function sweepView(track) {
+    var sw = D.sweep, pts = sw && sw.points ? sw.points : [];
+    var fig = $('sweep-figure'), cap = $('sweep-caption'), table = $('sweep-table');
+    if (!pts.length) {
+      cap.textContent = 'No N sweep in this session. A sweep is `reducescope bench --csv` at several N (2^16 ... 2^30), ' +
+        'stored into a session with `reducescope sweep BENCH.csv ... --out SESSION`.';
+      fig.hidden = true;
+      setHtml(table, '');
+      hook.charts.sweep = { series: 0 };
+      return;
+    }
+    fig.hidden = false;
+    cap.textContent = 'Recorded on ' + sw.gpu + ' (reducescope sweep). Method: ' + (sw.method ||
+      'each track\'s fastest correct kernel over every block size, at each N') + '. CUB and the device-to-device copy ' +
+      '(bytes read + written) for reference; the selected kernel\'s track drawn thick.';
+    var names = [], ns = [];
+    pts.forEach(function (p) {
+      if (names.indexOf(p[0]) < 0) names.push(p[0]);
+      if (ns.indexOf(p[1]) < 0) ns.push(p[1]);
+    });
+    ns.sort(function (a, b) { return a - b; });
+    var log2 = function (v) { return Math.round(Math.log(v) / Math.LN2 * 1000) / 1000; };
+    var series = [], legend = [], ti = 0, mine = track ? track.id : '';
+    names.forEach(function (name) {
+      var col = name === sw.cub ? COL.dim : name === sw.copy ? COL.text : SWEEP_COLORS[ti++ % SWEEP_COLORS.length];
+      var s = { name: name, color: col, sel: name === mine, pts: [] };
+      pts.forEach(function (p) { if (p[0] === name) s.pts.push([log2(p[1]), p[2]]); });
+      series.push(s);
+      legend.push({ name: name, color: col, sel: s.sel });
+    });
+    if (sw.peak_gbps > 0) {
+      legend.push({ name: 'theoretical peak ' + sw.peak_gbps.toFixed(0) + ' GB/s', color: COL.dim, dash: true });
+    }
+    setHtml($('legend-sweep'), legendHtml(legend));
+    var r = lineChart($('chart-sweep'), {
+      h: 420, xs: ns.map(log2), xLabel: function (x) { return { pow2: Math.round(x) }; }, xTitle: 'N (int32 elements)',
+      yTitle: 'effective bandwidth, GB/s', yLog: false, series: series, band: null,
+      hlines: sw.peak_gbps > 0 ? [{ y: sw.peak_gbps, color: COL.dim, label: 'theoretical peak ' + sw.peak_gbps.toFixed(0) + ' GB/s' }] : [] });
+    hook.charts.sweep = { series: series.length, labels: r ? r.shown : [] };
+    // The selected kernel's track against CUB at each N, as the window's table.
+    var find = function (name, n) {
+      for (var i = 0; i < pts.length; i++) if (pts[i][0] === name && pts[i][1] === n) return pts[i];
+      return null;
+    };
+    if (!track || names.indexOf(mine) < 0) {
+      setHtml(table, '<div class="small">' + esc(mine || 'This kernel') + ' is not in the sweep (its tracks: ' +
+        esc(names.filter(function (x) { return x !== sw.cub && x !== sw.copy; }).join(', ')) + ').</div>');
+      return;
+    }
+    var h = '<table><caption>' + esc(mine) + ' against CUB at each N</caption><tr><th>N</th><th>CUB GB/s</th>' +
+      '<th class="name">fastest kernel (threads)</th><th>GB/s</th><th title="CUB\'s time / this kernel\'s time, measured in the same run">' +
+      'vs CUB</th><th title="kernel launches in one reduction">launches</th></tr>';
+    ns.forEach(function (n) {
+      var c = find(sw.cub, n), p = find(mine, n), k = Math.round(Math.log(n) / Math.LN2);
+      h += '<tr><td title="' + n + ' int32 elements">2<sup>' + k + '</sup></td><td>' + (c ? c[2].toFixed(0) : '-') + '</td>';
+      if (!p) { h += '<td>not measured</td><td></td><td></td><td></td></tr>'; return; }
+      var ratio = c && c[2] > 0 ? p[2] / c[2] : 0;
+      h += '<td class="name"' + (p[5] > 0 ? ' title="median ' + p[5].toFixed(4) + ' ms"' : '') + '>' + esc(p[3]) + ' (' + p[4] + ')</td><td>' +
+        p[2].toFixed(0) + '</td><td' + (ratio >= 1 ? ' class="ratio-good"' : '') + '>' + (ratio ? ratio.toFixed(2) + TIMES : '-') +
+        '</td><td>' + (p[6] ? p[6] : '?') + '</td></tr>';
+    });
+    setHtml(table, h + '</table>');
+  }
+
+  var timingsShown = '';
+  function timingTable(track, bs, current) {
+    var rows = [];
+    track.kernels.forEach(function (k) {
+      var t = timingOf(k.name, bs);
+      if (t) rows.push([t, k]);
+    });
+    if (!rows.length) return '';
+    var h = '<table><caption>' + esc(track.id) + ' at ' + bs + ' threads</caption><tr><th>kernel</th><th>median ms</th>' +
+      '<th class="l" title="L: kernel launches in one reduction (? = not recorded)">L</th>' +
+      '<th>GB/s</th><th>% of peak</th><th>vs CUB</th><th>result</th></tr>';
+    rows.forEach(function (r) {
+      var t = r[0], L = launchesOf(t, r[1]);
+      h += '<tr' + (t[0] === current ? ' class="cur"' : '') + '><td>' + esc(t[0]) + '</td><td>' + t[2].toFixed(4) +
+        '</td><td class="l">' + (L ? L : '?') + '</td><td>' + t[5].toFixed(0) + '</td><td>' + t[6].toFixed(1) + '%</td><td>' +
+        (t[7] ? t[7].toFixed(2) + TIMES : '') + '</td><td>' + (t[8] ? 'correct' : '<span class="bad">WRONG</span>') + '</td></tr>';
+    });
+    return h + '</table>';
+  }
+  function renderTimings() {
+    var k = kernelInfo(S.kernel);
+    var sig = S.kernel + '@' + S.bs + '@' + (S.logTime ? 'log' : 'lin') + '@' + ($('timing-panel').clientWidth || 0);
+    if (sig === timingsShown) return;
+    timingsShown = sig;
+    var m = D.meta;
+    $('timing-caption').textContent = 'Recorded on ' + m.gpu + ' (compute capability ' + m.cc + ', CUDA ' + m.cuda +
+      ') on ' + m.date + '. N = ' + m.n + ' elements (' + m.pattern + '). Method: ' + m.method + '. Theoretical peak ' +
+      m.peak_gbps.toFixed(0) + ' GB/s; device copy ' + m.copy_gbps.toFixed(0) + ' GB/s; cub::DeviceReduce::Sum ' +
+      m.cub_ms.toFixed(4) + ' ms (' + m.cub_gbps.toFixed(0) + ' GB/s). vs CUB = CUB time / kernel time. ' +
+      'L = kernel launches in one reduction.';
+    var tr = k ? trackOf(k.track) : null;
+    setHtml($('timing-tables'), tr ? timingTable(tr, S.bs, S.kernel) || '<div class="small">No timings of ' + esc(tr.id) +
+      ' at ' + S.bs + ' threads in the session.</div>' : '');
+    var all = '';
+    D.tracks.forEach(function (t) {
+      D.block_sizes.forEach(function (b) { all += timingTable(t, b, S.kernel); });
+    });
+    setHtml($('timing-all-tables'), all);
+    // A track without any timing (the pitfalls): its table says so, no empty charts.
+    var timed = !!tr && tr.kernels.some(function (x) {
+      return D.timings.some(function (t) { return t[0] === x.name; });
+    });
+    $('bars-figure').hidden = !timed;
+    $('bs-figure').hidden = !timed;
+    if (timed) {
+      setText($('bars-title'), 'Median time per kernel: ' + tr.id + ', ' + S.bs + ' threads per block');
+      barChart($('chart-bars'), tr, S.bs, S.kernel);
+      setText($('bs-title'), 'Median time against block size: ' + tr.id);
+      blockSizeChart(tr, S.kernel);
+    }
+    sweepView(tr);
+    hook.chartDraws++;
+  }
+

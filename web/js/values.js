@@ -1,0 +1,62 @@
+  // ---- values ---------------------------------------------------------------------------------
+  var f32 = new Float32Array(1), i32 = new Int32Array(f32.buffer);
+  // A 32-bit value for people: int32, or float32 in its shortest round-trip form.
+  function fmt(bits, isFloat) {
+    if (!isFloat) return String(bits | 0);
+    i32[0] = bits | 0;
+    var v = f32[0];
+    if (!isFinite(v) || v === 0) return String(v);
+    for (var p = 1; p <= 9; p++) {
+      var s = v.toPrecision(p);
+      if (Math.fround(Number(s)) === v) return String(Number(s));
+    }
+    return String(v);
+  }
+  // An integer shortened to fit a small cell, as the window does: 3812 -> "3.8k", 123456 -> "123k".
+  // With `fits` characters of room, "3.8k" becomes "4k".
+  function compact(s, fits) {
+    var v = Number(s);
+    if (!/^-?\d+$/.test(s) || Math.abs(v) < 1000) return s;
+    var units = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+    for (var i = 0; i < units.length; i++) {
+      var x = v / units[i][0];
+      if (Math.abs(x) < 1) continue;
+      var short = (Math.abs(x) < 10 ? x.toFixed(1) : Math.round(x).toString()) + units[i][1];
+      return fits && short.length > fits ? Math.round(x) + units[i][1] : short;
+    }
+    return s;
+  }
+  function popcount(m) {
+    m = m >>> 0;
+    var c = 0;
+    while (m) { m &= m - 1; c++; }
+    return c;
+  }
+  function lanesOf(mask) {
+    var out = [];
+    for (var l = 0; l < 32; l++) if ((mask >>> l) & 1) out.push(l);
+    return out;
+  }
+  // innerHTML / textContent set only when it changes, compared with what was set last (reading
+  // innerHTML back would serialise the DOM on every step).
+  function setHtml(el, h) { if (el._rsHtml !== h) { el._rsHtml = h; el.innerHTML = h; } }
+  function setText(el, t) { if (el._rsHtml !== '\u0000' + t) { el._rsHtml = '\u0000' + t; el.textContent = t; } }
+  function hex(m) { return ('0000000' + (m >>> 0).toString(16)).slice(-8); }
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; });
+  }
+  // Steps as ranges for messages: "2-4, 7".
+  function stepRanges(list) {
+    var out = [], i = 0;
+    while (i < list.length) {
+      var j = i;
+      while (j + 1 < list.length && list[j + 1] === list[j] + 1) j++;
+      out.push(j > i ? list[i] + DASH + list[j] : String(list[i]));
+      i = j + 1;
+    }
+    return out.join(', ');
+  }
+  var END_NAMES = ['__syncthreads()', '__syncwarp()', 'end of kernel', 'a warp shuffle', 'a warp reduce'];
+  var KIND_NAMES = { 0: 'load', 1: 'store', 4: 'global load', 5: 'global store', 6: 'shuffle', 7: 'warp reduce',
+    8: 'shared atomic', 9: 'global atomic' };
+

@@ -1,0 +1,321 @@
+  // ---- views ----------------------------------------------------------------------------------
+  function renderAll() {
+    renderList();
+    renderBlockSizes();
+    renderNote();
+    renderSource(true);
+    renderTimings();
+    renderStep();
+  }
+
+  function renderList() {
+    var html = '';
+    D.tracks.forEach(function (t) {
+      if (!t.kernels.length) return;
+      html += '<div class="track"><div class="track-title" title="' + esc(t.title) + '">' + esc(t.id) + '</div>';
+      t.kernels.forEach(function (k) {
+        var has = heldSizes(k.name).length > 0;
+        html += '<button class="kernel' + (k.name === S.kernel ? ' sel' : '') + (has ? '' : ' notrace') +
+          '" data-kernel="' + esc(k.name) + '" title="' + esc(k.title) + (has ? '' : ' (no trace in this page)') + '">' +
+          esc(k.name) + (k.pitfall ? '<span class="wrong">WRONG</span>' : '') + '</button>';
+      });
+      html += '</div>';
+    });
+    var list = $('kernel-list');
+    setHtml(list, html);
+    // The selected kernel in view inside the list (the sidebar scrolls on its own; a phone's strip is short).
+    var sel = list.querySelector('.kernel.sel'), bar = $('sidebar');
+    if (sel && S.kernel !== renderList.shown) {
+      renderList.shown = S.kernel;
+      var top = sel.getBoundingClientRect().top - bar.getBoundingClientRect().top + bar.scrollTop;
+      var bottom = top + sel.offsetHeight;
+      if (top < bar.scrollTop || bottom > bar.scrollTop + bar.clientHeight) {
+        bar.scrollTop = Math.max(0, top - (bar.clientHeight - sel.offsetHeight) / 2);
+      }
+    }
+  }
+
+  function renderBlockSizes() {
+    var html = '', k = kernelInfo(S.kernel);
+    D.block_sizes.forEach(function (b) {
+      var held = !!traceOf[key(S.kernel, b)];
+      var why = '';
+      if (!held) {
+        why = k && k.info.min_bs > b ? S.kernel + ' needs at least ' + k.info.min_bs + ' threads' +
+          (k.info.min_why ? ': ' + k.info.min_why : '') : 'no trace at ' + b + ' threads in this page (the full session ' +
+          'is in the .rssession file)';
+      }
+      html += '<button data-bs="' + b + '"' + (b === S.bs && held ? ' class="sel"' : '') + (held ? '' : ' disabled') +
+        ' title="' + esc(why || b + ' threads per block (Page Up / Page Down)') + '">' + b + '</button>';
+    });
+    $('bs-buttons').innerHTML = html;
+    var tr = S.trace;
+    setText($('kernel-title'), S.kernel ? S.kernel + (S.bs ? ' at ' + S.bs + ' threads' : '') +
+      (tr ? ' ' + MDASH + ' ' + tr.dtype + ', block ' + tr.block + ' of ' + tr.grid + ', N = ' + tr.n : '') : '');
+  }
+
+  function metric(k, bs, name) {
+    var best = null;
+    D.metrics.forEach(function (m) {
+      if (m[0] === k && m[2] === name && (m[1] === bs || !best)) best = m;
+    });
+    return best;
+  }
+
+  function renderNote() {
+    // On screen: the kernel's title, and what must not be missed (wrong code, no trace here); what it
+    // fixes and costs a click away (#note-box), so the first screen keeps its room for the replay.
+    var k = kernelInfo(S.kernel), el = $('kernel-note'), more = $('kernel-more');
+    if (!k) { el.innerHTML = ''; more.innerHTML = ''; return; }
+    var i = k.info, h = '<b>' + esc(i.title) + '</b>', m = '';
+    if (i.fixes) m += 'Fixes: ' + esc(i.fixes);
+    if (i.costs) m += (m ? '<br>' : '') + 'Costs: ' + esc(i.costs);
+    more.innerHTML = m;
+    if (i.pitfall) {
+      h += '<span class="pit"><b>WRONG CODE on purpose.</b> ' + esc(i.pitfall);
+      var wr = metric(k.name, S.bs, 'wrong_runs'), ds = metric(k.name, S.bs, 'distinct_sums');
+      if (wr) h += '<br>Recorded: wrong in ' + wr[4] + ' ' + esc(wr[3]) + ' at ' + wr[1] + ' threads' +
+        (ds ? ', ' + ds[4] + ' different sums' : '') + '.';
+      var rc = metric(k.name, S.bs, 'racecheck_hazards');
+      if (rc) h += '<br>compute-sanitizer racecheck: ' + rc[4] + ' hazards.';
+      h += '</span>';
+    }
+    if (!traceOf[key(k.name, S.bs)]) {
+      var held = heldSizes(k.name);
+      h += '<br><span class="bad">No trace of ' + esc(k.name) + ' at ' + S.bs + ' threads in this page.</span> ' +
+        (held.length ? 'This page holds it at ' + held.join(', ') + ' threads. ' : '') +
+        'The full session is in the .rssession file.';
+    }
+    el.innerHTML = h;
+  }
+
+  var sourceShown = -1, sourceLines = [], highlighted = [];
+  function renderSource(reset) {
+    var tr = S.trace, k = kernelInfo(S.kernel);
+    var idx = tr ? tr.src : k ? D.track_source[k.track] : -1;
+    if (idx === undefined) idx = -1;
+    if (idx !== sourceShown) {
+      sourceShown = idx;
+      var text = idx >= 0 ? D.sources[idx] : '';
+      var pre = $('source');
+      pre.textContent = '';
+      sourceLines = [];
+      var frag = document.createDocumentFragment();
+      text.split('\n').forEach(function (line, i) {
+        var div = document.createElement('span');
+        div.className = 'ln';
+        var no = document.createElement('span');
+        no.className = 'no';
+        no.textContent = String(i + 1);
+        div.appendChild(no);
+        div.appendChild(document.createTextNode(line));
+        frag.appendChild(div);
+        sourceLines.push(div);
+      });
+      pre.appendChild(frag);
+      highlighted = [];
+      highlightLines.sig = null;
+      srcGeom = null;
+      var t = k ? trackOf(k.track) : null;
+      $('source-title').textContent = (t && t.file ? t.file : '') + (tr ? ' (as recorded with the trace)' : '');
+    }
+    if (reset) highlightLines();
+  }
+  // The step's lines (and the barrier's) highlighted, scrolled into view inside the source box. No
+  // layout is read while stepping: the line height and the box's height are measured when the source
+  // is built or the window resized, and the scroll position is followed with a scroll listener.
+  var srcGeom = null, srcScroll = 0;
+  function measureSource() {
+    var pre = $('source');
+    srcGeom = sourceLines.length ? { line: sourceLines[0].offsetHeight || 20, top: sourceLines[0].offsetTop - pre.offsetTop,
+      h: pre.clientHeight } : null;
+    srcScroll = pre.scrollTop;
+  }
+  function highlightLines() {
+    var st = S.trace && S.trace.steps[S.step];
+    var want = [];
+    if (st) {
+      (st.lines || []).forEach(function (l) { if (sourceLines[l - 1]) want.push([l, 'hl']); });
+      if (st.bl && sourceLines[st.bl - 1]) want.push([st.bl, 'bar']);
+    }
+    var sig = want.join(';');
+    if (sig === highlightLines.sig) return;
+    // The step's first line written out whole above the listing (wrapped: a narrow column never cuts it).
+    var first = want.length ? want[0][0] : 0;
+    setText($('source-line'), first ? 'line ' + first + ': ' + sourceLines[first - 1].textContent.slice(
+      String(first).length).replace(/^\s+/, '') : '');
+    highlightLines.sig = sig;
+    highlighted.forEach(function (el) { el.classList.remove('hl', 'bar'); });
+    highlighted = [];
+    want.forEach(function (w) {
+      var el = sourceLines[w[0] - 1];
+      el.classList.add(w[1]);
+      highlighted.push(el);
+    });
+    if (want.length) {
+      if (!srcGeom) measureSource();
+      var top = srcGeom.top + (want[0][0] - 1) * srcGeom.line;
+      if (top < srcScroll || top > srcScroll + srcGeom.h - 2 * srcGeom.line) {
+        srcScroll = Math.max(0, top - 3 * srcGeom.line);
+        $('source').scrollTop = srcScroll;
+      }
+    }
+  }
+
+  // The replay views of a step, as the window lays them out (app/gui/layout.hpp): the views the kernel has
+  // come in the trace's `views` order; those with something in this step (the step's `on`, bit per view:
+  // smem 0, global 1, lanes 2, atomics 3) are shown, the first of them first; the others are named in one
+  // idle line (the step's `idle`, the replay model's sentence). A barrier-only step keeps the first view.
+  var VIEW_BITS = { smem: 1, global: 2, lanes: 4, atomics: 8 };
+  var VIEW_PANEL = { smem: 'smem-panel', global: 'global-panel', lanes: 'lanes-panel', atomics: 'atomics-panel' };
+  function layoutViews(tr, st) {
+    var order = tr ? tr.views || [] : [], shown = {}, any = false, pos = 0;
+    order.forEach(function (v) { if (st && (st.on & VIEW_BITS[v])) { shown[v] = true; any = true; } });
+    if (!any && order.length) shown[order[0]] = true;
+    Object.keys(VIEW_PANEL).forEach(function (v) {
+      var p = $(VIEW_PANEL[v]);
+      var on = !tr || !!shown[v];
+      if (p.hidden === on) p.hidden = !on;
+    });
+    order.forEach(function (v) { if (shown[v]) $(VIEW_PANEL[v]).style.order = String(pos++); });
+    order.forEach(function (v) { if (!shown[v]) $(VIEW_PANEL[v]).style.order = String(pos++); });
+    $('warps-panel').style.order = String(pos + 1);
+    var idle = $('idle-line'), text = tr && st && st.idle ? st.idle : '';
+    setText(idle, text);
+    if (idle.hidden !== !text) idle.hidden = !text;
+    hook.shownViews = order.filter(function (v) { return shown[v]; });
+  }
+
+  function renderStep() {
+    hook.renders++;
+    var tr = S.trace, st = tr && tr.steps[S.step];
+    var slider = $('step-slider');
+    if (!tr) {
+      setText($('step-counter'), S.loading ? 'loading' + '\u2026' : 'no trace');
+      slider.max = 0;
+      slider.value = 0;
+      setText($('step-summary'), S.loading ? '' : 'Choose a kernel and a block size that this page holds a trace of.');
+      ['smem', 'warps', 'banks', 'lanes', 'gslice'].forEach(function (id) { hide($(id)); });
+      layoutViews(null, null);
+      bankFig = null;
+      $('bank-hover').hidden = true;
+      ['smem-text', 'warps-text', 'banks-text', 'bank-caption', 'lanes-text', 'atomics-text', 'global-text', 'access-list',
+        'atomics-list', 'global-list', 'smem-hover'].forEach(function (id) { setHtml($(id), ''); });
+      highlightLines();
+      return;
+    }
+    var n = tr.steps.length;
+    setText($('step-counter'), 'step ' + S.step + ' / ' + (n - 1));
+    slider.max = n - 1;
+    slider.value = S.step;
+    var s = 'Ends at <b>' + esc(st.endname || END_NAMES[st.end]) + '</b>' + (st.bl ? ' (line ' + st.bl + ')' : '') + '. Active warps ' +
+      st.aw + ' of ' + tr.warps + '. ';
+    if (st.ld || st.st) {
+      s += 'Shared: ' + st.ld + ' warp loads, ' + st.st + ' stores; bank conflicts ' + st.ldc + ' load, ' + st.stc +
+        ' store' + (st.deg > 1 ? ' (<span class="bad">worst ' + st.deg + '-way</span>)' : '') + '. ';
+    }
+    if (st.shf) s += st.shf.length + ' shuffle' + (st.shf.length === 1 ? '' : 's') + '. ';
+    if (st.atm) s += st.atm.length + ' warp atomic' + (st.atm.length === 1 ? '' : 's') + '. ';
+    if (st.req) s += st.req.length + ' global request' + (st.req.length === 1 ? '' : 's') + '. ';
+    setHtml($('step-summary'), s);
+    layoutViews(tr, st);
+    // Each view, timed (hook.viewMs: the browser test prints where a frame's time goes).
+    var t = performance.now(), ms = hook.viewMs;
+    [['source', highlightLines], ['smem', drawSmem], ['warps', drawWarps], ['banks', drawBanks], ['lanes', drawLanes],
+      ['atomics', drawAtomics], ['global', drawGlobal]].forEach(function (v) {
+      v[1](tr, st);
+      var now = performance.now();
+      ms[v[0]] = (ms[v[0]] || 0) + (now - t);
+      t = now;
+    });
+    hook.step = S.step;
+  }
+
+  var smemLayout = null;
+  function drawSmem(tr, st) {
+    var c = $('smem');
+    if (!tr.has.shared && !tr.words) {
+      setText($('smem-text'), tr.kernel + ' does not use shared memory.');
+      hide(c);
+      smemLayout = null;
+      return;
+    }
+    setText($('smem-text'), tr.words + ' words of 4 bytes, 32 per row (one row = the 32 banks).' +
+      (tr.has.shared ? '' : ' ' + tr.kernel + ' makes no shared load or store (its shared memory holds atomics only).'));
+    smemLayout = drawCells(c, tr.words, 32, function (i) {
+      return st.wrf[i] ? COL.orange : st.rdf[i] ? COL.sky : st.def[i] ? COL.cell : COL.empty;
+    }, function (i) { return st.def[i] ? fmt(st.smem[i], tr.isFloat) : null; }, 0);
+  }
+  function smemHover(ev) {
+    var tr = S.trace, st = tr && tr.steps[S.step], L = smemLayout;
+    if (!st || !L) return;
+    var r = ev.target.getBoundingClientRect();
+    var x = ev.clientX - r.left - L.labelW, y = ev.clientY - r.top;
+    var col = Math.floor(x / L.cw), row = Math.floor(y / L.ch), i = row * L.cols + col;
+    var out = '';
+    if (x >= 0 && col < L.cols && i >= 0 && i < tr.words) {
+      out = 'word ' + i + ' (bank ' + (i % 32) + ', byte ' + (i * 4) + '): ' +
+        (st.def[i] ? fmt(st.smem[i], tr.isFloat) : 'not yet stored') + (st.wrf[i] ? ', written this step' : '') +
+        (st.rdf[i] ? ', read this step' : '');
+      var from = st.flowsTo[i];
+      if (from) out += '; computed from word' + (from.length > 1 ? 's ' : ' ') + from.join(', ');
+    }
+    $('smem-hover').textContent = out;
+  }
+
+  function drawWarps(tr, st) {
+    var c = $('warps'), W = tr.warps;
+    var any = tr.has.shared || tr.has.lanes || tr.has.atomics || tr.has.global;
+    if (!any) {
+      setText($('warps-text'), tr.kernel + ': the trace holds no warp instruction, only barriers.');
+      hide(c);
+      return;
+    }
+    setText($('warps-text'), 'Active warps: ' + st.aw + ' of ' + W + '.');
+    var w = c.clientWidth || 600;
+    var labelW = 72, flagW = 124;
+    var cell = Math.max(4, Math.min(30, (w - labelW - flagW) / 32));
+    var g = canvasCtx(c, W * cell + 2), ctx = g.ctx;
+    var font = Math.max(10, Math.min(16, Math.floor(cell * 0.8)));
+    ctx.font = font + 'px "DejaVu Sans", sans-serif';
+    ctx.textBaseline = 'middle';
+    // The lanes, one path per colour: exited, useful, active but idle, inactive.
+    var paths = [new Path2D(), new Path2D(), new Path2D(), new Path2D()];
+    for (var k = 0; k < W; k++) {
+      var u = st.warps[5 * k] >>> 0, a = st.warps[5 * k + 1] >>> 0, x = st.warps[5 * k + 2] >>> 0;
+      for (var l = 0; l < 32; l++) {
+        var bit = (1 << l) >>> 0;
+        paths[(x & bit) ? 0 : (u & bit) ? 1 : (a & bit) ? 2 : 3].rect(labelW + l * cell, k * cell, cell - 1, cell - 1);
+      }
+    }
+    [COL.empty, COL.green, COL.yellow, COL.cell].forEach(function (c, i) { ctx.fillStyle = c; ctx.fill(paths[i]); });
+    // Lanes useful in part of the step only (st.part: warp, lanes pairs): their lower half grey, as the window
+    // draws them, so a DIVERGED warp never looks fully useful.
+    var part = st.part || [], half = new Path2D();
+    for (var pi = 0; pi + 1 < part.length; pi += 2) {
+      for (var pl = 0; pl < 32; pl++) {
+        if ((part[pi + 1] >>> pl) & 1) half.rect(labelW + pl * cell, part[pi] * cell + (cell - 1) / 2, cell - 1, (cell - 1) / 2);
+      }
+    }
+    ctx.fillStyle = COL.cell;
+    ctx.fill(half);
+    for (k = 0; k < W; k++) {
+      u = st.warps[5 * k] >>> 0;
+      var div = st.warps[5 * k + 3], eff = st.warps[5 * k + 4];
+      var y = k * cell;
+      if (cell >= 11 || k % 4 === 0) {
+        ctx.textAlign = 'left';
+        ctx.fillStyle = u ? COL.text : COL.dim;
+        ctx.fillText('warp ' + k, 2, y + cell / 2);
+      }
+      if (div) {  // a divergence flag that shows at any size
+        ctx.fillStyle = COL.verm;
+        ctx.fillRect(labelW + 32 * cell + 2, y, 5, cell - 1);
+      }
+      if (u && cell >= 11) {
+        ctx.fillStyle = div ? COL.verm : COL.text;
+        ctx.fillText((div ? 'DIVERGED ' : '') + Math.round(eff / 10) + '%', labelW + 32 * cell + 10, y + cell / 2);
+      }
+    }
+  }
+
