@@ -38,7 +38,8 @@ constexpr const char* kName = "unit_test_session.rssession";
 const std::string kMagicBytes("RSSESSN\0", 8);
 
 // Section tags of a session file (tracing/session.cpp; docs/trace-format.md, "Session files").
-constexpr uint32_t kTagMeta = 1, kTagTimings = 2, kTagTrace = 3, kTagChecksum = 4, kTagLaunches = 6, kTagSweep = 7;
+constexpr uint32_t kTagMeta = 1, kTagTimings = 2, kTagTrace = 3, kTagChecksum = 4, kTagLaunches = 6, kTagSweep = 7,
+                   kTagRaces = 8;
 
 std::string fixture(const std::string& kernel, unsigned bs) {
   return std::string(RS_FIXTURE_DIR) + "/" + kernel + "_bs" + std::to_string(bs) + ".rstrace";
@@ -145,6 +146,21 @@ void expect_same(const Session& a, const Session& b) {
     EXPECT_EQ(bits(x.pct_peak), bits(y.pct_peak)) << i;
     EXPECT_EQ(x.correct, y.correct) << i;
     EXPECT_EQ(x.launches, y.launches) << i;
+  }
+  ASSERT_EQ(a.races.size(), b.races.size());
+  for (size_t i = 0; i < a.races.size(); ++i) {
+    const SessionRace& x = a.races[i];
+    const SessionRace& y = b.races[i];
+    EXPECT_EQ(x.kernel, y.kernel) << i;
+    EXPECT_EQ(x.block_size, y.block_size) << i;
+    EXPECT_EQ(x.kind, y.kind) << i;
+    EXPECT_EQ(x.file, y.file) << i;
+    EXPECT_EQ(x.first_access, y.first_access) << i;
+    EXPECT_EQ(x.first_line, y.first_line) << i;
+    EXPECT_EQ(x.second_access, y.second_access) << i;
+    EXPECT_EQ(x.second_line, y.second_line) << i;
+    EXPECT_EQ(x.hazards, y.hazards) << i;
+    EXPECT_EQ(x.words, y.words) << i;
   }
   EXPECT_EQ(a.sweep.gpu, b.sweep.gpu);
   EXPECT_EQ(a.sweep.method, b.sweep.method);
@@ -395,6 +411,46 @@ TEST(SessionIo, LaunchCountsAndSweepRoundTripWithoutANewVersion) {
   append_u32(payload, 2);
   f.sections[find_section(f, kTagLaunches)].payload = payload;
   EXPECT_TRUE(contains(format_error(assemble(f)), "launch count of reduce9"));
+}
+
+// racecheck's races (`reducescope pitfalls --out`): a section of their own, which readers that predate it
+// skip (the session stays version 2, so those readers still open it); bad contents are refused.
+TEST(SessionIo, RacesRoundTripAndOlderReadersSkipThem) {
+  Session s = small_session();
+  s.races.push_back({"pitfall_no_syncwarp", 64, "RAW", "pitfall_kernels.cuh", "Write", 43, "Read", 44, 64, {16, 17, 31}});
+  s.races.push_back({"pitfall_no_volatile", 256, "WAR", "pitfall_kernels.cuh", "Read", 36, "Write", 36, 124, {1, 2}});
+  const std::string bytes = serialize_session(s);
+  EXPECT_EQ(get_u32(bytes, 8), 1u) << "races alone need no new version";
+  Session back = parse_session(bytes, kName);
+  expect_same(s, back);
+  EXPECT_EQ(serialize_session(back), bytes);
+  ASSERT_EQ(back.races_of("pitfall_no_syncwarp", 64).size(), 1u);
+  EXPECT_TRUE(back.races_of("pitfall_no_syncwarp", 256).empty());
+  back.set_races("pitfall_no_syncwarp", 64, {});
+  EXPECT_TRUE(back.races_of("pitfall_no_syncwarp", 64).empty());
+  EXPECT_EQ(back.races.size(), 1u) << "the other kernel's race stays";
+
+  RawFile f = split(bytes);
+  f.sections.erase(f.sections.begin() + static_cast<std::ptrdiff_t>(find_section(f, kTagRaces)));
+  EXPECT_TRUE(parse_session(assemble(f), kName).races.empty()) << "a session written before races opens";
+
+  Session bad = s;
+  bad.races[0].kind = "RAR";
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "RAR")) << "unknown hazard kind";
+  bad = s;
+  bad.races[1].second_access = "Atomic";
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "Atomic"));
+  bad = s;
+  bad.races[0].words = {17, 16};
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "ascending"));
+  bad = s;
+  bad.races[0].block_size = 0;
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "block size 0"));
+  // A race count that claims more races than the section holds: truncated, refused.
+  f = split(bytes);
+  std::string& payload = f.sections[find_section(f, kTagRaces)].payload;
+  payload[0] = 3;
+  EXPECT_FALSE(format_error(assemble(f)).empty());
 }
 
 TEST(SessionIo, RoundTripEmptySession) {

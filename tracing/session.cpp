@@ -28,11 +28,50 @@ enum Tag : uint32_t {
   kTagMetrics = 5,
   kTagLaunches = 6,  // u32 count, then (str kernel, u32 block size, u32 launches) for timings that know them
   kTagSweep = 7,     // str gpu, str method, f64 peak GB/s, u32 count, then the points
+  kTagRaces = 8,     // u32 count, then the races (write_race); readers that predate it skip it
 };
 
 constexpr uint32_t kMaxTimings = 4096;
 constexpr uint32_t kMaxMetrics = 65536;
 constexpr uint32_t kMaxSweepPoints = 65536;
+constexpr uint32_t kMaxRaces = 65536;
+constexpr uint32_t kMaxRaceWords = 1u << 16;  // 256 KiB of shared memory in 4-byte words
+
+void write_race(Writer& w, const SessionRace& r) {
+  w.str(r.kernel);
+  w.u32(r.block_size);
+  for (const std::string* s : {&r.kind, &r.file, &r.first_access}) w.str(*s);
+  w.u32(r.first_line);
+  w.str(r.second_access);
+  w.u32(r.second_line);
+  w.u32(r.hazards);
+  w.u32(static_cast<uint32_t>(r.words.size()));
+  for (uint32_t word : r.words) w.u32(word);
+}
+
+SessionRace read_race(Reader& r) {
+  SessionRace x;
+  x.kernel = r.str();
+  x.block_size = r.u32();
+  for (std::string* s : {&x.kind, &x.file, &x.first_access}) *s = r.str();
+  x.first_line = r.u32();
+  x.second_access = r.str();
+  x.second_line = r.u32();
+  x.hazards = r.u32();
+  if (x.kind != "RAW" && x.kind != "WAR" && x.kind != "WAW") r.fail("a race of kind \"" + x.kind + "\"");
+  for (const std::string* a : {&x.first_access, &x.second_access}) {
+    if (*a != "Read" && *a != "Write") r.fail("a race with a \"" + *a + "\" access");
+  }
+  if (x.block_size == 0 || x.block_size > 1024) r.fail("a race at block size " + std::to_string(x.block_size));
+  const uint32_t words = r.u32();
+  if (words > kMaxRaceWords) r.fail("a race touching " + std::to_string(words) + " words is implausible");
+  x.words.reserve(words);
+  for (uint32_t i = 0; i < words; ++i) {
+    x.words.push_back(r.u32());
+    if (i > 0 && x.words[i] <= x.words[i - 1]) r.fail("a race's words are not ascending");
+  }
+  return x;
+}
 
 void write_sweep(Writer& w, const Sweep& sw) {
   w.str(sw.gpu);
@@ -205,6 +244,21 @@ std::vector<uint32_t> Session::block_sizes() const {
   return {b.begin(), b.end()};
 }
 
+std::vector<const SessionRace*> Session::races_of(const std::string& kernel, uint32_t block_size) const {
+  std::vector<const SessionRace*> out;
+  for (const auto& r : races) {
+    if (r.kernel == kernel && r.block_size == block_size) out.push_back(&r);
+  }
+  return out;
+}
+
+void Session::set_races(const std::string& kernel, uint32_t block_size, std::vector<SessionRace> rs) {
+  races.erase(std::remove_if(races.begin(), races.end(),
+                             [&](const SessionRace& x) { return x.kernel == kernel && x.block_size == block_size; }),
+              races.end());
+  for (auto& r : rs) races.push_back(std::move(r));
+}
+
 void Session::set_metric(SessionMetric m) {
   metrics.erase(std::remove_if(metrics.begin(), metrics.end(),
                                [&](const SessionMetric& x) {
@@ -258,6 +312,12 @@ std::string serialize_session(const Session& s) {
     mt.u32(static_cast<uint32_t>(s.metrics.size()));
     for (const auto& m : s.metrics) write_metric(mt, m);
     detail::section(w, kTagMetrics, mt.data());
+  }
+  if (!s.races.empty()) {
+    Writer rw;
+    rw.u32(static_cast<uint32_t>(s.races.size()));
+    for (const auto& r : s.races) write_race(rw, r);
+    detail::section(w, kTagRaces, rw.data());
   }
   detail::append_checksum(w, kTagChecksum);
   return std::move(w.data());
@@ -320,6 +380,14 @@ Session parse_session(const std::string& bytes, const std::string& name) {
               Reader r(payload, size, name, "sweep section");
               s.sweep = read_sweep(r);
               if (r.left() != 0) r.fail("the sweep section has " + std::to_string(r.left()) + " stray bytes");
+              break;
+            }
+            case kTagRaces: {
+              Reader r(payload, size, name, "race section");
+              const uint32_t count = r.u32();
+              if (count > kMaxRaces) r.fail("race count " + std::to_string(count) + " is implausible");
+              for (uint32_t i = 0; i < count; ++i) s.races.push_back(read_race(r));
+              if (r.left() != 0) r.fail("the race section has " + std::to_string(r.left()) + " stray bytes");
               break;
             }
             default:

@@ -87,12 +87,39 @@ struct SessionMetric {
   double value = 0;          // finite
 };
 
+// One data race that compute-sanitizer's racecheck found in a kernel (`reducescope pitfalls --out` runs
+// `compute-sanitizer --tool racecheck --racecheck-report hazard` on a one-block launch): a pair of source
+// lines, one access at each end, with the shared-memory words where the two met. Racecheck's hazard
+// kinds (Compute Sanitizer User Manual, "Racecheck Tool"): RAW, a read that may come before the write it
+// needs; WAR, a write that may come before a read of the old value; WAW, two writes in no fixed order.
+// Racecheck reports each hazard as "<first access> Thread ... at <file>:<line>" then "<second access>
+// Thread ... at <file>:<line>"; the pair is kept in that order.
+struct SessionRace {
+  std::string kernel;             // kernel name
+  uint32_t block_size = 0;        // threads per block of the launch racecheck watched
+  std::string kind;               // "RAW", "WAR" or "WAW"
+  std::string file;               // the source file racecheck names (base name, e.g. "pitfall_kernels.cuh")
+  std::string first_access;       // "Write" or "Read": the access racecheck lists first
+  uint32_t first_line = 0;        // its line in `file` (1-based)
+  std::string second_access;      // "Write" or "Read"
+  uint32_t second_line = 0;       // its line in `file` (1-based)
+  uint32_t hazards = 0;           // hazards racecheck reported for this pair in block (0,0,0)
+  std::vector<uint32_t> words;    // the shared-memory words (byte offset / 4) they touched: ascending, unique
+};
+
 struct Session {
   SessionMeta meta;
   std::vector<SessionTiming> timings;  // any order; at most one per (kernel, block size)
   std::vector<Trace> traces;           // one block of each kernel x block size recorded
   std::vector<SessionMetric> metrics;  // any order; at most one per (kernel, block size, name)
   Sweep sweep;                         // bandwidth against N on the same GPU (`reducescope sweep`); may be empty
+  std::vector<SessionRace> races;      // racecheck's data races, per kernel and block size; any order (older sessions
+                                       // have none; readers that predate the section skip it)
+
+  // The races recorded for `kernel` at `block_size`, in the session's order; empty when none.
+  std::vector<const SessionRace*> races_of(const std::string& kernel, uint32_t block_size) const;
+  // Replaces every race of (kernel, block size) by `rs` (which may be empty: racecheck found none).
+  void set_races(const std::string& kernel, uint32_t block_size, std::vector<SessionRace> rs);
 
   // nullptr when the session has no such metric.
   const SessionMetric* find_metric(const std::string& kernel, uint32_t block_size, const std::string& name) const;
