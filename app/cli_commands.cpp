@@ -205,11 +205,14 @@ const std::vector<CommandSpec>& command_table() {
        }},
        1,
        "Runs each kernel of the pitfalls track (WRONG CODE on purpose: the notes' bugs put back into\n"
-       "correct kernels) R times (default 100) on the GPU, and prints how many runs gave a wrong sum,\n"
-       "how many different sums they gave, and what is wrong with the code. Defaults: --n 16777216,\n"
-       "--block-size 256, --pattern random. Kernels that would hang the GPU are not runnable at all\n"
-       "(docs/tracks.md). --out SESSION writes the results into the session (with compute-sanitizer's\n"
-       "racecheck hazards where it is on the PATH), so the window shows them without a GPU.\n"
+       "correct kernels) R times (default 100) on the GPU at each block size (B,B,... or all), and\n"
+       "prints how many runs gave a wrong sum, how many different sums they gave, and what is wrong\n"
+       "with the code. Defaults: --n 16777216, --block-size 256, --pattern random. Kernels that would\n"
+       "hang the GPU are not runnable at all (docs/tracks.md). --out SESSION writes into the session,\n"
+       "at the session's N and pattern: the counts, a timing and a trace of each kernel (its global\n"
+       "loads and stores and its barriers; not its shared memory, which the probe would change), and,\n"
+       "where compute-sanitizer is on the PATH, racecheck's races on one block (both source lines of\n"
+       "each, and the shared-memory words), so the window and the web page show them without a GPU.\n"
        "Exit: 0 when every kernel ran (wrong sums are the point), 1 a runtime error.\n"},
       {Command::Sweep, "sweep", Operands::Many,
        {{

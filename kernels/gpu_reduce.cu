@@ -561,6 +561,7 @@ GpuReducer::GpuReducer(int device) : impl_(std::make_unique<Impl>()) {
   d.l2_bytes = static_cast<size_t>(p.l2CacheSize);
   d.global_mem_bytes = p.totalGlobalMem;
   d.bus_width_bits = p.memoryBusWidth;
+  d.reserved_smem_bytes = p.reservedSharedMemPerBlock;
   RS_CUDA(cudaDeviceGetAttribute(&d.mem_clock_khz, cudaDevAttrMemoryClockRate, device));
   int rt = 0;
   RS_CUDA(cudaRuntimeGetVersion(&rt));

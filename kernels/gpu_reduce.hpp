@@ -43,6 +43,9 @@ struct DeviceInfo {
   int mem_clock_khz = 0;            // peak memory clock, kHz
   int bus_width_bits = 0;           // memory bus width, bits
   std::string cuda_runtime;         // e.g. "13.0"
+  size_t reserved_smem_bytes = 0;   // shared memory the system reserves per block, bytes, at the start of the
+                                    // block's shared window (cudaDeviceProp::reservedSharedMemPerBlock: 1 KiB
+                                    // on compute capability 8.0 and later); racecheck's addresses count it
   // Theoretical peak DRAM bandwidth in GB/s (1e9 bytes/s): 2 (double data rate) x memory
   // clock x bus width / 8. Harris's slides compute G80's 86.4 GB/s this way; the H100 SXM
   // gives 2 x 2619 MHz x 5120 bit / 8 = 3352 GB/s.

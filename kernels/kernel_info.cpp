@@ -286,27 +286,30 @@ std::vector<KernelInfo> make_table() {
        "The compiler may keep sdata[tid] in a register and store it once, so the lanes add words their "
        "neighbours have not written yet: wrong sums.",
        kInt, ReduceOp::Sum, 64, kUnrollWhy, 2, false, Finish::Relaunch, 0, 1, false, 0,
-       "warpReduce takes a plain int*: without volatile the compiler may cache shared memory in registers"},
+       "warpReduce takes a plain int*: without volatile the compiler may cache shared memory in registers", false,
+       "reduce4"},
       {{}, "pitfalls", "pitfall_no_syncwarp", "WRONG: the last warp without __syncwarp()",
        "Nothing: reduce4 with the slides' volatile warpReduce as printed, no __syncwarp() between its steps.",
        "A data race since Volta's independent thread scheduling: a lane may read a word before its neighbour "
        "wrote it. The sums may still come out right; compute-sanitizer's racecheck reports the hazards.",
        kInt, ReduceOp::Sum, 64, kUnrollWhy, 2, false, Finish::Relaunch, 0, 1, false, 0,
-       "warp-synchronous code without __syncwarp(): undefined since Volta (independent thread scheduling)"},
+       "warp-synchronous code without __syncwarp(): undefined since Volta (independent thread scheduling)", false,
+       "reduce4"},
       {{}, "pitfalls", "pitfall_no_syncthreads", "WRONG: a missing __syncthreads() between tree steps",
        "Nothing: reduce2 without the barrier between the steps of the tree.",
        "A thread may read sdata[tid + s] before the warp that owns it has added into it: wrong sums when the "
        "block has more than one warp.",
        kInt, ReduceOp::Sum, 32, "", 1, false, Finish::Relaunch, 0, 1, false, 0,
-       "no __syncthreads() between the steps: warps read partial sums other warps have not written yet"},
+       "no __syncthreads() between the steps: warps read partial sums other warps have not written yet", false,
+       "reduce2"},
       {{}, "pitfalls", "pitfall_float_atomic", "SURPRISE: float atomicAdd, a different sum each run",
        "Nothing is wrong: each warp adds its 32 elements with __shfl_down_sync, then lane 0 adds the warp's sum "
        "into one float with atomicAdd. One launch, no second pass.",
        "The atomics land in whatever order the warps arrive, and float addition is not associative, so the last "
        "bits of the sum change from run to run: right within rounding, never the same bits twice. Where results "
-       "must match bit for bit, add in a fixed order (sum_two_step, vec4_loads).",
+       "must match bit for bit, add in a fixed order (shuffle_block, sum_two_step, vec4_loads).",
        kFloat, ReduceOp::Sum, 32, "", 1, false, Finish::GlobalAtomic, 0, 0, false, 0,
-       "float atomicAdd in arrival order: right within rounding, but not the same sum twice", true},
+       "float atomicAdd in arrival order: right within rounding, but not the same sum twice", true, "shuffle_block"},
   };
   for (size_t i = 0; i < t.size(); ++i) t[i].id = static_cast<KernelId>(i);
   return t;

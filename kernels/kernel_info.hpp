@@ -81,6 +81,7 @@ struct KernelInfo {
                                   // kernels are left out of every default kernel list
   bool surprise = false;          // a pitfall that is correct code with a surprising result (float atomics:
                                   // right within rounding, a different sum each run), not WRONG code
+  const char* fixed_by = nullptr; // a pitfall: the kernel that fixes it (compare mode's other side), e.g. "reduce4"
   bool takes(DType t) const { return (dtypes & dtype_bit(t)) != 0; }
 };
 

@@ -590,7 +590,15 @@ TEST(KernelInfo, PitfallsAreLabelledAndLeftOutOfDefaults) {
     EXPECT_GT(std::string(k.pitfall).size(), 20u) << k.name;
     // The title says so: WRONG code, or (float atomics: right within rounding) a SURPRISE.
     EXPECT_EQ(std::string(k.title).rfind(k.surprise ? "SURPRISE" : "WRONG", 0), 0u) << k.name;
+    // Compare mode's other side: a correct kernel that takes the same element types and block sizes.
+    ASSERT_NE(k.fixed_by, nullptr) << k.name;
+    const KernelInfo* fix = find_kernel(k.fixed_by);
+    ASSERT_NE(fix, nullptr) << k.fixed_by;
+    EXPECT_EQ(fix->pitfall, nullptr) << k.fixed_by;
+    EXPECT_EQ(fix->dtypes & k.dtypes, k.dtypes) << k.name << " -> " << k.fixed_by;
+    EXPECT_LE(fix->min_block_size, k.min_block_size) << k.name << " -> " << k.fixed_by;
   }
+  for (const KernelInfo& k : kernel_table()) EXPECT_TRUE(!k.fixed_by || k.pitfall) << k.name;
   for (const KernelInfo& k : kernel_table()) EXPECT_TRUE(!k.surprise || k.pitfall) << k.name;
   const KernelInfo* fa = find_kernel("pitfall_float_atomic");
   ASSERT_NE(fa, nullptr);

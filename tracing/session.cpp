@@ -259,6 +259,22 @@ void Session::set_races(const std::string& kernel, uint32_t block_size, std::vec
   for (auto& r : rs) races.push_back(std::move(r));
 }
 
+void Session::set_timing(SessionTiming t) {
+  timings.erase(std::remove_if(timings.begin(), timings.end(),
+                               [&](const SessionTiming& x) { return x.kernel == t.kernel && x.block_size == t.block_size; }),
+                timings.end());
+  timings.push_back(std::move(t));
+}
+
+void Session::set_trace(Trace t) {
+  traces.erase(std::remove_if(traces.begin(), traces.end(),
+                              [&](const Trace& x) {
+                                return x.meta.kernel == t.meta.kernel && x.meta.block_size == t.meta.block_size;
+                              }),
+               traces.end());
+  traces.push_back(std::move(t));
+}
+
 void Session::set_metric(SessionMetric m) {
   metrics.erase(std::remove_if(metrics.begin(), metrics.end(),
                                [&](const SessionMetric& x) {

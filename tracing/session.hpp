@@ -125,6 +125,10 @@ struct Session {
   const SessionMetric* find_metric(const std::string& kernel, uint32_t block_size, const std::string& name) const;
   // Adds `m`, replacing the metric of the same kernel, block size and name if there is one.
   void set_metric(SessionMetric m);
+  // Adds `t`, replacing the timing of the same kernel and block size if there is one.
+  void set_timing(SessionTiming t);
+  // Adds `t`, replacing the trace of the same kernel and block size if there is one.
+  void set_trace(Trace t);
 
   // nullptr when the session has no such entry.
   const SessionTiming* find_timing(const std::string& kernel, uint32_t block_size) const;

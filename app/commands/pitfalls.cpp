@@ -1,6 +1,10 @@
 // `reducescope pitfalls`: the pitfalls track's wrong kernels (and the float-atomic surprise), each run
-// R times: how often the sum is wrong and how many different sums it gives; --out writes the counts,
-// and compute-sanitizer's racecheck hazards where it is on the PATH, into a session.
+// R times at each block size asked: how often the sum is wrong and how many different sums it gives.
+// --out SESSION also writes into the session, per kernel and block size: those counts, a timing and a
+// trace like any kernel's (the trace records what the probe can record without changing the bug: the
+// global loads and stores, with the values stored, and the barriers the kernel really has; not its shared
+// memory, see kernels/pitfall_kernels.cuh), and, where compute-sanitizer is on the PATH, racecheck's data
+// races on a one-block launch: the two source lines of each and the shared-memory words they met on.
 #include "commands.hpp"
 
 #include <algorithm>
@@ -12,33 +16,65 @@
 #include <unistd.h>
 
 #include "common.hpp"
+#include "racecheck.hpp"
 
 namespace rs {
 
 using namespace cmd;
 
-int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err) {
+namespace {
+
+// racecheck's races in one block of kernel `k` at `bs` threads (N = the elements one block takes).
+RacecheckReport run_racecheck(const std::string& sanitizer, const std::string& self, const KernelInfo& k, unsigned bs,
+                              size_t reserved_bytes) {
+  const unsigned n = bs * k.inputs_per_thread;
+  const auto [text, status] = capture(sanitizer + " --tool racecheck --racecheck-report hazard --print-limit 100000 " +
+                                      self + " run --track pitfalls --kernel " + k.name + " --block-size " +
+                                      std::to_string(bs) + " --n " + std::to_string(n));
+  (void)status;  // the run's own exit status is 1 when the sum is wrong: the point of the kernel
+  return parse_racecheck(text, k.name, bs, static_cast<uint32_t>(reserved_bytes));
+}
+
+}  // namespace
+
+int run_pitfalls(const Options& o_in, std::ostream& out, std::ostream& err) {
   return guarded("pitfalls", err, [&] {
-    // --out SESSION: the results go into the session's metrics (as `profile` writes Nsight Compute's), with
-    // compute-sanitizer's racecheck where it is on the PATH, so the window shows them without a GPU.
+    // --out SESSION: the results go into the session (as `profile` writes Nsight Compute's), so the window
+    // shows them without a GPU. Timings at another N or pattern than the session's would not compare with
+    // its table, so the session's are used, and others refused.
+    Options o = o_in;
     std::optional<Session> session;
-    if (!o.out.empty()) session = load_session(o.out);  // before the long runs: a bad file fails now
+    if (!o.out.empty()) {
+      session = load_session(o.out);  // before the long runs: a bad file fails now
+      const SessionMeta& m = session->meta;
+      if (o.have_n && o.n != m.n) {
+        throw std::invalid_argument("--n " + std::to_string(o.n) + " is not the session's N (" + std::to_string(m.n) +
+                                    "): its timings would not compare with the session's table; leave --n out");
+      }
+      if (o.have_pattern && to_string(o.pattern) != m.pattern) {
+        throw std::invalid_argument("--pattern " + std::string(to_string(o.pattern)) + " is not the session's (" +
+                                    m.pattern + "); leave --pattern out");
+      }
+      o.n = m.n;
+      if (auto p = parse_pattern(m.pattern)) o.pattern = *p;
+      o.samples = static_cast<int>(std::max<uint32_t>(m.samples, 20));
+    }
     const std::string sanitizer = session ? find_on_path("compute-sanitizer") : "";
-    char self[4096] = {};
+    std::string self;
     if (!sanitizer.empty()) {
-      const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+      char buf[4096] = {};
+      const ssize_t len = readlink("/proc/self/exe", buf, sizeof buf - 1);
       if (len <= 0) throw std::runtime_error("cannot find this program's own path (/proc/self/exe)");
+      self = buf;
     }
     GpuReducer gpu;
-    const unsigned bs = o.block_sizes[0];
-    auto put = [&](const char* kernel, const std::string& name, const std::string& how, const std::string& unit,
-                   double value) { session->set_metric({kernel, bs, name, how, unit, value}); };
     // Each kernel runs on its own element type (int32, or float32 for the float atomics); the input is
     // uploaded again only when the type changes.
     std::optional<DType> type;
     CpuReference ref;
     out << "Pitfalls: WRONG CODE (or a surprise) on purpose, on " << device_line(gpu.device()) << "\nN = " << o.n
-        << " (" << to_string(o.pattern) << "), " << bs << " threads per block, " << o.runs << " runs each\n";
+        << " (" << to_string(o.pattern) << "), " << o.runs << " runs each\n";
+    if (session && sanitizer.empty()) out << "compute-sanitizer is not on the PATH: no racecheck races\n";
     for (KernelId id : o.kernels) {
       const KernelInfo& k = kernel_info(id);
       const DType t = k.takes(DType::Int32) ? DType::Int32 : DType::Float32;
@@ -47,45 +83,53 @@ int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err) {
         type = t;
       }
       out << "\n" << k.name << (k.surprise ? " (not wrong, a surprise): " : ": ") << k.pitfall << "\n  " << to_string(t)
-          << ", CPU reference " << ref.str(ReduceOp::Sum) << "\n";
-      if (auto why = block_size_problem(id, bs)) {
-        out << "  skipped: " << *why << "\n";
-        continue;
-      }
-      std::map<int32_t, int> seen;
-      int wrong = 0;
-      for (int r = 0; r < o.runs; ++r) {
-        const int32_t got = gpu.run(id, bs);
-        ++seen[got];
-        wrong += ref.accepts(k.op, got) ? 0 : 1;
-      }
-      const auto most = std::max_element(seen.begin(), seen.end(),
-                                         [](const auto& a, const auto& b) { return a.second < b.second; });
-      out << "  wrong in " << wrong << " of " << o.runs << " runs" << (t == DType::Float32 ? " (outside the float tolerance)" : "")
-          << "; " << seen.size() << " different result" << (seen.size() == 1 ? "" : "s")
-          << (t == DType::Float32 ? " (bit patterns)" : "") << " (most often " << value_str(most->first, t) << ", "
-          << most->second << " times)\n";
-      out.flush();
-      if (!session) continue;
-      const std::string how = "reducescope pitfalls, N = " + std::to_string(o.n) + " " + to_string(t) + " (" +
-                              to_string(o.pattern) + ")";
-      put(k.name, "wrong_runs", how, "of " + std::to_string(o.runs) + " runs", wrong);
-      put(k.name, "distinct_sums", how, "sums", static_cast<double>(seen.size()));
-      if (!sanitizer.empty()) {
-        // racecheck on a smaller input (it is slow): its summary and its first report, for the window.
-        const auto [text, status] =
-            capture(sanitizer + " --tool racecheck " + self + " run --track pitfalls --kernel " + k.name +
-                    " --block-size " + std::to_string(bs) + " --n 65536");
-        const size_t at = text.find("RACECHECK SUMMARY: ");
-        if (at == std::string::npos) throw std::runtime_error("compute-sanitizer printed no racecheck summary for " + std::string(k.name));
-        const int hazards = std::atoi(text.c_str() + at + 19);
-        std::string first;
-        const size_t r = text.find("Race reported");
-        if (r != std::string::npos) first = text.substr(r, text.find('\n', r) - r);
-        out << "  racecheck (N = 65536): " << hazards << " hazard" << (hazards == 1 ? "" : "s")
-            << (first.empty() ? "" : ": " + first) << "\n";
-        put(k.name, "racecheck_hazards", "compute-sanitizer --tool racecheck, N = 65536" + (first.empty() ? "" : ": " + first),
-            "hazards", hazards);
+          << ", CPU reference " << ref.str(ReduceOp::Sum) << "; the fix: " << (k.fixed_by ? k.fixed_by : "-") << "\n";
+      for (unsigned bs : o.block_sizes) {
+        if (auto why = block_size_problem(id, bs)) {
+          out << "  " << bs << " threads: skipped: " << *why << "\n";
+          continue;
+        }
+        std::map<int32_t, int> seen;
+        int wrong = 0;
+        for (int r = 0; r < o.runs; ++r) {
+          const int32_t got = gpu.run(id, bs);
+          ++seen[got];
+          wrong += ref.accepts(k.op, got) ? 0 : 1;
+        }
+        const auto most = std::max_element(seen.begin(), seen.end(),
+                                           [](const auto& a, const auto& b) { return a.second < b.second; });
+        out << "  " << bs << " threads: wrong in " << wrong << " of " << o.runs << " runs"
+            << (t == DType::Float32 ? " (outside the float tolerance)" : "") << "; " << seen.size() << " different result"
+            << (seen.size() == 1 ? "" : "s") << (t == DType::Float32 ? " (bit patterns)" : "") << " (most often "
+            << value_str(most->first, t) << ", " << most->second << " times)\n";
+        out.flush();
+        if (!session) continue;
+        const std::string how = "reducescope pitfalls, N = " + std::to_string(o.n) + " " + to_string(t) + " (" +
+                                to_string(o.pattern) + "), " + std::to_string(bs) + " threads";
+        auto put = [&](const std::string& name, const std::string& unit, double value, const std::string& how_) {
+          session->set_metric({k.name, bs, name, how_, unit, value});
+        };
+        put("wrong_runs", "of " + std::to_string(o.runs) + " runs", wrong, how);
+        put("distinct_sums", "sums", static_cast<double>(seen.size()), how);
+        // A timing and a trace, as `record` makes them; the timing's sum is checked like any other.
+        const Timing timing = gpu.time(id, bs, o.samples, 3);
+        Trace trace = gpu.trace(id, bs);
+        const bool right = ref.accepts(k.op, gpu.run(id, bs)) && ref.accepts(k.op, trace.meta.result);
+        session->set_timing(to_session_timing(id, bs, timing, right));
+        char line[160];
+        std::snprintf(line, sizeof line, "    timed %.4f ms (%.1f GB/s), traced: %zu records, result %s (%s)\n",
+                      timing.median_ms, timing.gbps, trace.records.size(), value_str(trace.meta.result, t).c_str(),
+                      right ? "right" : "WRONG");
+        out << line;
+        session->set_trace(std::move(trace));
+        if (sanitizer.empty() || k.surprise) continue;  // the float atomics: atomics, no race to find
+        const RacecheckReport report = run_racecheck(sanitizer, self, k, bs, gpu.device().reserved_smem_bytes);
+        out << "    racecheck (one block): " << report.hazards_total << " hazards, " << report.races.size() << " races\n";
+        for (const SessionRace& r : report.races) out << "      " << describe_race(r) << "\n";
+        put("racecheck_hazards", "hazards", report.hazards_total,
+            "compute-sanitizer --tool racecheck --racecheck-report hazard, one block of " + std::to_string(bs) +
+                " threads (N = " + std::to_string(bs * k.inputs_per_thread) + ")");
+        session->set_races(k.name, bs, report.races);
       }
     }
     if (session) {

@@ -2,13 +2,17 @@
 // summarize_session are also what `trace`, `histogram` and the window print for a trace or a session.
 #include "commands.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <iterator>
 #include <cstdio>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "common.hpp"
+#include "pitfall_words.hpp"
+#include "racecheck.hpp"
 #include "trace_io.hpp"
 
 namespace rs {
@@ -75,6 +79,51 @@ std::string summarize_trace(const Trace& t, const Replay& replay) {
   return s;
 }
 
+namespace {
+
+// The pitfalls' results in the window's words (pitfall_words), each kernel at each block size the session
+// has results, a timing or a trace for; every race on its own line.
+std::string pitfall_section(const Session& s) {
+  std::string out;
+  for (KernelId id : track_kernels("pitfalls")) {
+    const KernelInfo& k = kernel_info(id);
+    for (uint32_t bs : s.block_sizes()) {
+      if (!s.find_metric(k.name, bs, "wrong_runs") && !s.find_timing(k.name, bs) && !s.find_trace(k.name, bs)) continue;
+      if (out.empty()) out = "\npitfalls (reducescope pitfalls --out)\n";
+      const PitfallWords w = pitfall_words(&s, k, bs);
+      out += std::string(k.name) + " @" + std::to_string(bs) + ": " + w.verdict + "\n";
+      if (!w.results.empty()) out += "  " + w.results + " (" + w.results_how + ")\n";
+      if (!w.races.empty()) out += "  " + w.races + "\n";
+      for (const SessionRace* r : s.races_of(k.name, bs)) out += "    " + describe_race(*r) + " (" + r->file + ")\n";
+      if (!w.missing.empty()) out += "  " + w.missing + "\n";
+      if (!w.fix.empty()) out += "  the fix: " + w.fix + "\n";
+    }
+  }
+  return out;
+}
+
+// Every other metric (Nsight Compute's, from `reducescope profile`): kernel, block size, the source's
+// name, the value and unit, and how it was measured.
+std::string metrics_section(const Session& s) {
+  static const char* const kPitfallMetrics[] = {"wrong_runs", "distinct_sums", "racecheck_hazards"};
+  std::string out;
+  char b[512];
+  for (const SessionMetric& m : s.metrics) {
+    if (std::find(std::begin(kPitfallMetrics), std::end(kPitfallMetrics), m.name) != std::end(kPitfallMetrics)) continue;
+    if (out.empty()) {
+      std::snprintf(b, sizeof b, "\nprofiler metrics (reducescope profile)\n%-26s %5s  %-24s %14s  %s\n", "kernel", "bs",
+                    "name", "value", "unit (Nsight Compute metric)");
+      out = b;
+    }
+    std::snprintf(b, sizeof b, "%-26s %5u  %-24s %14.6g  %s (%s)\n", m.kernel.c_str(), m.block_size, m.name.c_str(),
+                  m.value, m.unit.c_str(), m.ncu_metric.c_str());
+    out += b;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string summarize_session(const Session& s) {
   const SessionMeta& m = s.meta;
   char b[1024];
@@ -111,9 +160,10 @@ std::string summarize_session(const Session& s) {
       char step[16];
       if (sp[i].step > 0) std::snprintf(step, sizeof step, "%5.2fx", sp[i].step);
       else std::snprintf(step, sizeof step, "%6s", "-");
-      std::snprintf(b, sizeof b, "%-26s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %s %10.2fx %3s  %s%s\n", k.name,
+      std::snprintf(b, sizeof b, "%-26s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %s %10.2fx %3s  %s%s%s\n", k.name,
                     t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak, step, sp[i].cumulative, launches.c_str(),
-                    t->correct ? "correct" : "WRONG", s.find_trace(k.name, bs) ? ", traced" : "");
+                    t->correct ? "correct" : "WRONG", k.pitfall && !k.surprise ? " (on purpose)" : "",
+                    s.find_trace(k.name, bs) ? ", traced" : "");
       out += b;
     }
    }
@@ -141,9 +191,12 @@ std::string summarize_session(const Session& s) {
       out += "\n";
     }
   }
+  out += pitfall_section(s);
+  out += metrics_section(s);
   out += "\n";  // two appends: "\n" + std::to_string(...) trips GCC 12's -Wrestrict false positive here
   out += std::to_string(s.traces.size()) + " traces, " + std::to_string(s.timings.size()) + " timings";
-  if (!s.metrics.empty()) out += ", " + std::to_string(s.metrics.size()) + " profiler metrics (reducescope profile)";
+  if (!s.metrics.empty()) out += ", " + std::to_string(s.metrics.size()) + " metrics";
+  if (!s.races.empty()) out += ", " + std::to_string(s.races.size()) + " racecheck races";
   out += "\n";
   return out;
 }

@@ -1,0 +1,91 @@
+#include "pitfall_words.hpp"
+
+#include <cstdlib>
+#include <set>
+
+namespace rs {
+
+std::string runs_sentence(int wrong, int runs, int distinct, bool surprise) {
+  const std::string r = std::to_string(runs);
+  const std::string d = std::to_string(distinct);
+  if (surprise) {
+    std::string s = distinct < 1 ? "? different sums" : distinct == 1 ? "the same sum" : d + " different sums";
+    s += " in " + r + " runs, ";
+    s += wrong == 0 ? "none" : std::to_string(wrong);
+    return s + " outside the float tolerance";
+  }
+  if (wrong == 0) {
+    return "right in all " + r + " runs" + (distinct == 1 ? "" : " (" + d + " sums?)") +
+           ": the bug did not change the sum here, which is what makes it dangerous";
+  }
+  if (wrong == runs) {
+    if (distinct == 1) return "wrong in all " + r + " runs, always the same wrong sum";
+    if (distinct > 1) return "wrong in all " + r + " runs, " + d + " different wrong sums";
+    return "wrong in all " + r + " runs";
+  }
+  return "wrong in " + std::to_string(wrong) + " of " + r + " runs" +
+         (distinct > 0 ? ", " + d + (distinct == 1 ? " sum" : " different sums") : std::string());
+}
+
+std::string race_lines(const std::vector<const SessionRace*>& races) {
+  std::set<uint32_t> lines;
+  for (const SessionRace* r : races) {
+    lines.insert(r->first_line);
+    lines.insert(r->second_line);
+  }
+  std::string out;
+  for (auto it = lines.begin(); it != lines.end();) {
+    auto end = it;
+    while (std::next(end) != lines.end() && *std::next(end) == *end + 1) ++end;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(*it);
+    if (end != it) out += "-" + std::to_string(*end);
+    it = std::next(end);
+  }
+  return out;
+}
+
+PitfallWords pitfall_words(const Session* session, const KernelInfo& k, unsigned block_size) {
+  PitfallWords w;
+  w.verdict = std::string(k.surprise ? "NOT WRONG, BUT NOT REPRODUCIBLE: " : "WRONG CODE on purpose: ") +
+              (k.pitfall ? k.pitfall : "") + ".";
+  w.fix = k.fixed_by ? k.fixed_by : "";
+  const std::string bs = std::to_string(block_size);
+  const SessionMetric* wrong = session ? session->find_metric(k.name, block_size, "wrong_runs") : nullptr;
+  if (!wrong) {
+    w.missing = "No recorded results at " + bs + " threads (run `reducescope pitfalls --out SESSION` on a GPU).";
+    return w;
+  }
+  // wrong_runs' unit is "of 100 runs".
+  const int runs = wrong->unit.rfind("of ", 0) == 0 ? std::atoi(wrong->unit.c_str() + 3) : 0;
+  const SessionMetric* distinct = session->find_metric(k.name, block_size, "distinct_sums");
+  w.results = "On " + session->meta.gpu + ": " +
+              runs_sentence(static_cast<int>(wrong->value), runs, distinct ? static_cast<int>(distinct->value) : 0,
+                            k.surprise) +
+              ".";
+  w.results_how = wrong->ncu_metric;
+  if (k.surprise) return w;  // atomics in arrival order: no race for racecheck to find
+  const SessionMetric* hazards = session->find_metric(k.name, block_size, "racecheck_hazards");
+  const std::vector<const SessionRace*> races = session->races_of(k.name, block_size);
+  if (!hazards) {
+    w.missing = "racecheck did not run at " + bs + " threads (compute-sanitizer was not on the PATH of `reducescope "
+                "pitfalls --out`).";
+    return w;
+  }
+  w.races_how = hazards->ncu_metric;
+  const long n = static_cast<long>(hazards->value);
+  if (races.empty() && n == 0) {
+    w.races = "racecheck found no race in one block of " + bs + " threads.";
+  } else if (races.empty()) {
+    w.races = "racecheck: " + std::to_string(n) + (n == 1 ? " hazard" : " hazards") +
+              " (this session was recorded before the races' lines were kept: record it again to see them on the "
+              "source).";
+  } else {
+    w.races = "racecheck, one block of " + bs + " threads: " + std::to_string(races.size()) +
+              (races.size() == 1 ? " race" : " races") + " on lines " + race_lines(races) + " (" + std::to_string(n) +
+              (n == 1 ? " hazard" : " hazards") + "), marked on the source and on shared memory.";
+  }
+  return w;
+}
+
+}  // namespace rs

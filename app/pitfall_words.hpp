@@ -1,0 +1,36 @@
+// What a session says of a pitfall kernel (wrong code on purpose, or the float-atomic surprise), in
+// plain words, one sentence each: the same sentences in the window, `reducescope show` and the web page.
+// The figures come from `reducescope pitfalls --out` (SessionMetric "wrong_runs", "distinct_sums",
+// "racecheck_hazards"; SessionRace for racecheck's races).
+#pragma once
+
+#include <string>
+
+#include "kernel_info.hpp"
+#include "session.hpp"
+
+namespace rs {
+
+struct PitfallWords {
+  std::string verdict;  // "WRONG CODE on purpose: <KernelInfo::pitfall>." or "NOT WRONG, BUT NOT REPRODUCIBLE: ..."
+  std::string results;  // "On NVIDIA H100 80GB HBM3: wrong in all 100 runs, always the same wrong sum." ("": none recorded)
+  std::string results_how;  // how they were measured (the command, N, type, pattern)
+  std::string races;    // "racecheck, one block of 64 threads: 10 races between lines 43-48 (1032 hazards)." ("": not run)
+  std::string races_how;    // how racecheck ran
+  std::string missing;  // why a figure is missing: "No recorded results at 256 threads (run `reducescope pitfalls
+                        // --out SESSION` on a GPU)." ("": none missing)
+  std::string fix;      // the kernel that fixes it (KernelInfo::fixed_by), "" for none
+};
+
+// `session` may be null (live GPU, nothing recorded). `k` must be a pitfall kernel (KernelInfo::pitfall).
+PitfallWords pitfall_words(const Session* session, const KernelInfo& k, unsigned block_size);
+
+// The runs in plain words: `wrong` runs of `runs` outside the reference, `distinct` different sums
+// ("wrong in all 100 runs, always the same wrong sum"; "right in all 100 runs"; a surprise: "41 different
+// sums in 100 runs, none outside the float tolerance"). `distinct` < 1: not known.
+std::string runs_sentence(int wrong, int runs, int distinct, bool surprise);
+
+// "43-48", "36", "36, 103": the lines at either end of the races, ascending, as ranges.
+std::string race_lines(const std::vector<const SessionRace*>& races);
+
+}  // namespace rs
