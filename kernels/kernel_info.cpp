@@ -412,9 +412,13 @@ std::vector<Speedup> table_speedups(const std::vector<KernelId>& rows, const std
   for (size_t i = 0; i < rows.size() && i < ms.size(); ++i) {
     if (ms[i] <= 0) continue;
     const ReduceOp op = kernel_info(rows[i]).op;
+    if (kernel_info(rows[i]).pitfall) {  // each bug is its own job
+      out[i].cumulative = 1.0;
+      continue;
+    }
     double first = 0, prev = 0;
     for (size_t j = 0; j < i; ++j) {
-      if (ms[j] <= 0 || kernel_info(rows[j]).op != op) continue;
+      if (ms[j] <= 0 || kernel_info(rows[j]).op != op || kernel_info(rows[j]).pitfall) continue;
       if (first == 0) first = ms[j];
       prev = ms[j];
     }

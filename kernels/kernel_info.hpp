@@ -129,7 +129,8 @@ std::optional<unsigned> fixed_launches(KernelId id);
 // row's time; cumulative = the time of the first such row / this row's time. A row whose job no row
 // above does (farthest_point after max, a histogram after a sum) has none: dividing unrelated
 // kernels' times says nothing. `ms[i]` is row i's median time (ms); <= 0: no time (no speedups, and
-// skipped as a reference). Both results are 0 where there is no speedup to show.
+// skipped as a reference). Both results are 0 where there is no speedup to show. A pitfall (wrong code,
+// each with its own bug) is its own job: no step, cumulative 1, and no reference for another row.
 struct Speedup {
   double step = 0, cumulative = 0;
 };

@@ -620,6 +620,10 @@ TEST(KernelInfo, PitfallsAreLabelledAndLeftOutOfDefaults) {
   ASSERT_EQ(one.kernels.size(), 1u);
   EXPECT_EQ(one.kernels[0], fa->id);
   EXPECT_THROW(parse_cli({"pitfalls", "--kernel", "reduce6"}), UsageError) << "not a pitfall";
+  EXPECT_EQ(parse_cli({"pitfalls", "--block-size", "all"}).block_sizes.size(), kBlockSizes.size());
+  EXPECT_EQ(parse_cli({"pitfalls", "--block-size", "64,256"}).block_sizes, (std::vector<unsigned>{64, 256}));
+  EXPECT_EQ(parse_cli({"pitfalls"}).block_sizes, (std::vector<unsigned>{256}));
+  EXPECT_THROW(parse_cli({"pitfalls", "--block-size", "64,48"}), UsageError);
   EXPECT_THROW(parse_cli({"bench", "--runs", "5"}), UsageError);
 }
 
@@ -672,6 +676,14 @@ TEST(KernelInfo, TableSpeedupsOnlyBetweenKernelsOfOneJob) {
   EXPECT_EQ(sp[4].cumulative, 0);
   EXPECT_DOUBLE_EQ(sp[5].step, 2.0);  // histogram over the histogram above, skipping the other jobs
   EXPECT_DOUBLE_EQ(sp[5].cumulative, 2.0);
+  // The pitfalls: each bug is its own job ("0.57x" from pitfall_no_syncwarp to pitfall_no_syncthreads said
+  // nothing), and no reference for a correct kernel after them.
+  const KernelId nv = find_kernel("pitfall_no_volatile")->id, nst = find_kernel("pitfall_no_syncthreads")->id;
+  const auto pit = table_speedups({nv, nst, KernelId::reduce4}, {1.0, 2.0, 4.0});
+  EXPECT_EQ(pit[1].step, 0);
+  EXPECT_DOUBLE_EQ(pit[1].cumulative, 1.0);
+  EXPECT_EQ(pit[2].step, 0);
+  EXPECT_DOUBLE_EQ(pit[2].cumulative, 1.0);
 }
 
 TEST(BlockSizeProblem, AnyKernel) {

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.hpp"
+#include "gpu_reduce.hpp"
 #include "input.hpp"
 #include "kernel_info.hpp"
 #include "histogram.hpp"
@@ -1347,7 +1348,7 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   EXPECT_NE(s.meta.gpu.find("H100"), std::string::npos);
   int pairs = 0;
   for (const KernelInfo& k : kernel_table()) {
-    if (k.pitfall) continue;  // `record` leaves the wrong code out unless asked for by name
+    if (k.pitfall) continue;  // `record` leaves the wrong code out; `pitfalls --out` adds it (below)
     for (unsigned bs : kBlockSizes) {
       SCOPED_TRACE(std::string(k.name) + " at " + std::to_string(bs));
       if (block_size_problem(k.id, bs)) {
@@ -1368,8 +1369,9 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   }
   // harris, lecture, book, course reductions, course histograms, modern
   EXPECT_EQ(pairs, 39 + 45 + 51 + 36 + 18 + 42);
-  EXPECT_EQ(s.timings.size(), 231u);
-  EXPECT_EQ(s.traces.size(), 231u);
+  // ... and the pitfalls, timed and traced at every block size they take (5 + 5 + 6 + 6).
+  EXPECT_EQ(s.timings.size(), 231u + 22u);
+  EXPECT_EQ(s.traces.size(), 231u + 22u);
 }
 
 // The course track from the H100: privatisation wins by far, and the replay sees why: each byte of the
@@ -1438,8 +1440,50 @@ TEST(SessionH100Tracks, HoldsThePitfallsResults) {
   }
   EXPECT_EQ(v("pitfall_no_syncthreads", 1024, "wrong_runs"), 100.0);
   EXPECT_GT(v("pitfall_no_syncthreads", 1024, "distinct_sums"), 50.0);
-  EXPECT_NE(s.find_metric("pitfall_no_syncwarp", 256, "racecheck_hazards")->ncu_metric.find("Race reported"),
-            std::string::npos);
+  // racecheck's races on one block, with both lines (pitfall_kernels.cuh): the volatile last warp races
+  // each of its lines (43-48) with the next (RAW) and with itself (WAR); the plain one only on its last
+  // line, where the compiler's register copy ends; the missing barrier on the tree's one line, 103.
+  const std::string src = kernel_source("pitfalls");
+  for (unsigned bs : {64u, 128u, 256u, 512u, 1024u}) {
+    const auto sw = s.races_of("pitfall_no_syncwarp", bs);
+    ASSERT_EQ(sw.size(), 10u) << bs;
+    for (const SessionRace* r : sw) {
+      EXPECT_EQ(r->file, "pitfall_kernels.cuh");
+      EXPECT_GE(r->first_line, 43u);
+      EXPECT_LE(r->second_line, 48u);
+      EXPECT_LE(r->second_line - r->first_line, 1u);
+      EXPECT_EQ(r->words.back(), 31u) << "the last warp's words";
+      EXPECT_EQ(r->hazards, 4 * r->words.size()) << "a hazard per byte";
+    }
+    const auto nv = s.races_of("pitfall_no_volatile", bs);
+    ASSERT_EQ(nv.size(), 1u) << bs;
+    EXPECT_EQ(nv[0]->first_line, 36u);
+    for (const SessionRace* r : s.races_of("pitfall_no_syncthreads", bs)) EXPECT_EQ(r->first_line, 103u);
+    EXPECT_FALSE(s.races_of("pitfall_no_syncthreads", bs).empty()) << bs;
+  }
+  // The lines the races name are the warpReduce lines of the kernel source the traces carry.
+  auto line_of = [&](const std::string& text, unsigned n) {
+    size_t at = 0;
+    for (unsigned i = 1; i < n; ++i) at = text.find('\n', at) + 1;
+    return text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_NE(line_of(src, 43).find("sdata[tid + 32]"), std::string::npos) << line_of(src, 43);
+  EXPECT_NE(line_of(src, 48).find("sdata[tid + 1]"), std::string::npos) << line_of(src, 48);
+  EXPECT_NE(line_of(src, 103).find("sdata[tid + s]"), std::string::npos) << line_of(src, 103);
+  // Timed and traced like any kernel; the trace keeps the bug: no_volatile's traced block stores the same
+  // wrong sum every time, so its traced result is wrong too; the timing says WRONG.
+  for (unsigned bs : {64u, 256u, 1024u}) {
+    const SessionTiming* t = s.find_timing("pitfall_no_volatile", bs);
+    ASSERT_NE(t, nullptr);
+    EXPECT_FALSE(t->correct);
+    const Trace* tr = s.find_trace("pitfall_no_volatile", bs);
+    ASSERT_NE(tr, nullptr);
+    Replay r(*tr);
+    EXPECT_FALSE(r.has_shared()) << "shared memory is not recorded: the probe would change the bug";
+    EXPECT_TRUE(r.has_global());
+    ASSERT_NE(s.find_timing("pitfall_no_syncwarp", bs), nullptr);
+    EXPECT_TRUE(s.find_timing("pitfall_no_syncwarp", bs)->correct) << "right sums, racy code";
+  }
   // The float atomics are right within rounding every time, yet give many different sums, with no race.
   for (unsigned bs : kBlockSizes) {
     EXPECT_EQ(v("pitfall_float_atomic", bs, "wrong_runs"), 0.0) << bs;

@@ -91,31 +91,4 @@ RacecheckReport parse_racecheck(const std::string& text, const std::string& kern
   return out;
 }
 
-std::string word_ranges(const std::vector<uint32_t>& words) {
-  std::string out;
-  for (size_t i = 0; i < words.size();) {
-    size_t j = i;
-    while (j + 1 < words.size() && words[j + 1] == words[j] + 1) ++j;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(words[i]);
-    if (j > i) out += ".." + std::to_string(words[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
-std::string describe_race(const SessionRace& r) {
-  auto verb = [](const std::string& a) { return a == "Write" ? "writes" : "reads"; };
-  std::string s = r.kind + ": ";
-  if (r.first_line == r.second_line) {
-    s += "line " + std::to_string(r.first_line) + " " + verb(r.first_access) + " and " + verb(r.second_access);
-  } else {
-    s += "line " + std::to_string(r.first_line) + " " + verb(r.first_access) + ", line " +
-         std::to_string(r.second_line) + " " + verb(r.second_access);
-  }
-  s += ": " + std::to_string(r.words.size()) + (r.words.size() == 1 ? " word" : " words") + " (sdata[" +
-       word_ranges(r.words) + "]), " + std::to_string(r.hazards) + (r.hazards == 1 ? " hazard" : " hazards");
-  return s;
-}
-
 }  // namespace rs

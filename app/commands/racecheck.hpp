@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "pitfall_words.hpp"
 #include "session.hpp"
 
 namespace rs {
@@ -41,9 +42,6 @@ struct RacecheckReport {
 RacecheckReport parse_racecheck(const std::string& text, const std::string& kernel, uint32_t block_size,
                                 uint32_t reserved_bytes);
 
-// "RAW: line 43 writes, line 44 reads: 16 words (sdata[16..31]), 64 hazards" (for the CLI and `show`).
-std::string describe_race(const SessionRace& r);
-// "16..31, 48" (ascending words as ranges).
-std::string word_ranges(const std::vector<uint32_t>& words);
+// describe_race() and word_ranges(), which say a race in words, are in pitfall_words.hpp.
 
 }  // namespace rs

@@ -162,7 +162,7 @@ std::string summarize_session(const Session& s) {
       else std::snprintf(step, sizeof step, "%6s", "-");
       std::snprintf(b, sizeof b, "%-26s %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %s %10.2fx %3s  %s%s%s\n", k.name,
                     t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak, step, sp[i].cumulative, launches.c_str(),
-                    t->correct ? "correct" : "WRONG", k.pitfall && !k.surprise ? " (on purpose)" : "",
+                    t->correct ? "correct" : "WRONG", k.pitfall && !k.surprise && !t->correct ? " (on purpose)" : "",
                     s.find_trace(k.name, bs) ? ", traced" : "");
       out += b;
     }

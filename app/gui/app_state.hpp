@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gpu_reduce.hpp"
 #include "kernel_info.hpp"
@@ -144,6 +145,13 @@ struct AppState {
     return v;
   }
   const Step* current_step() const { return view(0).current(); }
+  // compute-sanitizer racecheck's races of side `slot`'s kernel at its block size, as the open session
+  // holds them (`reducescope pitfalls --out`); empty without a session or a trace, or where none were found.
+  std::vector<const SessionRace*> races(int slot) const {
+    const LoadedTrace* t = slot == 0 ? shown.get() : shown_b.get();
+    if (!session || !t) return {};
+    return session->races_of(t->trace.meta.kernel, t->trace.meta.block_size);
+  }
 };
 
 }  // namespace rs::gui

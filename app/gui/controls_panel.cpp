@@ -4,6 +4,7 @@
 #include <map>
 
 #include "panels.hpp"
+#include "pitfall_words.hpp"
 
 namespace rs::gui {
 
@@ -125,36 +126,41 @@ ImU32 with_alpha(ImU32 c, float a) {
 
 namespace {
 
-// A pitfall kernel (wrong code on purpose): what is wrong, and what it did on the session's GPU
-// (`reducescope pitfalls --out`: wrong sums in how many runs, racecheck's hazards and first report).
-void pitfall_results(const AppState& s, const KernelInfo& k) {
+// A pitfall kernel (wrong code on purpose): what is wrong, what it did on the session's GPU
+// (`reducescope pitfalls --out`: wrong sums in how many runs, racecheck's races) in pitfall_words' plain
+// words, and a button that puts the kernel that fixes it beside it (compare mode, the same block size).
+void pitfall_results(AppState& s, const KernelInfo& k) {
+  const PitfallWords w = pitfall_words(s.session.get(), k, s.a.block_size);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
-  ImGui::TextWrapped(k.surprise ? "NOT WRONG, BUT NOT REPRODUCIBLE: %s." : "WRONG CODE on purpose: %s.", k.pitfall);
-  const SessionMetric* wrong = s.session ? s.session->find_metric(k.name, s.a.block_size, "wrong_runs") : nullptr;
-  if (wrong) {
-    const SessionMetric* distinct = s.session->find_metric(k.name, s.a.block_size, "distinct_sums");
-    const std::string sums = distinct ? std::to_string(static_cast<long long>(distinct->value)) +
-                                            (distinct->value == 1 ? " sum in all" : " different sums")
-                                      : "";
-    if (k.surprise) {
-      // wrong_runs' unit is "of 100 runs": "5 different sums in 100 runs".
-      const std::string runs = wrong->unit.rfind("of ", 0) == 0 ? wrong->unit.substr(3) : wrong->unit;
-      ImGui::TextWrapped("On %s: %s in %s, %.0f outside the float tolerance.", s.session->meta.gpu.c_str(),
-                         distinct ? sums.c_str() : "?", runs.c_str(), wrong->value);
-    } else {
-      ImGui::TextWrapped("On %s: wrong in %.0f %s%s%s.", s.session->meta.gpu.c_str(), wrong->value, wrong->unit.c_str(),
-                         distinct ? ", " : "", sums.c_str());
-    }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", wrong->ncu_metric.c_str());
-    if (const SessionMetric* race = s.session->find_metric(k.name, s.a.block_size, "racecheck_hazards")) {
-      ImGui::TextWrapped("compute-sanitizer racecheck: %.0f %s.", race->value, race->unit.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", race->ncu_metric.c_str());
-    }
-  } else {
-    ImGui::TextWrapped("No recorded results at %u threads (`reducescope pitfalls --out SESSION` on a GPU).",
-                       s.a.block_size);
+  ImGui::TextWrapped("%s", w.verdict.c_str());
+  if (!w.results.empty()) {
+    ImGui::TextWrapped("%s", w.results.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", w.results_how.c_str());
+    note_widget("A/pitfall-results");
+  }
+  if (!w.races.empty()) {
+    ImGui::TextWrapped("%s", w.races.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", w.races_how.c_str());
   }
   ImGui::PopStyleColor();
+  if (!w.missing.empty()) ImGui::TextWrapped("%s", w.missing.c_str());
+  const KernelInfo* fix = w.fix.empty() ? nullptr : find_kernel(w.fix);
+  if (!fix) return;
+  const Pick fixed = Pick{fix->id, s.a.block_size}.valid();
+  const bool on = s.compare && s.b == fixed;
+  const std::string label = on ? "Comparing with the fix: " + w.fix : "Compare with the fix: " + w.fix;
+  ImGui::BeginDisabled(on);
+  if (ImGui::Button(label.c_str())) {
+    s.compare = true;
+    s.b = fixed;
+    s.selection_changed = true;
+  }
+  ImGui::EndDisabled();
+  note_widget("A/compare-fix");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("%s (%s) is the same kernel with the bug fixed: B shows it below this one, step by step.",
+                      fix->name, fix->title);
+  }
 }
 
 // The kernel after (or before) `k` in kernel_table() order: through each track's kernels in

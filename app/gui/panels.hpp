@@ -116,7 +116,13 @@ class SmemPanel : public Panel {
   void drawContent(AppState& s) override;
 
  private:
+  void drawRaces(const AppState& s, const ReplayView& v, const std::vector<const SessionRace*>& races);
   bool touched_only_ = false;  // show only the rows read or written in this step
+  // drawRaces' grid, rebuilt when the trace changes.
+  const LoadedTrace* race_of_ = nullptr;
+  size_t race_words_ = 0;
+  std::vector<uint8_t> race_cells_, race_zero_, race_ones_;
+  std::vector<int32_t> race_values_;
 };
 
 class GlobalPanel : public Panel {
@@ -253,6 +259,7 @@ struct CellGrid {
   const std::vector<uint8_t>* used = nullptr;    // defined by the kernel's end: rows with none are hidden
   const std::vector<std::pair<uint32_t, uint32_t>>* flows = nullptr;  // (cell, cell it came from): arrows on hover
   const std::vector<uint8_t>* outlined = nullptr;  // optional: cells drawn with a purple frame
+  const std::vector<uint8_t>* raced = nullptr;     // optional: cells filled vermillion (racecheck's races)
   DType dtype = DType::Int32;
   size_t first_index = 0;     // the index of cell 0 (row labels)
   int columns = kCellGridColumns;  // cells a row (a multiple of 32)

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "panels.hpp"
+#include "pitfall_words.hpp"
 
 namespace rs::gui {
 
@@ -102,7 +103,12 @@ long draw_cell_grid(const CellGrid& g, const CellRows& rows) {
       dl->AddText(ImVec2(origin.x - label_w, a.y + (cell - head_h) / 2 * (label_every == 1)), dim, buf);
     }
     const bool written = (*g.written)[i], read = (*g.read)[i], defined = (*g.defined)[i];
-    const ImU32 fill = !defined ? color::kEmpty : written ? color::kOrange : read ? color::kSkyBlue : color::kCell;
+    const bool raced = g.raced && (*g.raced)[i];
+    const ImU32 fill = raced     ? color::kVermillion
+                       : !defined ? color::kEmpty
+                       : written  ? color::kOrange
+                       : read     ? color::kSkyBlue
+                                  : color::kCell;
     dl->AddRectFilled(a, z, fill);
     if (g.outlined && (*g.outlined)[i]) dl->AddRect(a, z, color::kPurple, 0, 0, std::max(2.0f, cell * 0.1f));
     if (fits_text && defined) {
@@ -131,12 +137,74 @@ long draw_cell_grid(const CellGrid& g, const CellRows& rows) {
   return ImGui::IsWindowHovered() ? hovered : -1;
 }
 
+// A kernel whose shared memory the trace does not hold (the pitfalls: the probe's wrapper would change
+// the bug) but whose races racecheck found: the block's shared words, those raced on in vermillion, with
+// the races of the hovered word.
+void SmemPanel::drawRaces(const AppState& s, const ReplayView& v, const std::vector<const SessionRace*>& races) {
+  const TraceMeta& m = v.trace->trace.meta;
+  const KernelInfo* k = find_kernel(m.kernel);
+  size_t words = static_cast<size_t>(m.block_size) * (k ? std::max(k->smem_per_thread, 1u) : 1u);
+  for (const SessionRace* r : races) {
+    if (!r->words.empty()) words = std::max<size_t>(words, r->words.back() + 1);
+  }
+  if (race_words_ != words || race_of_ != v.trace) {
+    race_of_ = v.trace;
+    race_words_ = words;
+    race_cells_.assign(words, 0);
+    for (const SessionRace* r : races) {
+      for (uint32_t w : r->words) race_cells_[w] = 1;
+    }
+    race_zero_.assign(words, 0);
+    race_ones_.assign(words, 1);
+    race_values_.assign(words, 0);
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
+  ImGui::TextWrapped("Not recorded here: this kernel's shared memory (the probe's wrapper would change what the "
+                     "compiler keeps in registers, which is the bug). In red: the words compute-sanitizer's racecheck "
+                     "found raced on in block 0, lines %s.",
+                     race_lines(races).c_str());
+  ImGui::PopStyleColor();
+  note_widget(std::string(1, v.tag) + "/races");
+  legend({{color::kVermillion, "raced on", "Two threads read and wrote (or both wrote) this word with no barrier "
+                                           "between them (racecheck). Hover a word for its races."},
+          {color::kEmpty, "no race found", "racecheck reported no hazard on this word."}},
+         true);
+  CellGrid g;
+  g.values = &race_values_;
+  g.defined = &race_zero_;
+  g.written = &race_zero_;
+  g.read = &race_zero_;
+  g.used = &race_ones_;
+  g.raced = &race_cells_;
+  const CellRows rows = cell_rows(g);
+  const long hovered = draw_cell_grid(g, rows);
+  (void)s;
+  if (hovered < 0) return;
+  const uint32_t w = static_cast<uint32_t>(hovered);
+  ImGui::BeginTooltip();
+  ImGui::Text("sdata[%u]  (byte %u, bank %u)", w, w * 4, w % kNumBanks);
+  bool any = false;
+  for (const SessionRace* r : races) {
+    if (!std::binary_search(r->words.begin(), r->words.end(), w)) continue;
+    any = true;
+    ImGui::Text("%s: line %u %s, then line %u %s", r->kind.c_str(), r->first_line,
+                r->first_access == "Write" ? "writes" : "reads", r->second_line,
+                r->second_access == "Write" ? "writes" : "reads");
+  }
+  if (!any) ImGui::TextUnformatted("no race found on this word");
+  ImGui::EndTooltip();
+}
+
 // One row per 32 words, so each column is one bank (32 banks x 4 bytes).
 void SmemPanel::drawContent(AppState& s) {
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;
   if (!v.trace->replay.has_shared()) {
+    if (const auto races = s.races(slot_); !races.empty()) {
+      drawRaces(s, v, races);
+      return;
+    }
     ImGui::TextWrapped("%s does not use shared memory.", v.trace->trace.meta.kernel.c_str());
     return;
   }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "panels.hpp"
+#include "pitfall_words.hpp"
 
 namespace rs::gui {
 
@@ -23,6 +24,20 @@ std::vector<std::string> split_lines(const std::string& text) {
 
 bool has_line(const Step* st, int line) {
   return st && std::binary_search(st->lines.begin(), st->lines.end(), static_cast<uint16_t>(line));
+}
+
+// The races with an end on `line`, as the mark beside it says them: "race: 43 -> 44 (RAW), 44 (WAR)".
+std::string race_mark(const std::vector<const SessionRace*>& races, int line) {
+  std::string out;
+  for (const SessionRace* r : races) {
+    if (static_cast<int>(r->first_line) != line && static_cast<int>(r->second_line) != line) continue;
+    out += out.empty() ? "<- race: " : ", ";
+    out += r->first_line == r->second_line
+               ? std::to_string(r->first_line)
+               : std::to_string(r->first_line) + " -> " + std::to_string(r->second_line);
+    out += " (" + r->kind + ")";
+  }
+  return out;
 }
 
 }  // namespace
@@ -70,6 +85,7 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
     split_of_[slot] = v.trace;
   }
   const std::vector<std::string>& lines = lines_[slot];
+  const std::vector<const SessionRace*> races = s.races(slot);
   if (lines.size() <= 1) {
     ImGui::TextDisabled("This trace holds no source text.");
     ImGui::EndChild();
@@ -85,6 +101,13 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
     ImGui::TextWrapped("%sline %d: %s", tag.c_str(), first, text.c_str());
     ImGui::PopStyleColor();
     note_widget(slot == 0 ? "source/lineA" : "source/lineB");
+  }
+  if (!races.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
+    ImGui::TextWrapped("%sracecheck: %zu race%s between lines %s, marked in red (both ends of each).", tag.c_str(),
+                       races.size(), races.size() == 1 ? "" : "s", race_lines(races).c_str());
+    ImGui::PopStyleColor();
+    note_widget(slot == 0 ? "source/racesA" : "source/racesB");
   }
   ImGui::BeginChild("##src", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   const float lh = ImGui::GetTextLineHeightWithSpacing();
@@ -104,10 +127,28 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const bool in = has_line(st, line);
       if (in) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + lh), hl);
+      const std::string mark = races.empty() ? std::string() : race_mark(races, line);
+      if (!mark.empty()) dl->AddRectFilled(p, ImVec2(p.x + std::max(4.0f, lh * 0.2f), p.y + lh), color::kVermillion);
       if (st && st->barrier_line == line) dl->AddRectFilled(ImVec2(p.x, p.y + lh - 3), ImVec2(p.x + w, p.y + lh), color::kPurple);
       ImGui::TextDisabled("%4d", line);
       ImGui::SameLine();
       ImGui::TextUnformatted(lines[static_cast<size_t>(i)].c_str());
+      if (!mark.empty()) {
+        const bool hovered = ImGui::IsItemHovered();
+        ImGui::SameLine();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kVermillion), "%s", mark.c_str());
+        if (hovered || ImGui::IsItemHovered()) {
+          ImGui::BeginTooltip();
+          for (const SessionRace* r : races) {
+            if (static_cast<int>(r->first_line) == line || static_cast<int>(r->second_line) == line) {
+              ImGui::TextUnformatted(describe_race(*r).c_str());
+            }
+          }
+          ImGui::TextDisabled("compute-sanitizer --tool racecheck, one block; the first line's access came first");
+          ImGui::EndTooltip();
+        }
+        continue;
+      }
       if (in && ImGui::IsItemHovered()) {
         int loads = 0, stores = 0;
         for (size_t ai : st->accesses) {

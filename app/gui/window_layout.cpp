@@ -1,6 +1,7 @@
 #include "window_layout.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,23 @@ std::vector<ViewAsk> asks_of(const AppState& s, int slot, float w) {
   }
   // A step with nothing in any view (a barrier-only step): the main view keeps its place.
   if (!any_shown && view_has(r, out.front().view)) out.front().shown = true;
+  // A kernel whose shared memory is not recorded but whose races racecheck found (the pitfalls): the
+  // shared view shows the words raced on, first, at every step: where the code goes wrong is the lesson.
+  if (!r.has_shared()) {
+    const auto races = s.races(slot);
+    if (!races.empty()) {
+      const float words = static_cast<float>(v.trace->trace.meta.block_size);
+      const float rows = std::max(1.0f, std::ceil(words / kNumBanks));
+      auto it = std::find_if(out.begin(), out.end(), [](const ViewAsk& a) { return a.view == View::Smem; });
+      ViewAsk a = *it;
+      a.shown = true;
+      a.want = chrome() + line() * 4 + rows * grid_cell(w);
+      a.least = chrome() + line() * 3.5f + rows * std::min(grid_cell(w), 8.0f);
+      a.grows = true;
+      out.erase(it);
+      out.insert(out.begin(), a);
+    }
+  }
   return out;
 }
 
