@@ -1,0 +1,110 @@
+#include "app_setup.hpp"
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in the system GL header.
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <system_error>
+
+#include "keys.hpp"
+
+namespace rs::gui {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void glfw_error(int code, const char* what) { std::fprintf(stderr, "reducescope: GLFW error %d: %s\n", code, what); }
+
+}  // namespace
+
+void apply_options(const Options& o, AppState& s) {
+  if (o.have_kernel) s.a.kernel = o.kernels[0];
+  if (o.have_block_size) s.a.block_size = o.block_sizes[0];
+  s.a = s.a.valid();
+  if (o.have_n) s.n = o.n;
+  if (o.have_pattern) s.pattern = o.pattern;
+  if (o.compare) {
+    s.compare = true;
+    s.b = {o.compare_kernel, o.compare_block_size ? o.compare_block_size : s.a.block_size};
+    s.b = s.b.valid();
+  }
+  if (o.view >= 0) s.timing_tab = static_cast<TimingTab>(o.view);
+  if (o.ui_scale > 0) s.ui_scale = o.ui_scale;
+  if (o.high_contrast) s.high_contrast = true;
+  if (o.large_charts) s.large_charts = true;
+  s.show_help = o.help_overlay;
+  s.playing = o.play;
+}
+
+GLFWwindow* open_window(WindowGeometry* geom, bool stats) {
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) {
+    std::cerr << "reducescope: cannot open a window (no display?). Use `reducescope bench`, `trace`, `show` or "
+                 "`export` on machines without one.\n";
+    return nullptr;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  // Inside the monitor's work area: a saved size only where it fits (a 1280x720 projector).
+  bool maximize = false;
+  if (GLFWmonitor* mon = glfwGetPrimaryMonitor()) {
+    WorkArea wa;
+    glfwGetMonitorWorkarea(mon, &wa.x, &wa.y, &wa.width, &wa.height);
+    *geom = fit_window(*geom, wa, &maximize);
+  }
+  GLFWwindow* win = glfwCreateWindow(geom->width, geom->height, "ReduceScope", nullptr, nullptr);
+  if (!win) {
+    std::cerr << "reducescope: cannot create an OpenGL 3.3 window\n";
+    glfwTerminate();
+    return nullptr;
+  }
+  if (geom->x >= 0 && geom->y >= 0) glfwSetWindowPos(win, geom->x, geom->y);
+  if (maximize) glfwMaximizeWindow(win);
+  glfwMakeContextCurrent(win);
+  glfwSwapInterval(stats ? 0 : 1);  // --stats measures what a frame costs, not the display's rate
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    std::cerr << "reducescope: cannot load OpenGL functions\n";
+    glfwDestroyWindow(win);
+    glfwTerminate();
+    return nullptr;
+  }
+  install_key_queue(win);  // before ImGui's backend, which chains to it
+  ImGui_ImplGlfw_InitForOpenGL(win, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  return win;
+}
+
+void remember_geometry(GLFWwindow* win, WindowGeometry* geom) {
+  glfwGetWindowPos(win, &geom->x, &geom->y);
+  glfwGetWindowSize(win, &geom->width, &geom->height);
+}
+
+void close_window(GLFWwindow* win) {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();  // saves the settings
+  glfwDestroyWindow(win);
+  glfwTerminate();
+}
+
+fs::path asset_dir() {
+  if (const char* env = std::getenv("REDUCESCOPE_ASSETS")) return env;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (fs::path p : {exe.parent_path() / "assets", exe.parent_path().parent_path() / "share/reducescope/assets"}) {
+      if (fs::is_directory(p, ec)) return p;
+    }
+  }
+  return RS_ASSET_DIR;
+}
+
+}  // namespace rs::gui

@@ -1,0 +1,89 @@
+#include "automation.hpp"
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in the system GL header.
+#include <GLFW/glfw3.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "panels.hpp"  // write_widget_map, origin_sentence
+
+namespace rs::gui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool save_screenshot(GLFWwindow* win, const std::string& path) {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(win, &w, &h);
+  std::vector<unsigned char> px(static_cast<size_t>(w) * h * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  stbi_flip_vertically_on_write(1);
+  return stbi_write_png(path.c_str(), w, h, 4, px.data(), w * 4) != 0;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
+}
+
+}  // namespace
+
+Automation::Automation(const Options& o, Clock::time_point t_start) : o_(o), t_start_(t_start) {
+  const char* env = std::getenv("REDUCESCOPE_WIDGET_MAP");
+  widget_map_ = env ? env : "";
+}
+
+void Automation::start_frame() { t_frame_ = Clock::now(); }
+
+void Automation::write_widget_map() const { gui::write_widget_map(widget_map_); }
+
+bool Automation::end_frame(GLFWwindow* win, const AppState& s, bool idle, bool exporting) {
+  frame_ms_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t_frame_).count());
+  ++frame_;
+  if (idle && frames_after_idle_ < 0) frames_after_idle_ = 0;
+  if (frames_after_idle_ >= 0) ++frames_after_idle_;
+  const double secs = std::chrono::duration<double>(Clock::now() - t_start_).count();
+  bool done = o_.screenshot.empty() && o_.frames > 0 && frame_ >= o_.frames && !exporting;
+  if (!o_.screenshot.empty() && ((frames_after_idle_ >= 3 && frame_ >= o_.frames && !exporting) || secs > 120)) {
+    if (!save_screenshot(win, o_.screenshot)) {
+      std::cerr << "reducescope: cannot write " << o_.screenshot << "\n";
+      rc_ = kExitRuntime;
+    } else {
+      std::cout << "screenshot saved to " << o_.screenshot << " after " << frame_ << " frames, " << secs
+                << " s; showing " << (s.shown ? s.shown->trace.meta.kernel : std::string("nothing")) << " at "
+                << s.a.block_size << " threads, step " << s.step << " of " << s.num_steps()
+                << (s.recorded() ? "; recorded session" : "") << (s.compare ? "; compare" : "") << std::endl
+                << "origin: " << origin_sentence(s) << std::endl;
+    }
+    done = true;
+  }
+  return done;
+}
+
+void Automation::frame_shown() {
+  if (frame_ == 1) first_frame_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - t_start_).count();
+}
+
+void Automation::print_stats(const std::vector<double>& latencies_ms) const {
+  if (!o_.stats) return;
+  char b[512];
+  std::snprintf(b, sizeof b,
+                "stats: first frame %.1f ms after start; %d frames; frame time (UI + render, vsync off) median %.2f "
+                "ms, p95 %.2f ms, max %.2f ms (%.0f fps at the median)\n",
+                first_frame_ms_, frame_, percentile(frame_ms_, 0.5), percentile(frame_ms_, 0.95),
+                percentile(frame_ms_, 1.0), 1000.0 / std::max(percentile(frame_ms_, 0.5), 1e-3));
+  std::cout << b;
+  for (double l : latencies_ms) std::printf("stats: selection to trace + timing on screen: %.1f ms\n", l);
+  std::fflush(stdout);
+}
+
+}  // namespace rs::gui

@@ -1,0 +1,49 @@
+// What tests and screenshots drive the window with (cli.hpp's window automation options): --frames,
+// --screenshot (once the GPU work has settled), --stats (frame times, toggle latency), and the widget
+// map that tests/gui_xvfb.sh clicks by ($REDUCESCOPE_WIDGET_MAP).
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+#include "cli.hpp"
+
+struct GLFWwindow;
+
+namespace rs::gui {
+
+class Automation {
+ public:
+  // `t_start`: when the window started. App's constructor.
+  Automation(const Options& o, std::chrono::steady_clock::time_point t_start);
+
+  // Marks the start of a frame's work, after its events. frame(), first.
+  void start_frame();
+  // Writes the widget map, if asked for. frame(), after ImGui::Render.
+  void write_widget_map() const;
+  // Counts the frame, its time so far (UI + render), and takes the screenshot once it is due: `idle`
+  // GPU work settled for 3 frames, at least --frames frames, no export running (or after 120 s).
+  // Returns true when the run is done (the screenshot, or --frames frames without one). frame(), after
+  // rendering and before the buffers swap.
+  bool end_frame(GLFWwindow* win, const AppState& s, bool idle, bool exporting);
+  // Notes when the first frame was on screen. frame(), after the buffers swap.
+  void frame_shown();
+  // With --stats, prints the first frame's time, the frame times and each toggle latency on stdout.
+  // run_gui, after the loop.
+  void print_stats(const std::vector<double>& latencies_ms) const;
+  // kExitOk, or kExitRuntime if the screenshot could not be written. run_gui, last.
+  int exit_code() const { return rc_; }
+
+ private:
+  const Options& o_;
+  std::chrono::steady_clock::time_point t_start_, t_frame_;
+  std::string widget_map_;  // $REDUCESCOPE_WIDGET_MAP (GUI tests): where to write widget rectangles
+  int frame_ = 0, frames_after_idle_ = -1;
+  int rc_ = kExitOk;
+  double first_frame_ms_ = 0;
+  std::vector<double> frame_ms_;  // CPU time to build and render each frame
+};
+
+}  // namespace rs::gui

@@ -1,0 +1,102 @@
+#include "exports.hpp"
+
+#include <chrono>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "gpu_worker.hpp"  // kGuiSamples, kTimingWarmups
+#include "web_export.hpp"
+#ifdef REDUCESCOPE_HAS_CHARTS
+#include "charts.hpp"
+#endif
+
+namespace rs::gui {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The live measurements as a session, for File > Export when no recording is open.
+Session live_session(const AppState& s) {
+  Session out;
+  out.meta = session_meta(s.device, s.n, s.pattern, kGuiSamples, kTimingWarmups);
+  SessionMeta& m = out.meta;
+  m.copy_gbps = s.copy_gbps;
+  m.cub_ms = s.cub_ms;
+  for (const auto& [key, t] : s.timings) {
+    out.timings.push_back(to_session_timing(key.first, key.second, t, !s.wrong_sum.count(key)));
+  }
+  return out;
+}
+
+}  // namespace
+
+Exports::Exports(const std::string& export_dir)
+    : dir_(export_dir.empty() ? "reducescope-charts" : export_dir),
+      web_page_path_((fs::path(dir_) / "reducescope-replay.html").string()) {}
+
+void Exports::start_charts(AppState& s) {
+#ifdef REDUCESCOPE_HAS_CHARTS
+  if (job_.valid()) return;
+  if (s.timings.empty()) {
+    s.error = "nothing to export yet: no timings";
+    return;
+  }
+  auto ses = s.session ? s.session : std::make_shared<const Session>(live_session(s));
+  s.notice = "exporting charts to " + dir_ + " ...";
+  // Every block size with timings, as `reducescope export` does without --block-size.
+  job_ = std::async(std::launch::async, [ses, dir = dir_]() -> Result {
+    try {
+      const ChartFiles f = export_charts(*ses, dir);
+      return {true, "exported " + std::to_string(f.paths.size()) + " files (PNG, SVG, PDF, CSV) to " +
+                        fs::absolute(dir).string()};
+    } catch (const std::exception& e) {
+      return {false, e.what()};
+    }
+  });
+#else
+  s.error = "this build has no chart export (built with REDUCESCOPE_CHARTS=OFF)";
+#endif
+}
+
+void Exports::start_web_page(AppState& s) {
+  if (job_.valid()) return;
+  std::shared_ptr<const Session> ses = s.session;
+  if (!ses) {
+    Session live = live_session(s);
+    for (const auto& t : {s.shown, s.shown_b}) {
+      if (t) live.traces.push_back(t->trace);
+    }
+    ses = std::make_shared<const Session>(std::move(live));
+  }
+  s.notice = "writing the web page " + web_page_path_ + " ...";
+  const std::string name = fs::path(s.session_path).filename().string();
+  job_ = std::async(std::launch::async, [ses, path = web_page_path_, name]() -> Result {
+    try {
+      WebExportOptions w;
+      w.session_name = name;
+      const WebExportResult r = export_web_page(*ses, path, w);
+      return {true, "web page written to " + fs::absolute(path).string() + " (" + std::to_string(r.bytes / 1000) +
+                        " kB, " + std::to_string(r.traces) + " of " + std::to_string(r.traces_in_session) + " traces)"};
+    } catch (const std::exception& e) {
+      return {false, e.what()};
+    }
+  });
+}
+
+void Exports::poll(AppState& s, bool print) {
+  if (!job_.valid() || job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  const Result r = job_.get();
+  if (r.ok) s.notice = r.text;
+  else s.error = "export failed: " + r.text;
+  if (print) std::cout << "export: " << r.text << std::endl;
+}
+
+void Exports::wait() {
+  if (job_.valid()) job_.wait();
+}
+
+}  // namespace rs::gui

@@ -1,0 +1,92 @@
+#include "frame.hpp"
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in the system GL header.
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include "keys.hpp"
+#include "menu_bar.hpp"
+#include "panels.hpp"
+
+namespace rs::gui {
+
+namespace {
+
+float content_scale(GLFWwindow* win) {
+  float xs = 1, ys = 1;
+  glfwGetWindowContentScale(win, &xs, &ys);
+  return xs;
+}
+
+// Carries out what a shortcut or a menu item asked for.
+void run_actions(App& a, const Actions& act) {
+  if (act.export_charts) a.exports.start_charts(a.s);
+  if (act.export_web_page) a.exports.start_web_page(a.s);
+  if (act.open_file) a.open_dialog.request();
+  if (act.quit) glfwSetWindowShouldClose(a.win, 1);
+}
+
+// The UI: the app's keys for the controls, play, the menu bar, the panels below it (window_layout.cpp:
+// the step bar; controls | replay (A, or A above B) | source, banks, timings), the help overlay and
+// File > Open.
+void draw_ui(App& a, const KeyInput& keys) {
+  a.panels.controls.handleKeys(a.s, keys.replay);
+  ControlsPanel::tick(a.s);
+  const MenuBar menu = draw_menu_bar(a.s, a.exports.dir(), a.exports.web_page_path());
+  run_actions(a, menu.actions);
+  draw_panels(a.s, a.panels, menu.height);
+  draw_help(a.s);
+  a.open_dialog.draw(a.s, a.feed);
+}
+
+// Renders ImGui's draw data into the window's back buffer, and waits for it (a frame's time counts
+// its rendering).
+void render(GLFWwindow* win) {
+  int fw = 0, fh = 0;
+  glfwGetFramebufferSize(win, &fw, &fh);
+  glViewport(0, 0, fw, fh);
+  glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glFinish();  // count the rendering in the frame's time
+}
+
+}  // namespace
+
+App::App(const Options& o, GLFWwindow* win, AppState& s, std::chrono::steady_clock::time_point t_start)
+    : o(o), win(win), s(s), feed(o.step, t_start), exports(o.export_dir), theme(content_scale(win)),
+      automation(o, t_start) {
+  feed.start(s, o.file);
+}
+
+bool frame(App& a) {
+  // Input: events, what the GPU (or an export) finished, the keys.
+  glfwPollEvents();
+  a.automation.start_frame();
+  a.feed.poll(a.s);
+  a.exports.poll(a.s, a.o.stats);
+  const KeyInput keys = read_keys(a.s);
+  run_actions(a, keys.actions);
+  a.theme.update(a.s);  // a new UI scale or contrast: rebuild the font atlas and the style
+
+  // UI.
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  draw_ui(a, keys);
+  if (a.s.selection_changed) a.feed.apply_selection(a.s);
+
+  // Render, then the automation (a screenshot reads the back buffer before it is shown).
+  ImGui::Render();
+  a.automation.write_widget_map();
+  render(a.win);
+  const bool done = a.automation.end_frame(a.win, a.s, a.feed.idle(), a.exports.running());
+  glfwSwapBuffers(a.win);
+  a.automation.frame_shown();
+  return !done;
+}
+
+}  // namespace rs::gui

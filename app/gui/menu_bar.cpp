@@ -1,0 +1,91 @@
+#include "menu_bar.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "panels.hpp"
+
+namespace rs::gui {
+
+namespace {
+
+void file_menu(AppState& s, const std::string& export_dir, const std::string& web_page_path, Actions& act) {
+  const bool file_open = ImGui::BeginMenu("File");
+  note_widget("menu/File");
+  if (!file_open) return;
+  if (ImGui::MenuItem("Open session or trace...", "Ctrl O")) act.open_file = true;
+  if (ImGui::MenuItem("Export timing charts", "Ctrl E", false, !s.timings.empty())) act.export_charts = true;
+  note_widget("menu/File/Export");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("PNG, SVG, PDF and CSV into %s", export_dir.c_str());
+  if (ImGui::MenuItem("Export web page", nullptr, false, s.session || s.shown)) act.export_web_page = true;
+  note_widget("menu/File/WebPage");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One HTML file that replays in any browser: %s", web_page_path.c_str());
+  if (ImGui::MenuItem("Back to the live GPU", nullptr, false, s.have_device && s.recorded())) {
+    s.session.reset();
+    s.clear_measurements();
+    s.selection_changed = true;
+  }
+  if (ImGui::MenuItem("Quit", "Ctrl Q")) act.quit = true;
+  ImGui::EndMenu();
+}
+
+void view_menu(AppState& s) {
+  if (!ImGui::BeginMenu("View")) return;
+  if (ImGui::MenuItem("Compare two kernels (A above B)", "C", s.compare)) {
+    s.compare = !s.compare;
+    s.selection_changed = true;
+  }
+  ImGui::MenuItem("Large timing charts", "T", &s.large_charts);
+  ImGui::MenuItem("Focus on the replay", "F", &s.focus);
+  ImGui::MenuItem("High contrast", "Ctrl H", &s.high_contrast);
+  if (ImGui::MenuItem("Larger", "Ctrl +")) s.ui_scale = std::min(3.0f, s.ui_scale + 0.25f);
+  if (ImGui::MenuItem("Smaller", "Ctrl -")) s.ui_scale = std::max(0.75f, s.ui_scale - 0.25f);
+  if (ImGui::MenuItem("Normal size", "Ctrl 0")) s.ui_scale = 1.0f;
+  ImGui::EndMenu();
+}
+
+void help_menu(AppState& s) {
+  const bool help_open = ImGui::BeginMenu("Help");
+  note_widget("menu/Help");
+  if (!help_open) return;
+  if (ImGui::MenuItem("Keyboard shortcuts", "F1")) s.show_help = true;
+  ImGui::EndMenu();
+}
+
+// Where the data comes from, right-aligned in the room the menus leave: the longest form that fits
+// (the whole of it on hover), never over the menus.
+void data_origin_text(const AppState& s) {
+  const std::string origin = data_origin(s);
+  const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - 2 * ImGui::GetStyle().ItemSpacing.x - 8;
+  std::string shown;
+  for (const std::string& t : data_origin_forms(s)) {
+    if (ImGui::CalcTextSize(t.c_str()).x <= room) {
+      shown = t;
+      break;
+    }
+  }
+  if (shown.empty()) return;
+  ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(shown.c_str()).x - 12);
+  if (s.recorded()) ImGui::TextColored(ImVec4(0.95f, 0.62f, 0.0f, 1), "%s", shown.c_str());
+  else ImGui::TextDisabled("%s", shown.c_str());
+  note_widget("menu/origin");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", origin.c_str());
+}
+
+}  // namespace
+
+MenuBar draw_menu_bar(AppState& s, const std::string& export_dir, const std::string& web_page_path) {
+  MenuBar bar;
+  if (!ImGui::BeginMainMenuBar()) return bar;
+  file_menu(s, export_dir, web_page_path, bar.actions);
+  view_menu(s);
+  help_menu(s);
+  data_origin_text(s);
+  bar.height = ImGui::GetWindowSize().y;
+  ImGui::EndMainMenuBar();
+  return bar;
+}
+
+}  // namespace rs::gui
