@@ -390,6 +390,38 @@ def check_true_text(b):
     check(rect(b, "ncu-note") is None, "shuffle_block: no Nsight Compute note")
 
 
+# Issue 18, item 1: the pitfalls shown where they break. The bundled session holds racecheck's races for
+# the wrong kernels; the page marks both ends of each on the source, draws the raced words where the shared
+# view would be (the trace does not record that kernel's shared memory), says the runs in plain words, and
+# opens the kernel that fixes it.
+def check_pitfalls(b, out):
+    set_viewport(b, 1280, 720)
+    if not check(goto_step(b, "pitfall_no_syncwarp", 256, 1), "pitfall_no_syncwarp opens (the session holds its trace)"):
+        return
+    b.eval("window.scrollTo(0,0)")
+    shown = b.eval("window.rs.shownViews")
+    check(bool(shown) and shown[0] == "smem", "pitfall_no_syncwarp: the raced words come first (shown: %s)" % shown)
+    races = b.eval("document.getElementById('source-races').textContent")
+    check("10 races" in races and "43" in races and "48" in races, "the source says where the races are (%r)" % races)
+    lines = b.eval("[].map.call(document.querySelectorAll('#source .ln.race .no'), function(e){return +e.textContent;})")
+    check(lines == [43, 44, 45, 46, 47, 48], "both ends of each race are marked on the source (%s)" % lines)
+    mark = b.eval("document.querySelectorAll('#source .ln.race')[1].getAttribute('data-race')")
+    check(mark is not None and "43 -> 44 (RAW)" in mark and "44 (WAR)" in mark, "line 44's mark names its races (%r)" % mark)
+    px = pixels(b, "smem", VERMILLION)
+    check(px is not None and px[1] > 100, "the raced words are drawn in vermillion (%s)" % px)
+    note = b.eval("document.getElementById('kernel-note').textContent")
+    check("right in all 100 runs" in note, "the runs in plain words (%r)" % note[:160])
+    park_mouse(b)
+    b.screenshot(os.path.join(out, "web-pitfall-no_syncwarp-1280x720.png"))
+    goto_step(b, "pitfall_no_volatile", 256, 1)
+    note = b.eval("document.getElementById('kernel-note').textContent")
+    check("wrong in all 100 runs, always the same wrong sum" in note, "pitfall_no_volatile: %r" % note[:200])
+    check(b.click("#kernel-note button.fix"), "the note has a button to the fix")
+    check(bool(wait_open(b, "reduce4", 256)), "the button opens the fix, reduce4, at the same block size")
+    check(b.eval("document.querySelectorAll('#source .ln.race').length") == 0, "reduce4's source has no race marks")
+    set_viewport(b, 1600, 1200)
+
+
 def check_charts(b, out):
     """The timing table's launches column, the three charts drawn, the log time axis, the N sweep's table."""
     set_viewport(b, 1280, 720)
@@ -533,6 +565,7 @@ def main():
         check_charts(b, a.out)
         check_room(b, a.out)
         check_true_text(b)
+        check_pitfalls(b, a.out)
 
         # Every kernel of every track, with a real click; every trace the page holds.
         kernels = b.eval("window.rs.kernels()")

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "gpu_reduce.hpp"  // kernel_source, kToolVersion
+#include "pitfall_words.hpp"
 #include "histogram.hpp"
 #include "kernel_info.hpp"
 #include "layout.hpp"  // views_in_order, bank_idle_sentence, wasteful, stores_warp_reduce_result: as the window
@@ -533,7 +534,7 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
       j.kv("min_bs", k.min_block_size).kv("min_why", k.min_block_why ? k.min_block_why : "");
       j.kv("op", to_string(k.op)).kv("finish", to_string(k.finish));
       if (const auto fixed = fixed_launches(id)) j.kv("fixed_launches", *fixed);
-      if (k.pitfall) j.kv("pitfall", k.pitfall);
+      if (k.pitfall) j.kv("pitfall", k.pitfall).kv("surprise", k.surprise).kv("fixed_by", k.fixed_by ? k.fixed_by : "");
       j.end_obj();
     }
     j.end_arr();
@@ -593,6 +594,30 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
   }
   j.end_arr();
 
+  // racecheck's races (`reducescope pitfalls --out`): [kernel, bs, kind, first access, first line, second
+  // access, second line, hazards, [words]], and the pitfalls' results in the window's sentences
+  // (pitfall_words.hpp) per kernel and block size.
+  j.key("races").arr();
+  for (const SessionRace& r : s.races) {
+    j.arr().str(r.kernel).num(r.block_size).str(r.kind).str(r.first_access).num(r.first_line).str(r.second_access);
+    j.num(r.second_line).num(r.hazards);
+    j.arr();
+    for (uint32_t w : r.words) j.num(w);
+    j.end_arr().end_arr();
+  }
+  j.end_arr();
+  j.key("pitfall_words").arr();
+  for (KernelId id : track_kernels("pitfalls")) {
+    const KernelInfo& k = kernel_info(id);
+    for (uint32_t bs : s.block_sizes()) {
+      if (block_size_problem(id, bs)) continue;
+      const PitfallWords w = pitfall_words(&s, k, bs);
+      j.obj().kv("kernel", k.name).kv("bs", bs).kv("verdict", w.verdict).kv("results", w.results);
+      j.kv("results_how", w.results_how).kv("races", w.races).kv("races_how", w.races_how).kv("missing", w.missing);
+      j.kv("fix", w.fix).end_obj();
+    }
+  }
+  j.end_arr();
   j.ints("block_sizes", s.block_sizes());
   j.key("held").obj();
   for (const auto& [track, sizes] : held) j.ints(track.c_str(), sizes);

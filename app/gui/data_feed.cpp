@@ -46,8 +46,8 @@ void DataFeed::show_from_session(AppState& s) {
       const KernelInfo& k = kernel_info(p.kernel);
       s.error = "the session holds no trace of " + std::string(k.name) + " at " + std::to_string(p.block_size) +
                 " threads" +
-                (k.pitfall ? std::string(": it is wrong code on purpose, recorded only with --track pitfalls; "
-                                         "its H100 results (how often the sum is wrong) are in docs/tracks.md")
+                (k.pitfall ? std::string(": wrong code on purpose is recorded by `reducescope pitfalls --out SESSION` "
+                                         "on a GPU, which this session has not had at this block size")
                            : std::string());
       continue;
     }

@@ -115,7 +115,11 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
   if (scrolled_trace_[slot] != v.trace || scrolled_step_[slot] != v.step) {
     scrolled_trace_[slot] = v.trace;
     scrolled_step_[slot] = v.step;
-    if (first > 0) ImGui::SetScrollY(std::max(0.0f, (first - 1) * lh - ImGui::GetWindowHeight() * 0.3f));
+    // Where racecheck found races, they are the lesson (the step's line is written out above): the
+    // listing opens at the first race line.
+    int target = races.empty() ? first : static_cast<int>(races.front()->first_line);
+    for (const SessionRace* r : races) target = std::min(target, static_cast<int>(r->first_line));
+    if (target > 0) ImGui::SetScrollY(std::max(0.0f, (target - 1) * lh - ImGui::GetWindowHeight() * 0.3f));
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float w = std::max(ImGui::GetContentRegionAvail().x, 1.0f);

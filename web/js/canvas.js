@@ -35,7 +35,7 @@
     // Fill by colour first (few colour changes), then the values (two text colours).
     var colors = new Array(n), texts = fontPx >= 8 && fits > 0 ? new Array(n) : null;
     for (var i = 0; i < n; i++) colors[i] = cellColor(i);
-    [COL.empty, COL.cell, COL.orange, COL.sky, COL.purple].forEach(function (c) {
+    [COL.empty, COL.cell, COL.orange, COL.sky, COL.purple, COL.verm].forEach(function (c) {
       var path = new Path2D(), any = false;
       for (var i = 0; i < n; i++) {
         if (colors[i] === c) { path.rect(labelW + (i % cols) * cw, Math.floor(i / cols) * ch, bw, bh); any = true; }

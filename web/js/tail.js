@@ -34,6 +34,10 @@
       var b = e.target.closest('[data-kernel]');
       if (b) { select(b.getAttribute('data-kernel'), S.bs); b.blur(); }
     });
+    $('kernel-note').addEventListener('click', function (e) {  // a pitfall's "See the fix" button
+      var b = e.target.closest('[data-kernel]');
+      if (b) { select(b.getAttribute('data-kernel'), S.bs); b.blur(); }
+    });
     $('bs-buttons').addEventListener('click', function (e) {
       var b = e.target.closest('[data-bs]');
       if (b && !b.disabled) { select(S.kernel, Number(b.getAttribute('data-bs'))); b.blur(); }

@@ -17,7 +17,7 @@
         var has = heldSizes(k.name).length > 0;
         html += '<button class="kernel' + (k.name === S.kernel ? ' sel' : '') + (has ? '' : ' notrace') +
           '" data-kernel="' + esc(k.name) + '" title="' + esc(k.title) + (has ? '' : ' (no trace in this page)') + '">' +
-          esc(k.name) + (k.pitfall ? '<span class="wrong">WRONG</span>' : '') + '</button>';
+          esc(k.name) + (k.pitfall ? '<span class="wrong">' + (k.surprise ? 'SURPRISE' : 'WRONG') + '</span>' : '') + '</button>';
       });
       html += '</div>';
     });
@@ -72,12 +72,17 @@
     if (i.costs) m += (m ? '<br>' : '') + 'Costs: ' + esc(i.costs);
     more.innerHTML = m;
     if (i.pitfall) {
-      h += '<span class="pit"><b>WRONG CODE on purpose.</b> ' + esc(i.pitfall);
-      var wr = metric(k.name, S.bs, 'wrong_runs'), ds = metric(k.name, S.bs, 'distinct_sums');
-      if (wr) h += '<br>Recorded: wrong in ' + wr[4] + ' ' + esc(wr[3]) + ' at ' + wr[1] + ' threads' +
-        (ds ? ', ' + ds[4] + ' different sums' : '') + '.';
-      var rc = metric(k.name, S.bs, 'racecheck_hazards');
-      if (rc) h += '<br>compute-sanitizer racecheck: ' + rc[4] + ' hazards.';
+      // The window's sentences (app/pitfall_words.hpp), exported per kernel and block size.
+      var w = pitfallWords(k.name, S.bs);
+      h += '<span class="pit"><b>' + (i.surprise ? 'NOT WRONG, BUT NOT REPRODUCIBLE.' : 'WRONG CODE on purpose.') + '</b> ' +
+        esc(i.pitfall) + '.';
+      if (w && w.results) h += '<br><span title="' + esc(w.results_how) + '">' + esc(w.results) + '</span>';
+      if (w && w.races) h += '<br><span title="' + esc(w.races_how) + '">' + esc(w.races) + '</span>';
+      if (w && w.missing) h += '<br>' + esc(w.missing);
+      if (i.fixed_by) {
+        h += '<br><button class="fix" data-kernel="' + esc(i.fixed_by) + '" title="The same kernel with the bug fixed">' +
+          'See the fix: ' + esc(i.fixed_by) + '</button>';
+      }
       h += '</span>';
     }
     if (!traceOf[key(k.name, S.bs)]) {
@@ -131,6 +136,34 @@
       h: pre.clientHeight } : null;
     srcScroll = pre.scrollTop;
   }
+  // racecheck's races on the listing: both ends of each marked (class "race", the races in its title
+  // and after the line), and one line above the listing that says so.
+  var raced = [];
+  function markRaces(races) {
+    raced.forEach(function (el) { el.classList.remove('race'); el.removeAttribute('data-race'); el.title = ''; });
+    raced = [];
+    var by = {};
+    races.forEach(function (r) {
+      [r[4], r[6]].forEach(function (l, end) {
+        if (end === 1 && r[6] === r[4]) return;
+        (by[l] = by[l] || []).push(r);
+      });
+    });
+    Object.keys(by).forEach(function (l) {
+      var el = sourceLines[l - 1];
+      if (!el) return;
+      el.classList.add('race');
+      el.setAttribute('data-race', ' ' + ARROW + ' race: ' + by[l].map(function (r) {
+        return (r[4] === r[6] ? r[4] : r[4] + ' -> ' + r[6]) + ' (' + r[2] + ')';
+      }).join(', '));
+      el.title = by[l].map(describeRace).join('\n');
+      raced.push(el);
+    });
+    var lines = Object.keys(by).map(Number).sort(function (a, b) { return a - b; });
+    setText($('source-races'), races.length ? 'racecheck: ' + races.length + ' race' + (races.length === 1 ? '' : 's') +
+      ' between lines ' + stepRanges(lines) + ', marked in red (both ends of each; hover a line).' : '');
+    $('source-races').hidden = !races.length;
+  }
   function highlightLines() {
     var st = S.trace && S.trace.steps[S.step];
     var want = [];
@@ -138,8 +171,10 @@
       (st.lines || []).forEach(function (l) { if (sourceLines[l - 1]) want.push([l, 'hl']); });
       if (st.bl && sourceLines[st.bl - 1]) want.push([st.bl, 'bar']);
     }
-    var sig = want.join(';');
+    var races = S.trace ? racesOf(S.trace.kernel, S.trace.bs) : [];
+    var sig = want.join(';') + '|' + (S.trace ? S.trace.kernel + S.trace.bs : '');
     if (sig === highlightLines.sig) return;
+    markRaces(races);
     // The step's first line written out whole above the listing (wrapped: a narrow column never cuts it).
     var first = want.length ? want[0][0] : 0;
     setText($('source-line'), first ? 'line ' + first + ': ' + sourceLines[first - 1].textContent.slice(
@@ -152,9 +187,11 @@
       el.classList.add(w[1]);
       highlighted.push(el);
     });
-    if (want.length) {
+    // Where racecheck found races, they are the lesson: the listing opens at the first race line.
+    var target = races.length ? Math.min.apply(null, races.map(function (r) { return r[4]; })) : want.length ? want[0][0] : 0;
+    if (target) {
       if (!srcGeom) measureSource();
-      var top = srcGeom.top + (want[0][0] - 1) * srcGeom.line;
+      var top = srcGeom.top + (target - 1) * srcGeom.line;
       if (top < srcScroll || top > srcScroll + srcGeom.h - 2 * srcGeom.line) {
         srcScroll = Math.max(0, top - 3 * srcGeom.line);
         $('source').scrollTop = srcScroll;
@@ -171,6 +208,12 @@
   function layoutViews(tr, st) {
     var order = tr ? tr.views || [] : [], shown = {}, any = false, pos = 0;
     order.forEach(function (v) { if (st && (st.on & VIEW_BITS[v])) { shown[v] = true; any = true; } });
+    // Shared memory not recorded, but racecheck's races on it (the pitfalls): the raced words, first.
+    if (tr && !tr.has.shared && racesOf(tr.kernel, tr.bs).length) {
+      order = ['smem'].concat(order.filter(function (v) { return v !== 'smem'; }));
+      shown.smem = true;
+      any = true;
+    }
     if (!any && order.length) shown[order[0]] = true;
     Object.keys(VIEW_PANEL).forEach(function (v) {
       var p = $(VIEW_PANEL[v]);
@@ -234,6 +277,19 @@
   var smemLayout = null;
   function drawSmem(tr, st) {
     var c = $('smem');
+    var races = tr.has.shared ? [] : racesOf(tr.kernel, tr.bs);
+    if (races.length) {
+      var hit = {}, words = tr.words || tr.bs;
+      races.forEach(function (r) { r[8].forEach(function (w) { hit[w] = true; words = Math.max(words, w + 1); }); });
+      setText($('smem-text'), 'Not recorded here: this kernel\'s shared memory (the probe\'s wrapper would change what ' +
+        'the compiler keeps in registers, which is the bug). In red: the words compute-sanitizer\'s racecheck found ' +
+        'raced on in block 0 (hover a word).');
+      smemLayout = drawCells(c, words, 32, function (i) { return hit[i] ? COL.verm : COL.empty; },
+        function () { return null; }, 0);
+      smemLayout.races = races;
+      smemLayout.words = words;
+      return;
+    }
     if (!tr.has.shared && !tr.words) {
       setText($('smem-text'), tr.kernel + ' does not use shared memory.');
       hide(c);
@@ -253,6 +309,15 @@
     var x = ev.clientX - r.left - L.labelW, y = ev.clientY - r.top;
     var col = Math.floor(x / L.cw), row = Math.floor(y / L.ch), i = row * L.cols + col;
     var out = '';
+    if (L.races) {
+      if (x >= 0 && col < L.cols && i >= 0 && i < L.words) {
+        var on = L.races.filter(function (r) { return r[8].indexOf(i) >= 0; });
+        out = 'word ' + i + ' (bank ' + (i % 32) + ', byte ' + (i * 4) + '): ' +
+          (on.length ? on.map(describeRace).join('; ') : 'no race found');
+      }
+      $('smem-hover').textContent = out;
+      return;
+    }
     if (x >= 0 && col < L.cols && i >= 0 && i < tr.words) {
       out = 'word ' + i + ' (bank ' + (i % 32) + ', byte ' + (i * 4) + '): ' +
         (st.def[i] ? fmt(st.smem[i], tr.isFloat) : 'not yet stored') + (st.wrf[i] ? ', written this step' : '') +
