@@ -45,6 +45,12 @@ std::string race_lines(const std::vector<const SessionRace*>& races) {
   return out;
 }
 
+std::string race_lines_phrase(const std::vector<const SessionRace*>& races) {
+  const std::string lines = race_lines(races);
+  const bool one = lines.find_first_of("-,") == std::string::npos;
+  return (one ? "line " : "lines ") + lines;
+}
+
 PitfallWords pitfall_words(const Session* session, const KernelInfo& k, unsigned block_size) {
   PitfallWords w;
   w.verdict = std::string(k.surprise ? "NOT WRONG, BUT NOT REPRODUCIBLE: " : "WRONG CODE on purpose: ") +
@@ -82,7 +88,7 @@ PitfallWords pitfall_words(const Session* session, const KernelInfo& k, unsigned
               "source).";
   } else {
     w.races = "racecheck, one block of " + bs + " threads: " + std::to_string(races.size()) +
-              (races.size() == 1 ? " race" : " races") + " on lines " + race_lines(races) + " (" + std::to_string(n) +
+              (races.size() == 1 ? " race" : " races") + " on " + race_lines_phrase(races) + " (" + std::to_string(n) +
               (n == 1 ? " hazard" : " hazards") + "), marked on the source and on shared memory.";
   }
   return w;

@@ -32,6 +32,8 @@ std::string runs_sentence(int wrong, int runs, int distinct, bool surprise);
 
 // "43-48", "36", "36, 103": the lines at either end of the races, ascending, as ranges.
 std::string race_lines(const std::vector<const SessionRace*>& races);
+// The same with its noun: "line 36", "lines 43-48".
+std::string race_lines_phrase(const std::vector<const SessionRace*>& races);
 
 // "RAW: line 43 writes, line 44 reads: 16 words (sdata[16..31]), 64 hazards".
 std::string describe_race(const SessionRace& r);

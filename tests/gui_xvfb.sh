@@ -27,7 +27,10 @@
 #      (File > Export's log-axis chart, blocksize_time_log.*, is checked in 4);
 #  13. a 1280x720 screen at scale 1.0 and 1.5, every track alone and in compare mode: the window fits, the
 #      step bar is on screen, the step's main view is drawn whole enough, empty views fold into one line,
-#      the kernel list shows the selection, the menu bar's origin text covers no menu.
+#      the kernel list shows the selection, the menu bar's origin text covers no menu;
+#  14. the pitfalls (issue 18): pitfall_no_syncwarp from the bundled session shows racecheck's races on the
+#      source (the line saying where, red marks) and the raced words where the shared view goes, its runs in
+#      plain words, and a click on "Compare with the fix" puts reduce4 under it.
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
 set -u
 bin=${1:?reducescope}; dir=${2:?workdir}
@@ -423,7 +426,26 @@ for sc in 1.0 1.5; do
   room "modern-$sc" $sc panel/atomicsA 150 panel/lanesA --kernel single_pass_last_block --block-size 256 --step 3
   room "cmp-lecture-$sc" $sc panel/lanesB 150 "" --kernel sum_last_warp --block-size 128 --compare sum_shuffle:128 --step 3
   room "cmp-harris-$sc" $sc panel/smemB 120 "" --kernel reduce1 --block-size 256 --compare reduce3:256 --step 5
+  room "pitfalls-$sc" $sc panel/smemA 100 "" --kernel pitfall_no_syncthreads --block-size 256 --step 1
 done
+
+# 14. The pitfalls: races on the source and on shared memory, the runs in words, compare with the fix.
+if "$bin" show "$session" 2>/dev/null | grep -q "racecheck, one block of 256 threads: 10 races"; then
+  MAP="$dir/pit.map"
+  REDUCESCOPE_CONFIG="$small" with_app pit "--kernel pitfall_no_syncwarp --block-size 256 --step 1" click A/compare-fix
+  for w in source/racesA A/races A/pitfall-results panel/smemA; do
+    [ -n "$(rect "$MAP" $w)" ] && ok "pitfall_no_syncwarp: $w drawn" || bad "pitfall_no_syncwarp: no $w in the widget map"
+  done
+  grep -q "; compare" "$dir/pit.log" && [ -n "$(rect "$MAP" B/kernel/reduce4)" ] && [ -n "$(rect "$MAP" panel/smemB)" ] \
+    && ok "Compare with the fix: reduce4 is side B, its shared memory drawn" \
+    || bad "Compare with the fix did not put reduce4 beside pitfall_no_syncwarp"
+  # The red of the raced words and of the race marks (the window's kVermillion, 213 94 0).
+  red=$(convert "$dir/pit.png" -fill black +opaque "rgb(213,94,0)" -fill white -opaque "rgb(213,94,0)" -format '%[fx:mean*w*h]' info: 2>/dev/null)
+  [ "${red%.*}" -gt 500 ] 2>/dev/null && ok "pitfall_no_syncwarp: $red vermillion pixels (raced words, race marks)" \
+    || bad "pitfall_no_syncwarp: no vermillion drawn ($red)"
+else
+  skip "the bundled session has no racecheck races: the pitfall views not checked"
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -161,14 +161,13 @@ void SmemPanel::drawRaces(const AppState& s, const ReplayView& v, const std::vec
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
   ImGui::TextWrapped("Not recorded here: this kernel's shared memory (the probe's wrapper would change what the "
                      "compiler keeps in registers, which is the bug). In red: the words compute-sanitizer's racecheck "
-                     "found raced on in block 0, lines %s.",
-                     race_lines(races).c_str());
+                     "found raced on in block 0, %s.",
+                     race_lines_phrase(races).c_str());
   ImGui::PopStyleColor();
   note_widget(std::string(1, v.tag) + "/races");
   legend({{color::kVermillion, "raced on", "Two threads read and wrote (or both wrote) this word with no barrier "
                                            "between them (racecheck). Hover a word for its races."},
-          {color::kEmpty, "no race found", "racecheck reported no hazard on this word."}},
-         true);
+          {color::kEmpty, "no race found", "racecheck reported no hazard on this word."}});
   CellGrid g;
   g.values = &race_values_;
   g.defined = &race_zero_;

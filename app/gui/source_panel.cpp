@@ -104,8 +104,8 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
   }
   if (!races.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
-    ImGui::TextWrapped("%sracecheck: %zu race%s between lines %s, marked in red (both ends of each).", tag.c_str(),
-                       races.size(), races.size() == 1 ? "" : "s", race_lines(races).c_str());
+    ImGui::TextWrapped("%sracecheck: %zu race%s on %s (red marks).", tag.c_str(),
+                       races.size(), races.size() == 1 ? "" : "s", race_lines_phrase(races).c_str());
     ImGui::PopStyleColor();
     note_widget(slot == 0 ? "source/racesA" : "source/racesB");
   }

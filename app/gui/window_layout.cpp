@@ -72,8 +72,6 @@ std::vector<ViewAsk> asks_of(const AppState& s, int slot, float w) {
     any_shown = any_shown || a.shown;
     out.push_back(a);
   }
-  // A step with nothing in any view (a barrier-only step): the main view keeps its place.
-  if (!any_shown && view_has(r, out.front().view)) out.front().shown = true;
   // A kernel whose shared memory is not recorded but whose races racecheck found (the pitfalls): the
   // shared view shows the words raced on, first, at every step: where the code goes wrong is the lesson.
   if (!r.has_shared()) {
@@ -89,8 +87,11 @@ std::vector<ViewAsk> asks_of(const AppState& s, int slot, float w) {
       a.grows = true;
       out.erase(it);
       out.insert(out.begin(), a);
+      any_shown = true;
     }
   }
+  // A step with nothing in any view (a barrier-only step): the main view keeps its place.
+  if (!any_shown && view_has(r, out.front().view)) out.front().shown = true;
   return out;
 }
 

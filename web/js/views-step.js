@@ -161,7 +161,7 @@
     });
     var lines = Object.keys(by).map(Number).sort(function (a, b) { return a - b; });
     setText($('source-races'), races.length ? 'racecheck: ' + races.length + ' race' + (races.length === 1 ? '' : 's') +
-      ' between lines ' + stepRanges(lines) + ', marked in red (both ends of each; hover a line).' : '');
+      ' on ' + (lines.length === 1 ? 'line ' : 'lines ') + stepRanges(lines) + ', marked in red (both ends of each; hover a line).' : '');
     $('source-races').hidden = !races.length;
   }
   function highlightLines() {
