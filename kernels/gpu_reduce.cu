@@ -55,6 +55,9 @@ const std::vector<const KernelLaunchers*>& launcher_table() {
   return table;
 }
 
+// Words of the buffer an own_out kernel gets: reproducible_sum's result, counter, flags and 12 limbs take 32.
+constexpr size_t kOwnOutWords = 64;
+
 // The histogram kernels' launchers by kernel id (nullptr for the reductions), checked once against the
 // registry's ReduceOp::Histogram entries.
 const std::vector<const HistoLaunchers*>& histo_table() {
@@ -137,6 +140,7 @@ struct GpuReducer::Impl {
   void* d_in = nullptr;  // N elements of `dtype`
   void* d_a = nullptr;   // partial sums (ping), or the global accumulator at d_a[0]
   void* d_b = nullptr;   // partial sums (pong)
+  void* d_own = nullptr;     // KernelInfo::own_out kernels' output (64 words, zeroed once): reproducible_sum's
   void* d_single = nullptr;  // Finish::SinglePass: [0] result, [1] finished-block counter, [2..] partials;
                              // zeroed once; the kernels wrap the counter back to 0
   void* d_copy = nullptr;
@@ -237,6 +241,8 @@ struct GpuReducer::Impl {
     cudaFree(d_b);
     cudaFree(d_single);
     d_single = nullptr;
+    cudaFree(d_own);
+    d_own = nullptr;
     cudaFree(d_copy);
     cudaFree(d_cub_temp);
     cudaFree(d_scratch);
@@ -270,9 +276,11 @@ struct GpuReducer::Impl {
     RS_CUDA(cudaMalloc(&d_a, partial * 4));
     RS_CUDA(cudaMalloc(&d_b, partial * 4));
     RS_CUDA(cudaMalloc(&d_single, (partial + 2) * 4));
+    RS_CUDA(cudaMalloc(&d_own, kOwnOutWords * 4));
     // On `stream`, where the kernels run: a plain cudaMemset on the legacy default stream is not ordered
     // before work on a non-blocking stream, and the first single-pass launch read a stale counter.
     RS_CUDA(cudaMemsetAsync(d_single, 0, (partial + 2) * 4, stream));
+    RS_CUDA(cudaMemsetAsync(d_own, 0, kOwnOutWords * 4, stream));
     // On `stream` and waited for: a cudaMemcpy from pageable memory may return before its DMA lands, and
     // the legacy default stream does not order work on the non-blocking `stream`.
     RS_CUDA(cudaMemcpyAsync(d_in, data, count * 4, cudaMemcpyHostToDevice, stream));
@@ -441,7 +449,7 @@ struct GpuReducer::Impl {
         return a;
       }
       case Finish::SinglePass: {
-        T* single = static_cast<T*>(d_single);
+        T* single = static_cast<T*>(kernel_info(id).own_out ? d_own : d_single);
         fn<<<grid(id, bs, n), bs, smem, stream>>>(in, single, static_cast<unsigned>(n), first);
         RS_CUDA(cudaPeekAtLastError());
         return single;

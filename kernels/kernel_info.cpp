@@ -279,6 +279,15 @@ std::vector<KernelInfo> make_table() {
        "not in the trace (it sees the loads and the result).",
        kIntFloat, ReduceOp::Sum, 32, "", 8, true, Finish::SecondKernel, 0},
 
+      {{}, "modern", "reproducible_sum", "Reproducible float sum: exact in wide integers, rounded once",
+       "Float sums whose bits change with the block size, the grid and the run (float atomics, and trees at "
+       "different block sizes): every float is an integer times a power of two, so the sum is one exact integer "
+       "whatever the order of the additions (a long accumulator: Kulisch; on GPUs Collange, Defour, Graillat and "
+       "Iakymchuk, 2015), rounded to float once: correctly rounded, the same bits everywhere.",
+       "Integer work per element (a shift and a 128-bit add; elements far below or above the warp's first "
+       "exponent take shared-memory atomics); float32 only; the last block rounds the limbs.",
+       kFloat, ReduceOp::Sum, 32, "", 8, true, Finish::SinglePass, 0, 0, false, 80, nullptr, false, nullptr, true},
+
       // --- pitfalls: WRONG CODE, labelled as such; never in a default kernel list.
       {{}, "pitfalls", "pitfall_no_volatile", "WRONG: the last warp without volatile",
        "Nothing: this is Harris's reduce4 with the slides' warpReduce on a plain int* (no volatile, no "

@@ -82,6 +82,9 @@ struct KernelInfo {
   bool surprise = false;          // a pitfall that is correct code with a surprising result (float atomics:
                                   // right within rounding, a different sum each run), not WRONG code
   const char* fixed_by = nullptr; // a pitfall: the kernel that fixes it (compare mode's other side), e.g. "reduce4"
+  bool own_out = false;           // Finish::SinglePass: its output buffer holds state between launches that must
+                                  // start zeroed and that it zeroes again (reproducible_sum's limbs), so it gets
+                                  // a buffer of its own that no other kernel writes
   bool takes(DType t) const { return (dtypes & dtype_bit(t)) != 0; }
 };
 

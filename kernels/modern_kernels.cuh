@@ -12,6 +12,8 @@
 //                           takes a ticket; the last block to finish adds the partials
 //   cg_reduce               vec4_loads with cooperative groups: cg::reduce over thread_block_tile<32>
 //   cub_block_reduce        vec4_loads with cub::BlockReduce doing the block's part, as CUB does per block
+//   reproducible_sum        float32, the same bits at every block size, grid, run and GPU: the exact sum in
+//                           wide integers (kernels/exact_sum.hpp), rounded once; one launch, last block rounds
 // (The last two call library code, which the probe cannot see into: their traces hold the loads, the
 // values through our own shared memory and the result, not the library's shuffles.)
 //
@@ -26,6 +28,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <type_traits>
 
+#include "exact_sum.hpp"
 #include "probe.cuh"
 
 namespace rs {
@@ -208,6 +211,109 @@ __global__ void cub_block_reduce(const T* g_in, T* g_out, unsigned int n, Probe 
   if (threadIdx.x == 0) out[blockIdx.x] = T(sum);
 }
 
+// reproducible_sum -- float32 sums that are the same bits at every block size, grid, run and GPU, and
+// correctly rounded: each float is an integer times a power of two, so their sum is one exact integer
+// (kernels/exact_sum.hpp: a long accumulator, Kulisch; on GPUs, Collange et al. 2015), whatever the order
+// of the additions, rounded to float once at the end. Per thread (exact::ThreadSum), the elements within 14
+// binary orders of the warp's largest first exponent are added in a double, which is exact for them (the
+// fast path: an exponent test, a conversion and a double add); the others, and at the end each warp's
+// sum, go into the block's limbs in shared memory (64-bit atomicAdd), the block's limbs into the grid's in
+// global memory; the last block to finish (the single_pass_last_block ticket) rounds them, writes the
+// result and zeroes the limbs for the next launch. Out (32-bit words, a buffer of its own: KernelInfo::
+// own_out): [0] the result, [1] the ticket counter, [2] the OR of (bits ^ sign bit) over the elements (0:
+// every element was -0, so the sum is -0), [4] the special flags (NaN, +inf, -inf); from byte 32 the
+// kLimbs limbs. Float32 only; needs __reduce_max_sync (compute capability 8.0).
+template <class T, class Probe>
+__global__ void reproducible_sum(const T* g_in, T* g_out, unsigned int n, Probe probe) {
+  static_assert(std::is_same_v<T, float>, "reproducible_sum adds float32");
+  using namespace exact;
+  GlobalArray<const float, Probe> in(g_in, probe);
+  GlobalArray<float, Probe> out(g_out, probe);
+  unsigned int* words = reinterpret_cast<unsigned int*>(g_out);                 // [1] .. [4], above
+  GlobalArray<unsigned int, Probe> counter(words, probe);                        // [1]: the ticket, traced
+  unsigned long long* limbs = reinterpret_cast<unsigned long long*>(g_out) + 4;  // kLimbs from byte 32
+  __shared__ unsigned long long block_limbs[kLimbs];
+  __shared__ unsigned int block_bits[3];  // as words [2], [3], [4]
+  if (threadIdx.x < kLimbs) block_limbs[threadIdx.x] = 0;
+  if (threadIdx.x < 3) block_bits[threadIdx.x] = 0;
+  __syncthreads();
+  // The limbs are 64-bit, which the trace does not record: plain atomics (::), not the probe's.
+  auto to_block = [&](int j, int64_t v) { ::atomicAdd(&block_limbs[j], static_cast<unsigned long long>(v)); };
+
+  const unsigned int n4 = n / 4, stride = blockDim.x * gridDim.x;
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // The warp's window: from 12 binary orders below the largest exponent of its lanes' first vectors to one above.
+  float4 first = make_float4(0, 0, 0, 0);
+  if (i < n4) first = in.load4(i);
+  const auto exp_of = [](float x) { return static_cast<int>((__float_as_uint(x) >> 23) & 0xffu); };
+  const int e_first = max(max(exp_of(first.x), exp_of(first.y)), max(exp_of(first.z), exp_of(first.w)));
+  ThreadSum sum;
+  sum.base = ThreadSum::clamp_base(probe.template reduce<WarpReduceOp::Max>(__LINE__, 0xffffffffu, e_first) - 13);
+  uint32_t not_neg_zero = 0, special = 0;
+  auto take = [&](float x) {
+    const uint32_t u = __float_as_uint(x);
+    not_neg_zero |= u ^ 0x80000000u;
+    if (sum.take(u)) return;
+    // The slow path: zeros, subnormals, inf, NaN and values outside the window.
+    if (((u >> 23) & 0xffu) == 0xffu) {
+      special |= special_flags(u);
+      return;
+    }
+    const Parts p = parts_of(u);
+    if (p.m) add_piece(p.m, p.e, p.neg, to_block);
+  };
+  auto take4 = [&](const float4& v) {
+    take(v.x);
+    take(v.y);
+    take(v.z);
+    take(v.w);
+  };
+  if (i < n4) {
+    take4(first);
+    i += stride;
+  }
+  for (; i + stride < n4; i += 2 * stride) {
+    const float4 a = in.load4(i), b = in.load4(i + stride);
+    take4(a);
+    take4(b);
+  }
+  for (; i < n4; i += stride) take4(in.load4(i));
+  for (unsigned int t = 4 * n4 + blockIdx.x * blockDim.x + threadIdx.x; t < n; t += stride) take(in[t]);
+  sum.flush();
+
+  // The warp's windows share `base`: their 32-bit pieces add up across the warp, then into the block.
+  int64_t piece[5] = {};
+  sum.window.deposit(sum.base, [&](int j, int64_t v) { piece[j - (sum.base >> 5)] = v; });
+  for (int k = 0; k < 5; ++k) {
+    for (int offset = 16; offset > 0; offset /= 2) {
+      piece[k] += (__shfl_down_sync)(0xffffffffu, static_cast<long long>(piece[k]), offset);
+    }
+  }
+  if (threadIdx.x % 32 == 0) {
+    for (int k = 0; k < 5; ++k) {
+      if (piece[k]) to_block((sum.base >> 5) + k, piece[k]);
+    }
+  }
+  if (not_neg_zero) ::atomicOr(&block_bits[0], not_neg_zero);
+  if (special) ::atomicOr(&block_bits[2], special);
+  __syncthreads();
+  int last = 0;
+  if (threadIdx.x < kLimbs && block_limbs[threadIdx.x]) ::atomicAdd(&limbs[threadIdx.x], block_limbs[threadIdx.x]);
+  if (threadIdx.x < 3 && block_bits[threadIdx.x]) ::atomicOr(&words[2 + threadIdx.x], block_bits[threadIdx.x]);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();  // this block's limbs are visible to every block before its ticket is
+    last = atomicInc(&counter[1], gridDim.x - 1) == gridDim.x - 1;
+  }
+  if (__syncthreads_or(last) && threadIdx.x == 0) {
+    int64_t total[kLimbs];
+    for (int j = 0; j < kLimbs; ++j) total[j] = static_cast<int64_t>(::atomicExch(&limbs[j], 0ull));  // zeroed for the next launch
+    const uint32_t any_not_neg_zero = ::atomicExch(&words[2], 0u);
+    const uint32_t flags = ::atomicExch(&words[4], 0u) | (any_not_neg_zero ? kNotNegZero : kNegZero);
+    out[0] = round_limbs(total, flags);
+  }
+}
+
 #undef __syncthreads
 #undef __syncthreads_or
 #undef __shfl_down_sync
@@ -215,6 +321,6 @@ __global__ void cub_block_reduce(const T* g_in, T* g_out, unsigned int n, Probe 
 
 RS_TRACK_KERNELS(modern, RS_KERNEL(shuffle_block), RS_KERNEL_INT(reduce_add_sync), RS_KERNEL(vec4_loads),
                  RS_KERNEL(single_pass_atomic), RS_KERNEL(single_pass_last_block), RS_KERNEL(cg_reduce),
-                 RS_KERNEL_BS(cub_block_reduce))
+                 RS_KERNEL_BS(cub_block_reduce), RS_KERNEL_FLOAT(reproducible_sum))
 
 }  // namespace rs

@@ -50,12 +50,12 @@ std::vector<KernelId> all_kernels() {
 TEST(ParseCli, BenchDefaults) {
   Options o = parse_cli({"bench"});
   EXPECT_EQ(o.command, Command::Bench);
-  ASSERT_EQ(o.kernels.size(), 37u);  // harris (7) + lecture (8) + book (9) + course (6) + modern (7)
+  ASSERT_EQ(o.kernels.size(), 38u);  // harris (7) + lecture (8) + book (9) + course (6) + modern (8)
   EXPECT_EQ(o.kernels, all_kernels());
   EXPECT_EQ(o.kernels.front(), KernelId::reduce0);
   EXPECT_EQ(o.kernels[6], KernelId::reduce6);
   EXPECT_EQ(std::string(kernel_info(o.kernels[14]).name), "sum_two_step");
-  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "cub_block_reduce");
+  EXPECT_EQ(std::string(kernel_info(o.kernels.back()).name), "reproducible_sum");
   EXPECT_EQ(o.tracks, (std::vector<std::string>{"harris", "lecture", "book", "course", "modern"}));
   EXPECT_TRUE(o.block_sizes.empty());  // each track's own block size
   EXPECT_TRUE(o.dtypes.empty());       // every type a kernel takes
@@ -366,7 +366,7 @@ TEST(HelpText, Topics) {
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {
-  ASSERT_EQ(kernel_table().size(), 44u);
+  ASSERT_EQ(kernel_table().size(), 45u);
   for (size_t i = 0; i < kernel_table().size(); ++i) {
     const KernelInfo& k = kernel_table()[i];
     EXPECT_EQ(static_cast<size_t>(k.id), i);
@@ -379,9 +379,10 @@ TEST(KernelInfo, Table) {
     EXPECT_TRUE(k.inputs_per_thread == 1 || k.inputs_per_thread == 2 || k.inputs_per_thread == 4 ||
                 k.inputs_per_thread == 8 || (k.op == ReduceOp::Farthest && k.inputs_per_thread == 6))
         << k.name;
-    // No dynamic shared memory: the histograms (their shared bins are sized by the bins), and the float-atomic
-    // pitfall, which adds in registers.
-    const bool no_smem = k.op == ReduceOp::Histogram || std::string(k.name) == "pitfall_float_atomic";
+    // No dynamic shared memory: the histograms (their shared bins are sized by the bins), the float-atomic
+    // pitfall, which adds in registers, and reproducible_sum (its limbs are a fixed __shared__ array).
+    const bool no_smem = k.op == ReduceOp::Histogram || std::string(k.name) == "pitfall_float_atomic" ||
+                         std::string(k.name) == "reproducible_sum";
     EXPECT_TRUE(k.smem_per_thread == 1 || k.smem_per_thread == 2 || (no_smem && k.smem_per_thread == 0)) << k.name;
     EXPECT_EQ(k.private_bins, std::string(k.name) == "histo_private") << k.name;
     EXPECT_LE(k.inputs_per_thread, kMaxElementsPerThread) << k.name;
@@ -566,7 +567,7 @@ TEST(ParseCli, Histogram) {
 // The modern track: __reduce_add_sync needs sm_80; the registry says so in words for older GPUs.
 TEST(KernelInfo, ModernTrackAndComputeCapability) {
   const auto ids = track_kernels("modern");
-  ASSERT_EQ(ids.size(), 7u);
+  ASSERT_EQ(ids.size(), 8u);
   for (KernelId id : ids) EXPECT_TRUE(kernel_info(id).grid_stride) << kernel_info(id).name;
   const KernelId redux = find_kernel("reduce_add_sync")->id;
   EXPECT_EQ(kernel_info(redux).min_cc, 80);
@@ -578,6 +579,12 @@ TEST(KernelInfo, ModernTrackAndComputeCapability) {
   EXPECT_NE(why->find("7.5"), std::string::npos) << *why;
   EXPECT_FALSE(cc_problem(find_kernel("vec4_loads")->id, 7, 5).has_value()) << "shuffles below sm_80";
   EXPECT_EQ(kernel_info(find_kernel("single_pass_last_block")->id).finish, Finish::SinglePass);
+  // reproducible_sum: float32 only (exact integer accumulation of floats), one launch, sm_80+ (__reduce_max_sync).
+  const KernelInfo& rep = kernel_info(find_kernel("reproducible_sum")->id);
+  EXPECT_TRUE(rep.takes(DType::Float32));
+  EXPECT_FALSE(rep.takes(DType::Int32));
+  EXPECT_EQ(rep.finish, Finish::SinglePass);
+  EXPECT_EQ(rep.min_cc, 80);
 }
 
 // The pitfalls: wrong code, labelled, and never in a default kernel list.

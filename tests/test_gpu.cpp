@@ -2,6 +2,9 @@
 // CPU reference's sum, in the timing build and in the tracing build, and traces are sane.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+
 #include <bit>
 #include <limits>
 #include <map>
@@ -9,6 +12,7 @@
 #include <memory>
 #include <tuple>
 
+#include "exact_sum.hpp"
 #include "gpu_reduce.hpp"
 #include "histogram_bins.hpp"
 #include "replay.hpp"
@@ -46,6 +50,10 @@ TEST_P(SumTest, EveryKernelAndBlockSizeMatchesCpuReferenceInBothBuilds) {
       continue;
     }
     if (k.pitfall) continue;  // wrong code on purpose (`reducescope pitfalls` counts its wrong sums)
+    if (!k.takes(DType::Int32)) {  // reproducible_sum: float32 only
+      EXPECT_THROW(gpu().run(k.id, 256), std::invalid_argument) << k.name;
+      continue;
+    }
     for (unsigned bs : kBlockSizes) {
       if (block_size_problem(k.id, bs)) {
         EXPECT_THROW(gpu().run(k.id, bs), std::invalid_argument) << k.name << " bs " << bs;
@@ -102,8 +110,9 @@ TEST_P(FloatSumTest, EveryFloatKernelAndBlockSizeIsWithinTolerance) {
       ++checked;
     }
   }
-  // lecture, course, modern (all but reduce_add_sync), and pitfall_float_atomic: right within rounding
-  EXPECT_EQ(checked, 5 * 6 + 3 * 5 + 5 * 6 + 6 * 6 + 6);
+  // lecture, course, modern (all but reduce_add_sync; reproducible_sum included), and pitfall_float_atomic:
+  // right within rounding
+  EXPECT_EQ(checked, 5 * 6 + 3 * 5 + 5 * 6 + 7 * 6 + 6);
   EXPECT_TRUE(ref.accepts(ReduceOp::Sum, gpu().run_cub()));
 }
 
@@ -338,6 +347,40 @@ TEST(GpuModern, SinglePassLastBlockRunsAgainAndAgain) {
   ASSERT_EQ(r.atomic_targets().size(), 1u);
   EXPECT_EQ(r.atomic_targets()[0].order.size(), 1u);  // block 0's one ticket
   EXPECT_EQ(r.atomic_targets()[0].addr, 1u);          // out[1], the counter
+}
+
+// reproducible_sum (issue 20): the exact sum rounded once, the same bits at every block size, every run and
+// in both builds, equal to the CPU's exact sum (exact::sum_host, a different code path: every element
+// straight into the limbs), on inputs with mixed signs and magnitudes 2^-60 .. 2^10; IEEE's special cases.
+TEST(GpuModern, ReproducibleSumIsTheExactSumRoundedOnceEverywhere) {
+  const KernelId k = find_kernel("reproducible_sum")->id;
+  auto as_bits = [](float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return static_cast<int32_t>(u);
+  };
+  for (uint64_t n : {1u, 33u, 1000003u, 1u << 24, (1u << 26) + 3}) {
+    std::vector<float> data = make_input_f32(Pattern::RandomBytes, n);
+    for (size_t i = 0; i < data.size(); i += 7) data[i] = -data[i] * 1024.0f;
+    for (size_t i = 3; i < data.size(); i += 11) data[i] *= 1e-18f;
+    const int32_t want = as_bits(exact::sum_host(data.data(), data.size()));
+    gpu().set_input(data, Pattern::RandomBytes);
+    // The other single-pass kernels write their partials where they like: reproducible_sum's limbs are its own.
+    gpu().run(find_kernel("single_pass_last_block")->id, 32);
+    gpu().run(find_kernel("single_pass_atomic")->id, 32);
+    for (unsigned bs : kBlockSizes) {
+      for (int run = 0; run < 3; ++run) EXPECT_EQ(gpu().run(k, bs), want) << "n " << n << " bs " << bs << " run " << run;
+    }
+    EXPECT_EQ(gpu().trace(k, 128).meta.result, want) << "tracing build, n " << n;
+  }
+  const float big = 3.0e38f;
+  for (const std::vector<float>& v : std::vector<std::vector<float>>{
+           {1e30f, 1.0f, -1e30f}, {-0.0f, -0.0f, -0.0f}, {0.0f, -0.0f}, {1.0f, NAN, 2.0f}, {INFINITY, 1.0f},
+           {-INFINITY, INFINITY}, {big, big}, {big, big, -big}}) {
+    gpu().set_input(v, Pattern::Ones);
+    const int32_t want = as_bits(exact::sum_host(v.data(), v.size()));
+    for (unsigned bs : {32u, 1024u}) EXPECT_EQ(gpu().run(k, bs), want) << v.size() << " values, first " << v[0];
+  }
 }
 
 // 16-byte loads in the trace: one request per warp and load, 512 bytes in 16 sectors, 100 %.
