@@ -108,6 +108,18 @@ void finish(cli::Parsing& p, const std::string& topic) {
                          cli::kernel_names([](const KernelInfo& k) { return k.pitfall != nullptr; }) + ")");
       }
       break;
+    case Command::Bits:
+      // Every float32 sum (the float-atomic surprise too), at every block size it takes.
+      if (!p.have_kernel) {
+        o.kernels.clear();
+        for (const auto& k : kernel_table()) {
+          if (k.takes(DType::Float32) && k.op == ReduceOp::Sum) o.kernels.push_back(k.id);
+        }
+      } else if (!kernel_info(o.kernels[0]).takes(DType::Float32) || kernel_info(o.kernels[0]).op != ReduceOp::Sum) {
+        throw UsageError(std::string("--kernel: ") + kernel_info(o.kernels[0]).name + " adds no float32 (bits looks at float sums)");
+      }
+      if (!o.have_runs) o.runs = 20;
+      break;
     case Command::Histogram:
       if (o.histo_inputs.empty()) o.histo_inputs = {HistoInput::Text, HistoInput::Uniform, HistoInput::Skewed};
       if (o.histo_kernels.empty()) {

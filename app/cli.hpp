@@ -46,7 +46,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Help, Version };
+enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Bits, Help, Version };
 
 struct Options {
   Command command = Command::Gui;
@@ -77,7 +77,7 @@ struct Options {
   bool compare = false;                 // --compare K[:B]: side B is kernel K at B threads
   KernelId compare_kernel = KernelId::reduce2;
   unsigned compare_block_size = 0;      // 0: side A's block size
-  int view = -1;                        // --view table|live|blocksize|sweep: the timing tab (-1: saved)
+  int view = -1;                        // --view table|live|blocksize|sweep|bits: the timing tab (-1: saved)
   float ui_scale = 0;                   // --scale F, 0.75..3 (0: saved)
   bool high_contrast = false;           // --high-contrast
   bool help_overlay = false;            // --help-overlay: open with the shortcuts shown
@@ -90,7 +90,8 @@ struct Options {
   // histogram: the inputs (--input; default text, uniform and skewed), the kernels (--kernel; default
   // every ReduceOp::Histogram kernel); the byte count is `n` (default 2^26).
   std::vector<HistoInput> histo_inputs;
-  int runs = 100;                       // pitfalls: runs of each kernel (1 .. 100000)
+  int runs = 100;                       // pitfalls: runs of each kernel (1 .. 100000); bits: per block size (20)
+  bool have_runs = false;               // --runs given
   bool sweep = false;                   // export --sweep: `file` is bench CSV (several N), not a session
   std::vector<std::string> csv_files;   // sweep: the `bench --csv` files to read
   std::vector<KernelId> histo_kernels;

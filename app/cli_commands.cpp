@@ -45,7 +45,7 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--n", .arg = "N"},
            {.opt = "--pattern", .arg = "P"},
            {.opt = "--compare", .arg = "K[:B]", .section = Section::Window, .note = "side B: kernel K at B threads"},
-           {.opt = "--view", .arg = "table|live|blocksize|sweep", .section = Section::Window},
+           {.opt = "--view", .arg = "table|live|blocksize|sweep|bits", .section = Section::Window},
            {.opt = "--scale", .arg = "F", .section = Section::Window, .line_break = true},
            {.opt = "--high-contrast", .section = Section::Window},
            {.opt = "--large-charts", .section = Section::Window},
@@ -214,6 +214,23 @@ const std::vector<CommandSpec>& command_table() {
        "where compute-sanitizer is on the PATH, racecheck's races on one block (both source lines of\n"
        "each, and the shared-memory words), so the window and the web page show them without a GPU.\n"
        "Exit: 0 when every kernel ran (wrong sums are the point), 1 a runtime error.\n"},
+      {Command::Bits, "bits", Operands::None,
+       {{
+           {.opt = "--kernel", .arg = "NAME", .in_overview = false},
+           {.opt = "--runs", .arg = "R"},
+           {.opt = "--n", .arg = "N"},
+           {.opt = "--pattern", .arg = "P", .in_overview = false},
+           {.opt = "--out", .arg = "SESSION", .in_overview = false},
+       }},
+       1,
+       "The bits view of float32 sums: every kernel that adds float32 (and cub::DeviceReduce::Sum) is\n"
+       "run R times (default 20) at every block size it takes on one input, and the distinct result\n"
+       "bit patterns it gave are printed with their values, their distance in ulps from the exact sum\n"
+       "rounded once (kernels/exact_sum.hpp), and the block sizes that gave them. Float addition is not\n"
+       "associative: a tree's bits change with its block size, float atomics' with every run;\n"
+       "reproducible_sum gives one pattern in all. Defaults: --n 16777216, --pattern random. --out\n"
+       "SESSION stores the view in the session, so the window and the web page show it without a GPU.\n"
+       "Exit: 0 every result within the float tolerance, 1 a runtime error or a result outside it.\n"},
       {Command::Sweep, "sweep", Operands::Many,
        {{
            {.opt = "BENCH.csv [BENCH.csv ...]", .required = true},

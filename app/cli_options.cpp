@@ -178,6 +178,7 @@ const std::vector<OptionSpec>& option_table() {
          if (!parse_uint(v, p.o.runs) || p.o.runs < 1 || p.o.runs > 100000) {
            throw UsageError("--runs: '" + v + "' must be a number from 1 to 100000");
          }
+         p.o.have_runs = true;
        }},
       {"--input", true,
        [](Parsing& p, const std::string& v) {
@@ -210,8 +211,8 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--view", true,
        [](Parsing& p, const std::string& v) {
-         p.o.view = v == "table" ? 0 : v == "live" ? 1 : v == "blocksize" ? 2 : v == "sweep" ? 3 : -2;
-         if (p.o.view < 0) throw UsageError("--view: '" + v + "' is not one of table, live, blocksize, sweep");
+         p.o.view = v == "table" ? 0 : v == "live" ? 1 : v == "blocksize" ? 2 : v == "sweep" ? 3 : v == "bits" ? 4 : -2;
+         if (p.o.view < 0) throw UsageError("--view: '" + v + "' is not one of table, live, blocksize, sweep, bits");
        }},
       {"--scale", true,
        [](Parsing& p, const std::string& v) {

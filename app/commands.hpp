@@ -24,6 +24,8 @@ int run_profile(const Options& o, std::ostream& out, std::ostream& err);
 int run_histogram(const Options& o, std::ostream& out, std::ostream& err);
 // The pitfalls track's wrong kernels, each run o.runs times: how often the sum is wrong.
 int run_pitfalls(const Options& o, std::ostream& out, std::ostream& err);
+// The bits view: every float32 sum at every block size, o.runs times; its distinct bit patterns.
+int run_bits(const Options& o, std::ostream& out, std::ostream& err);
 // Stores the N sweep from o.csv_files (`bench --csv` rows) into the session o.out, and the launch counts of
 // its timings that have none from the rows at the session's N.
 int run_sweep(const Options& o, std::ostream& out, std::ostream& err);

@@ -46,6 +46,8 @@ int main(int argc, char** argv) {
       return rs::run_pitfalls(o, std::cout, std::cerr);
     case rs::Command::Sweep:
       return rs::run_sweep(o, std::cout, std::cerr);
+    case rs::Command::Bits:
+      return rs::run_bits(o, std::cout, std::cerr);
     case rs::Command::Gui:
 #ifdef REDUCESCOPE_HAS_GUI
       return rs::run_gui(o);

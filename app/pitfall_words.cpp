@@ -121,4 +121,16 @@ std::string describe_race(const SessionRace& r) {
   return s;
 }
 
+int64_t ulps_between(uint32_t bits, uint32_t exact_bits) {
+  auto ordered = [](uint32_t b) {
+    return (b & 0x80000000u) ? -static_cast<int64_t>(b & 0x7fffffffu) : static_cast<int64_t>(b);
+  };
+  return ordered(bits) - ordered(exact_bits);
+}
+
+std::string ulps_text(uint32_t bits, uint32_t exact_bits) {
+  const int64_t d = ulps_between(bits, exact_bits);
+  return (d > 0 ? "+" : "") + std::to_string(d) + (d == 1 || d == -1 ? " ulp" : " ulps");
+}
+
 }  // namespace rs

@@ -4,6 +4,7 @@
 // "racecheck_hazards"; SessionRace for racecheck's races).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "kernel_info.hpp"
@@ -39,5 +40,10 @@ std::string race_lines_phrase(const std::vector<const SessionRace*>& races);
 std::string describe_race(const SessionRace& r);
 // "16..31, 48" (ascending words as ranges).
 std::string word_ranges(const std::vector<uint32_t>& words);
+
+// The bits view's distance between two float32 bit patterns, in units in the last place of the float
+// grid (ordered so that adjacent floats differ by 1, across zero too): "0 ulp", "+1 ulp", "-3 ulps".
+int64_t ulps_between(uint32_t bits, uint32_t exact_bits);
+std::string ulps_text(uint32_t bits, uint32_t exact_bits);
 
 }  // namespace rs

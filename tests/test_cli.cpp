@@ -632,6 +632,17 @@ TEST(KernelInfo, PitfallsAreLabelledAndLeftOutOfDefaults) {
   EXPECT_EQ(parse_cli({"pitfalls"}).block_sizes, (std::vector<unsigned>{256}));
   EXPECT_THROW(parse_cli({"pitfalls", "--block-size", "64,48"}), UsageError);
   EXPECT_THROW(parse_cli({"bench", "--runs", "5"}), UsageError);
+  // bits: every float32 sum, 20 runs by default; a kernel that adds no float is refused.
+  const Options bits = parse_cli({"bits"});
+  EXPECT_EQ(bits.command, Command::Bits);
+  EXPECT_EQ(bits.runs, 20);
+  for (KernelId k : bits.kernels) EXPECT_TRUE(kernel_info(k).takes(DType::Float32)) << kernel_info(k).name;
+  EXPECT_NE(std::find(bits.kernels.begin(), bits.kernels.end(), find_kernel("reproducible_sum")->id), bits.kernels.end());
+  EXPECT_NE(std::find(bits.kernels.begin(), bits.kernels.end(), fa->id), bits.kernels.end()) << "the float atomics too";
+  EXPECT_EQ(parse_cli({"bits", "--runs", "3"}).runs, 3);
+  EXPECT_THROW(parse_cli({"bits", "--kernel", "reduce0"}), UsageError) << "int32 only";
+  EXPECT_THROW(parse_cli({"bits", "--kernel", "histo_basic"}), UsageError);
+  EXPECT_EQ(parse_cli({"--view", "bits"}).view, 4);
 }
 
 // `reducescope sweep BENCH.csv ... --out SESSION`: CSV files, then the session; --view sweep opens the tab.

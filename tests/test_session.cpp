@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.hpp"
+#include "exact_sum.hpp"
 #include "gpu_reduce.hpp"
 #include "input.hpp"
 #include "kernel_info.hpp"
@@ -452,6 +454,38 @@ TEST(SessionIo, RacesRoundTripAndOlderReadersSkipThem) {
   std::string& payload = f.sections[find_section(f, kTagRaces)].payload;
   payload[0] = 3;
   EXPECT_FALSE(format_error(assemble(f)).empty());
+}
+
+// The bits view (`reducescope bits --out`): a section of its own, skipped by older readers; bad rows refused.
+TEST(SessionIo, BitsViewRoundTripsAndOlderReadersSkipIt) {
+  Session s = small_session();
+  s.bits.n = 1u << 24;
+  s.bits.pattern = "random";
+  s.bits.runs = 20;
+  s.bits.exact_bits = 0x4affffc7u;
+  s.bits.exact = 8388579.2859401107;
+  s.bits.rows = {{"reproducible_sum", 0x4affffc7u, 120, {32, 64, 128, 256, 512, 1024}},
+                 {"shuffle_block", 0x4affffc6u, 80, {32, 64, 128, 512}},
+                 {"shuffle_block", 0x4affffc7u, 40, {256, 1024}},
+                 {"CUB DeviceReduce::Sum", 0x4affffc7u, 20, {0}}};
+  const std::string bytes = serialize_session(s);
+  Session back = parse_session(bytes, kName);
+  EXPECT_EQ(serialize_session(back), bytes);
+  ASSERT_EQ(back.bits.rows.size(), 4u);
+  EXPECT_EQ(back.bits.n, s.bits.n);
+  EXPECT_EQ(back.bits.exact_bits, s.bits.exact_bits);
+  EXPECT_EQ(back.bits.exact, s.bits.exact);
+  EXPECT_EQ(back.bits.rows[1].block_sizes, (std::vector<uint32_t>{32, 64, 128, 512}));
+  EXPECT_EQ(back.bits.rows[3].kernel, "CUB DeviceReduce::Sum");
+  RawFile f = split(bytes);
+  f.sections.erase(f.sections.begin() + static_cast<std::ptrdiff_t>(find_section(f, 9)));
+  EXPECT_TRUE(parse_session(assemble(f), kName).bits.empty()) << "a session without the view opens";
+  Session bad = s;
+  bad.bits.rows[0].count = 0;
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "no run"));
+  bad = s;
+  bad.bits.runs = 0;
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "bits view"));
 }
 
 TEST(SessionIo, RoundTripEmptySession) {
@@ -1373,6 +1407,33 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   // ... and the pitfalls, timed and traced at every block size they take (5 + 5 + 6 + 6).
   EXPECT_EQ(s.timings.size(), 231u + 22u);
   EXPECT_EQ(s.traces.size(), 231u + 22u);
+}
+
+// The bits view from the H100 (`reducescope bits --out`, 2^24 random floats, 20 runs at each block size):
+// reproducible_sum gives one pattern, the exact sum rounded once; the float atomics give many; every
+// kernel's patterns add up to its runs.
+TEST(SessionH100Tracks, HoldsTheBitsView) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  const SessionBits& v = s.bits;
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v.n, 1u << 24);
+  const std::vector<float> data = make_input_f32(Pattern::RandomBytes, v.n);
+  const float exact = exact::sum_host(data.data(), data.size());
+  uint32_t exact_bits;
+  std::memcpy(&exact_bits, &exact, 4);
+  EXPECT_EQ(v.exact_bits, exact_bits) << "the exact sum of the same input, rounded once, on this machine";
+  std::map<std::string, std::pair<int, uint32_t>> by;  // kernel -> patterns, runs
+  for (const BitsRow& r : v.rows) {
+    ++by[r.kernel].first;
+    by[r.kernel].second += r.count;
+  }
+  ASSERT_EQ(by.count("reproducible_sum"), 1u);
+  EXPECT_EQ(by["reproducible_sum"].first, 1);
+  for (const BitsRow& r : v.rows) {
+    if (r.kernel == "reproducible_sum") EXPECT_EQ(r.bits, exact_bits);
+  }
+  EXPECT_GT(by["pitfall_float_atomic"].first, 10);
+  EXPECT_EQ(by["reproducible_sum"].second, 6 * v.runs) << "every block size";
 }
 
 // The course track from the H100: privatisation wins by far, and the replay sees why: each byte of the

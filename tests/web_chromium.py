@@ -422,6 +422,20 @@ def check_pitfalls(b, out):
     set_viewport(b, 1600, 1200)
 
 
+# Issue 20, item 2: the bits view. The bundled session holds `reducescope bits` from the H100.
+def check_bits(b, out):
+    set_viewport(b, 1280, 720)
+    goto_step(b, "vec4_loads", 256, 0)
+    bits = dict((k, n) for k, n in (b.eval("window.rs.bits") or []))
+    check(bits.get("reproducible_sum") == 1, "bits view: reproducible_sum gives one pattern in all (%s)" % bits.get("reproducible_sum"))
+    check(bits.get("pitfall_float_atomic", 0) > 10, "bits view: the float atomics give many (%s)" % bits.get("pitfall_float_atomic"))
+    check(all(n >= 1 for n in bits.values()) and len(bits) > 15, "bits view: every float kernel has a row (%d)" % len(bits))
+    b.eval("document.getElementById('bits-panel').scrollIntoView()")
+    park_mouse(b)
+    b.screenshot(os.path.join(out, "web-bits-1280x720.png"))
+    set_viewport(b, 1600, 1200)
+
+
 def check_charts(b, out):
     """The timing table's launches column, the three charts drawn, the log time axis, the N sweep's table."""
     set_viewport(b, 1280, 720)
@@ -566,6 +580,7 @@ def main():
         check_room(b, a.out)
         check_true_text(b)
         check_pitfalls(b, a.out)
+        check_bits(b, a.out)
 
         # Every kernel of every track, with a real click; every trace the page holds.
         kernels = b.eval("window.rs.kernels()")

@@ -29,6 +29,7 @@ enum Tag : uint32_t {
   kTagLaunches = 6,  // u32 count, then (str kernel, u32 block size, u32 launches) for timings that know them
   kTagSweep = 7,     // str gpu, str method, f64 peak GB/s, u32 count, then the points
   kTagRaces = 8,     // u32 count, then the races (write_race); readers that predate it skip it
+  kTagBits = 9,      // SessionBits (write_bits); readers that predate it skip it
 };
 
 constexpr uint32_t kMaxTimings = 4096;
@@ -36,6 +37,48 @@ constexpr uint32_t kMaxMetrics = 65536;
 constexpr uint32_t kMaxSweepPoints = 65536;
 constexpr uint32_t kMaxRaces = 65536;
 constexpr uint32_t kMaxRaceWords = 1u << 16;  // 256 KiB of shared memory in 4-byte words
+
+constexpr uint32_t kMaxBitsRows = 65536;
+
+void write_bits(Writer& w, const SessionBits& b) {
+  w.u64(b.n);
+  w.str(b.pattern);
+  w.u32(b.runs);
+  w.u32(b.exact_bits);
+  w.f64(b.exact);
+  w.u32(static_cast<uint32_t>(b.rows.size()));
+  for (const BitsRow& r : b.rows) {
+    w.str(r.kernel);
+    w.u32(r.bits);
+    w.u32(r.count);
+    w.u32(static_cast<uint32_t>(r.block_sizes.size()));
+    for (uint32_t bs : r.block_sizes) w.u32(bs);
+  }
+}
+
+SessionBits read_bits(Reader& r) {
+  SessionBits b;
+  b.n = r.u64();
+  b.pattern = r.str();
+  b.runs = r.u32();
+  b.exact_bits = r.u32();
+  b.exact = r.f64();
+  if (b.n == 0 || b.runs == 0) r.fail("a bits view of N = " + std::to_string(b.n) + ", " + std::to_string(b.runs) + " runs");
+  const uint32_t rows = r.u32();
+  if (rows > kMaxBitsRows) r.fail("bits row count " + std::to_string(rows) + " is implausible");
+  for (uint32_t i = 0; i < rows; ++i) {
+    BitsRow row;
+    row.kernel = r.str();
+    row.bits = r.u32();
+    row.count = r.u32();
+    if (row.count == 0) r.fail("a bits row of " + row.kernel + " with no run");
+    const uint32_t sizes = r.u32();
+    if (sizes > 64) r.fail("a bits row with " + std::to_string(sizes) + " block sizes");
+    for (uint32_t k = 0; k < sizes; ++k) row.block_sizes.push_back(r.u32());
+    b.rows.push_back(std::move(row));
+  }
+  return b;
+}
 
 void write_race(Writer& w, const SessionRace& r) {
   w.str(r.kernel);
@@ -329,6 +372,11 @@ std::string serialize_session(const Session& s) {
     for (const auto& m : s.metrics) write_metric(mt, m);
     detail::section(w, kTagMetrics, mt.data());
   }
+  if (!s.bits.empty()) {
+    Writer bw;
+    write_bits(bw, s.bits);
+    detail::section(w, kTagBits, bw.data());
+  }
   if (!s.races.empty()) {
     Writer rw;
     rw.u32(static_cast<uint32_t>(s.races.size()));
@@ -396,6 +444,12 @@ Session parse_session(const std::string& bytes, const std::string& name) {
               Reader r(payload, size, name, "sweep section");
               s.sweep = read_sweep(r);
               if (r.left() != 0) r.fail("the sweep section has " + std::to_string(r.left()) + " stray bytes");
+              break;
+            }
+            case kTagBits: {
+              Reader r(payload, size, name, "bits section");
+              s.bits = read_bits(r);
+              if (r.left() != 0) r.fail("the bits section has " + std::to_string(r.left()) + " stray bytes");
               break;
             }
             case kTagRaces: {

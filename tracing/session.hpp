@@ -107,12 +107,33 @@ struct SessionRace {
   std::vector<uint32_t> words;    // the shared-memory words (byte offset / 4) they touched: ascending, unique
 };
 
+// The bits view (`reducescope bits --out`, issue 20): every float32 kernel run `runs` times at each block size
+// on one input, and the distinct result bit patterns it gave. Float addition is not associative, so a
+// kernel's bits can change with the block size (the tree's shape), the grid and the run (atomics in
+// arrival order); reproducible_sum's do not.
+struct BitsRow {
+  std::string kernel;                // kernel name, or kCubSeries (sweep.hpp; no block size: the one entry 0)
+  uint32_t bits = 0;                 // the result's float32 bit pattern
+  uint32_t count = 0;                // runs that gave it
+  std::vector<uint32_t> block_sizes; // the block sizes that gave it, ascending
+};
+struct SessionBits {
+  uint64_t n = 0;                    // elements (0: the session has no bits view)
+  std::string pattern;               // the input pattern, "random"
+  uint32_t runs = 0;                 // runs per kernel and block size
+  uint32_t exact_bits = 0;           // the exact sum rounded once (correctly rounded: kernels/exact_sum.hpp)
+  double exact = 0;                  // the exact sum to double precision (for "ulps" and the value)
+  std::vector<BitsRow> rows;         // kernels in the order run; patterns of a kernel most frequent first
+  bool empty() const { return rows.empty(); }
+};
+
 struct Session {
   SessionMeta meta;
   std::vector<SessionTiming> timings;  // any order; at most one per (kernel, block size)
   std::vector<Trace> traces;           // one block of each kernel x block size recorded
   std::vector<SessionMetric> metrics;  // any order; at most one per (kernel, block size, name)
   Sweep sweep;                         // bandwidth against N on the same GPU (`reducescope sweep`); may be empty
+  SessionBits bits;                    // the bits view of float32 sums (`reducescope bits --out`); may be empty
   std::vector<SessionRace> races;      // racecheck's data races, per kernel and block size; any order (older sessions
                                        // have none; readers that predate the section skip it)
 

@@ -102,6 +102,36 @@ std::string pitfall_section(const Session& s) {
   return out;
 }
 
+// The bits view (`reducescope bits --out`): each float32 kernel's distinct result bit patterns.
+std::string bits_section(const Session& s) {
+  const SessionBits& v = s.bits;
+  if (v.empty()) return "";
+  std::string out = "\nbits of float32 sums (reducescope bits), N = " + std::to_string(v.n) + " (" + v.pattern + "), " +
+                    std::to_string(v.runs) + " runs at each block size; the exact sum rounded once: " +
+                    format_value(v.exact_bits, DType::Float32) + "\n";
+  std::string kernel;
+  for (const BitsRow& r : v.rows) {
+    if (r.kernel != kernel) {
+      kernel = r.kernel;
+      size_t patterns = 0;
+      for (const BitsRow& x : v.rows) patterns += x.kernel == kernel;
+      char b[96];
+      std::snprintf(b, sizeof b, "%s%-24s %3zu pattern%s  ", out.back() == '\n' ? "" : "\n", kernel.c_str(), patterns,
+                    patterns == 1 ? " " : "s");
+      out += b;
+    } else {
+      out += "; ";
+    }
+    std::string sizes;
+    for (uint32_t bs : r.block_sizes) {
+      if (bs) sizes += (sizes.empty() ? "" : ",") + std::to_string(bs);
+    }
+    out += format_value(r.bits, DType::Float32) + " (" + ulps_text(r.bits, v.exact_bits) + ") x" + std::to_string(r.count) +
+           (sizes.empty() ? "" : " [" + sizes + "]");
+  }
+  return out + "\n";
+}
+
 // Every other metric (Nsight Compute's, from `reducescope profile`): kernel, block size, the source's
 // name, the value and unit, and how it was measured.
 std::string metrics_section(const Session& s) {
@@ -191,6 +221,7 @@ std::string summarize_session(const Session& s) {
       out += "\n";
     }
   }
+  out += bits_section(s);
   out += pitfall_section(s);
   out += metrics_section(s);
   out += "\n";  // two appends: "\n" + std::to_string(...) trips GCC 12's -Wrestrict false positive here

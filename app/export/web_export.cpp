@@ -606,6 +606,19 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
     j.end_arr().end_arr();
   }
   j.end_arr();
+  // The bits view (`reducescope bits --out`): rows [kernel, bits, count, ulps from the exact sum, [block sizes]].
+  j.key("bits").obj();
+  j.kv("n", s.bits.n).kv("pattern", s.bits.pattern).kv("runs", s.bits.runs).kv("exact_bits", s.bits.exact_bits);
+  j.kv("exact", s.bits.exact);
+  j.key("rows").arr();
+  for (const BitsRow& r : s.bits.rows) {
+    j.arr().str(r.kernel).num(r.bits).num(r.count).num(static_cast<int64_t>(ulps_between(r.bits, s.bits.exact_bits)));
+    j.arr();
+    for (uint32_t bs : r.block_sizes) j.num(bs);
+    j.end_arr().end_arr();
+  }
+  j.end_arr();
+  j.end_obj();
   j.key("pitfall_words").arr();
   for (KernelId id : track_kernels("pitfalls")) {
     const KernelInfo& k = kernel_info(id);

@@ -68,7 +68,7 @@ struct LiveSample {
 };
 
 // Which tab the timing panel shows.
-enum class TimingTab : int { Table = 0, Live = 1, BlockSize = 2, Sweep = 3 };
+enum class TimingTab : int { Table = 0, Live = 1, BlockSize = 2, Sweep = 3, Bits = 4 };
 
 struct AppState {
   // Selection (what the GPU runs next, or what is looked up in the session).

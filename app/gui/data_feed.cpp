@@ -48,7 +48,10 @@ void DataFeed::show_from_session(AppState& s) {
                 " threads" +
                 (k.pitfall ? std::string(": wrong code on purpose is recorded by `reducescope pitfalls --out SESSION` "
                                          "on a GPU, which this session has not had at this block size")
-                           : std::string());
+                 : !k.takes(DType::Int32)
+                     ? std::string(": it adds float32 only and sessions record int32 runs (its results: the timing "
+                                   "panel's bits tab)")
+                     : std::string());
       continue;
     }
     auto& loaded = session_traces_[t];

@@ -215,6 +215,7 @@ class TimingPanel : public Panel {
   void drawLive(AppState& s);
   void drawBlockSize(AppState& s);
   void drawSweep(AppState& s);
+  void drawBits(AppState& s);
   bool tab_applied_ = false;  // AppState::timing_tab (from settings) selected on the first frame
   bool log_time_ = true;      // "vs block size": the time axis in decades (1-2-5 ticks), not from zero
 };

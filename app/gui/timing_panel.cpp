@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "gpu_worker.hpp"
 #include "panels.hpp"
+#include "pitfall_words.hpp"
 #include "plot.hpp"
 #include "profile.hpp"
 
@@ -68,7 +69,8 @@ void TimingPanel::drawContent(AppState& s) {
     static const Tab kTabs[] = {{"table", TimingTab::Table, &TimingPanel::drawTable},
                                 {"Live", TimingTab::Live, &TimingPanel::drawLive},
                                 {"vs block size", TimingTab::BlockSize, &TimingPanel::drawBlockSize},
-                                {"vs N", TimingTab::Sweep, &TimingPanel::drawSweep}};
+                                {"vs N", TimingTab::Sweep, &TimingPanel::drawSweep},
+                                {"bits", TimingTab::Bits, &TimingPanel::drawBits}};
     for (const Tab& t : kTabs) {
       const ImGuiTabItemFlags f = !tab_applied_ && s.timing_tab == t.tab ? ImGuiTabItemFlags_SetSelected : 0;
       // The table is the track's: "Harris table", "Lecture table".
@@ -394,6 +396,61 @@ void TimingPanel::drawBlockSize(AppState& s) {
 // Effective bandwidth against N (the session's sweep, `reducescope sweep`): each track's fastest kernel, CUB
 // and the copy, then the selected kernel's track beside CUB at each N with its launches, so the launch
 // overhead at small N and the bandwidth ceiling at large N read off one table.
+// The bits view (`reducescope bits --out`, SessionBits): each float32 kernel's distinct result bit patterns
+// over its runs at every block size, the most frequent first, with their distance in ulps from the exact sum
+// rounded once; the row of side A's kernel highlighted; hover a row for all of its patterns.
+void TimingPanel::drawBits(AppState& s) {
+  const SessionBits* v = s.session && !s.session->bits.empty() ? &s.session->bits : nullptr;
+  if (!v) {
+    ImGui::TextWrapped("No bits view here: `reducescope bits --out SESSION` on a GPU runs every float32 sum at every "
+                       "block size and stores the distinct results. The bundled H100 session has one.");
+    return;
+  }
+  ImGui::TextWrapped("float32, N = %llu (%s), %u runs at each block size: distinct results; ulps from the exact sum "
+                     "rounded once (%s)",
+                     static_cast<unsigned long long>(v->n), v->pattern.c_str(), v->runs,
+                     format_value(v->exact_bits, DType::Float32).c_str());
+  if (!ImGui::BeginTable("##bits", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("kernel");
+  ImGui::TableSetupColumn("patterns");
+  ImGui::TableSetupColumn("most frequent (ulps) x runs", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  const std::string selected = kernel_info(s.a.kernel).name;
+  for (size_t i = 0; i < v->rows.size();) {
+    size_t j = i;
+    while (j < v->rows.size() && v->rows[j].kernel == v->rows[i].kernel) ++j;
+    const BitsRow& top = v->rows[i];
+    ImGui::TableNextRow();
+    if (top.kernel == selected) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, with_alpha(color::kPurple, 0.45f));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(top.kernel.c_str());
+    const bool hovered = ImGui::IsItemHovered();
+    ImGui::TableNextColumn();
+    if (j - i == 1) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), "1");
+    else ImGui::Text("%zu", j - i);
+    ImGui::TableNextColumn();
+    ImGui::Text("%s (%s) x%u", format_value(top.bits, DType::Float32).c_str(), ulps_text(top.bits, v->exact_bits).c_str(),
+                top.count);
+    if (hovered || ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      for (size_t k = i; k < j && k < i + 12; ++k) {
+        const BitsRow& r = v->rows[k];
+        std::string sizes;
+        for (uint32_t bs : r.block_sizes) {
+          if (bs) sizes += (sizes.empty() ? " [" : ",") + std::to_string(bs);
+        }
+        ImGui::Text("%s (%s) x%u%s%s", format_value(r.bits, DType::Float32).c_str(),
+                    ulps_text(r.bits, v->exact_bits).c_str(), r.count, sizes.c_str(), sizes.empty() ? "" : "]");
+      }
+      if (j - i > 12) ImGui::Text("... %zu more", j - i - 12);
+      ImGui::EndTooltip();
+    }
+    i = j;
+  }
+  ImGui::EndTable();
+}
+
 void TimingPanel::drawSweep(AppState& s) {
   const Sweep* sw = s.session && !s.session->sweep.empty() ? &s.session->sweep : nullptr;
   if (!sw) {

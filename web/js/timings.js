@@ -133,6 +133,39 @@
     hook.charts.bs = { series: series.length, labels: r ? r.shown : [], log: !!S.logTime };
   }
 
+  // The bits view (index "bits", `reducescope bits --out`): per float32 kernel, the distinct result bit
+  // patterns of its runs at every block size, with their distance in ulps from the exact sum rounded once.
+  function bitsView() {
+    var v = D.bits, rows = v && v.rows ? v.rows : [];
+    var cap = $('bits-caption'), table = $('bits-table');
+    if (!rows.length) {
+      setText(cap, 'No bits view in this session (`reducescope bits --out SESSION` on a GPU records it).');
+      setHtml(table, '');
+      return;
+    }
+    setText(cap, 'Each float32 sum run ' + v.runs + ' times at every block size on N = ' + v.n + ' (' + v.pattern +
+      '). Float addition is not associative, so a kernel\'s bits change with its block size (the tree\'s shape) and, ' +
+      'with atomics, with every run. ulps: distance from the exact sum rounded once (' + fmt(v.exact_bits, true) +
+      '). reproducible_sum adds exactly and rounds once: one pattern in all.');
+    var by = [], at = {};
+    rows.forEach(function (r) {
+      if (!(r[0] in at)) { at[r[0]] = by.length; by.push({ name: r[0], rows: [] }); }
+      by[at[r[0]]].rows.push(r);
+    });
+    var h = '<table><tr><th>kernel</th><th>patterns</th><th style="text-align:left">most frequent: value (ulps) &times; runs [block sizes]</th></tr>';
+    by.forEach(function (k) {
+      var list = k.rows.slice(0, 4).map(function (r) {
+        return esc(fmt(r[1], true)) + ' (' + (r[3] > 0 ? '+' : '') + r[3] + ') ' + TIMES + r[2] +
+          (r[4].length && r[4][0] ? ' [' + r[4].join(',') + ']' : '');
+      }).join('; ') + (k.rows.length > 4 ? '; ' + MDASH + ' ' + (k.rows.length - 4) + ' more' : '');
+      h += '<tr' + (k.name === S.kernel ? ' class="cur"' : '') + '><td>' + esc(k.name) + '</td><td' +
+        (k.rows.length === 1 ? ' class="good"' : '') + '>' + k.rows.length + '</td><td style="text-align:left">' + list +
+        '</td></tr>';
+    });
+    setHtml(table, h + '</table>');
+    hook.bits = by.map(function (k) { return [k.name, k.rows.length]; });
+  }
+
   function sweepView(track) {
     var sw = D.sweep, pts = sw && sw.points ? sw.points : [];
     var fig = $('sweep-figure'), cap = $('sweep-caption'), table = $('sweep-table');
@@ -235,6 +268,7 @@
       D.block_sizes.forEach(function (b) { all += timingTable(t, b, S.kernel); });
     });
     setHtml($('timing-all-tables'), all);
+    bitsView();
     // A track without any timing (the pitfalls): its table says so, no empty charts.
     var timed = !!tr && tr.kernels.some(function (x) {
       return D.timings.some(function (t) { return t[0] === x.name; });
