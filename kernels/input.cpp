@@ -181,4 +181,19 @@ std::string CpuReference::str(ReduceOp op) const {
   return "?";
 }
 
+std::string float_sum_note(float got, double exact) {
+  if (!std::isfinite(got) || got == 0.0f || !std::isfinite(exact)) return "";
+  int k = 0;
+  const float mant = std::frexp(std::fabs(got), &k);  // |got| = mant x 2^k, mant in [0.5, 1)
+  const int power = k - 1;                             // got = +-2^power when mant == 0.5
+  if (mant != 0.5f || power < 24) return "";
+  if (!(std::fabs(exact) > std::fabs(got) * 1.001) || (exact < 0) != (got < 0)) return "";
+  char b[320];
+  std::snprintf(b, sizeof b,
+                "stuck at 2^%d = %.0f: float32 keeps 24 significant bits, so there its values are 2^%d apart and adding "
+                "anything below 2^%d rounds to nothing; a running float sum stops growing",
+                power, static_cast<double>(std::fabs(got)), power - 23, power - 24);
+  return (got < 0 ? std::string("-") : std::string()) + b;
+}
+
 }  // namespace rs

@@ -30,7 +30,8 @@
 #      the kernel list shows the selection, the menu bar's origin text covers no menu;
 #  14. the pitfalls (issue 18): pitfall_no_syncwarp from the bundled session shows racecheck's races on the
 #      source (the line saying where, red marks) and the raced words where the shared view goes, its runs in
-#      plain words, and a click on "Compare with the fix" puts reduce4 under it.
+#      plain words, and a click on "Compare with the fix" puts reduce4 under it;
+#  15. the bits tab (issue 20): reproducible_sum's one pattern, and sum_atomic's WRONG sum with its reason.
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
 set -u
 bin=${1:?reducescope}; dir=${2:?workdir}
@@ -445,6 +446,18 @@ if "$bin" show "$session" 2>/dev/null | grep -q "racecheck, one block of 256 thr
     || bad "pitfall_no_syncwarp: no vermillion drawn ($red)"
 else
   skip "the bundled session has no racecheck races: the pitfall views not checked"
+fi
+
+# 15. The bits tab: one pattern for reproducible_sum, sum_atomic stuck at 2^24 with the reason beside WRONG.
+if "$bin" show "$session" 2>/dev/null | grep -q "^bits of float32 sums"; then
+  MAP="$dir/bits.map"
+  REDUCESCOPE_CONFIG="$small" with_app bits "--kernel sum_atomic --block-size 256 --view bits --large-charts" true
+  [ -n "$(rect "$MAP" bits/one/reproducible_sum)" ] && ok "bits tab: reproducible_sum has one pattern" \
+    || bad "bits tab: no one-pattern mark for reproducible_sum"
+  [ -n "$(rect "$MAP" bits/wrong/sum_atomic)" ] && ok "bits tab: sum_atomic's WRONG sum is drawn with its reason" \
+    || bad "bits tab: sum_atomic's WRONG sum not drawn"
+else
+  skip "the bundled session has no bits view"
 fi
 
 echo "$pass passed, $fail failed"

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "exact_sum.hpp"
+#include "input.hpp"
 
 namespace rs {
 namespace {
@@ -153,6 +154,26 @@ TEST(ExactSum, LongRunsMoveTheDoubleIntoTheWindow) {
   EXPECT_FALSE(t.take(bits(std::ldexp(1.0f, 99 - 126)))) << "below the window";
   EXPECT_FALSE(t.take(bits(0.0f)));
   EXPECT_FALSE(t.take(bits(INFINITY)));
+}
+
+// Issue 20, item 4: a float32 running sum of values in [0, 1) stops at 2^24, and the WRONG verdict says why.
+TEST(ExactSum, ARunningFloatSumStopsAt2To24AndTheNoteSaysWhy) {
+  const std::vector<float> v = make_input_f32(Pattern::RandomBytes, (1u << 26) + 3);
+  float running = 0;
+  for (float x : v) running += x;  // one by one, as sum_atomic's single atomicAdd target does
+  EXPECT_EQ(running, 16777216.0f);
+  const double exact = cpu_reduce_f64(v).sum;
+  EXPECT_NEAR(exact, 33556881.0, 1.0);
+  const std::string why = float_sum_note(running, exact);
+  EXPECT_NE(why.find("stuck at 2^24 = 16777216"), std::string::npos) << why;
+  EXPECT_NE(why.find("below 2^0"), std::string::npos) << why;
+  EXPECT_EQ(float_sum_note(sum(v), exact), "") << "the exact sum needs no excuse";
+  EXPECT_EQ(float_sum_note(16777216.0f, 16777216.2), "") << "right within rounding";
+  EXPECT_EQ(float_sum_note(33554432.0f, 40000000.0), std::string("stuck at 2^25 = 33554432: float32 keeps 24 significant "
+                                                                  "bits, so there its values are 2^2 apart and adding "
+                                                                  "anything below 2^1 rounds to nothing; a running float "
+                                                                  "sum stops growing"));
+  EXPECT_NE(float_sum_note(-16777216.0f, -3e7).find("-stuck at 2^24"), std::string::npos);
 }
 
 TEST(ExactSum, WindowDepositsAtEveryAlignment) {

@@ -46,6 +46,7 @@ void write_bits(Writer& w, const SessionBits& b) {
   w.u32(b.runs);
   w.u32(b.exact_bits);
   w.f64(b.exact);
+  w.f64(b.tolerance);
   w.u32(static_cast<uint32_t>(b.rows.size()));
   for (const BitsRow& r : b.rows) {
     w.str(r.kernel);
@@ -63,6 +64,8 @@ SessionBits read_bits(Reader& r) {
   b.runs = r.u32();
   b.exact_bits = r.u32();
   b.exact = r.f64();
+  b.tolerance = r.f64();
+  if (!(b.tolerance >= 0)) r.fail("a bits view with a tolerance of " + std::to_string(b.tolerance));
   if (b.n == 0 || b.runs == 0) r.fail("a bits view of N = " + std::to_string(b.n) + ", " + std::to_string(b.runs) + " runs");
   const uint32_t rows = r.u32();
   if (rows > kMaxBitsRows) r.fail("bits row count " + std::to_string(rows) + " is implausible");

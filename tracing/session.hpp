@@ -123,6 +123,7 @@ struct SessionBits {
   uint32_t runs = 0;                 // runs per kernel and block size
   uint32_t exact_bits = 0;           // the exact sum rounded once (correctly rounded: kernels/exact_sum.hpp)
   double exact = 0;                  // the exact sum to double precision (for "ulps" and the value)
+  double tolerance = 0;              // how far a float32 sum in any order may land from `exact` (FloatReference)
   std::vector<BitsRow> rows;         // kernels in the order run; patterns of a kernel most frequent first
   bool empty() const { return rows.empty(); }
 };

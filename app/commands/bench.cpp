@@ -210,6 +210,12 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
             out << b;
           }
           std::string result = (r.correct ? "correct " : "WRONG ") + value_str(r.got, type);
+          if (!r.correct && type == DType::Float32) {
+            float got;
+            std::memcpy(&got, &r.got, 4);
+            const std::string why = float_sum_note(got, ref.f.sum);
+            if (!why.empty()) result += " (" + why + ")";
+          }
           if (r.runs) {
             result += r.distinct == 1 ? ", same bits in " + std::to_string(r.runs) + " runs"
                                       : ", " + std::to_string(r.distinct) + " different results in " +

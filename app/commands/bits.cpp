@@ -61,6 +61,7 @@ int run_bits(const Options& o, std::ostream& out, std::ostream& err) {
     view.runs = static_cast<uint32_t>(o.runs);
     std::memcpy(&view.exact_bits, &exact, 4);
     view.exact = ref.f.sum;
+    view.tolerance = ref.f.tolerance();
     char b[512];
     std::snprintf(b, sizeof b,
                   "Bits of float32 sums on %s\nN = %llu (%s), %d runs at each block size; the exact sum rounded once: "
@@ -79,7 +80,14 @@ int run_bits(const Options& o, std::ostream& out, std::ostream& err) {
         for (uint32_t bs : r.block_sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(bs);
         out << (i ? "; " : "") << value_str(static_cast<int32_t>(r.bits), DType::Float32) << " ("
             << ulps_text(r.bits, view.exact_bits) << ") x" << r.count << (r.block_sizes == std::vector<uint32_t>{0} ? "" : " [" + sizes + "]");
-        all_ok = all_ok && ref.accepts(ReduceOp::Sum, static_cast<int32_t>(r.bits));
+        const bool ok = ref.accepts(ReduceOp::Sum, static_cast<int32_t>(r.bits));
+        all_ok = all_ok && ok;
+        if (!ok) {
+          float got;
+          std::memcpy(&got, &r.bits, 4);
+          const std::string why = float_sum_note(got, ref.f.sum);
+          out << " WRONG" << (why.empty() ? "" : " (" + why + ")");
+        }
         if (i == 5 && rows.size() > 7) {
           out << "; ... " << rows.size() - 6 << " more";
           break;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "gpu_reduce.hpp"  // kernel_source, kToolVersion
+#include "input.hpp"  // float_sum_note
 #include "pitfall_words.hpp"
 #include "histogram.hpp"
 #include "kernel_info.hpp"
@@ -609,13 +610,16 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
   // The bits view (`reducescope bits --out`): rows [kernel, bits, count, ulps from the exact sum, [block sizes]].
   j.key("bits").obj();
   j.kv("n", s.bits.n).kv("pattern", s.bits.pattern).kv("runs", s.bits.runs).kv("exact_bits", s.bits.exact_bits);
-  j.kv("exact", s.bits.exact);
-  j.key("rows").arr();
+  j.kv("exact", s.bits.exact).kv("tolerance", s.bits.tolerance);
+  j.key("rows").arr();  // [kernel, bits, count, ulps, [block sizes], wrong: outside the tolerance, why (or "")]
   for (const BitsRow& r : s.bits.rows) {
+    float got;
+    std::memcpy(&got, &r.bits, 4);
+    const bool wrong = !(std::fabs(static_cast<double>(got) - s.bits.exact) <= s.bits.tolerance);
     j.arr().str(r.kernel).num(r.bits).num(r.count).num(static_cast<int64_t>(ulps_between(r.bits, s.bits.exact_bits)));
     j.arr();
     for (uint32_t bs : r.block_sizes) j.num(bs);
-    j.end_arr().end_arr();
+    j.end_arr().boolean(wrong).str(wrong ? float_sum_note(got, s.bits.exact) : std::string()).end_arr();
   }
   j.end_arr();
   j.end_obj();

@@ -1,6 +1,8 @@
 #include <bit>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -9,6 +11,7 @@
 #include "commands.hpp"
 #include "gpu_worker.hpp"
 #include "panels.hpp"
+#include "input.hpp"  // float_sum_note
 #include "pitfall_words.hpp"
 #include "plot.hpp"
 #include "profile.hpp"
@@ -427,11 +430,26 @@ void TimingPanel::drawBits(AppState& s) {
     ImGui::TextUnformatted(top.kernel.c_str());
     const bool hovered = ImGui::IsItemHovered();
     ImGui::TableNextColumn();
-    if (j - i == 1) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), "1");
+    if (j - i == 1) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), "1");
+      note_widget("bits/one/" + top.kernel);
+    }
     else ImGui::Text("%zu", j - i);
     ImGui::TableNextColumn();
+    float got;
+    std::memcpy(&got, &top.bits, 4);
+    const bool wrong = !(std::fabs(static_cast<double>(got) - v->exact) <= v->tolerance);
     ImGui::Text("%s (%s) x%u", format_value(top.bits, DType::Float32).c_str(), ulps_text(top.bits, v->exact_bits).c_str(),
                 top.count);
+    if (wrong) {
+      // The verdict stays WRONG; the reason beside it where it is the known one (float_sum_note).
+      const std::string why = float_sum_note(got, v->exact);
+      ImGui::SameLine();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
+      ImGui::TextWrapped("WRONG%s%s", why.empty() ? "" : ": ", why.c_str());
+      ImGui::PopStyleColor();
+      note_widget("bits/wrong/" + top.kernel);
+    }
     if (hovered || ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       for (size_t k = i; k < j && k < i + 12; ++k) {

@@ -156,7 +156,8 @@
     by.forEach(function (k) {
       var list = k.rows.slice(0, 4).map(function (r) {
         return esc(fmt(r[1], true)) + ' (' + (r[3] > 0 ? '+' : '') + r[3] + ') ' + TIMES + r[2] +
-          (r[4].length && r[4][0] ? ' [' + r[4].join(',') + ']' : '');
+          (r[4].length && r[4][0] ? ' [' + r[4].join(',') + ']' : '') +
+          (r[5] ? ' <span class="bad">WRONG</span>' + (r[6] ? ' (' + esc(r[6]) + ')' : '') : '');
       }).join('; ') + (k.rows.length > 4 ? '; ' + MDASH + ' ' + (k.rows.length - 4) + ' more' : '');
       h += '<tr' + (k.name === S.kernel ? ' class="cur"' : '') + '><td>' + esc(k.name) + '</td><td' +
         (k.rows.length === 1 ? ' class="good"' : '') + '>' + k.rows.length + '</td><td style="text-align:left">' + list +
