@@ -429,16 +429,17 @@ void TimingPanel::drawBits(AppState& s) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(top.kernel.c_str());
     const bool hovered = ImGui::IsItemHovered();
-    ImGui::TableNextColumn();
-    if (j - i == 1) {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), "1");
-      note_widget("bits/one/" + top.kernel);
-    }
-    else ImGui::Text("%zu", j - i);
-    ImGui::TableNextColumn();
     float got;
     std::memcpy(&got, &top.bits, 4);
     const bool wrong = !(std::fabs(static_cast<double>(got) - v->exact) <= v->tolerance);
+    ImGui::TableNextColumn();
+    if (j - i == 1 && !wrong) {  // green: one pattern, and a right one
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), "1");
+      note_widget("bits/one/" + top.kernel);
+    } else {
+      ImGui::Text("%zu", j - i);
+    }
+    ImGui::TableNextColumn();
     ImGui::Text("%s (%s) x%u", format_value(top.bits, DType::Float32).c_str(), ulps_text(top.bits, v->exact_bits).c_str(),
                 top.count);
     if (wrong) {

@@ -160,7 +160,7 @@
           (r[5] ? ' <span class="bad">WRONG</span>' + (r[6] ? ' (' + esc(r[6]) + ')' : '') : '');
       }).join('; ') + (k.rows.length > 4 ? '; ' + MDASH + ' ' + (k.rows.length - 4) + ' more' : '');
       h += '<tr' + (k.name === S.kernel ? ' class="cur"' : '') + '><td>' + esc(k.name) + '</td><td' +
-        (k.rows.length === 1 ? ' class="good"' : '') + '>' + k.rows.length + '</td><td style="text-align:left">' + list +
+        (k.rows.length === 1 && !k.rows[0][5] ? ' class="good"' : '') + '>' + k.rows.length + '</td><td style="text-align:left">' + list +
         '</td></tr>';
     });
     setHtml(table, h + '</table>');
