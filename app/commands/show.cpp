@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <bit>
 #include <iterator>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -128,6 +130,12 @@ std::string bits_section(const Session& s) {
     }
     out += format_value(r.bits, DType::Float32) + " (" + ulps_text(r.bits, v.exact_bits) + ") x" + std::to_string(r.count) +
            (sizes.empty() ? "" : " [" + sizes + "]");
+    float got;
+    std::memcpy(&got, &r.bits, 4);
+    if (!(std::fabs(static_cast<double>(got) - v.exact) <= v.tolerance)) {
+      const std::string why = float_sum_note(got, v.exact);
+      out += " WRONG" + (why.empty() ? std::string() : " (" + why + ")");
+    }
   }
   return out + "\n";
 }
