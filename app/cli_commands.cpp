@@ -187,7 +187,7 @@ const std::vector<CommandSpec>& command_table() {
        1,
        "The course track's histograms (seeds/004): histo_sectioned (one section per thread),\n"
        "histo_basic (interleaved, global atomics) and histo_private (a shared histogram per block),\n"
-       "timed against cub::DeviceHistogram over the same bytes, as `bench` times (3 warm-ups, L2\n"
+       "and the modern track's histo_warp (16-byte loads, a shared histogram per warp), timed against cub::DeviceHistogram over the same bytes, as `bench` times (3 warm-ups, L2\n"
        "flushed, CUDA events, median of S samples; zeroing the bins is timed too). Inputs: text (a\n"
        "real English text, repeated; the note's 7 bins of 4 letters), uniform (random bytes, 256 bins),\n"
        "skewed (90% of the bytes in one bin, 256 bins). Every result is checked bin by bin against the\n"

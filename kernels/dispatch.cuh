@@ -131,6 +131,7 @@ struct HistoLaunchers {
     }                                                                                  \
   }
 const std::vector<HistoLaunchers>& course_histogram_launchers();
+const std::vector<HistoLaunchers>& modern_histogram_launchers();  // kernels/track_modern.cu
 
 // Each track's list, defined by its kernel file's RS_TRACK_KERNELS (kernels/track_*.cu).
 const std::vector<KernelLaunchers>& harris_launchers();

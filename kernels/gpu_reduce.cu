@@ -63,12 +63,14 @@ constexpr size_t kOwnOutWords = 64;
 const std::vector<const HistoLaunchers*>& histo_table() {
   static const std::vector<const HistoLaunchers*> table = [] {
     std::vector<const HistoLaunchers*> t(kernel_table().size(), nullptr);
-    for (const HistoLaunchers& l : course_histogram_launchers()) {
-      const KernelInfo* k = find_kernel(l.name);
-      if (!k || k->op != ReduceOp::Histogram) {
-        throw std::logic_error(std::string("histogram kernel ") + l.name + " has no ReduceOp::Histogram registry entry");
+    for (const auto* list : {&course_histogram_launchers(), &modern_histogram_launchers()}) {
+      for (const HistoLaunchers& l : *list) {
+        const KernelInfo* k = find_kernel(l.name);
+        if (!k || k->op != ReduceOp::Histogram) {
+          throw std::logic_error(std::string("histogram kernel ") + l.name + " has no ReduceOp::Histogram registry entry");
+        }
+        t[static_cast<size_t>(k->id)] = &l;
       }
-      t[static_cast<size_t>(k->id)] = &l;
     }
     for (const auto& k : kernel_table()) {
       if (k.op == ReduceOp::Histogram && !t[static_cast<size_t>(k.id)]) {
@@ -184,7 +186,12 @@ struct GpuReducer::Impl {
     nbytes = 0;
   }
 
-  static unsigned histo_smem(KernelId k, HistoBins b) { return kernel_info(k).private_bins ? bin_count(b) * 4 : 0; }
+  // Shared memory of a histogram kernel: a copy of the bins per block (private_bins), or per warp (warp_bins).
+  static unsigned histo_smem(KernelId k, HistoBins b, unsigned bs) {
+    const KernelInfo& info = kernel_info(k);
+    if (info.warp_bins) return (bs / 32) * bin_count(b) * 4;
+    return info.private_bins ? bin_count(b) * 4 : 0;
+  }
 
   template <class Probe>
   HistoFn<Probe> histo_fn(KernelId k, unsigned bs) const {
@@ -199,7 +206,7 @@ struct GpuReducer::Impl {
   unsigned histo_grid(KernelId k, unsigned bs) const {
     int per_sm = 0;
     RS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, histo_fn<NullProbe>(k, bs), static_cast<int>(bs),
-                                                          histo_smem(k, hbins)));
+                                                          histo_smem(k, hbins, bs)));
     const size_t resident = static_cast<size_t>(std::max(per_sm, 1)) * static_cast<size_t>(info.sm_count);
     return static_cast<unsigned>(std::max<size_t>(1, std::min(resident, (nbytes + bs - 1) / bs)));
   }
@@ -209,7 +216,7 @@ struct GpuReducer::Impl {
   void launch_histogram(KernelId k, unsigned bs, Probe probe) {
     HistoFn<Probe> fn = histo_fn<Probe>(k, bs);
     RS_CUDA(cudaMemsetAsync(d_hist, 0, 256 * sizeof(unsigned int), stream));
-    fn<<<histo_grid(k, bs), bs, histo_smem(k, hbins), stream>>>(d_bytes, static_cast<long>(nbytes), d_hist, probe);
+    fn<<<histo_grid(k, bs), bs, histo_smem(k, hbins, bs), stream>>>(d_bytes, static_cast<long>(nbytes), d_hist, probe);
     RS_CUDA(cudaPeekAtLastError());
   }
 
@@ -798,10 +805,11 @@ Trace GpuReducer::trace_histogram(KernelId k, unsigned block_size, unsigned trac
                                 std::string(kernel_info(k).name) + " runs " +
                                 std::to_string(grid) + " blocks");
   }
-  // Each thread loads about nbytes / (grid x block) bytes and makes an atomic per byte; the
-  // privatised kernel also zeroes, merges and passes two barriers.
+  // Each thread loads about nbytes / (grid x block) bytes and makes an atomic per byte (histo_warp's lanes a
+  // load and a store of their own counter); the privatised kernels also zero their copies, merge them and
+  // pass two barriers (histo_warp: up to warps x 32 x 7 or warps x 256 words each way).
   const uint64_t per_thread = (m.nbytes + uint64_t{grid} * block_size - 1) / (uint64_t{grid} * block_size);
-  const uint64_t want = uint64_t{block_size} * (2 * per_thread + 8) + 4 * 256;
+  const uint64_t want = uint64_t{block_size} * (3 * per_thread + 16) + 4 * 256 + 2 * uint64_t{block_size} * 256;
   constexpr uint64_t kMaxRecords = 1u << 22;  // 4M records, 128 MiB: trace a smaller input than that
   if (want > kMaxRecords) {
     throw std::invalid_argument("a trace of " + std::string(kernel_info(k).name) + " over " + std::to_string(m.nbytes) +
@@ -844,7 +852,7 @@ Trace GpuReducer::trace_histogram(KernelId k, unsigned block_size, unsigned trac
   meta.n = m.nbytes;
   meta.traced_block = traced_block;
   meta.grid_size = grid;
-  meta.smem_bytes = Impl::histo_smem(k, m.hbins);
+  meta.smem_bytes = Impl::histo_smem(k, m.hbins, block_size);
   meta.pattern = m.hlabel;
   meta.gpu = m.info.name;
   meta.compute_capability = std::to_string(m.info.cc_major) + "." + std::to_string(m.info.cc_minor);

@@ -85,6 +85,7 @@ struct KernelInfo {
   bool own_out = false;           // Finish::SinglePass: its output buffer holds state between launches that must
                                   // start zeroed and that it zeroes again (reproducible_sum's limbs), so it gets
                                   // a buffer of its own that no other kernel writes
+  bool warp_bins = false;         // histograms: a shared copy of the bins per warp (warps x bins x 4 bytes)
   bool takes(DType t) const { return (dtypes & dtype_bit(t)) != 0; }
 };
 

@@ -3,3 +3,12 @@
 // parallel.
 #include "dispatch.cuh"
 #include "modern_kernels.cuh"
+
+namespace rs {
+
+const std::vector<HistoLaunchers>& modern_histogram_launchers() {
+  static const std::vector<HistoLaunchers> v = {RS_HISTO_KERNEL(histo_warp)};
+  return v;
+}
+
+}  // namespace rs

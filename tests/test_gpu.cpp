@@ -10,6 +10,7 @@
 #include <map>
 #include <numeric>
 #include <memory>
+#include <set>
 #include <tuple>
 
 #include "exact_sum.hpp"
@@ -267,7 +268,7 @@ TEST_P(HistogramTest, EveryKernelAndBlockSizeCountsEveryBin) {
       EXPECT_EQ(t.meta.n, n);
     }
   }
-  EXPECT_EQ(kernels, 3);
+  EXPECT_EQ(kernels, 4);  // the course's three and the modern track's histo_warp
   EXPECT_EQ(gpu().cub_histogram(), want);
 }
 
@@ -347,6 +348,27 @@ TEST(GpuModern, SinglePassLastBlockRunsAgainAndAgain) {
   ASSERT_EQ(r.atomic_targets().size(), 1u);
   EXPECT_EQ(r.atomic_targets()[0].order.size(), 1u);  // block 0's one ticket
   EXPECT_EQ(r.atomic_targets()[0].addr, 1u);          // out[1], the counter
+}
+
+// histo_warp (issue 20): each warp counts into its own copy of the bins, so the traced block's shared atomics
+// go to 8 copies at 256 threads (histo_private's to 1): a bin many bytes hit (the skewed input's 'e', the
+// letters' 7 bins) is 8 addresses, not one for the whole block.
+TEST(GpuModern, HistoWarpCountsIntoACopyPerWarp) {
+  const KernelId warp = find_kernel("histo_warp")->id, priv = find_kernel("histo_private")->id;
+  for (HistoInput in : {HistoInput::Skewed, HistoInput::Text}) {
+    const HistoBins bins = bins_of(in);
+    gpu().set_histogram_input(make_histo_input(in, 1u << 20), bins, to_string(in));
+    // The copies (shared word / bin count) the traced block's atomics went to, and the atomics on the busiest bin.
+    auto copies = [&](KernelId k) {
+      std::set<uint32_t> at;
+      for (const TraceRecord& r : gpu().trace_histogram(k, 256).records) {
+        if (static_cast<AccessKind>(r.kind) == AccessKind::SharedAtomic) at.insert(r.addr / 4 / bin_count(bins));
+      }
+      return at.size();
+    };
+    EXPECT_EQ(copies(priv), 1u) << to_string(in);
+    EXPECT_EQ(copies(warp), 8u) << to_string(in);
+  }
 }
 
 // reproducible_sum (issue 20): the exact sum rounded once, the same bits at every block size, every run and

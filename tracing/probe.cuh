@@ -9,6 +9,7 @@
 //   GlobalVar      a one-element global buffer used as a scalar (`dev_sum`)
 //   AtomicPtr, atomicAdd(), atomicAdd_block(), atomicInc()   `atomicAdd(&dev_sum, x)` with unchanged syntax
 //   GlobalArray::load4   a 16-byte vector load (int4, float4)
+//   GlobalArray::load16  16 bytes of a byte buffer in one load (uint4)
 //   Shuffles       probe.shfl<ShuffleKind>: what the kernel files' __shfl*_sync macros call
 //   Warp reduce    probe.reduce<WarpReduceOp>: __reduce_*_sync (sm_80+)
 //
@@ -398,6 +399,14 @@ class GlobalArray {
     using Vec = typename Vec4Of<W>::type;
     const Vec x = reinterpret_cast<const Vec*>(p_)[v];
     probe_.global_access(AccessKind::GlobalLoad, kSpace, base_ + 4 * v, to_bits(x.x), line, 16);
+    return x;
+  }
+  // Bytes 16v .. 16v+15 of a byte buffer in one 16-byte load (as uint4): one record per lane, at the first
+  // byte's index, with its first 4 bytes as the value and width 16. p_ must be 16-byte aligned (cudaMalloc is).
+  __device__ __forceinline__ uint4 load16(uint32_t v, uint32_t line = __builtin_LINE()) const {
+    static_assert(sizeof(V) == 1, "load16 reads a byte buffer");
+    const uint4 x = reinterpret_cast<const uint4*>(p_)[v];
+    probe_.global_access(AccessKind::GlobalLoad, kSpace, base_ + 16 * v, x.x, line, 16);
     return x;
   }
   __device__ __forceinline__ Ref operator[](Index idx) const {

@@ -51,7 +51,7 @@ void DataFeed::show_from_session(AppState& s) {
                  : !k.takes(DType::Int32)
                      ? std::string(": it adds float32 only and sessions record int32 runs (its results: the timing "
                                    "panel's bits tab)")
-                     : std::string());
+                     : std::string(": the session was recorded without it (`reducescope record` on a GPU records it)"));
       continue;
     }
     auto& loaded = session_traces_[t];
