@@ -68,6 +68,7 @@ struct Options {
   unsigned traced_block = 0;            // trace: blockIdx.x to record
   bool quiet = false;                   // trace: summary only, no per-step text
   bool steps = false;                   // show: print every step too
+  bool add = false;                     // record --add: into the existing session at --out, at its N
   // GUI automation (tests and screenshots):
   std::string screenshot;               // save a PNG of the window, then exit
   int step = -1;                        // initial replay step (-1: the middle of the trace)
@@ -96,7 +97,7 @@ struct Options {
   std::vector<std::string> csv_files;   // sweep: the `bench --csv` files to read
   std::vector<KernelId> histo_kernels;
   std::string html;                     // export --html FILE: the web page to write (block_sizes: the
-                                        // traces it holds; empty: as many as fit 3 MB)
+                                        // traces it holds; empty: as many as fit 3.5 MB)
 };
 
 // Parses argv[1..]. Throws UsageError. For --help anywhere, returns Command::Help.

@@ -124,12 +124,16 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--n", .arg = "N"},
            {.opt = "--pattern", .arg = "P", .in_overview = false},
            {.opt = "--samples", .arg = "S"},
+           {.opt = "--kernel", .arg = "NAME", .in_overview = false},
+           {.opt = "--add", .in_overview = false},
        }},
        1,
-       "Runs every kernel of the tracks (default all) at every block size it accepts on the GPU, on\n"
+       "Runs every kernel of the tracks (default all; or one --kernel) at every block size it accepts on the GPU, on\n"
        "int32 input (float32-only kernels on float32): times each as `bench` does and\n"
        "traces block 0 of each, and saves it all, with the GPU's name and the date, in one session\n"
        "file (.rssession). The window and `export` open it on machines without a GPU.\n"
+       "--add records into the existing session at --out instead, at its N, pattern and samples: the kernels'\n"
+       "timings and traces are added (or replace theirs), everything else in it is kept.\n"
        "Defaults: --n 16777216 --pattern random --samples 30.\n"},
       {Command::Export, "export", Operands::One,
        {
@@ -159,7 +163,7 @@ const std::vector<CommandSpec>& command_table() {
        "--html writes one self-contained web page (no install, no network: any current browser)\n"
        "that replays the session's traces step by step, with its timing table, GPU and date. It\n"
        "holds the traces at the given block sizes, or by default each track's own block size and as\n"
-       "many others as fit 3 MB; the page says which it holds.\n"},
+       "many others as fit 3.5 MB; the page says which it holds.\n"},
       {Command::Profile, "profile", Operands::One,
        {{
            {.opt = "SESSION", .required = true},

@@ -170,6 +170,7 @@ const std::vector<OptionSpec>& option_table() {
          if (!parse_uint(v, p.o.traced_block)) throw UsageError("--block: '" + v + "' is not a block index");
        }},
       {"--steps", false, set_switch<&Options::steps>},
+      {"--add", false, set_switch<&Options::add>},
       {"--quiet", false, set_switch<&Options::quiet>},
       {"--sweep", false, set_switch<&Options::sweep>},
       {"--html", true, [](Parsing& p, const std::string& v) { p.o.html = v; }},

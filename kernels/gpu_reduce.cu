@@ -186,10 +186,11 @@ struct GpuReducer::Impl {
     nbytes = 0;
   }
 
-  // Shared memory of a histogram kernel: a copy of the bins per block (private_bins), or per warp (warp_bins).
+  // Shared memory of a histogram kernel: a copy of the bins per block (private_bins), or a count per byte value
+  // per warp (warp_bins).
   static unsigned histo_smem(KernelId k, HistoBins b, unsigned bs) {
     const KernelInfo& info = kernel_info(k);
-    if (info.warp_bins) return (bs / 32) * bin_count(b) * 4;
+    if (info.warp_bins) return (bs / 32) * 256 * 4;
     return info.private_bins ? bin_count(b) * 4 : 0;
   }
 

@@ -69,7 +69,9 @@ std::vector<uint32_t> cpu_histogram(const std::vector<uint8_t>& data, HistoBins 
 
 std::string bin_label(HistoBins b, unsigned bin) {
   char buf[32];
-  if (b == HistoBins::Letters7) {
+  if (b == HistoBins::Letters7 && bin >= 7) {
+    std::snprintf(buf, sizeof buf, "#%u (no such bin)", bin);
+  } else if (b == HistoBins::Letters7) {
     const char first = static_cast<char>('a' + 4 * bin);
     const char last = static_cast<char>(std::min<int>('z', first + 3));
     std::snprintf(buf, sizeof buf, "%c-%c", first, last);

@@ -279,13 +279,13 @@ std::vector<KernelInfo> make_table() {
        "not in the trace (it sees the loads and the result).",
        kIntFloat, ReduceOp::Sum, 32, "", 8, true, Finish::SecondKernel, 0},
 
-      {{}, "modern", "histo_warp", "A histogram faster than the library: 16-byte loads, bins per warp",
-       "histo_private's limits on the H100 (0.34-0.37x cub::DeviceHistogram): 16-byte loads (a warp moves 512 "
-       "bytes per load), the 7 letter bins counted in registers (no shared access in the loop), a copy of the "
-       "256 bins per warp so only a warp's lanes contend, and the byte most of a warp's lanes saw first counted "
-       "in registers (a skewed input's hot bin); one merge per block.",
-       "Uniform bytes still take a shared atomic each (as CUB's do); shared memory grows with the warps (32 KiB at "
-       "1024 threads for 256 bins).",
+      {{}, "modern", "histo_warp", "A histogram faster than the library: 16-byte loads, counts per warp",
+       "histo_private's limits on the H100 (0.34-0.38x cub::DeviceHistogram): 16-byte loads (a warp moves 512 "
+       "bytes per load), a count per byte value per warp (a hot value is one address per warp, not per block; "
+       "same-address lanes of one atomic are combined by the hardware), and no work per byte but the atomic: "
+       "the bins are made from the bytes' counts once per block.",
+       "Every byte is still one shared atomic (as in CUB); 1 KiB of shared memory per warp (32 KiB at 1024 "
+       "threads).",
        kInt, ReduceOp::Histogram, 32, "", 16, true, Finish::SinglePass, 0, 0, false, 0, nullptr, false, nullptr, false,
        true},
       {{}, "modern", "reproducible_sum", "Reproducible float sum: exact in wide integers, rounded once",

@@ -85,7 +85,8 @@ struct KernelInfo {
   bool own_out = false;           // Finish::SinglePass: its output buffer holds state between launches that must
                                   // start zeroed and that it zeroes again (reproducible_sum's limbs), so it gets
                                   // a buffer of its own that no other kernel writes
-  bool warp_bins = false;         // histograms: a shared copy of the bins per warp (warps x bins x 4 bytes)
+  bool warp_bins = false;         // histograms: a count per byte value per warp in shared memory (warps x 256 x 4
+                                  // bytes), made into the bins once per block (histo_warp)
   bool takes(DType t) const { return (dtypes & dtype_bit(t)) != 0; }
 };
 

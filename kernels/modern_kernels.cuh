@@ -12,9 +12,8 @@
 //                           takes a ticket; the last block to finish adds the partials
 //   cg_reduce               vec4_loads with cooperative groups: cg::reduce over thread_block_tile<32>
 //   cub_block_reduce        vec4_loads with cub::BlockReduce doing the block's part, as CUB does per block
-//   histo_warp              the course's text histogram made fast: 16-byte loads, a private copy of the bins
-//                           per warp (per lane for 8 bins or fewer), the warp's most common byte counted in
-//                           registers, one merge per block (a histogram kernel: kernels/histogram.hpp)
+//   histo_warp              the course's histogram made fast: 16-byte loads, a count per byte value per warp,
+//                           the bins made once per block (a histogram kernel: kernels/histogram.hpp)
 //   reproducible_sum        float32, the same bits at every block size, grid, run and GPU: the exact sum in
 //                           wide integers (kernels/exact_sum.hpp), rounded once; one launch, last block rounds
 // (The last two call library code, which the probe cannot see into: their traces hold the loads, the
@@ -218,44 +217,50 @@ __global__ void cub_block_reduce(const T* g_in, T* g_out, unsigned int n, Probe 
 // histo_warp -- the course's privatised histogram (histo_private) made fast, in three steps:
 //   1. 16-byte loads: each thread reads 16 bytes a trip (uint4) in a grid-stride loop, so a warp moves
 //      512 bytes per load instruction instead of 32;
-//   2. a copy of the bins per warp, not per block: a bin that many bytes hit (the letters' 7 bins, a skewed
-//      input's 'e') is one address per warp, so the warps do not queue for it, and the lanes of one atomic
-//      instruction that hit the same bin are combined into one update by the hardware;
-//   3. a straight loop: each byte one atomicAdd, no test per byte (versions that counted the warp's most
-//      common byte in registers, the letters in packed 8-bit register counters or in a counter per lane, or
-//      kept 8 copies per warp for the letters were slower: docs/tracks.md).
-// Then one merge per block: the warps' counts added, one global atomicAdd per nonzero bin. The host zeroes
-// the global bins first (as for every histogram kernel).
+//   2. a copy of the counters per warp, not per block: a value many bytes have (the skewed input's 'e') is
+//      one address per warp, so warps do not queue for it, and the lanes of one atomic that hit the same
+//      word are combined into one update by the hardware;
+//   3. the warp counts bytes, not bins: 256 counters indexed by the byte itself, so the loop is one atomicAdd
+//      per byte with no test and no arithmetic (the letters' bins, a test and a shift per byte, cost 0.80x
+//      CUB; counted by byte value, the letters spread over ~30 words instead of 7); the bins are made from the
+//      bytes' counts once per block, then one global atomicAdd per nonzero bin.
+// The host zeroes the global bins first (as for every histogram kernel). Variants that were slower are in
+// docs/tracks.md.
 template <class Bins, class Probe>
 __global__ void histo_warp(const unsigned char* g_buffer, long size, unsigned int* g_histo, Probe probe) {
   GlobalArray<const unsigned char, Probe, GlobalBuffer::Bytes> buffer(g_buffer, probe);
   GlobalArray<unsigned int, Probe> histo(g_histo, probe);
-  SharedArray<unsigned int, Probe> bins(probe);  // Bins::kCount per warp
+  SharedArray<unsigned int, Probe> counts(probe);  // 256 per warp: how many bytes of each value it read
   const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  for (unsigned b = threadIdx.x; b < warps * Bins::kCount; b += blockDim.x) bins[b] = 0;
+  for (unsigned b = threadIdx.x; b < warps * 256; b += blockDim.x) counts[b] = 0;
   __syncthreads();
-  const unsigned base = warp * Bins::kCount;
+  const unsigned base = warp * 256;
   const long n16 = size / 16;
   const long stride = static_cast<long>(blockDim.x) * gridDim.x;
   long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
-  // Each byte an atomicAdd on the warp's own copy (a byte with no bin, none).
-  auto add = [&](unsigned c) {
-    const int bin = Bins::bin(c);
-    if (bin >= 0) atomicAdd(&bins[base + static_cast<unsigned>(bin)], 1u);
-  };
   for (; i < n16; i += stride) {
     const uint4 v = buffer.load16(static_cast<uint32_t>(i));
     const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-    for (int j = 0; j < 16; ++j) add((w[j / 4] >> (8 * (j % 4))) & 0xffu);
+    for (int j = 0; j < 16; ++j) atomicAdd(&counts[base + ((w[j / 4] >> (8 * (j % 4))) & 0xffu)], 1u);
   }
   for (long t = 16 * n16 + blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; t < size; t += stride) {
-    add(buffer[static_cast<uint32_t>(t)]);
+    atomicAdd(&counts[base + buffer[static_cast<uint32_t>(t)]], 1u);
   }
   __syncthreads();
-  // One merge per block: the warps' counts of each bin, one global atomicAdd per nonzero bin.
+  // The block's count of each byte value into warp 0's copy, then the bins from those.
+  for (unsigned c = threadIdx.x; c < 256; c += blockDim.x) {
+    unsigned sum = 0;
+    for (unsigned w = 0; w < warps; ++w) sum += counts[w * 256 + c];
+    counts[c] = sum;
+  }
+  __syncthreads();
   for (unsigned b = threadIdx.x; b < Bins::kCount; b += blockDim.x) {
     unsigned sum = 0;
-    for (unsigned w = 0; w < warps; ++w) sum += bins[w * Bins::kCount + b];
+    if constexpr (Bins::kCount == 256) {
+      sum = counts[b];  // a bin per byte value
+    } else {
+      for (unsigned c = 0; c < 256; ++c) sum += Bins::bin(c) == static_cast<int>(b) ? counts[c] : 0u;
+    }
     if (sum) atomicAdd(&histo[b], sum);
   }
 }

@@ -530,6 +530,7 @@ TEST(Histogram, InputsAndCpuCounts) {
   EXPECT_EQ(bin_label(HistoBins::Letters7, 0), "a-d");
   EXPECT_EQ(bin_label(HistoBins::Letters7, 6), "y-z");
   EXPECT_EQ(bin_label(HistoBins::Bytes256, 0x41), "0x41 'A'");
+  EXPECT_EQ(bin_label(HistoBins::Letters7, 7), "#7 (no such bin)") << "never a character past z";
   EXPECT_EQ(bin_label(HistoBins::Bytes256, 7), "0x07");
   // Skewed: 90% of the bytes in one bin ('e'), give or take the sampling.
   const auto skewed = make_histo_input(HistoInput::Skewed, 1u << 20);
@@ -646,6 +647,13 @@ TEST(KernelInfo, PitfallsAreLabelledAndLeftOutOfDefaults) {
   EXPECT_THROW(parse_cli({"bits", "--kernel", "reduce0"}), UsageError) << "int32 only";
   EXPECT_THROW(parse_cli({"bits", "--kernel", "histo_basic"}), UsageError);
   EXPECT_EQ(parse_cli({"--view", "bits"}).view, 4);
+  // record --add --kernel: one kernel into an existing session.
+  const Options add = parse_cli({"record", "--out", "s.rssession", "--kernel", "histo_warp", "--add"});
+  EXPECT_TRUE(add.add);
+  ASSERT_EQ(add.kernels.size(), 1u);
+  EXPECT_STREQ(kernel_info(add.kernels[0]).name, "histo_warp");
+  EXPECT_FALSE(parse_cli({"record", "--out", "s.rssession"}).add);
+  EXPECT_THROW(parse_cli({"bench", "--add"}), UsageError) << "record's switch only";
 }
 
 // `reducescope sweep BENCH.csv ... --out SESSION`: CSV files, then the session; --view sweep opens the tab.

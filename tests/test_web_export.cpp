@@ -1,6 +1,6 @@
 // The web page export (app/export/web_export.*): the page loads nothing from the network, its data
 // block decodes (base64, CRC, zlib, JSON) back to exactly the steps the C++ replay model gives for
-// every trace of the bundled H100 session, the bundled session's page fits 3 MB, the byte budget keeps
+// every trace of the bundled H100 session, the bundled session's page fits 3.5 MB, the byte budget keeps
 // each track's default block size first, and every refusal (no traces, a block size the session lacks,
 // a trace the replay refuses, an unwritable file, a damaged data block).
 #include <gtest/gtest.h>
@@ -483,7 +483,7 @@ TEST(WebExport, IndexHoldsTheSweepAndLaunchCounts) {
   EXPECT_TRUE(small["sweep"]["points"].empty());
 }
 
-TEST(WebExport, BundledSessionFitsThreeMegabytes) {
+TEST(WebExport, BundledSessionFitsTheBudget) {
   const Bundled& b = bundled();
   EXPECT_EQ(b.result.bytes, b.page.size());
   EXPECT_LE(b.page.size(), kWebPageBudget);

@@ -514,7 +514,7 @@ def main():
     if not check(r.returncode == 0 and os.path.getsize(page) > 0, "reducescope export --html exits 0 and writes the page"):
         print(r.stderr)
         return 1
-    check(os.path.getsize(page) <= 3_000_000, "the page is at most 3 MB (%d bytes)" % os.path.getsize(page))
+    check(os.path.getsize(page) <= 3_500_000, "the page is at most 3.5 MB (%d bytes)" % os.path.getsize(page))
 
     damaged = write_damaged_pages(page, work)
 

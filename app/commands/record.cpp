@@ -63,22 +63,38 @@ Timing to_timing(const SessionTiming& t) {
   return out;
 }
 
-int run_record(const Options& o, std::ostream& out, std::ostream& err) {
+int run_record(const Options& o_in, std::ostream& out, std::ostream& err) {
   return guarded("record", err, [&] {
+    Options o = o_in;
     GpuReducer gpu;
     const DeviceInfo& d = gpu.device();
-    const CpuReference ref = prepare_typed_input(gpu, o, DType::Int32);  // sessions hold int32 runs
     constexpr int kWarmups = 3;
     Session s;
-    s.meta = session_meta(d, o.n, o.pattern, o.samples, kWarmups);
+    if (o.add) {
+      // Into the existing session, at its N, pattern and samples (its table must compare).
+      s = load_session(o.out);
+      const SessionMeta& m = s.meta;
+      if (m.gpu != d.name) throw std::runtime_error(o.out + " was recorded on " + m.gpu + ", not on " + d.name);
+      if ((o.have_n && o.n != m.n) || (o.have_pattern && to_string(o.pattern) != m.pattern)) {
+        throw std::invalid_argument("record --add records at the session's N and pattern (" + std::to_string(m.n) +
+                                    ", " + m.pattern + "): leave --n and --pattern out");
+      }
+      o.n = m.n;
+      if (auto p = parse_pattern(m.pattern)) o.pattern = *p;
+      o.samples = static_cast<int>(m.samples);
+    }
+    const CpuReference ref = prepare_typed_input(gpu, o, DType::Int32);  // sessions hold int32 runs
+    if (!o.add) s.meta = session_meta(d, o.n, o.pattern, o.samples, kWarmups);
     SessionMeta& m = s.meta;
-    out << "Recording a session on " << device_line(d) << "\nN = " << o.n << ", pattern " << m.pattern << "; "
-        << m.method << "\n";
+    out << (o.add ? "Adding to " + o.out + " on " : std::string("Recording a session on ")) << device_line(d) << "\nN = "
+        << o.n << ", pattern " << m.pattern << "; " << m.method << "\n";
     out.flush();
-    m.copy_gbps = gpu.time_copy(o.samples, kWarmups).gbps;
-    const Timing cub = gpu.time_cub(o.samples, kWarmups);
-    m.cub_ms = cub.median_ms;
-    m.cub_gbps = cub.gbps;
+    if (!o.add) {
+      m.copy_gbps = gpu.time_copy(o.samples, kWarmups).gbps;
+      const Timing cub = gpu.time_cub(o.samples, kWarmups);
+      m.cub_ms = cub.median_ms;
+      m.cub_gbps = cub.gbps;
+    }
     bool all_correct = true;
     TextHistogram histograms(gpu);  // timed over N bytes of text, traced over kHistogramTraceBytes
     for (KernelId id : o.kernels) {
@@ -101,11 +117,11 @@ int run_record(const Options& o, std::ostream& out, std::ostream& err) {
           ok = ref.accepts(k.op, got) && ref.accepts(k.op, tr.meta.result);
         }
         all_correct = all_correct && ok;
-        s.timings.push_back(to_session_timing(k.id, bs, t, ok));
-        s.traces.push_back(std::move(tr));
+        s.set_timing(to_session_timing(k.id, bs, t, ok));
+        s.set_trace(std::move(tr));
         char b[160];
         std::snprintf(b, sizeof b, "  %-26s %5u threads  %9.4f ms  %7.1f GB/s  %zu trace records  %s\n", k.name, bs,
-                      t.median_ms, t.gbps, s.traces.back().records.size(), ok ? "correct" : "WRONG");
+                      t.median_ms, t.gbps, s.find_trace(k.name, bs)->records.size(), ok ? "correct" : "WRONG");
         out << b;
         out.flush();
       }

@@ -203,6 +203,9 @@ void changed_cells(Json& j, const char* k, const std::vector<int32_t>& prev_v, c
 std::string target_label(const AtomicTarget& t, const TraceMeta& meta) {
   const KernelInfo* k = find_kernel(meta.kernel);
   const bool shared = t.kind == AccessKind::SharedAtomic;
+  if (k && k->op == ReduceOp::Histogram && k->warp_bins && shared) {  // histo_warp: a count per byte value per warp
+    return "shared warp " + std::to_string(t.addr / 4 / 256) + " byte " + bin_label(HistoBins::Bytes256, t.addr / 4 % 256);
+  }
   if (k && k->op == ReduceOp::Histogram) {
     const HistoBins bins = meta.pattern == to_string(HistoInput::Text) ? HistoBins::Letters7 : HistoBins::Bytes256;
     return std::string(shared ? "shared" : "global") + " bin " + bin_label(bins, shared ? t.addr / 4 : t.addr);

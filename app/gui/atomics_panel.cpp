@@ -18,6 +18,11 @@ namespace {
 // bytes they count: "shared bin e-h" (histo_private[1]), "global bin 0x41 'A'".
 std::string target_label(const AtomicTarget& t, const KernelInfo* k, const TraceMeta& meta) {
   char b[64];
+  if (k && k->op == ReduceOp::Histogram && k->warp_bins && t.kind == AccessKind::SharedAtomic) {
+    // histo_warp: each warp counts byte values (256 words per warp), not bins.
+    std::snprintf(b, sizeof b, "shared warp %u byte %s", t.addr / 4 / 256, bin_label(HistoBins::Bytes256, t.addr / 4 % 256).c_str());
+    return b;
+  }
   if (k && k->op == ReduceOp::Histogram) {
     // The 7 letter bins for the text, 256 byte bins for the random inputs (kernels/histogram.hpp).
     const HistoBins bins = meta.pattern == to_string(HistoInput::Text) ? HistoBins::Letters7 : HistoBins::Bytes256;
