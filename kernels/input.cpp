@@ -182,6 +182,15 @@ std::string CpuReference::str(ReduceOp op) const {
 }
 
 std::string float_sum_note(float got, double exact) {
+  // IEEE 754's special cases, said where they decide the result.
+  if (std::isnan(exact)) return "an input is NaN, or +inf and -inf are both in it: the sum is NaN (IEEE 754)";
+  if (std::isinf(exact)) return "an input is infinite: the sum is that infinity (IEEE 754)";
+  if (std::isinf(got) && std::fabs(exact) > 3.4028234663852886e38) {
+    char b[160];
+    std::snprintf(b, sizeof b, "the exact sum, %.6g, is beyond float32's largest value (3.4e38): it rounds to %sinf", exact,
+                  exact < 0 ? "-" : "+");
+    return b;
+  }
   if (!std::isfinite(got) || got == 0.0f || !std::isfinite(exact)) return "";
   int k = 0;
   const float mant = std::frexp(std::fabs(got), &k);  // |got| = mant x 2^k, mant in [0.5, 1)

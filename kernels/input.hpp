@@ -50,7 +50,8 @@ FloatReference cpu_reduce_f64(const std::vector<float>& data);
 // negative one). float32 keeps 24 significant bits, so at 2^k its values are 2^(k-23) apart and adding
 // anything below 2^(k-24), half of that, rounds back to 2^k (IEEE 754 round to nearest): float
 // sum_atomic on N = 2^26 + 3 random values in [0, 1) returns exactly 16777216 against 33556881. The
-// verdict stays WRONG; this says why, beside it.
+// verdict stays WRONG; this says why, beside it. Also IEEE 754's special cases: a NaN or infinite exact
+// sum (an input was), and an exact sum beyond FLT_MAX that rounds to +-inf (said, not a silent inf).
 std::string float_sum_note(float got, double exact);
 
 // Index of the 3-D point farthest from the origin, `data` read as data.size() / 3 points (x, y, z);

@@ -174,6 +174,11 @@ TEST(ExactSum, ARunningFloatSumStopsAt2To24AndTheNoteSaysWhy) {
                                                                   "anything below 2^1 rounds to nothing; a running float "
                                                                   "sum stops growing"));
   EXPECT_NE(float_sum_note(-16777216.0f, -3e7).find("-stuck at 2^24"), std::string::npos);
+  // IEEE's special cases, said.
+  EXPECT_NE(float_sum_note(INFINITY, 6.8e38).find("beyond float32's largest value"), std::string::npos);
+  EXPECT_NE(float_sum_note(NAN, NAN).find("NaN"), std::string::npos);
+  EXPECT_NE(float_sum_note(INFINITY, INFINITY).find("infinite"), std::string::npos);
+  EXPECT_EQ(float_sum_note(3.0e38f, 3.0e38), "") << "finite and right: nothing to say";
 }
 
 TEST(ExactSum, WindowDepositsAtEveryAlignment) {
