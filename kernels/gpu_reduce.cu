@@ -860,7 +860,7 @@ Trace GpuReducer::trace_histogram(KernelId k, unsigned block_size, unsigned trac
   meta.cuda_version = m.info.cuda_runtime;
   meta.date = utc_now();
   meta.tool_version = kToolVersion;
-  t.source = kernel_source("course");
+  t.source = kernel_source(kernel_info(k).track);  // the course's histograms, or the modern track's histo_warp
   return t;
 }
 

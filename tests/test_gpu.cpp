@@ -366,6 +366,8 @@ TEST(GpuModern, HistoWarpCountsIntoACopyPerWarp) {
   };
   EXPECT_EQ(hot_words(priv), 1u);
   EXPECT_EQ(hot_words(warp), 8u);
+  // Its trace carries its own kernel file (the modern track's), whose lines the trace names.
+  EXPECT_NE(gpu().trace_histogram(warp, 256).source.find("void histo_warp("), std::string::npos);
 }
 
 // reproducible_sum (issue 20): the exact sum rounded once, the same bits at every block size, every run and

@@ -1399,6 +1399,7 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
       const Trace* tr = s.find_trace(k.name, bs);
       ASSERT_NE(tr, nullptr);
       EXPECT_EQ(tr->meta.track, k.track);
+      EXPECT_NE(tr->source.find(k.name), std::string::npos) << "the trace carries its own kernel file";
       Replay replay(*tr);
       EXPECT_GT(replay.num_steps(), 0u);
     }
