@@ -53,7 +53,7 @@ std::string race_lines_phrase(const std::vector<const SessionRace*>& races) {
 
 PitfallWords pitfall_words(const Session* session, const KernelInfo& k, unsigned block_size) {
   PitfallWords w;
-  w.verdict = std::string(k.surprise ? "NOT WRONG, BUT NOT REPRODUCIBLE: " : "WRONG CODE on purpose: ") +
+  w.verdict = std::string(k.surprise ? "NOT WRONG CODE, A SURPRISE: " : "WRONG CODE on purpose: ") +
               (k.pitfall ? k.pitfall : "") + ".";
   w.fix = k.fixed_by ? k.fixed_by : "";
   const std::string bs = std::to_string(block_size);
@@ -70,6 +70,13 @@ PitfallWords pitfall_words(const Session* session, const KernelInfo& k, unsigned
                             k.surprise) +
               ".";
   w.results_how = wrong->ncu_metric;
+  if (const SessionMetric* at = session->find_metric(k.name, block_size, "saturates_at_n"); at && at->value > 0) {
+    const auto n = static_cast<unsigned long long>(at->value);
+    w.results += " A float32 running sum stops growing at 2^24 = 16777216: on this input from N = " + std::to_string(n) +
+                 " on" + (session->meta.n < n ? " (the session's N is below that, so its sums are right within rounding; "
+                                               "the bits view's sum_atomic at N = 2^26 + 3 shows it stuck)."
+                                             : ".");
+  }
   if (k.surprise) return w;  // atomics in arrival order: no race for racecheck to find
   const SessionMetric* hazards = session->find_metric(k.name, block_size, "racecheck_hazards");
   const std::vector<const SessionRace*> races = session->races_of(k.name, block_size);

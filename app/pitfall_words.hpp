@@ -13,7 +13,7 @@
 namespace rs {
 
 struct PitfallWords {
-  std::string verdict;  // "WRONG CODE on purpose: <KernelInfo::pitfall>." or "NOT WRONG, BUT NOT REPRODUCIBLE: ..."
+  std::string verdict;  // "WRONG CODE on purpose: <KernelInfo::pitfall>." or "NOT WRONG CODE, A SURPRISE: ..."
   std::string results;  // "On NVIDIA H100 80GB HBM3: wrong in all 100 runs, always the same wrong sum." ("": none recorded)
   std::string results_how;  // how they were measured (the command, N, type, pattern)
   std::string races;    // "racecheck, one block of 64 threads: 10 races between lines 43-48 (1032 hazards)." ("": not run)

@@ -328,6 +328,16 @@ std::vector<KernelInfo> make_table() {
        "must match bit for bit, add in a fixed order (shuffle_block, sum_two_step, vec4_loads).",
        kFloat, ReduceOp::Sum, 32, "", 1, false, Finish::GlobalAtomic, 0, 0, false, 0,
        "float atomicAdd in arrival order: right within rounding, but not the same sum twice", true, "shuffle_block"},
+      {{}, "pitfalls", "pitfall_float_saturation", "SURPRISE: a float running sum stops growing at 2^24",
+       "Nothing is wrong with the code: each thread adds its element into one float with atomicAdd (the lecture's "
+       "sum_atomic, on float32).",
+       "float32 keeps 24 significant bits: once the running sum reaches 2^24 its values are 2 apart, and adding a "
+       "value below 1 rounds back to it. On values in [0, 1) the sum stops at 16777216, whatever N: right below "
+       "the N where the exact sum reaches 2^24, the same wrong sum above it. Add in wide integers "
+       "(reproducible_sum), or in a tree, whose partial sums stay small.",
+       kFloat, ReduceOp::Sum, 32, "", 1, false, Finish::GlobalAtomic, 0, 0, false, 0,
+       "one float running sum: it stops growing at 2^24, where adding a value below 1 rounds to nothing", true,
+       "reproducible_sum"},
   };
   for (size_t i = 0; i < t.size(); ++i) t[i].id = static_cast<KernelId>(i);
   return t;

@@ -9,7 +9,7 @@
 //   pitfall_no_syncwarp      the same with `volatile` (the slides' code as printed): no __syncwarp()
 //   pitfall_no_syncthreads   Harris's reduce2 without the __syncthreads() between the tree's steps
 //   pitfall_float_atomic     not a bug but a surprise: float sums added with atomicAdd in arrival order
-//                            change from run to run (KernelInfo::surprise)
+//                            change from run to run (KernelInfo::surprise); pitfall_float_saturation, below
 //
 // Shared memory here is the raw `extern __shared__ int sdata[]`, not the probe's wrapper: the wrapper
 // would change what the compiler may keep in registers, which is the bug. So the tracing build records
@@ -123,7 +123,22 @@ __global__ void pitfall_float_atomic(const T* g_in, T* g_sum, unsigned int n, Pr
   if ((threadIdx.x & 31u) == 0) atomicAdd(&sum, v);
 }
 
+// pitfall_float_saturation -- NOT WRONG CODE, A SURPRISE: each thread adds its element into one float with
+// atomicAdd, as the lecture's sum_atomic does. float32 keeps 24 significant bits, so once the running sum
+// reaches 2^24 its values are 2 apart and adding a value below 1 rounds back to it (IEEE 754 round to
+// nearest): on values in [0, 1) the sum stops growing at 16777216, whatever N. Right below that N (within
+// the float tolerance), wrong above it, always the same wrong sum. `reducescope pitfalls` says where it
+// starts on the input it runs.
+template <class T, class Probe>
+__global__ void pitfall_float_saturation(const T* g_in, T* g_sum, unsigned int n, Probe probe) {
+  GlobalArray<const T, Probe> in(g_in, probe);
+  GlobalVar<T, Probe> sum(g_sum, probe);
+  const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&sum, in[i]);
+}
+
 RS_TRACK_KERNELS(pitfalls, RS_KERNEL_INT(pitfall_no_volatile), RS_KERNEL_INT(pitfall_no_syncwarp),
-                 RS_KERNEL_INT(pitfall_no_syncthreads), RS_KERNEL_FLOAT(pitfall_float_atomic))
+                 RS_KERNEL_INT(pitfall_no_syncthreads), RS_KERNEL_FLOAT(pitfall_float_atomic),
+                 RS_KERNEL_FLOAT(pitfall_float_saturation))
 
 }  // namespace rs

@@ -136,7 +136,7 @@ TEST(ParseCli, BenchSingleKernelImpossibleBlockSize) {
 TEST(ParseCli, BenchAllKernelsAt32IsAllowed) {
   // Several kernels: the impossible pairs are skipped by the bench, not rejected here.
   Options o = parse_cli({"bench", "--block-size", "32"});
-  EXPECT_EQ(o.kernels.size(), kernel_table().size() - 8);  // every kernel but the 4 histograms and 4 pitfalls
+  EXPECT_EQ(o.kernels.size(), kernel_table().size() - 9);  // every kernel but the 4 histograms and 5 pitfalls
   EXPECT_EQ(o.block_sizes, std::vector<unsigned>{32});
 }
 
@@ -366,7 +366,7 @@ TEST(HelpText, Topics) {
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {
-  ASSERT_EQ(kernel_table().size(), 46u);
+  ASSERT_EQ(kernel_table().size(), 47u);
   for (size_t i = 0; i < kernel_table().size(); ++i) {
     const KernelInfo& k = kernel_table()[i];
     EXPECT_EQ(static_cast<size_t>(k.id), i);
@@ -383,7 +383,7 @@ TEST(KernelInfo, Table) {
     // No dynamic shared memory: the histograms (their shared bins are sized by the bins), the float-atomic
     // pitfall, which adds in registers, and reproducible_sum (its limbs are a fixed __shared__ array).
     const bool no_smem = k.op == ReduceOp::Histogram || std::string(k.name) == "pitfall_float_atomic" ||
-                         std::string(k.name) == "reproducible_sum";
+                         std::string(k.name) == "pitfall_float_saturation" || std::string(k.name) == "reproducible_sum";
     EXPECT_TRUE(k.smem_per_thread == 1 || k.smem_per_thread == 2 || (no_smem && k.smem_per_thread == 0)) << k.name;
     EXPECT_EQ(k.private_bins, std::string(k.name) == "histo_private") << k.name;
     // (A histogram's inputs are bytes: histo_warp loads 16 a trip; the limit counts the reductions' elements.)
@@ -594,7 +594,7 @@ TEST(KernelInfo, ModernTrackAndComputeCapability) {
 // The pitfalls: wrong code, labelled, and never in a default kernel list.
 TEST(KernelInfo, PitfallsAreLabelledAndLeftOutOfDefaults) {
   const auto ids = track_kernels("pitfalls");
-  ASSERT_EQ(ids.size(), 4u);
+  ASSERT_EQ(ids.size(), 5u);
   for (KernelId id : ids) {
     const KernelInfo& k = kernel_info(id);
     ASSERT_NE(k.pitfall, nullptr) << k.name;
@@ -621,11 +621,11 @@ TEST(KernelInfo, PitfallsAreLabelledAndLeftOutOfDefaults) {
            {"bench"}, {"bench", "--track", "all"}, {"bench", "--kernel", "all"}, {"record", "--out", "x.rssession"}}) {
     for (KernelId k : parse_cli(args).kernels) EXPECT_EQ(kernel_info(k).pitfall, nullptr) << args[0];
   }
-  EXPECT_EQ(parse_cli({"bench", "--track", "pitfalls"}).kernels.size(), 4u);  // by name only
+  EXPECT_EQ(parse_cli({"bench", "--track", "pitfalls"}).kernels.size(), 5u);  // by name only
   const Options o = parse_cli({"pitfalls", "--runs", "20"});
   EXPECT_EQ(o.command, Command::Pitfalls);
   EXPECT_EQ(o.runs, 20);
-  EXPECT_EQ(o.kernels.size(), 4u);
+  EXPECT_EQ(o.kernels.size(), 5u);
   EXPECT_THROW(parse_cli({"pitfalls", "--runs", "0"}), UsageError);
   const Options one = parse_cli({"pitfalls", "--kernel", "pitfall_float_atomic"});
   ASSERT_EQ(one.kernels.size(), 1u);

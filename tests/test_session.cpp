@@ -30,6 +30,7 @@
 #include "kernel_info.hpp"
 #include "histogram.hpp"
 #include "replay.hpp"
+#include "pitfall_words.hpp"
 #include "session.hpp"
 #include "trace_io.hpp"
 #include "test_util.hpp"
@@ -1407,8 +1408,8 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   // harris, lecture, book, course reductions, course histograms, modern (histo_warp: `record --add`)
   EXPECT_EQ(pairs, 39 + 45 + 51 + 36 + 18 + 42 + 6);
   // ... and the pitfalls, timed and traced at every block size they take (5 + 5 + 6 + 6).
-  EXPECT_EQ(s.timings.size(), 237u + 22u);
-  EXPECT_EQ(s.traces.size(), 237u + 22u);
+  EXPECT_EQ(s.timings.size(), 237u + 28u);  // 5 + 5 + 6 + 6 + 6 (pitfall_float_saturation)
+  EXPECT_EQ(s.traces.size(), 237u + 28u);
 }
 
 // The bits view from the H100 (`reducescope bits --n 67108867 --out`, 2^26 + 3 random floats in [0, 1), 10
@@ -1555,6 +1556,18 @@ TEST(SessionH100Tracks, HoldsThePitfallsResults) {
     ASSERT_NE(s.find_timing("pitfall_no_syncwarp", bs), nullptr);
     EXPECT_TRUE(s.find_timing("pitfall_no_syncwarp", bs)->correct) << "right sums, racy code";
   }
+  // The float running sum stops growing at 2^24: where that is on the session's input, checked here on the CPU.
+  const SessionMetric* at = s.find_metric("pitfall_float_saturation", 256, "saturates_at_n");
+  ASSERT_NE(at, nullptr);
+  const auto n_at = static_cast<size_t>(at->value);
+  const std::vector<float> in = make_input_f32(Pattern::RandomBytes, n_at);
+  double prefix = 0;
+  for (size_t i = 0; i + 1 < in.size(); ++i) prefix += in[i];
+  EXPECT_LT(prefix, 16777216.0) << "one element short of " << n_at << ": below 2^24";
+  EXPECT_GE(prefix + in.back(), 16777216.0) << "at " << n_at << ": 2^24 reached";
+  EXPECT_EQ(v("pitfall_float_saturation", 256, "wrong_runs"), 0.0) << "2^24 elements: below the point, right";
+  EXPECT_NE(pitfall_words(&s, *find_kernel("pitfall_float_saturation"), 256).results.find("from N = " + std::to_string(n_at)),
+            std::string::npos);
   // The float atomics are right within rounding every time, yet give many different sums, with no race.
   for (unsigned bs : kBlockSizes) {
     EXPECT_EQ(v("pitfall_float_atomic", bs, "wrong_runs"), 0.0) << bs;

@@ -35,6 +35,19 @@ RacecheckReport run_racecheck(const std::string& sanitizer, const std::string& s
   return parse_racecheck(text, k.name, bs, static_cast<uint32_t>(reserved_bytes));
 }
 
+// Where a float32 running sum of this input stops growing (pitfall_float_saturation): the first N whose exact
+// prefix sum reaches 2^24; 0 when not within 2^26 elements. (The inputs are generated in order from one
+// seed, so a longer input starts with the shorter one.)
+uint64_t saturation_n(Pattern p) {
+  const std::vector<float> v = make_input_f32(p, size_t{1} << 26);
+  double s = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    s += v[i];
+    if (s >= 16777216.0) return i + 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_pitfalls(const Options& o_in, std::ostream& out, std::ostream& err) {
@@ -122,6 +135,13 @@ int run_pitfalls(const Options& o_in, std::ostream& out, std::ostream& err) {
                       right ? "right" : "WRONG");
         out << line;
         session->set_trace(std::move(trace));
+        if (std::string(k.name) == "pitfall_float_saturation") {
+          const uint64_t at = saturation_n(o.pattern);
+          out << "    a float32 running sum of this input reaches 2^24, where it stops growing, at N = " << at
+              << (o.n < at ? ": this N is below it (right within rounding here)" : ": this N is past it") << "\n";
+          put("saturates_at_n", "elements", static_cast<double>(at),
+              "the first N whose exact prefix sum of the " + std::string(to_string(o.pattern)) + " input reaches 2^24");
+        }
         if (sanitizer.empty() || k.surprise) continue;  // the float atomics: atomics, no race to find
         const RacecheckReport report = run_racecheck(sanitizer, self, k, bs, gpu.device().reserved_smem_bytes);
         out << "    racecheck (one block): " << report.hazards_total << " hazards, " << report.races.size() << " races\n";

@@ -59,7 +59,7 @@ class WebExportError : public std::runtime_error {
 };
 
 // The default byte budget of a page: 3.5 MB (3,500,000 bytes), what a page mailed or put on a
-// course site should stay under (the bundled H100 session, every trace of every track: 3.2 MB).
+// course site should stay under (the bundled H100 session, every trace of every track: 3.24 MB).
 inline constexpr size_t kWebPageBudget = 3'500'000;
 
 struct WebExportOptions {

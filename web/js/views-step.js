@@ -74,7 +74,7 @@
     if (i.pitfall) {
       // The window's sentences (app/pitfall_words.hpp), exported per kernel and block size.
       var w = pitfallWords(k.name, S.bs);
-      h += '<span class="pit"><b>' + (i.surprise ? 'NOT WRONG, BUT NOT REPRODUCIBLE.' : 'WRONG CODE on purpose.') + '</b> ' +
+      h += '<span class="pit"><b>' + (i.surprise ? 'NOT WRONG CODE, A SURPRISE.' : 'WRONG CODE on purpose.') + '</b> ' +
         esc(i.pitfall) + '.';
       if (w && w.results) h += '<br><span title="' + esc(w.results_how) + '">' + esc(w.results) + '</span>';
       if (w && w.races) h += '<br><span title="' + esc(w.races_how) + '">' + esc(w.races) + '</span>';
