@@ -37,7 +37,6 @@
 namespace rs::exact {
 
 inline constexpr int kLimbs = 12;         // 384 bits: 277 + 31 needed, and a window's 160-bit deposit at e = 253
-inline constexpr int kWindowBits = 39;    // Window::add: m < 2^24, shifted by at most 39: < 2^63
 inline constexpr int kFastBits = 14;      // ThreadSum: exponents base .. base + 13 go through the double
 inline constexpr int kFastRun = 1 << 15;  // ThreadSum: elements between two moves of the double into the Window
 inline constexpr int kEmin = -149;        // the weight of limb 0's lowest bit: 2^-149, float's smallest subnormal
@@ -93,28 +92,14 @@ RS_HOST_DEVICE void add_piece(uint32_t m, int e, bool neg, Add add) {
   if (hi) add(q + 1, neg ? -hi : hi);
 }
 
-// A 128-bit two's-complement accumulator for values m * 2^(e - base), e in [base, base + 39].
+// A 128-bit two's-complement integer: a count of units 2^(base - 149) (ThreadSum's earlier runs).
 struct Window {
   uint64_t lo = 0;
   int64_t hi = 0;
-  RS_HOST_DEVICE static bool takes(int e, int base) { return static_cast<unsigned>(e - base) <= kWindowBits; }
-  RS_HOST_DEVICE void add(uint32_t m, int shift, bool neg) {
-    const int64_t v = static_cast<int64_t>(static_cast<uint64_t>(m) << shift);
-    const int64_t s = neg ? -v : v;
-    const uint64_t before = lo;
-    lo += static_cast<uint64_t>(s);
-    hi += (s >> 63) + (lo < before ? 1 : 0);
-  }
-  // A signed integer count of units 2^(base - 149).
   RS_HOST_DEVICE void add(int64_t s) {
     const uint64_t before = lo;
     lo += static_cast<uint64_t>(s);
     hi += (s >> 63) + (lo < before ? 1 : 0);
-  }
-  RS_HOST_DEVICE void add(const Window& o) {
-    const uint64_t before = lo;
-    lo += o.lo;
-    hi += o.hi + (lo < before ? 1 : 0);
   }
   RS_HOST_DEVICE bool empty() const { return lo == 0 && hi == 0; }
   // The window's value times 2^base (base in [0, 253]) as five 32-bit pieces from limb base / 32 on: the

@@ -182,16 +182,19 @@ TEST(ExactSum, ARunningFloatSumStopsAt2To24AndTheNoteSaysWhy) {
 }
 
 TEST(ExactSum, WindowDepositsAtEveryAlignment) {
-  // A window's deposit at each base (0 .. 253) equals adding its elements one by one into the limbs.
+  // A window's deposit at each base (0 .. 253) equals adding its elements one by one into the limbs: values
+  // m * 2^shift (m < 2^24, shift <= 38, so each fits an int64), 100 of them, either sign.
+  constexpr int kMaxShift = 38;
   std::mt19937 rng(3);
-  for (int base = 0; base <= 253 - kWindowBits; base += 7) {
+  for (int base = 0; base <= 253 - kMaxShift; base += 7) {
     Window w;
     int64_t direct[kLimbs] = {}, deposited[kLimbs] = {};
     for (int i = 0; i < 100; ++i) {
       const uint32_t m = rng() % (1u << 24);
-      const int shift = static_cast<int>(rng() % (kWindowBits + 1));
+      const int shift = static_cast<int>(rng() % (kMaxShift + 1));
       const bool neg = rng() % 3 == 0;
-      w.add(m, shift, neg);
+      const int64_t v = static_cast<int64_t>(static_cast<uint64_t>(m) << shift);
+      w.add(neg ? -v : v);
       add_piece(m, base + shift, neg, [&](int j, int64_t x) { direct[j] += x; });
     }
     w.deposit(base, [&](int j, int64_t x) { deposited[j] += x; });

@@ -478,6 +478,9 @@ TEST(SessionIo, BitsViewRoundTripsAndOlderReadersSkipIt) {
   EXPECT_EQ(back.bits.exact_bits, s.bits.exact_bits);
   EXPECT_EQ(back.bits.exact, s.bits.exact);
   EXPECT_EQ(back.bits.tolerance, s.bits.tolerance);
+  EXPECT_FALSE(back.bits.wrong(0x4affffc7u)) << "the exact sum rounded once";
+  EXPECT_TRUE(back.bits.wrong(0x4b800000u)) << "16777216: 8.4e6 beyond the tolerance";
+  EXPECT_TRUE(back.bits.wrong(0x7fc00000u)) << "NaN";
   EXPECT_EQ(back.bits.rows[1].block_sizes, (std::vector<uint32_t>{32, 64, 128, 512}));
   EXPECT_EQ(back.bits.rows[3].kernel, "CUB DeviceReduce::Sum");
   RawFile f = split(bytes);

@@ -407,6 +407,9 @@ def check_pitfalls(b, out):
     check(lines == [43, 44, 45, 46, 47, 48], "both ends of each race are marked on the source (%s)" % lines)
     mark = b.eval("document.querySelectorAll('#source .ln.race')[1].getAttribute('data-race')")
     check(mark is not None and "43 -> 44 (RAW)" in mark and "44 (WAR)" in mark, "line 44's mark names its races (%r)" % mark)
+    tip = b.eval("document.querySelectorAll('#source .ln.race')[1].title")
+    check("RAW: line 43 writes, line 44 reads: 16 words (sdata[16..31]), 64 hazards" in (tip or ""),
+          "hovering line 44 says its races in the window's words (%r)" % (tip or "")[:90])
     px = pixels(b, "smem", VERMILLION)
     check(px is not None and px[1] > 100, "the raced words are drawn in vermillion (%s)" % px)
     note = b.eval("document.getElementById('kernel-note').textContent")

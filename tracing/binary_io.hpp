@@ -23,6 +23,11 @@ class Writer {
   void f64(double v) { uint64_t b; std::memcpy(&b, &v, 8); u64(b); }
   void bytes(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
   void str(const std::string& s) { u32(static_cast<uint32_t>(s.size())); bytes(s.data(), s.size()); }
+  // A u32 count, then the values.
+  void u32s(const std::vector<uint32_t>& v) {
+    u32(static_cast<uint32_t>(v.size()));
+    for (uint32_t x : v) u32(x);
+  }
   std::string& data() { return out_; }
 
  private:
@@ -53,6 +58,15 @@ class Reader {
     std::string s(p_ + pos_, len);
     pos_ += len;
     return s;
+  }
+  // Writer::u32s' list; a count above `max` fails naming `what` ("a race's words").
+  std::vector<uint32_t> u32s(uint32_t max, const char* what) {
+    const uint32_t count = u32();
+    if (count > max) fail(std::string(what) + ": " + std::to_string(count) + " values is implausible");
+    need(uint64_t{count} * 4);
+    std::vector<uint32_t> v(count);
+    for (uint32_t& x : v) x = u32();
+    return v;
   }
   void skip(uint64_t k) { need(k); pos_ += k; }
   size_t pos() const { return pos_; }

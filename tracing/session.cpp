@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <cmath>
+#include <cstring>
 #include <set>
 #include <tuple>
 
@@ -52,8 +53,7 @@ void write_bits(Writer& w, const SessionBits& b) {
     w.str(r.kernel);
     w.u32(r.bits);
     w.u32(r.count);
-    w.u32(static_cast<uint32_t>(r.block_sizes.size()));
-    for (uint32_t bs : r.block_sizes) w.u32(bs);
+    w.u32s(r.block_sizes);
   }
 }
 
@@ -75,9 +75,7 @@ SessionBits read_bits(Reader& r) {
     row.bits = r.u32();
     row.count = r.u32();
     if (row.count == 0) r.fail("a bits row of " + row.kernel + " with no run");
-    const uint32_t sizes = r.u32();
-    if (sizes > 64) r.fail("a bits row with " + std::to_string(sizes) + " block sizes");
-    for (uint32_t k = 0; k < sizes; ++k) row.block_sizes.push_back(r.u32());
+    row.block_sizes = r.u32s(64, "a bits row's block sizes");
     b.rows.push_back(std::move(row));
   }
   return b;
@@ -91,8 +89,7 @@ void write_race(Writer& w, const SessionRace& r) {
   w.str(r.second_access);
   w.u32(r.second_line);
   w.u32(r.hazards);
-  w.u32(static_cast<uint32_t>(r.words.size()));
-  for (uint32_t word : r.words) w.u32(word);
+  w.u32s(r.words);
 }
 
 SessionRace read_race(Reader& r) {
@@ -109,12 +106,9 @@ SessionRace read_race(Reader& r) {
     if (*a != "Read" && *a != "Write") r.fail("a race with a \"" + *a + "\" access");
   }
   if (x.block_size == 0 || x.block_size > 1024) r.fail("a race at block size " + std::to_string(x.block_size));
-  const uint32_t words = r.u32();
-  if (words > kMaxRaceWords) r.fail("a race touching " + std::to_string(words) + " words is implausible");
-  x.words.reserve(words);
-  for (uint32_t i = 0; i < words; ++i) {
-    x.words.push_back(r.u32());
-    if (i > 0 && x.words[i] <= x.words[i - 1]) r.fail("a race's words are not ascending");
+  x.words = r.u32s(kMaxRaceWords, "a race's words");
+  for (size_t i = 1; i < x.words.size(); ++i) {
+    if (x.words[i] <= x.words[i - 1]) r.fail("a race's words are not ascending");
   }
   return x;
 }
@@ -288,6 +282,12 @@ std::vector<uint32_t> Session::block_sizes() const {
   for (const auto& t : timings) b.insert(t.block_size);
   for (const auto& t : traces) b.insert(t.meta.block_size);
   return {b.begin(), b.end()};
+}
+
+bool SessionBits::wrong(uint32_t bits) const {
+  float got;
+  std::memcpy(&got, &bits, 4);
+  return !(std::fabs(static_cast<double>(got) - exact) <= tolerance);
 }
 
 std::vector<const SessionRace*> Session::races_of(const std::string& kernel, uint32_t block_size) const {

@@ -126,6 +126,8 @@ struct SessionBits {
   double tolerance = 0;              // how far a float32 sum in any order may land from `exact` (FloatReference)
   std::vector<BitsRow> rows;         // kernels in the order run; patterns of a kernel most frequent first
   bool empty() const { return rows.empty(); }
+  // Whether the float32 result `bits` lies outside `tolerance` of `exact` (a NaN or an infinity does): WRONG.
+  bool wrong(uint32_t bits) const;
 };
 
 struct Session {

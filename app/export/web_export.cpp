@@ -599,7 +599,7 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
   j.end_arr();
 
   // racecheck's races (`reducescope pitfalls --out`): [kernel, bs, kind, first access, first line, second
-  // access, second line, hazards, [words]], and the pitfalls' results in the window's sentences
+  // access, second line, hazards, [words], the race in the window's words (describe_race)], and the pitfalls' results in the window's sentences
   // (pitfall_words.hpp) per kernel and block size.
   j.key("races").arr();
   for (const SessionRace& r : s.races) {
@@ -607,7 +607,7 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
     j.num(r.second_line).num(r.hazards);
     j.arr();
     for (uint32_t w : r.words) j.num(w);
-    j.end_arr().end_arr();
+    j.end_arr().str(describe_race(r)).end_arr();
   }
   j.end_arr();
   // The bits view (`reducescope bits --out`): rows [kernel, bits, count, ulps from the exact sum, [block sizes]].
@@ -618,7 +618,7 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
   for (const BitsRow& r : s.bits.rows) {
     float got;
     std::memcpy(&got, &r.bits, 4);
-    const bool wrong = !(std::fabs(static_cast<double>(got) - s.bits.exact) <= s.bits.tolerance);
+    const bool wrong = s.bits.wrong(r.bits);
     j.arr().str(r.kernel).num(r.bits).num(r.count).num(static_cast<int64_t>(ulps_between(r.bits, s.bits.exact_bits)));
     j.arr();
     for (uint32_t bs : r.block_sizes) j.num(bs);

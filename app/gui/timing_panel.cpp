@@ -429,9 +429,7 @@ void TimingPanel::drawBits(AppState& s) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(top.kernel.c_str());
     const bool hovered = ImGui::IsItemHovered();
-    float got;
-    std::memcpy(&got, &top.bits, 4);
-    const bool wrong = !(std::fabs(static_cast<double>(got) - v->exact) <= v->tolerance);
+    const bool wrong = v->wrong(top.bits);
     ImGui::TableNextColumn();
     if (j - i == 1 && !wrong) {  // green: one pattern, and a right one
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), "1");
@@ -444,6 +442,8 @@ void TimingPanel::drawBits(AppState& s) {
                 top.count);
     if (wrong) {
       // The verdict stays WRONG; the reason beside it where it is the known one (float_sum_note).
+      float got;
+      std::memcpy(&got, &top.bits, 4);
       const std::string why = float_sum_note(got, v->exact);
       ImGui::SameLine();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));

@@ -16,16 +16,12 @@
     return null;
   }
   // racecheck's races of a kernel at a block size (index "races": [kernel, bs, kind, first access, first
-  // line, second access, second line, hazards, [words]]); [] for none, or a page exported before them.
+  // line, second access, second line, hazards, [words], sentence]); [] for none, or a page exported before them.
   function racesOf(k, b) {
     return (D.races || []).filter(function (r) { return r[0] === k && r[1] === b; });
   }
-  // "RAW: line 43 writes, line 44 reads: 16 words, 64 hazards" (app/pitfall_words.hpp, describe_race).
-  function describeRace(r) {
-    var verb = function (a) { return a === 'Write' ? 'writes' : 'reads'; };
-    return r[2] + ': line ' + r[4] + ' ' + verb(r[3]) + (r[4] === r[6] ? ' and ' : ', line ' + r[6] + ' ') + verb(r[5]) +
-      ': ' + r[8].length + (r[8].length === 1 ? ' word, ' : ' words, ') + r[7] + (r[7] === 1 ? ' hazard' : ' hazards');
-  }
+  // The race in the window's words (app/pitfall_words.hpp, describe_race), as the exporter wrote it.
+  function describeRace(r) { return r[9] || ''; }
   // The pitfall's results in the window's sentences (index "pitfall_words"), or null.
   function pitfallWords(k, b) {
     var all = D.pitfall_words || [];
