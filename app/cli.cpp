@@ -6,6 +6,7 @@
 #include "cli.hpp"
 
 #include "cli_table.hpp"
+#include "multigpu.hpp"
 
 namespace rs {
 
@@ -41,6 +42,16 @@ void finish(cli::Parsing& p, const std::string& topic) {
                        ", not " + o.tracks[0]);
     }
   }
+  if (o.tracks == std::vector<std::string>{kMultiGpuTrack}) {
+    if (cmd != Command::Bench && cmd != Command::Record) {
+      throw UsageError(std::string("the ") + kMultiGpuTrack + " track has no kernels to " + topic +
+                       ": use `reducescope bench --track multigpu` or `record --track multigpu`");
+    }
+    if (p.have_kernel) throw UsageError("--kernel: the multigpu track measures NCCL, the ring and the naive way, not a kernel");
+    if (cmd == Command::Record && o.out.empty()) throw UsageError("record needs --out FILE (the session file to write)");
+    return;
+  }
+  if (o.gpus || !o.mg_sizes.empty()) throw UsageError("--gpus and --sizes belong to --track multigpu");
   if (cmd == Command::Profile) {
     if (!o.have_track) o.tracks = {"book"};
     if (o.tracks != std::vector<std::string>{"book"}) {

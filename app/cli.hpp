@@ -78,7 +78,8 @@ struct Options {
   bool compare = false;                 // --compare K[:B]: side B is kernel K at B threads
   KernelId compare_kernel = KernelId::reduce2;
   unsigned compare_block_size = 0;      // 0: side A's block size
-  int view = -1;                        // --view table|live|blocksize|sweep|bits: the timing tab (-1: saved)
+  int view = -1;                        // --view table|live|blocksize|sweep|bits|multigpu: the timing tab
+                                        // (-1: saved); with multigpu, --step S opens its ring at step S
   float ui_scale = 0;                   // --scale F, 0.75..3 (0: saved)
   bool high_contrast = false;           // --high-contrast
   bool help_overlay = false;            // --help-overlay: open with the shortcuts shown
@@ -96,6 +97,10 @@ struct Options {
   bool sweep = false;                   // export --sweep: `file` is bench CSV (several N), not a session
   std::vector<std::string> csv_files;   // sweep: the `bench --csv` files to read
   std::vector<KernelId> histo_kernels;
+  // bench / record --track multigpu (issue 21):
+  uint32_t gpus = 0;                    // --gpus G: GPUs to use (0: all; at least 2)
+  std::vector<uint64_t> mg_sizes;       // --sizes LIST: all-reduce buffer sizes per GPU, bytes (empty: 4 KiB .. 1 GiB)
+  double timeout_s = 60;                // --timeout S: a collective that has not finished after S seconds is an error
   std::string html;                     // export --html FILE: the web page to write (block_sizes: the
                                         // traces it holds; empty: as many as fit 3.5 MB)
 };
@@ -105,6 +110,10 @@ Options parse_cli(const std::vector<std::string>& args);
 
 // Help text for a topic ("" for the overview).
 std::string help_text(const std::string& topic);
+
+// Parses a byte size: "4096", "4KiB" / "4K", "256MiB" / "256M", "1GiB" / "1G", "2^20" (bytes). Throws UsageError
+// naming `option`.
+uint64_t parse_bytes(const std::string& s, const std::string& option);
 
 // Parses an element count: decimal ("16777216") or a power of two ("2^24"). 1 <= N <= 2^31.
 uint64_t parse_count(const std::string& s, const std::string& option);

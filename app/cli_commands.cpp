@@ -71,6 +71,9 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--samples", .arg = "S"},
            {.opt = "--pattern", .arg = "ones|random|iota", .in_overview = false},
            {.opt = "--csv", .arg = "FILE"},
+           {.opt = "--gpus", .arg = "G", .in_overview = false},
+           {.opt = "--sizes", .arg = "LIST", .in_overview = false},
+           {.opt = "--timeout", .arg = "S", .in_overview = false},
        }},
        1,
        "Times each kernel on the GPU and prints one table per track (and element type) in the shape of\n"
@@ -85,6 +88,12 @@ const std::vector<CommandSpec>& command_table() {
        "median, min, max. cub::DeviceReduce::Sum and a device-to-device copy are timed the same way.\n"
        "Tracks: {tracks} (`all` leaves out the pitfalls, wrong code on purpose: ask for\n"
        "--track pitfalls by name, or run `reducescope pitfalls`).\n"
+       "--track multigpu (2 or more GPUs, NCCL): a sum spread over the GPUs (each reduces its shard, then\n"
+       "ncclReduce) against one GPU, and an element-wise float32 all-reduce three ways (ncclAllReduce, a\n"
+       "hand-written ring of peer copies and adds, the naive gather to GPU 0) at --sizes (bytes per GPU,\n"
+       "default 4KiB,16KiB,...,1GiB), beside the measured peer-to-peer copy; nccl-tests' algbw and busbw.\n"
+       "--gpus G (default all), --timeout S (default 60: a collective still running after S s is an error).\n"
+       "On one GPU it says the track needs two and exits 1.\n"
        "Exit: 0 all results correct, 1 a runtime error or a wrong result, 2 a usage error.\n"},
       {Command::Trace, "trace", Operands::None,
        {with(one_kernel, {
@@ -126,6 +135,9 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--samples", .arg = "S"},
            {.opt = "--kernel", .arg = "NAME", .in_overview = false},
            {.opt = "--add", .in_overview = false},
+           {.opt = "--gpus", .arg = "G", .in_overview = false},
+           {.opt = "--sizes", .arg = "LIST", .in_overview = false},
+           {.opt = "--timeout", .arg = "S", .in_overview = false},
        }},
        1,
        "Runs every kernel of the tracks (default all; or one --kernel) at every block size it accepts on the GPU, on\n"
@@ -134,7 +146,10 @@ const std::vector<CommandSpec>& command_table() {
        "file (.rssession). The window and `export` open it on machines without a GPU.\n"
        "--add records into the existing session at --out instead, at its N, pattern and samples: the kernels'\n"
        "timings and traces are added (or replace theirs), everything else in it is kept.\n"
-       "Defaults: --n 16777216 --pattern random --samples 30.\n"},
+       "Defaults: --n 16777216 --pattern random --samples 30.\n"
+       "--track multigpu measures what `bench --track multigpu` does, traces the hand ring step by step\n"
+       "(1 MiB and 256 MiB), and stores it in the session (with --add: into an existing session, whatever\n"
+       "GPU recorded it; the recording keeps its own GPUs' names).\n"},
       {Command::Export, "export", Operands::One,
        {
            {

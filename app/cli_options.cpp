@@ -2,6 +2,7 @@
 // how that value is checked and stored in Options, with the one-line UsageError a bad value gets. Also
 // the value parsers the checks after the loop share (tracks, kernel names) and parse_count (cli.hpp).
 #include "cli_table.hpp"
+#include "multigpu.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -60,6 +61,35 @@ uint64_t parse_count(const std::string& s, const std::string& option) {
   return n;
 }
 
+uint64_t parse_bytes(const std::string& s, const std::string& option) {
+  struct Unit {
+    const char* suffix;
+    uint64_t scale;
+  };
+  static const Unit units[] = {{"GiB", 1ull << 30}, {"MiB", 1ull << 20}, {"KiB", 1ull << 10}, {"G", 1ull << 30},
+                               {"M", 1ull << 20},   {"K", 1ull << 10},   {"B", 1}};
+  std::string num = s;
+  uint64_t scale = 1;
+  for (const Unit& u : units) {
+    const std::string suf = u.suffix;
+    if (num.size() > suf.size() && num.compare(num.size() - suf.size(), suf.size(), suf) == 0) {
+      num.resize(num.size() - suf.size());
+      scale = u.scale;
+      break;
+    }
+  }
+  uint64_t v = 0;
+  if (num.rfind("2^", 0) == 0) {
+    unsigned e = 0;
+    if (!parse_uint(num.substr(2), e) || e > 40) throw UsageError(option + ": '" + s + "' must be 2^0 .. 2^40");
+    v = uint64_t{1} << e;
+  } else if (!parse_uint(num, v)) {
+    throw UsageError(option + ": '" + s + "' is not a size (bytes: 4096, 4KiB, 256MiB, 1GiB, 2^20)");
+  }
+  if (v == 0 || v > (uint64_t{1} << 40) / scale) throw UsageError(option + ": '" + s + "' is out of range");
+  return v * scale;
+}
+
 namespace cli {
 
 std::string kernel_names() {
@@ -68,13 +98,16 @@ std::string kernel_names() {
 
 std::vector<std::string> parse_tracks(const std::string& v) {
   std::vector<std::string> t;
+  if (v == kMultiGpuTrack) return {v};  // no kernels of its own: bench and record measure it (multigpu.hpp)
   if (v == "all") {  // every track but the pitfalls, which are wrong code: asked for by name only
     for (const auto& tr : track_table()) {
       if (std::string(tr.id) != kPitfallsTrack) t.push_back(tr.id);
     }
     return t;
   }
-  if (!find_track(v)) throw UsageError("--track: unknown track '" + v + "' (tracks: " + track_names() + ", all)");
+  if (!find_track(v)) {
+    throw UsageError("--track: unknown track '" + v + "' (tracks: " + track_names() + ", " + kMultiGpuTrack + ", all)");
+  }
   t.push_back(v);
   return t;
 }
@@ -174,6 +207,33 @@ const std::vector<OptionSpec>& option_table() {
       {"--quiet", false, set_switch<&Options::quiet>},
       {"--sweep", false, set_switch<&Options::sweep>},
       {"--html", true, [](Parsing& p, const std::string& v) { p.o.html = v; }},
+      {"--gpus", true,
+       [](Parsing& p, const std::string& v) {
+         if (!parse_uint(v, p.o.gpus) || p.o.gpus < 2 || p.o.gpus > 64) {
+           throw UsageError("--gpus: '" + v + "' must be a number from 2 to 64 (the multigpu track needs at least 2)");
+         }
+       }},
+      {"--sizes", true,
+       [](Parsing& p, const std::string& v) {
+         p.o.mg_sizes.clear();
+         size_t pos = 0;
+         while (pos <= v.size()) {
+           const size_t comma = v.find(',', pos);
+           const std::string one = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+           const uint64_t b = parse_bytes(one, "--sizes");
+           if (b % 4) throw UsageError("--sizes: " + one + " is not a whole number of float32 elements (a multiple of 4 bytes)");
+           if (b > (uint64_t{8} << 30)) throw UsageError("--sizes: " + one + " is above 8 GiB");
+           p.o.mg_sizes.push_back(b);
+           if (comma == std::string::npos) break;
+           pos = comma + 1;
+         }
+       }},
+      {"--timeout", true,
+       [](Parsing& p, const std::string& v) {
+         unsigned s = 0;
+         if (!parse_uint(v, s) || s < 1 || s > 3600) throw UsageError("--timeout: '" + v + "' must be 1 to 3600 seconds");
+         p.o.timeout_s = s;
+       }},
       {"--runs", true,
        [](Parsing& p, const std::string& v) {
          if (!parse_uint(v, p.o.runs) || p.o.runs < 1 || p.o.runs > 100000) {
@@ -212,8 +272,11 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--view", true,
        [](Parsing& p, const std::string& v) {
-         p.o.view = v == "table" ? 0 : v == "live" ? 1 : v == "blocksize" ? 2 : v == "sweep" ? 3 : v == "bits" ? 4 : -2;
-         if (p.o.view < 0) throw UsageError("--view: '" + v + "' is not one of table, live, blocksize, sweep, bits");
+         p.o.view = v == "table" ? 0 : v == "live" ? 1 : v == "blocksize" ? 2 : v == "sweep" ? 3 : v == "bits" ? 4
+                  : v == "multigpu" ? 5 : -2;
+         if (p.o.view < 0) {
+           throw UsageError("--view: '" + v + "' is not one of table, live, blocksize, sweep, bits, multigpu");
+         }
        }},
       {"--scale", true,
        [](Parsing& p, const std::string& v) {

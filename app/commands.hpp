@@ -30,6 +30,12 @@ int run_bits(const Options& o, std::ostream& out, std::ostream& err);
 // its timings that have none from the rows at the session's N.
 int run_sweep(const Options& o, std::ostream& out, std::ostream& err);
 
+// bench / record --track multigpu (app/commands/multigpu.cpp): measures, prints the tables, and with `record`
+// stores the recording in o.out (a new session, or with --add the existing one).
+int run_multigpu(const Options& o, bool record, std::ostream& out, std::ostream& err);
+// The tables `bench --track multigpu` and `show` print for a multi-GPU recording.
+std::string summarize_multigpu(const SessionMultiGpu& m);
+
 // The summary `reducescope show` prints for a loaded trace (also used by `trace`).
 std::string summarize_trace(const Trace& trace, const Replay& replay);
 // The summary `reducescope show` prints for a session: GPU, date, input, method, Harris's

@@ -641,6 +641,26 @@ Timing GpuReducer::time(KernelId kernel, unsigned block_size, int samples, int w
   return t;
 }
 
+const void* GpuReducer::enqueue_on_device(KernelId kernel, unsigned block_size) {
+  Impl& m = *impl_;
+  if (m.n == 0) throw std::logic_error("GpuReducer: no input (call set_input first)");
+  if (Impl::host_finished(kernel)) {
+    throw std::invalid_argument(std::string(kernel_info(kernel).name) + " finishes on the host: no device result");
+  }
+  RS_CUDA(cudaSetDevice(m.device));
+  m.prepare(kernel);
+  return m.launch_any(kernel, block_size, NullProbe{}, NullProbe{});
+}
+
+void GpuReducer::enqueue_l2_flush() {
+  Impl& m = *impl_;
+  RS_CUDA(cudaSetDevice(m.device));
+  m.ensure_flush();
+  RS_CUDA(cudaMemsetAsync(m.d_flush, 0x5a, m.flush_bytes, m.stream));
+}
+
+void* GpuReducer::stream_handle() const { return impl_->stream; }
+
 int32_t GpuReducer::run_cub() {
   Impl& m = *impl_;
   if (!m.d_cub_temp) {

@@ -108,6 +108,17 @@ class GpuReducer {
   // launch. The returned trace's meta.result is the sum the tracing build computed.
   Trace trace(KernelId kernel, unsigned block_size, unsigned traced_block = 0);
 
+  // --- For the multigpu track (kernels/multigpu.cu), which combines several reducers' results with NCCL on
+  // the GPUs. Enqueues one reduction of the current input with the timing build on the reducer's stream and
+  // returns, without waiting, the device address (on this reducer's GPU) where its 32-bit result will be;
+  // valid until the next call. Throws std::invalid_argument for a kernel whose finish runs on the host
+  // (Finish::HostSum / HostReduce: no device result) or a block size it cannot take, CudaError on failure.
+  const void* enqueue_on_device(KernelId kernel, unsigned block_size);
+  // Enqueues the write of 2 x the L2 size that time() makes before each sample (evicts the input from L2).
+  void enqueue_l2_flush();
+  // The reducer's CUDA stream (a cudaStream_t, non-blocking), on its device.
+  void* stream_handle() const;
+
   // --- The course track's histograms (histogram.hpp; registry entries with ReduceOp::Histogram, which
   // run(), time() and trace() refuse): bytes into bin_count(bins) counters. A histogram input lives
   // beside the reduction input; each has its own buffers. The methods below throw

@@ -98,6 +98,14 @@ usage_case bench --frobnicate
 usage_case bench --kernel
 usage_case bench --kernel reduce4 --block-size 32
 expect_in "$ERR" "at least 64" "bench --kernel reduce4 --block-size 32"
+usage_case bench --track multigpu --sizes 4097
+expect_in "$ERR" "multiple of 4" "bench --track multigpu --sizes 4097"
+usage_case trace --track multigpu --block-size 256
+# The multigpu track on a machine without 2 GPUs (CI): one line saying so, exit 1, never a hang.
+expect_rc 1 bench --track multigpu --sizes 4KiB
+expect_in "$ERR" "needs at least 2 GPUs\|needs CUDA and NCCL" "bench --track multigpu on fewer than 2 GPUs (or a build without NCCL)"
+expect_rc 1 record --track multigpu --sizes 4KiB --out "$TMP/mg.rssession"
+if [[ ! -e $TMP/mg.rssession ]]; then pass; else fail "record --track multigpu wrote a session without measuring"; fi
 usage_case trace --kernel nope --block-size 256
 expect_in "$ERR" "nope" "trace --kernel nope"
 usage_case trace --kernel reduce4 --block-size 32

@@ -95,6 +95,45 @@ TEST(ParseCli, BenchTrack) {
                        "reduce2 reduces int32 only"));
 }
 
+// The multigpu track (issue 21): bench and record only; --gpus, --sizes and --timeout belong to it.
+TEST(ParseCli, MultiGpuTrack) {
+  Options b = parse_cli({"bench", "--track", "multigpu"});
+  EXPECT_EQ(b.tracks, std::vector<std::string>{"multigpu"});
+  EXPECT_TRUE(b.kernels.empty());
+  EXPECT_EQ(b.gpus, 0u);
+  EXPECT_TRUE(b.mg_sizes.empty());
+  EXPECT_EQ(b.timeout_s, 60);
+  Options r = parse_cli({"record", "--track", "multigpu", "--out", "s.rssession", "--gpus", "2", "--sizes",
+                         "4KiB,1M,2^20,4096,1GiB", "--timeout", "5"});
+  EXPECT_EQ(r.gpus, 2u);
+  EXPECT_EQ(r.mg_sizes, (std::vector<uint64_t>{4096, 1u << 20, 1u << 20, 4096, 1u << 30}));
+  EXPECT_EQ(r.timeout_s, 5);
+  EXPECT_TRUE(contains(usage_error({"trace", "--track", "multigpu", "--block-size", "256"}), "no kernels to trace"));
+  EXPECT_TRUE(contains(usage_error({"record", "--track", "multigpu"}), "--out"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--track", "multigpu", "--kernel", "reduce0"}), "not a kernel"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--track", "multigpu", "--sizes", "4097"}), "multiple of 4"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--track", "multigpu", "--sizes", "4KiB,,8KiB"}), "not a size"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--track", "multigpu", "--gpus", "1"}), "at least 2"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--track", "multigpu", "--timeout", "0"}), "--timeout"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--gpus", "2"}), "belong to --track multigpu"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--track", "nope"}), "multigpu"));
+  Options all = parse_cli({"bench", "--track", "all"});
+  for (const std::string& t : all.tracks) EXPECT_NE(t, "multigpu") << "all means the one-GPU tracks";
+}
+
+TEST(ParseBytes, UnitsAndErrors) {
+  EXPECT_EQ(parse_bytes("4096", "--sizes"), 4096u);
+  EXPECT_EQ(parse_bytes("4KiB", "--sizes"), 4096u);
+  EXPECT_EQ(parse_bytes("4K", "--sizes"), 4096u);
+  EXPECT_EQ(parse_bytes("256MiB", "--sizes"), uint64_t{256} << 20);
+  EXPECT_EQ(parse_bytes("1G", "--sizes"), uint64_t{1} << 30);
+  EXPECT_EQ(parse_bytes("2^30", "--sizes"), uint64_t{1} << 30);
+  EXPECT_THROW(parse_bytes("0", "--sizes"), UsageError);
+  EXPECT_THROW(parse_bytes("KiB", "--sizes"), UsageError);
+  EXPECT_THROW(parse_bytes("2^41", "--sizes"), UsageError);
+  EXPECT_THROW(parse_bytes("-4", "--sizes"), UsageError);
+}
+
 TEST(ParseCli, TraceAndRunTakeATrack) {
   Options t = parse_cli({"trace", "--track", "lecture", "--block-size", "256"});
   EXPECT_EQ(t.kernels, track_kernels("lecture"));

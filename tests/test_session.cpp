@@ -494,6 +494,82 @@ TEST(SessionIo, BitsViewRoundTripsAndOlderReadersSkipIt) {
   EXPECT_TRUE(contains(format_error(serialize_session(bad)), "bits view"));
 }
 
+// The multigpu track (`record --track multigpu`): a section of its own, skipped by older readers; rows with
+// impossible times and rings that are not the ring's schedule are refused.
+SessionMultiGpu small_multigpu() {
+  SessionMultiGpu m;
+  m.gpus = 2;
+  m.gpu_names = {"NVIDIA H200", "NVIDIA H200"};
+  m.topology = "\tGPU0\tGPU1\nGPU0\t X \tNV18\nGPU1\tNV18\t X \n";
+  m.link = "NV18";
+  m.nccl_version = "2.28.9";
+  m.method = "CUDA events on every GPU";
+  m.date = "2026-11-24T17:00:00Z";
+  m.rows = {{"allreduce", "nccl", 1u << 30, 2, 3.28, 3.27, 3.31, 20, 327.4, 327.4, true},
+            {"allreduce", "ring", 1u << 30, 2, 3.00, 2.99, 3.10, 20, 357.9, 357.9, true},
+            {"copy", "p2p", 1u << 30, 2, 2.72, 2.71, 2.74, 20, 394.8, 394.8, true}};
+  RingRecording ring;
+  ring.bytes = 4096;
+  ring.gpus = 2;
+  ring.total_us = 30;
+  for (const RingTransfer& t : ring_schedule(2)) {
+    RingEvent e{t.step, t.phase, t.from, t.to, t.chunk, 2048, 1.0 + 10 * t.step, 5.0 + 10 * t.step, 0, 0};
+    if (t.phase == RingPhase::ReduceScatter) e.add_start_us = 6, e.add_end_us = 8;
+    ring.events.push_back(e);
+  }
+  m.rings.push_back(ring);
+  return m;
+}
+
+TEST(SessionIo, MultiGpuRoundTripsAndOlderReadersSkipIt) {
+  Session s = small_session();
+  s.multigpu = small_multigpu();
+  const std::string bytes = serialize_session(s);
+  EXPECT_EQ(get_u32(bytes, 8), 1u) << "the section needs no new version";
+  Session back = parse_session(bytes, kName);
+  EXPECT_EQ(serialize_session(back), bytes);
+  ASSERT_EQ(back.multigpu.gpus, 2u);
+  EXPECT_EQ(back.multigpu.link, "NV18");
+  EXPECT_EQ(back.multigpu.topology, s.multigpu.topology);
+  ASSERT_EQ(back.multigpu.rows.size(), 3u);
+  ASSERT_NE(back.multigpu.find("allreduce", "ring", 1u << 30), nullptr);
+  EXPECT_EQ(back.multigpu.find("allreduce", "ring", 1u << 30)->median_ms, 3.00);
+  EXPECT_EQ(back.multigpu.find("allreduce", "ring", 4096), nullptr);
+  EXPECT_EQ(back.multigpu.sizes("allreduce"), std::vector<uint64_t>{1u << 30});
+  ASSERT_EQ(back.multigpu.rings.size(), 1u);
+  EXPECT_EQ(back.multigpu.rings[0].events.size(), 4u);
+  EXPECT_EQ(back.multigpu.rings[0].events[1].add_end_us, 8);
+  expect_same(s, back);
+
+  RawFile f = split(bytes);
+  f.sections.erase(f.sections.begin() + static_cast<std::ptrdiff_t>(find_section(f, 10)));
+  EXPECT_TRUE(parse_session(assemble(f), kName).multigpu.empty()) << "a session without the recording opens";
+
+  Session bad = s;
+  bad.multigpu.rows[0].median_ms = 0;
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "times")) << "a row of 0 ms";
+  bad = s;
+  bad.multigpu.rows[1].min_ms = 4;
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "times")) << "min above the median";
+  bad = s;
+  bad.multigpu.gpus = 1;
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "1 GPUs"));
+  bad = s;
+  std::swap(bad.multigpu.rings[0].events[0], bad.multigpu.rings[0].events[1]);
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "schedule")) << "transfers out of order";
+  bad = s;
+  bad.multigpu.rings[0].events.pop_back();
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "transfers")) << "a missing transfer";
+  bad = s;
+  bad.multigpu.rings[0].events[2].copy_end_us = -1;
+  EXPECT_TRUE(contains(format_error(serialize_session(bad)), "time of")) << "a negative time";
+  // Truncated: the row count claims more rows than the section holds.
+  f = split(bytes);
+  std::string& payload = f.sections[find_section(f, 10)].payload;
+  payload.resize(payload.size() / 2);
+  EXPECT_FALSE(format_error(assemble(f)).empty());
+}
+
 TEST(SessionIo, RoundTripEmptySession) {
   // No timings and no traces: a valid (if useless) session; the defaults come back.
   const Session s;

@@ -31,6 +31,7 @@ enum Tag : uint32_t {
   kTagSweep = 7,     // str gpu, str method, f64 peak GB/s, u32 count, then the points
   kTagRaces = 8,     // u32 count, then the races (write_race); readers that predate it skip it
   kTagBits = 9,      // SessionBits (write_bits); readers that predate it skip it
+  kTagMultiGpu = 10, // SessionMultiGpu (write_multigpu); readers that predate it skip it
 };
 
 constexpr uint32_t kMaxTimings = 4096;
@@ -40,6 +41,117 @@ constexpr uint32_t kMaxRaces = 65536;
 constexpr uint32_t kMaxRaceWords = 1u << 16;  // 256 KiB of shared memory in 4-byte words
 
 constexpr uint32_t kMaxBitsRows = 65536;
+constexpr uint32_t kMaxMultiGpuRows = 65536;
+constexpr uint32_t kMaxRings = 64;
+constexpr uint32_t kMaxGpus = 64;
+
+void write_multigpu(Writer& w, const SessionMultiGpu& m) {
+  w.u32(m.gpus);
+  w.u32(static_cast<uint32_t>(m.gpu_names.size()));
+  for (const std::string& g : m.gpu_names) w.str(g);
+  for (const std::string* s : {&m.topology, &m.link, &m.nccl_version, &m.method, &m.date}) w.str(*s);
+  w.u8(m.peer_access ? 1 : 0);
+  w.u32(static_cast<uint32_t>(m.rows.size()));
+  for (const MultiGpuRow& r : m.rows) {
+    w.str(r.op);
+    w.str(r.method);
+    w.u64(r.bytes);
+    w.u32(r.gpus);
+    for (double v : {r.median_ms, r.min_ms, r.max_ms}) w.f64(v);
+    w.u32(r.samples);
+    w.f64(r.algbw_gbps);
+    w.f64(r.busbw_gbps);
+    w.u8(r.correct ? 1 : 0);
+  }
+  w.u32(static_cast<uint32_t>(m.rings.size()));
+  for (const RingRecording& ring : m.rings) {
+    w.u64(ring.bytes);
+    w.u32(ring.gpus);
+    w.f64(ring.total_us);
+    w.u32(static_cast<uint32_t>(ring.events.size()));
+    for (const RingEvent& e : ring.events) {
+      w.u32(e.step);
+      w.u8(static_cast<uint8_t>(e.phase));
+      w.u32(e.from);
+      w.u32(e.to);
+      w.u32(e.chunk);
+      w.u64(e.chunk_bytes);
+      for (double v : {e.copy_start_us, e.copy_end_us, e.add_start_us, e.add_end_us}) w.f64(v);
+    }
+  }
+}
+
+SessionMultiGpu read_multigpu(Reader& r) {
+  SessionMultiGpu m;
+  m.gpus = r.u32();
+  if (m.gpus < 2 || m.gpus > kMaxGpus) r.fail("a multi-GPU recording on " + std::to_string(m.gpus) + " GPUs");
+  const uint32_t names = r.u32();
+  if (names != m.gpus) r.fail(std::to_string(names) + " GPU names for " + std::to_string(m.gpus) + " GPUs");
+  for (uint32_t i = 0; i < names; ++i) m.gpu_names.push_back(r.str());
+  for (std::string* s : {&m.topology, &m.link, &m.nccl_version, &m.method, &m.date}) *s = r.str();
+  m.peer_access = r.u8() != 0;
+  const uint32_t rows = r.u32();
+  if (rows > kMaxMultiGpuRows) r.fail("multi-GPU row count " + std::to_string(rows) + " is implausible");
+  for (uint32_t i = 0; i < rows; ++i) {
+    MultiGpuRow x;
+    x.op = r.str();
+    x.method = r.str();
+    x.bytes = r.u64();
+    x.gpus = r.u32();
+    for (double* v : {&x.median_ms, &x.min_ms, &x.max_ms}) *v = r.f64();
+    x.samples = r.u32();
+    x.algbw_gbps = r.f64();
+    x.busbw_gbps = r.f64();
+    x.correct = r.u8() != 0;
+    if (!(x.median_ms > 0) || !(x.min_ms <= x.median_ms) || !(x.median_ms <= x.max_ms)) {
+      r.fail("a multi-GPU row (" + x.op + " " + x.method + ") with times " + std::to_string(x.min_ms) + " / " +
+             std::to_string(x.median_ms) + " / " + std::to_string(x.max_ms) + " ms");
+    }
+    if (x.gpus == 0 || x.gpus > kMaxGpus || x.bytes == 0 || x.samples == 0) {
+      r.fail("a multi-GPU row (" + x.op + " " + x.method + ") of " + std::to_string(x.bytes) + " bytes on " +
+             std::to_string(x.gpus) + " GPUs, " + std::to_string(x.samples) + " samples");
+    }
+    m.rows.push_back(std::move(x));
+  }
+  const uint32_t rings = r.u32();
+  if (rings > kMaxRings) r.fail("ring recording count " + std::to_string(rings) + " is implausible");
+  for (uint32_t i = 0; i < rings; ++i) {
+    RingRecording ring;
+    ring.bytes = r.u64();
+    ring.gpus = r.u32();
+    ring.total_us = r.f64();
+    if (ring.gpus != m.gpus) r.fail("a ring on " + std::to_string(ring.gpus) + " GPUs in a " + std::to_string(m.gpus) + "-GPU recording");
+    const uint32_t events = r.u32();
+    const std::vector<RingTransfer> sched = ring_schedule(ring.gpus);
+    if (events != sched.size()) {
+      r.fail("a ring on " + std::to_string(ring.gpus) + " GPUs with " + std::to_string(events) + " transfers, not " +
+             std::to_string(sched.size()));
+    }
+    for (uint32_t k = 0; k < events; ++k) {
+      RingEvent e;
+      e.step = r.u32();
+      const uint8_t phase = r.u8();
+      if (phase > 1) r.fail("a ring transfer of phase " + std::to_string(phase));
+      e.phase = static_cast<RingPhase>(phase);
+      e.from = r.u32();
+      e.to = r.u32();
+      e.chunk = r.u32();
+      e.chunk_bytes = r.u64();
+      for (double* v : {&e.copy_start_us, &e.copy_end_us, &e.add_start_us, &e.add_end_us}) *v = r.f64();
+      const RingTransfer& t = sched[k];
+      if (e.step != t.step || e.phase != t.phase || e.from != t.from || e.to != t.to || e.chunk != t.chunk) {
+        r.fail("ring transfer " + std::to_string(k) + " is not the ring's schedule (step " + std::to_string(e.step) +
+               ", GPU " + std::to_string(e.from) + " -> " + std::to_string(e.to) + ", chunk " + std::to_string(e.chunk) + ")");
+      }
+      for (double v : {e.copy_start_us, e.copy_end_us, e.add_start_us, e.add_end_us}) {
+        if (!std::isfinite(v) || v < 0) r.fail("a ring transfer with a time of " + std::to_string(v) + " us");
+      }
+      ring.events.push_back(e);
+    }
+    m.rings.push_back(std::move(ring));
+  }
+  return m;
+}
 
 void write_bits(Writer& w, const SessionBits& b) {
   w.u64(b.n);
@@ -380,6 +492,11 @@ std::string serialize_session(const Session& s) {
     write_bits(bw, s.bits);
     detail::section(w, kTagBits, bw.data());
   }
+  if (!s.multigpu.empty()) {
+    Writer mw;
+    write_multigpu(mw, s.multigpu);
+    detail::section(w, kTagMultiGpu, mw.data());
+  }
   if (!s.races.empty()) {
     Writer rw;
     rw.u32(static_cast<uint32_t>(s.races.size()));
@@ -453,6 +570,12 @@ Session parse_session(const std::string& bytes, const std::string& name) {
               Reader r(payload, size, name, "bits section");
               s.bits = read_bits(r);
               if (r.left() != 0) r.fail("the bits section has " + std::to_string(r.left()) + " stray bytes");
+              break;
+            }
+            case kTagMultiGpu: {
+              Reader r(payload, size, name, "multi-GPU section");
+              s.multigpu = read_multigpu(r);
+              if (r.left() != 0) r.fail("the multi-GPU section has " + std::to_string(r.left()) + " stray bytes");
               break;
             }
             case kTagRaces: {

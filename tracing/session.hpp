@@ -13,7 +13,8 @@
 // File layout (docs/trace-format.md, "Session files"): 8 magic bytes "RSSESSN\0", u32 format
 // version, u32 reserved (0), then sections like a trace file's (u32 tag, u32 reserved, u64
 // size, payload): 1 meta, 2 timing table, 3 one trace (repeated; a zlib-compressed .rstrace
-// file), 5 profiler metrics (version 2), 6 launch counts, 7 the N sweep, 4 CRC-32 of every byte
+// file), 5 profiler metrics (version 2), 6 launch counts, 7 the N sweep, 8 racecheck's races, 9 the bits
+// view, 10 the multi-GPU recording (multigpu.hpp), 4 CRC-32 of every byte
 // before it (last). Little-endian; unknown tags are skipped, so sections 6 and 7 need no new
 // version: a release before them opens the file and ignores them. A session without metrics is
 // written as version 1, so that earlier releases still open it.
@@ -25,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "multigpu.hpp"
 #include "trace_format.hpp"
 #include "sweep.hpp"
 #include "trace_io.hpp"
@@ -139,6 +141,8 @@ struct Session {
   SessionBits bits;                    // the bits view of float32 sums (`reducescope bits --out`); may be empty
   std::vector<SessionRace> races;      // racecheck's data races, per kernel and block size; any order (older sessions
                                        // have none; readers that predate the section skip it)
+  SessionMultiGpu multigpu;            // the multigpu track (`record --track multigpu`); may be empty. It keeps its own
+                                       // GPUs' names: a session recorded on one GPU can carry it (`record --add`)
 
   // The races recorded for `kernel` at `block_size`, in the session's order; empty when none.
   std::vector<const SessionRace*> races_of(const std::string& kernel, uint32_t block_size) const;

@@ -39,6 +39,7 @@ constexpr int kRepeatRuns = 5;  // float32 rows: runs compared bit for bit
 }  // namespace
 
 int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
+  if (o.tracks == std::vector<std::string>{kMultiGpuTrack}) return run_multigpu(o, false, out, err);
   return guarded("bench", err, [&] {
     GpuReducer gpu;
     const DeviceInfo& d = gpu.device();

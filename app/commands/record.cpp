@@ -64,6 +64,7 @@ Timing to_timing(const SessionTiming& t) {
 }
 
 int run_record(const Options& o_in, std::ostream& out, std::ostream& err) {
+  if (o_in.tracks == std::vector<std::string>{kMultiGpuTrack}) return run_multigpu(o_in, true, out, err);
   return guarded("record", err, [&] {
     Options o = o_in;
     GpuReducer gpu;

@@ -230,6 +230,7 @@ std::string summarize_session(const Session& s) {
     }
   }
   out += bits_section(s);
+  if (!s.multigpu.empty()) out += "\nmulti-GPU recording (reducescope record --track multigpu): " + summarize_multigpu(s.multigpu);
   out += pitfall_section(s);
   out += metrics_section(s);
   out += "\n";  // two appends: "\n" + std::to_string(...) trips GCC 12's -Wrestrict false positive here
