@@ -598,8 +598,9 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     if (s == 0 || s % 4) throw std::invalid_argument("--sizes: " + std::to_string(s) + " bytes is not a whole number of float32 elements (a multiple of 4)");
   }
   if (cfg.samples < 1 || cfg.warmups < 0) throw std::invalid_argument("samples must be at least 1");
+  const bool emulate = cfg.emulate_gpus >= 2;
   const int present = multigpu_device_count();
-  if (present < 2) {
+  if (present < 2 && !(emulate && present == 1)) {
     std::string what = present == 1 ? "1 GPU" : "no GPU";
     if (present == 1) {
       cudaDeviceProp p{};
@@ -607,9 +608,9 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     }
     throw MultiGpuError("the multigpu track needs at least 2 GPUs; this machine has " + what);
   }
-  const uint32_t G = cfg.gpus ? cfg.gpus : static_cast<uint32_t>(present);
+  const uint32_t G = emulate ? cfg.emulate_gpus : cfg.gpus ? cfg.gpus : static_cast<uint32_t>(present);
   if (G < 2) throw std::invalid_argument("--gpus: the multigpu track needs at least 2 GPUs");
-  if (G > static_cast<uint32_t>(present)) {
+  if (!emulate && G > static_cast<uint32_t>(present)) {
     throw MultiGpuError("--gpus " + std::to_string(G) + ": this machine has " + std::to_string(present) + " GPUs");
   }
   for (uint64_t n : cfg.sum_n) {
@@ -618,11 +619,11 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
   }
   // NVLink multicast off before any communicator exists (the GPU machines require it; see the header).
   setenv("NCCL_NVLS_ENABLE", "0", 1);
-  Nccl& nccl = Nccl::get();
+  Nccl* nccl_p = emulate ? nullptr : &Nccl::get();
 
   SessionMultiGpu out;
   out.gpus = G;
-  out.nccl_version = nccl.version;
+  out.nccl_version = emulate ? "none (emulated on one GPU)" : nccl_p->version;
   out.date = utc_now();
   char m[400];
   std::snprintf(m, sizeof m,
@@ -631,25 +632,27 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
                 "time; busbw = algbw x 2(G-1)/G for the all-reduce. The spread sum: L2 flushed before each call",
                 cfg.warmups, cfg.samples);
   out.method = m;
-  std::tie(out.topology, out.link) = topology();
+  if (emulate) out.method = "EMULATED: " + std::to_string(G) + " virtual GPUs on device 0, no NCCL; times mean nothing";
+  else std::tie(out.topology, out.link) = topology();
 
   Ctx c;
   c.G = G;
-  c.nccl = &nccl;
+  c.nccl = nccl_p;
   c.timeout_s = cfg.timeout_s;
   for (uint32_t g = 0; g < G; ++g) {
-    c.dev.push_back(static_cast<int>(g));
+    const int d = emulate ? 0 : static_cast<int>(g);
+    c.dev.push_back(d);
     cudaDeviceProp p{};
-    MG_CUDA(cudaGetDeviceProperties(&p, static_cast<int>(g)));
+    MG_CUDA(cudaGetDeviceProperties(&p, d));
     out.gpu_names.push_back(p.name);
     c.sms.push_back(p.multiProcessorCount);
-    MG_CUDA(cudaSetDevice(static_cast<int>(g)));
+    MG_CUDA(cudaSetDevice(d));
     cudaStream_t s = nullptr;
     MG_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     c.stream.push_back(s);
   }
   // Peer access between every pair (the ring uses neighbours, the naive way GPU 0 and the others).
-  for (uint32_t a = 0; a < G; ++a) {
+  for (uint32_t a = 0; a < G && !emulate; ++a) {
     for (uint32_t b = 0; b < G; ++b) {
       if (a == b) continue;
       int ok = 0;
@@ -666,10 +669,12 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
       else MG_CUDA(e);
     }
   }
-  c.comm.resize(G);
-  MG_NCCL(nccl, CommInitAll(c.comm.data(), static_cast<int>(G), c.dev.data()));
-  say("NCCL " + nccl.version + " on " + std::to_string(G) + " GPUs" + (out.link.empty() ? "" : ", linked by " + out.link) +
-      " (NCCL_NVLS_ENABLE=0)");
+  if (!emulate) {
+    c.comm.resize(G);
+    MG_NCCL(*nccl_p, CommInitAll(c.comm.data(), static_cast<int>(G), c.dev.data()));
+    say("NCCL " + nccl_p->version + " on " + std::to_string(G) + " GPUs" +
+        (out.link.empty() ? "" : ", linked by " + out.link) + " (NCCL_NVLS_ENABLE=0)");
+  }
 
   // Correctness at element counts that divide by neither G nor 4 (untimed).
   for (uint64_t n : cfg.check_elems) {
@@ -682,6 +687,7 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     }
     std::string line = "checked at " + std::to_string(n) + " elements:";
     for (const char* method : {"nccl", "ring", "naive"}) {
+      if (emulate && std::string(method) == "nccl") continue;
       reset_work(c, b);
       if (std::string(method) == "nccl") enqueue_nccl_allreduce(c, b);
       else if (std::string(method) == "ring") enqueue_ring(c, b, plan, false);
@@ -741,7 +747,7 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
       for (uint64_t i = 0; i < b.n && ok2; ++i) ok2 = got[i] == whole_value(i, 1);
       add(make_row("copy_bidir", "p2p", bytes, 2, s2, ok2));
     }
-    {
+    if (!emulate) {
       const Stats s = time_calls(c, c.stream, cfg.samples, cfg.warmups, "ncclAllReduce", reset,
                                  [&] { enqueue_nccl_allreduce(c, b); });
       add(make_row("allreduce", "nccl", bytes, G, s, check_allreduce(c, b)));
@@ -774,7 +780,7 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
   const KernelInfo* k = find_kernel("single_pass_atomic");
   if (!k) throw std::logic_error("single_pass_atomic is not in the kernel table");
   constexpr unsigned kBlock = 1024;
-  for (uint64_t n : cfg.sum_n) {
+  for (uint64_t n : emulate ? std::vector<uint64_t>{} : cfg.sum_n) {
     const std::vector<int32_t> all = make_input(Pattern::RandomBytes, n);
     const int32_t want = cpu_reduce(all);
     {
@@ -803,12 +809,12 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
         MG_CUDA(cudaSetDevice(c.dev[g]));
         part[g] = red[g]->enqueue_on_device(k->id, kBlock);
       }
-      MG_NCCL(nccl, GroupStart());
+      MG_NCCL(*nccl_p, GroupStart());
       for (uint32_t g = 0; g < G; ++g) {
-        MG_NCCL(nccl, Reduce(part[g], g == 0 ? result.p : const_cast<void*>(part[g]), 1, ncclInt32, ncclSum, 0,
+        MG_NCCL(*nccl_p, Reduce(part[g], g == 0 ? result.p : const_cast<void*>(part[g]), 1, ncclInt32, ncclSum, 0,
                              c.comm[g], streams[g]));
       }
-      MG_NCCL(nccl, GroupEnd());
+      MG_NCCL(*nccl_p, GroupEnd());
     };
     auto flush = [&] {
       for (uint32_t g = 0; g < G; ++g) {

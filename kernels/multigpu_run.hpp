@@ -38,6 +38,10 @@ struct MultiGpuConfig {
   int samples = 20;                  // timed calls per row (median, min, max)
   int warmups = 5;                   // untimed calls before them
   double timeout_s = 60;             // a call that has not finished after this long is an error
+  // Tests only (tests/test_gpu_multigpu.cpp): >= 2 runs the ring, the naive way and the peer copies with this
+  // many virtual GPUs that are all device 0, without NCCL (which refuses one device twice), so the ring's
+  // code is checked on a one-GPU machine. Its times mean nothing. 0: off.
+  uint32_t emulate_gpus = 0;
 };
 
 // How many CUDA GPUs the machine has (0 with no driver or a build without CUDA).

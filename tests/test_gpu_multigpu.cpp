@@ -74,6 +74,52 @@ TEST(MultiGpuGpu, EveryMethodIsRightAtSeveralSizes) {
   }
 }
 
+// The ring's and the naive way's code on any GPU: G virtual GPUs that are all device 0 (no NCCL), for
+// G = 2, 3 and 4, at lengths that divide by neither G nor 4. Checks the results and the traced ring's events.
+TEST(MultiGpuGpu, RingAndNaiveRightWithVirtualGpusOnOneDevice) {
+  if (multigpu_device_count() < 1) GTEST_SKIP() << "needs a GPU";
+  for (uint32_t g : {2u, 3u, 4u}) {
+    MultiGpuConfig c;
+    c.emulate_gpus = g;
+    c.sizes = {4100, 1000004};
+    c.check_elems = {1, 3, 5, 1001, 1000003};
+    c.sum_n = {};
+    c.ring_trace_sizes = {1000004};
+    c.samples = 2;
+    c.warmups = 1;
+    std::vector<std::string> lines;
+    const SessionMultiGpu m = measure_multigpu(c, [&](const std::string& l) { lines.push_back(l); });
+    EXPECT_EQ(m.gpus, g);
+    int checked = 0;
+    for (const std::string& l : lines) {
+      if (l.rfind("checked at", 0) != 0) continue;
+      ++checked;
+      EXPECT_EQ(l.find("WRONG"), std::string::npos) << l << " (G = " << g << ")";
+      EXPECT_NE(l.find("ring correct"), std::string::npos) << l;
+      EXPECT_NE(l.find("naive correct"), std::string::npos) << l;
+    }
+    EXPECT_EQ(checked, 5);
+    for (uint64_t bytes : c.sizes) {
+      for (const char* method : {"ring", "naive"}) {
+        const MultiGpuRow* r = m.find("allreduce", method, bytes);
+        ASSERT_NE(r, nullptr) << method << " at " << bytes << " bytes, G = " << g;
+        EXPECT_TRUE(r->correct) << method << " at " << bytes << " bytes, G = " << g;
+      }
+      EXPECT_EQ(m.find("allreduce", "nccl", bytes), nullptr) << "no NCCL in the emulation";
+    }
+    ASSERT_EQ(m.rings.size(), 1u);
+    EXPECT_EQ(m.rings[0].events.size(), ring_schedule(g).size());
+    for (const RingEvent& e : m.rings[0].events) {
+      EXPECT_LE(e.copy_start_us, e.copy_end_us);
+      EXPECT_GT(e.chunk_bytes, 0u);
+      if (e.phase == RingPhase::ReduceScatter) {
+        EXPECT_GE(e.add_start_us + 1, e.copy_end_us) << "one device: the add starts after its copy";
+      }
+    }
+    EXPECT_GT(m.rings[0].total_us, 0);
+  }
+}
+
 TEST(MultiGpuGpu, MoreGpusThanPresentIsRefused) {
   const int n = multigpu_device_count();
   if (n < 2) GTEST_SKIP() << "needs 2 GPUs";
