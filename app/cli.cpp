@@ -24,6 +24,15 @@ constexpr size_t kUsageWidth = 109;
 void finish(cli::Parsing& p, const std::string& topic) {
   Options& o = p.o;
   const Command cmd = o.command;
+  if (o.tracks == std::vector<std::string>{kMultiGpuTrack}) {
+    if (cmd != Command::Bench && cmd != Command::Record) {
+      throw UsageError(std::string("the ") + kMultiGpuTrack + " track has no kernels to " + topic +
+                       ": use `reducescope bench --track multigpu` or `record --track multigpu`");
+    }
+    if (p.have_kernel) throw UsageError("--kernel: the multigpu track measures NCCL, the ring and the naive way, not a kernel");
+    if (cmd == Command::Record && o.out.empty()) throw UsageError("record needs --out FILE (the session file to write)");
+    return;
+  }
   // Tracks: --track, else the explicit kernel's track, else every track. An explicit kernel must
   // belong to an explicit track (names are unique across tracks).
   if (o.tracks.empty()) {
@@ -41,15 +50,6 @@ void finish(cli::Parsing& p, const std::string& topic) {
       throw UsageError("--kernel " + std::string(kernel_info(o.kernels[0]).name) + " belongs to the track " + kt +
                        ", not " + o.tracks[0]);
     }
-  }
-  if (o.tracks == std::vector<std::string>{kMultiGpuTrack}) {
-    if (cmd != Command::Bench && cmd != Command::Record) {
-      throw UsageError(std::string("the ") + kMultiGpuTrack + " track has no kernels to " + topic +
-                       ": use `reducescope bench --track multigpu` or `record --track multigpu`");
-    }
-    if (p.have_kernel) throw UsageError("--kernel: the multigpu track measures NCCL, the ring and the naive way, not a kernel");
-    if (cmd == Command::Record && o.out.empty()) throw UsageError("record needs --out FILE (the session file to write)");
-    return;
   }
   if (o.gpus || !o.mg_sizes.empty()) throw UsageError("--gpus and --sizes belong to --track multigpu");
   if (cmd == Command::Profile) {

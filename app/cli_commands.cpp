@@ -45,7 +45,7 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--n", .arg = "N"},
            {.opt = "--pattern", .arg = "P"},
            {.opt = "--compare", .arg = "K[:B]", .section = Section::Window, .note = "side B: kernel K at B threads"},
-           {.opt = "--view", .arg = "table|live|blocksize|sweep|bits", .section = Section::Window},
+           {.opt = "--view", .arg = "table|live|blocksize|sweep|bits|multigpu", .section = Section::Window},
            {.opt = "--scale", .arg = "F", .section = Section::Window, .line_break = true},
            {.opt = "--high-contrast", .section = Section::Window},
            {.opt = "--large-charts", .section = Section::Window},

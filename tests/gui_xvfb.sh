@@ -31,7 +31,11 @@
 #  14. the pitfalls (issue 18): pitfall_no_syncwarp from the bundled session shows racecheck's races on the
 #      source (the line saying where, red marks) and the raced words where the shared view goes, its runs in
 #      plain words, and a click on "Compare with the fix" puts reduce4 under it;
-#  15. the bits tab (issue 20): reproducible_sum's one pattern, and sum_atomic's WRONG sum with its reason.
+#  15. the bits tab (issue 20): reproducible_sum's one pattern, and sum_atomic's WRONG sum with its reason;
+#  16. the multigpu tab (issue 21) on tests/fixtures/multigpu-synthetic.rssession at 1280x720, scale 1.0 and 1.5:
+#      it takes the window, its ring controls, sentence, lanes and timeline are on screen (with the chart and
+#      the tables beside them at 1.0, under inner tabs at 1.5); --step 1 opens the ring at step 1, Right steps
+#      it to 2 and redraws the lanes, the "<" button back to 0; a session without a recording says so in the tab.
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
 set -u
 bin=${1:?reducescope}; dir=${2:?workdir}
@@ -459,6 +463,60 @@ if "$bin" show "$session" 2>/dev/null | grep -q "^bits of float32 sums"; then
 else
   skip "the bundled session has no bits view"
 fi
+
+# 16. The multigpu tab: the ring replay, its timeline, the busbw chart and the figures of a 2-GPU recording.
+mg="$(dirname "$0")/fixtures/multigpu-synthetic.rssession"
+if [ -f "$mg" ]; then
+  for sc in 1.0 1.5; do
+    args="$mg --view multigpu --step 1 --scale $sc"
+    MAP="$dir/mg0-$sc.map"; rm -f "$dir/mg.ini"
+    REDUCESCOPE_CONFIG="$dir/mg.ini" SCREEN=1280x720 with_app "mg0-$sc" "$args" true >/dev/null
+    size=$(identify -format '%wx%h' "$dir/mg0-$sc.png" 2>/dev/null)
+    [ "$size" = 1280x720 ] && ok "multigpu $sc: the window opens inside the 1280x720 screen" || bad "multigpu $sc: window $size"
+    want="multigpu/header multigpu/prev multigpu/next multigpu/step multigpu/sentence multigpu/lanes multigpu/timeline"
+    if [ "$sc" = 1.0 ]; then want="$want multigpu/chart multigpu/table multigpu/sum"; else want="$want multigpu/tab/chart multigpu/tab/figures"; fi
+    for w in $want; do
+      inside "$(rect "$MAP" $w)" && ok "multigpu $sc: $w on screen" || bad "multigpu $sc: $w off screen or missing ('$(rect "$MAP" $w)')"
+    done
+    [ -z "$(rect "$MAP" step/slider)" ] && ok "multigpu $sc: the tab takes the window (no kernel step bar)" \
+      || bad "multigpu $sc: the kernel replay's step bar is drawn beside the multigpu tab"
+    l=$(rect "$MAP" multigpu/lanes); t=$(rect "$MAP" multigpu/timeline); c=$(rect "$MAP" multigpu/chart)
+    if [ -n "$l" ] && [ -n "$t" ]; then
+      read -r _ _ _ ly1 <<<"$l"; read -r _ ty0 _ _ <<<"$t"
+      [ "$ty0" -ge "$ly1" ] && ok "multigpu $sc: the timeline is under the lanes" || bad "multigpu $sc: timeline ($t) over the lanes ($l)"
+    fi
+    if [ -n "$c" ] && [ -n "$l" ]; then
+      read -r _ _ lx1 _ <<<"$l"; read -r cx0 _ _ _ <<<"$c"
+      [ "$cx0" -ge "$lx1" ] && ok "multigpu $sc: the chart is beside the lanes" || bad "multigpu $sc: chart ($c) over the lanes ($l)"
+    fi
+    [ -n "$(rect "$MAP" multigpu/shown-step/1)" ] && ok "multigpu $sc: --step 1 opens the ring at step 1" \
+      || bad "multigpu $sc: the ring did not open at step 1"
+    MAP="$dir/mg1-$sc.map"; rm -f "$dir/mg.ini"
+    REDUCESCOPE_CONFIG="$dir/mg.ini" SCREEN=1280x720 with_app "mg1-$sc" "$args" keys Right >/dev/null
+    [ -n "$(rect "$MAP" multigpu/shown-step/2)" ] && ok "multigpu $sc: Right steps the ring to step 2" \
+      || bad "multigpu $sc: Right did not step the ring to 2"
+    if [ -n "$l" ]; then
+      d=$(differ_in "$dir/mg0-$sc.png" "$dir/mg1-$sc.png" "$l")
+      [ "${d:-0}" -gt 2000 ] && ok "multigpu $sc: the lanes change from step 1 to 2 ($d pixels)" \
+        || bad "multigpu $sc: the lanes look the same at steps 1 and 2 ($d)"
+    fi
+  done
+  MAP="$dir/mgprev.map"; rm -f "$dir/mg.ini"
+  REDUCESCOPE_CONFIG="$dir/mg.ini" SCREEN=1280x720 with_app mgprev "$mg --view multigpu --step 1" click multigpu/prev >/dev/null
+  [ -n "$(rect "$MAP" multigpu/shown-step/0)" ] && ok "multigpu: '<' steps the ring back to the start" \
+    || bad "multigpu: '<' did not step the ring back to 0"
+  rm -f "$dir/mg.ini"
+  REDUCESCOPE_CONFIG="$dir/mg.ini" SCREEN=1280x720 with_app mgtable "$mg --view table" true >/dev/null
+  d=$(differ "$dir/mg0-1.0.png" "$dir/mgtable.png")
+  [ "${d:-0}" -gt 100000 ] && ok "multigpu: the tab and the table tab differ ($d pixels)" || bad "multigpu: tab looks like the table tab ($d)"
+else
+  skip "no tests/fixtures/multigpu-synthetic.rssession: the multigpu tab not checked"
+fi
+MAP="$dir/mgnone.map"; rm -f "$dir/mg.ini"
+REDUCESCOPE_CONFIG="$dir/mg.ini" SCREEN=1280x720 with_app mgnone "--kernel reduce1 --block-size 256 --view multigpu" true >/dev/null
+[ -n "$(rect "$MAP" multigpu/none)" ] && [ -z "$(rect "$MAP" multigpu/lanes)" ] && [ -n "$(rect "$MAP" step/slider)" ] \
+  && ok "multigpu: a session without a recording says how to get one; the replay keeps its place" \
+  || bad "multigpu: no 'no multi-GPU recording' line for the bundled session"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

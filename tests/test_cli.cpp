@@ -119,6 +119,7 @@ TEST(ParseCli, MultiGpuTrack) {
   EXPECT_TRUE(contains(usage_error({"bench", "--track", "nope"}), "multigpu"));
   Options all = parse_cli({"bench", "--track", "all"});
   for (const std::string& t : all.tracks) EXPECT_NE(t, "multigpu") << "all means the one-GPU tracks";
+  EXPECT_EQ(parse_cli({"--view", "multigpu"}).view, 5) << "the window's multigpu tab (TimingTab::MultiGpu)";
 }
 
 TEST(ParseBytes, UnitsAndErrors) {

@@ -598,3 +598,84 @@ TEST_F(ExportTest, BlockSizeTimeIsAlsoWrittenOnALogAxis) {
 
 }  // namespace
 }  // namespace rs
+
+namespace rs {
+namespace {
+
+// The multigpu track's chart (export_multigpu, through export_session as `reducescope export --out` calls it):
+// multigpu-busbw.{png,svg,pdf,csv} for the fixture's recording alone; the CSV holds every row as recorded; the
+// SVG names the GPUs, the link, NCCL and the P2P line; the P2P line is drawn grey and dashed. A session without
+// a recording gets the timing charts only.
+TEST_F(ExportTest, MultiGpuBusbwChartAndRows) {
+  const Session s = load_session(RS_MULTIGPU_FIXTURE);
+  const SessionMultiGpu& m = s.multigpu;
+  ASSERT_FALSE(m.empty()) << RS_MULTIGPU_FIXTURE;
+  Session alone;
+  alone.meta = s.meta;
+  alone.multigpu = m;  // no timings: only the multigpu chart, no "no timings" error
+  const ChartFiles files = export_session(alone, dir_.string());
+  std::set<std::string> returned;
+  for (const std::string& p : files.paths) returned.insert(fs::path(p).filename().string());
+  EXPECT_EQ(returned, (std::set<std::string>{"multigpu-busbw.png", "multigpu-busbw.svg", "multigpu-busbw.pdf",
+                                             "multigpu-busbw.csv"}));
+  for (const std::string& p : files.paths) EXPECT_GT(fs::file_size(p), 1000u) << p;
+
+  std::vector<std::string> header;
+  const auto rows = read_csv(dir_ / "multigpu-busbw.csv", &header);
+  EXPECT_EQ(header, (std::vector<std::string>{"op", "method", "bytes", "median_ms", "min_ms", "max_ms", "samples",
+                                              "algbw_gbps", "busbw_gbps", "correct"}));
+  ASSERT_EQ(rows.size(), m.rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const MultiGpuRow& want = m.rows[i];
+    const CsvRow& got = rows[i];
+    const std::string what = want.op + " " + want.method + " " + std::to_string(want.bytes);
+    EXPECT_EQ(got.at("op"), want.op) << what;
+    EXPECT_EQ(got.at("method"), want.method) << what;
+    EXPECT_EQ(got.at("bytes"), std::to_string(want.bytes)) << what;
+    expect_close(num(got, "median_ms"), want.median_ms, what);
+    expect_close(num(got, "min_ms"), want.min_ms, what);
+    expect_close(num(got, "max_ms"), want.max_ms, what);
+    EXPECT_EQ(got.at("samples"), std::to_string(want.samples)) << what;
+    expect_close(num(got, "algbw_gbps"), want.algbw_gbps, what);
+    expect_close(num(got, "busbw_gbps"), want.busbw_gbps, what);
+    EXPECT_EQ(got.at("correct"), want.correct ? "true" : "false") << what;
+  }
+
+  const std::string svg = read_file(dir_ / "multigpu-busbw.svg");
+  EXPECT_NE(svg.find("</svg>", svg.size() - 16), std::string::npos) << "SVG not closed";
+  const std::string title = "<title>All-reduce busbw: " + std::to_string(m.gpus) + " × " + m.gpu_names.at(0);
+  EXPECT_NE(svg.find(title), std::string::npos) << title;
+  EXPECT_NE(svg.find("NCCL " + m.nccl_version + "</title>"), std::string::npos);
+  if (!m.link.empty()) EXPECT_NE(svg.find(", " + m.link + ", NCCL"), std::string::npos) << m.link;
+  for (const char* line : {"line: NCCL all-reduce", "line: hand ring all-reduce", "line: naive gather to GPU 0",
+                           "line: P2P copy GPU 0 → 1, one way"}) {
+    EXPECT_NE(svg.find(line), std::string::npos) << line;
+  }
+  EXPECT_NE(read_file(dir_ / "multigpu-busbw.pdf").rfind("%PDF-", 0), std::string::npos);
+  // The lines in the PNG: NCCL's orange, the ring's blue, the naive purple, the P2P copy in the reference grey
+  // (its dashed line and its legend sample; no other mark of this chart is that grey).
+  const Png png(dir_ / "multigpu-busbw.png");
+  ASSERT_EQ(png.width(), 1600);
+  for (uint32_t rgb : {0xE69F00u, 0x0072B2u, 0xCC79A7u, 0x555555u}) EXPECT_GT(png.count(rgb), 800u) << std::hex << rgb;
+
+  // A session without a recording: the timing charts only.
+  fs::remove_all(dir_);
+  std::set<std::string> plain;
+  for (const std::string& p : export_session(session_, dir_.string()).paths) plain.insert(fs::path(p).filename().string());
+  EXPECT_EQ(plain, chart_names(kBlockSizes));
+  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_EQ(e.path().filename().string().find("multigpu"), std::string::npos);
+  // A recording with no all-reduce rows has nothing to draw; a session with nothing at all, "no timings".
+  SessionMultiGpu sums = m;
+  sums.rows.erase(std::remove_if(sums.rows.begin(), sums.rows.end(), [](const MultiGpuRow& r) { return r.op == "allreduce"; }),
+                  sums.rows.end());
+  EXPECT_THROW(export_multigpu(sums, dir_.string()), ExportError);
+  try {
+    export_session(Session{}, dir_.string());
+    FAIL() << "an empty session was accepted";
+  } catch (const ExportError& e) {
+    EXPECT_NE(std::string(e.what()).find("no timings"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace rs

@@ -242,5 +242,113 @@ TEST(WarpRows, ADivergedWarpNeverLooksFullyUseful) {
   EXPECT_GT(diverged, 0);
 }
 
+// --- The multigpu tab (issue 21) -------------------------------------------------------------------
+
+TEST(MultiGpuSplit, SideBySideOnAProjectorAtScaleOneUnderTabsAtOneAndAHalf) {
+  // 1280x720 at the default 17-pixel font: the ring needs 30 fonts, the figures table about 560 pixels.
+  MultiGpuSplit f = multigpu_split(1264, 30 * 17.0f, 560, 17);
+  EXPECT_TRUE(f.side_by_side);
+  EXPECT_GE(f.bandwidth_w, 560) << "the figures table whole";
+  EXPECT_GE(f.ring_w, 30 * 17.0f);
+  EXPECT_FLOAT_EQ(f.ring_w + 17 + f.bandwidth_w, 1264);
+  // A wide window: the bandwidth half gets 42%, the ring the rest.
+  f = multigpu_split(2000, 510, 560, 17);
+  EXPECT_FLOAT_EQ(f.bandwidth_w, 2000 * 0.42f);
+  // Scale 1.5 (a 25.5-pixel font): both do not fit, so each gets the whole width under its own tab.
+  f = multigpu_split(1264, 30 * 25.5f, 840, 25.5f);
+  EXPECT_FALSE(f.side_by_side);
+  EXPECT_EQ(f.ring_w, 1264);
+  EXPECT_EQ(f.bandwidth_w, 1264);
+}
+
+TEST(RingRows, AsLargeAsTheRoomAllowsBetweenTheirLeastAndMost) {
+  const float line = 17;
+  float last = 0;
+  for (float avail = 0; avail <= 1000; avail += 25) {
+    const RingRows r = ring_rows(2, avail, line);
+    EXPECT_GE(r.total(), last) << "more room never shrinks the lanes";
+    last = r.total();
+    EXPECT_GE(r.box_h, 1.3f * line - 0.01f);
+    EXPECT_LE(r.box_h, 4.0f * line + 0.01f);
+    if (avail >= ring_rows(2, 0, line).total()) {
+      EXPECT_LE(r.total(), avail + 0.01f) << avail;
+    }
+  }
+  EXPECT_FLOAT_EQ(ring_rows(2, 1e6f, line).box_h, 4 * line);
+  // 2 GPUs draw the wrap in their one gap; more GPUs need an edge above the first lane and below the last.
+  const RingRows two = ring_rows(2, 1e6f, line), four = ring_rows(4, 1e6f, line);
+  EXPECT_FLOAT_EQ(two.total(), 2 * two.box_h + two.gap_h);
+  EXPECT_FLOAT_EQ(four.total(), 4 * four.box_h + 3 * four.gap_h + 2 * four.edge_h);
+}
+
+// A traced ring of `gpus` (synthetic times): each step 100 us from 10 + 100 k, its copies 60 us, its adds
+// 30 us after them.
+RingRecording ring_of(uint32_t gpus, uint64_t bytes) {
+  RingRecording r;
+  r.gpus = gpus;
+  r.bytes = bytes;
+  for (const RingTransfer& t : ring_schedule(gpus)) {
+    RingEvent e{t.step, t.phase, t.from, t.to, t.chunk, bytes / gpus};
+    e.copy_start_us = 10 + 100.0 * t.step;
+    e.copy_end_us = e.copy_start_us + 60;
+    if (t.phase == RingPhase::ReduceScatter) {
+      e.add_start_us = e.copy_end_us;
+      e.add_end_us = e.add_start_us + 30;
+    }
+    r.events.push_back(e);
+  }
+  r.total_us = 100.0 * 2 * (gpus - 1);
+  return r;
+}
+
+TEST(RingSentence, TrueForEachStepOfTwoGpus) {
+  const RingRecording r = ring_of(2, uint64_t{256} << 20);
+  const std::string start = ring_step_sentence(r, 0);
+  EXPECT_NE(start.find("Before the ring: each of the 2 GPUs holds its own 256 MiB buffer, cut into 2 chunks of 128 MiB"),
+            std::string::npos) << start;
+  const std::string one = ring_step_sentence(r, 1);
+  EXPECT_EQ(one, "Step 1 of 2 (reduce-scatter): GPU 0 sends chunk 0 to GPU 1, which adds it into its own chunk 0; GPU 1 "
+                 "sends chunk 1 to GPU 0, which adds it into its own chunk 1. Now each GPU holds one chunk summed: GPU 0 "
+                 "chunk 1, GPU 1 chunk 0. 90.0 \u00b5s measured.");
+  // What it says is summed is what the schedule sums.
+  EXPECT_EQ(summed_chunks(2, 0, 1), std::vector<uint32_t>{1});
+  EXPECT_EQ(summed_chunks(2, 1, 1), std::vector<uint32_t>{0});
+  const std::string two = ring_step_sentence(r, 2);
+  EXPECT_EQ(two, "Step 2 of 2 (all-gather): GPU 0 sends its summed chunk 1 to GPU 1, which stores it; GPU 1 sends its "
+                 "summed chunk 0 to GPU 0, which stores it. Now both GPUs hold the whole sum. 60.0 \u00b5s measured.");
+  EXPECT_EQ(ring_step_sentence(r, 9), two) << "past the end: the last step";
+  RingRecording untimed = r;
+  untimed.events.clear();
+  EXPECT_EQ(ring_step_sentence(untimed, 2).find("measured"), std::string::npos) << "no events: no time claimed";
+}
+
+TEST(RingSentence, NamesEachStepsPhaseAndHowMuchIsSummedForMoreGpus) {
+  for (uint32_t g = 3; g <= 8; ++g) {
+    const RingRecording r = ring_of(g, uint64_t{1} << 20);
+    for (uint32_t shown = 1; shown <= 2 * (g - 1); ++shown) {
+      const std::string s = ring_step_sentence(r, shown);
+      const bool scatter = shown <= g - 1;
+      EXPECT_EQ(s.rfind("Step " + std::to_string(shown) + " of " + std::to_string(2 * (g - 1)) + " (" +
+                            (scatter ? "reduce-scatter" : "all-gather") + "): ", 0), 0u) << s;
+      EXPECT_NE(s.find("(GPU " + std::to_string(g - 1) + " to GPU 0)"), std::string::npos) << "the wrap named: " << s;
+      // The chunk GPU 1 receives holds shown + 1 GPUs' values in the reduce-scatter, as the sentence says.
+      const RingTransfer first = ring_schedule(g)[(shown - 1) * g];
+      const int held = std::popcount(ring_contributions(g, shown)[first.to][first.chunk]);
+      if (scatter && shown < g - 1) {
+        EXPECT_NE(s.find("now holds " + std::to_string(held) + " of " + std::to_string(g)), std::string::npos) << s;
+      }
+      if (shown == 2 * (g - 1)) {
+        EXPECT_NE(s.find("Now every GPU holds the whole sum"), std::string::npos) << s;
+      }
+    }
+  }
+}
+
+TEST(RingSentence, DurationsInMicrosecondsThenMilliseconds) {
+  EXPECT_EQ(duration_text(454), "454.0 \u00b5s");
+  EXPECT_EQ(duration_text(999.94), "999.9 \u00b5s");
+  EXPECT_EQ(duration_text(1250), "1.25 ms");
+}
+
 }  // namespace
 }  // namespace rs::gui

@@ -1,8 +1,9 @@
 // The web page export (app/export/web_export.*): the page loads nothing from the network, its data
 // block decodes (base64, CRC, zlib, JSON) back to exactly the steps the C++ replay model gives for
-// every trace of the bundled H100 session, the bundled session's page fits 3.5 MB, the byte budget keeps
-// each track's default block size first, and every refusal (no traces, a block size the session lacks,
-// a trace the replay refuses, an unwritable file, a damaged data block).
+// every trace of the bundled H100 session, the multi-GPU recording of the multigpu fixture, the bundled
+// session's page fits 3.5 MB, the byte budget keeps each track's default block size first, and every
+// refusal (nothing to replay, a block size the session lacks, a trace the replay refuses, an unwritable
+// file, a damaged data block).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "kernel_info.hpp"
+#include "multigpu.hpp"
 #include "replay.hpp"
 #include "session.hpp"
 #include "test_util.hpp"
@@ -483,6 +485,105 @@ TEST(WebExport, IndexHoldsTheSweepAndLaunchCounts) {
   EXPECT_TRUE(small["sweep"]["points"].empty());
 }
 
+// The multigpu track (tracing/multigpu.hpp): the fixture's recording, row by row and transfer by transfer, with
+// the schedule's summed chunks the page checks its own simulation against; a page of it alone (no traces)
+// is made; a session without one has no "multigpu" key.
+TEST(WebExport, IndexHoldsTheMultiGpuRecording) {
+  Session s = load_session(RS_MULTIGPU_FIXTURE);
+  const SessionMultiGpu& m = s.multigpu;
+  ASSERT_FALSE(m.empty()) << RS_MULTIGPU_FIXTURE;
+  s.traces.clear();  // the recording alone (as `record --track multigpu` writes it) makes a page
+  WebExportResult r;
+  const std::string page = web_page(s, {}, &r);
+  EXPECT_EQ(r.traces, 0u);
+  EXPECT_LE(page.size(), kWebPageBudget);
+  const std::vector<std::string> parts = decode_web_data(web_data_block(page));
+  ASSERT_EQ(parts.size(), 1u) << "the index only";
+  const json ix = json::parse(parts[0]);
+  ASSERT_TRUE(ix.contains("multigpu"));
+  const json& j = ix["multigpu"];
+  EXPECT_EQ(j["gpus"], m.gpus);
+  EXPECT_EQ(j["names"].get<std::vector<std::string>>(), m.gpu_names);
+  EXPECT_EQ(j["link"], m.link);
+  EXPECT_EQ(j["nccl"], m.nccl_version);
+  EXPECT_EQ(j["date"], m.date);
+  EXPECT_EQ(j["method"], m.method);
+  EXPECT_EQ(j["peer_access"], m.peer_access);
+  EXPECT_DOUBLE_EQ(j["allreduce_factor"].get<double>(), busbw_factor("allreduce", m.gpus));
+  ASSERT_EQ(j["rows"].size(), m.rows.size());
+  std::map<uint64_t, std::string> labels;
+  for (const json& l : j["labels"]) labels[l[0].get<uint64_t>()] = l[1].get<std::string>();
+  for (size_t i = 0; i < m.rows.size(); ++i) {
+    const MultiGpuRow& want = m.rows[i];
+    const json& got = j["rows"][i];
+    SCOPED_TRACE(want.op + " " + want.method + " " + std::to_string(want.bytes));
+    EXPECT_EQ(got["op"], want.op);
+    EXPECT_EQ(got["method"], want.method);
+    EXPECT_EQ(got["bytes"].get<uint64_t>(), want.bytes);
+    EXPECT_EQ(got["gpus"], want.gpus);
+    EXPECT_DOUBLE_EQ(got["median_ms"].get<double>(), want.median_ms);
+    EXPECT_DOUBLE_EQ(got["min_ms"].get<double>(), want.min_ms);
+    EXPECT_DOUBLE_EQ(got["max_ms"].get<double>(), want.max_ms);
+    EXPECT_EQ(got["samples"], want.samples);
+    EXPECT_DOUBLE_EQ(got["algbw_gbps"].get<double>(), want.algbw_gbps);
+    EXPECT_DOUBLE_EQ(got["busbw_gbps"].get<double>(), want.busbw_gbps);
+    EXPECT_EQ(got["correct"], want.correct);
+    EXPECT_EQ(j["methods"][want.op + " " + want.method], multigpu_method_text(want.op, want.method));
+    EXPECT_EQ(labels[want.bytes], bytes_label(want.bytes));
+  }
+  for (const char* need : {"allreduce nccl", "allreduce ring", "allreduce naive", "copy p2p"}) {
+    EXPECT_TRUE(j["methods"].contains(need)) << need;
+  }
+  ASSERT_EQ(j["rings"].size(), m.rings.size());
+  ASSERT_FALSE(m.rings.empty());
+  for (size_t i = 0; i < m.rings.size(); ++i) {
+    const RingRecording& want = m.rings[i];
+    const json& got = j["rings"][i];
+    const uint32_t G = want.gpus;
+    EXPECT_EQ(got["bytes"].get<uint64_t>(), want.bytes);
+    EXPECT_EQ(got["gpus"], G);
+    EXPECT_DOUBLE_EQ(got["total_us"].get<double>(), want.total_us);
+    EXPECT_EQ(labels[want.bytes], bytes_label(want.bytes));
+    // Transfer by transfer in ring_schedule's order, with the recorded times.
+    const std::vector<RingTransfer> sched = ring_schedule(G);
+    ASSERT_EQ(got["events"].size(), sched.size());
+    ASSERT_EQ(want.events.size(), sched.size());
+    for (size_t k = 0; k < sched.size(); ++k) {
+      const json& e = got["events"][k];
+      const RingEvent& w = want.events[k];
+      ASSERT_EQ(e.size(), 10u);
+      EXPECT_EQ(e[0], sched[k].step);
+      EXPECT_EQ(e[1], static_cast<int>(sched[k].phase));
+      EXPECT_EQ(e[2], sched[k].from);
+      EXPECT_EQ(e[3], sched[k].to);
+      EXPECT_EQ(e[4], sched[k].chunk);
+      EXPECT_EQ(e[5].get<uint64_t>(), w.chunk_bytes);
+      EXPECT_DOUBLE_EQ(e[6].get<double>(), w.copy_start_us);
+      EXPECT_DOUBLE_EQ(e[7].get<double>(), w.copy_end_us);
+      EXPECT_DOUBLE_EQ(e[8].get<double>(), w.add_start_us);
+      EXPECT_DOUBLE_EQ(e[9].get<double>(), w.add_end_us);
+    }
+    // summed[k][g]: before any step nothing, after all 2(G-1) steps every chunk.
+    ASSERT_EQ(got["summed"].size(), 2 * (G - 1) + 1);
+    for (uint32_t k = 0; k <= 2 * (G - 1); ++k) {
+      for (uint32_t g = 0; g < G; ++g) {
+        EXPECT_EQ(got["summed"][k][g].get<std::vector<uint32_t>>(), summed_chunks(G, g, k)) << k << " " << g;
+      }
+    }
+    EXPECT_TRUE(got["summed"][0][0].empty());
+    EXPECT_EQ(got["summed"][2 * (G - 1)][0].size(), G);
+  }
+  // The page says what it holds; the bundled session (no multi-GPU recording) has no "multigpu" key, and the same
+  // session with one added has it beside its traces.
+  EXPECT_FALSE(bundled().index.contains("multigpu"));
+  EXPECT_FALSE(json::parse(decode_web_data(web_data_block(web_page(small_session())))[0]).contains("multigpu"));
+  Session both = small_session();
+  both.multigpu = m;
+  const json with = json::parse(decode_web_data(web_data_block(web_page(both)))[0]);
+  EXPECT_EQ(with["multigpu"]["rows"].size(), m.rows.size());
+  EXPECT_EQ(with["traces"].size(), 2u);
+}
+
 TEST(WebExport, BundledSessionFitsTheBudget) {
   const Bundled& b = bundled();
   EXPECT_EQ(b.result.bytes, b.page.size());
@@ -552,7 +653,12 @@ TEST(WebExport, ChosenBlockSizesOnly) {
 TEST(WebExport, RefusesASessionWithoutTraces) {
   Session s = small_session();
   s.traces.clear();
-  EXPECT_THROW(web_page(s), WebExportError);
+  try {
+    web_page(s);
+    FAIL() << "a session with nothing to replay was accepted";
+  } catch (const WebExportError& e) {
+    EXPECT_NE(std::string(e.what()).find("no traces and no multi-GPU recording"), std::string::npos) << e.what();
+  }
   test::TempDir dir;
   EXPECT_THROW(export_web_page(s, dir.path("x.html")), WebExportError);
   EXPECT_FALSE(fs::exists(dir.path("x.html")));

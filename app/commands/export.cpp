@@ -24,7 +24,8 @@ static int run_export_html(const Options& o, std::ostream& out, std::ostream& er
   w.session_name = o.file.substr(o.file.find_last_of('/') + 1);  // npos + 1 == 0: no folder
   const WebExportResult r = export_web_page(s, o.html, w);
   out << "web page of " << s.meta.gpu << " (" << s.meta.date << ") written to " << r.path << ": " << r.bytes
-      << " bytes, " << r.traces << " of " << r.traces_in_session << " traces\ntraces held (threads per block):";
+      << " bytes, " << r.traces << " of " << r.traces_in_session << " traces"
+      << (s.multigpu.empty() ? "" : ", the multi-GPU recording") << "\ntraces held (threads per block):";
   for (const auto& [track, sizes] : r.held) {
     out << " " << track;
     for (size_t i = 0; i < sizes.size(); ++i) out << (i ? "," : " ") << sizes[i];
@@ -53,10 +54,8 @@ int run_export(const Options& o, std::ostream& out, std::ostream& err) {
       return kExitOk;
     }
     const Session s = load_session(o.file);
-    ChartFiles files = export_charts(s, o.out, o.block_sizes.empty() ? 0 : o.block_sizes[0]);
-    if (!s.sweep.empty()) {  // the session's N sweep (`reducescope sweep`)
-      for (std::string& p : export_sweep(s.sweep, o.out, s.sweep.method).paths) files.paths.push_back(std::move(p));
-    }
+    // The timing charts, the session's N sweep (`reducescope sweep`) and multi-GPU recording (`record --track multigpu`).
+    const ChartFiles files = export_session(s, o.out, o.block_sizes.empty() ? 0 : o.block_sizes[0]);
     out << "charts of " << s.meta.gpu << " (" << s.meta.date << ") written to " << o.out << ":\n";
     for (const auto& p : files.paths) out << "  " << p << "\n";
     return kExitOk;

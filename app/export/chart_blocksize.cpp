@@ -14,7 +14,7 @@ void blocksize_chart(const Session& s, const TimingIndex& ix, const Measure& m, 
   c.caption = caption(s.meta, 0);
   c.x_title = "block size (threads per block, log2 scale)";
   c.y_title = m.y_title;
-  c.x_ticks = ix.block_sizes;
+  c.x_ticks.assign(ix.block_sizes.begin(), ix.block_sizes.end());
   c.refs = m.refs(s.meta);
   std::string csv = kTimingColumns;
   for (size_t k = 0; k < ix.kernels.size(); ++k) {

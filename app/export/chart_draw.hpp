@@ -51,6 +51,10 @@ struct Style {
 inline Style style_of(size_t i) {
   return {rgb(kPalette[i % std::size(kPalette)]), static_cast<Marker>(i % kNumMarkers), &kDashes[i % kDashes.size()]};
 }
+// A line's style: its kernel's, or a measured reference's (Line::reference): the reference lines' grey, dashed.
+inline Style line_style(size_t i, bool reference) {
+  return reference ? Style{kRef, Marker::Cross, &kRefDashes[0]} : style_of(i);
+}
 
 // ---- Sizes (points) -----------------------------------------------------------------------
 
@@ -135,11 +139,12 @@ void draw_x_labels(cairo_t* cr, const Frame& f, const std::vector<std::pair<doub
 
 // ---- Legends and labels (chart_legend.cpp) ---------------------------------------------------
 
-// Legend entries: a kernel (line sample + marker), or the wrong-sum mark.
+// Legend entries: a kernel (line sample + marker), a measured reference line, or the wrong-sum mark.
 struct LegendEntry {
   std::string text;
   size_t style;
   bool wrong_mark;
+  bool reference = false;
 };
 
 std::vector<LegendEntry> legend_entries(const ChartSpec& c);

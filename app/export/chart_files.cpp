@@ -1,7 +1,7 @@
 // Writing a chart: an 800 x 500 point page drawn onto a PNG image surface (2 pixels per point), an SVG
-// and a PDF surface, each checked for cairo errors and written through `<path>.tmp`, renamed into place
-// only once complete, so a failed export never leaves a half-written file under the real name; the
-// chart's CSV the same way.
+// (with the chart's words as its <title> and <desc>) and a PDF surface, each checked for cairo errors and
+// written through `<path>.tmp`, renamed into place only once complete, so a failed export never leaves a
+// half-written file under the real name; the chart's CSV the same way.
 #include "chart_draw.hpp"
 
 #include <cairo-pdf.h>
@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 
 namespace rs::chart {
@@ -66,22 +67,66 @@ void write_png(const ChartSpec& c, const fs::path& path) {
   });
 }
 
+// Text for an XML element's content: & < > as entities (UTF-8 passes through).
+std::string xml_text(const std::string& v) {
+  std::string o;
+  for (char ch : v) {
+    const char* entity = ch == '&' ? "&amp;" : ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : nullptr;
+    if (entity) o += entity;
+    else o += ch;
+  }
+  return o;
+}
+
+// cairo draws an SVG's text as glyph outlines, so that a search, a screen reader or a test finds no words in
+// it. The chart's words go in as SVG's own <title> (the title) and <desc> (the caption, the legend's lines
+// and the reference lines), right after the root element's start tag.
+void add_svg_text(const fs::path& file, const ChartSpec& c) {
+  std::string svg;
+  {
+    std::ifstream in(file, std::ios::binary);
+    svg.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const size_t root = svg.find("<svg"), at = root == std::string::npos ? root : svg.find('>', root);
+  if (at == std::string::npos) throw ExportError("cannot write " + file.string() + ": cairo wrote no <svg> element");
+  std::string desc;
+  for (const std::string& para : c.caption) desc += para + "\n";
+  for (const LegendEntry& e : legend_entries(c)) desc += "line: " + e.text + "\n";
+  for (const RefLine& r : c.refs) desc += "reference: " + r.name + " " + r.value + "\n";
+  svg.insert(at + 1, "\n<title>" + xml_text(c.title) + "</title>\n<desc>" + xml_text(desc) + "</desc>");
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << svg;
+  out.close();
+  if (!out) throw ExportError("cannot write " + file.string());
+}
+
 // SVG and PDF: the surface writes `tmp` as it is finished.
 void write_vector(const ChartSpec& c, const fs::path& path,
                   cairo_surface_t* (*create)(const char*, double, double)) {
   write_atomically(path, [&](const fs::path& tmp) {
     Surface s(create(tmp.c_str(), kPageW, kPageH));
-    if (cairo_surface_get_type(s.get()) == CAIRO_SURFACE_TYPE_PDF) {
+    const bool pdf = cairo_surface_get_type(s.get()) == CAIRO_SURFACE_TYPE_PDF;
+    if (pdf) {
       cairo_pdf_surface_set_metadata(s.get(), CAIRO_PDF_METADATA_TITLE, c.title.c_str());
       cairo_pdf_surface_set_metadata(s.get(), CAIRO_PDF_METADATA_CREATOR, "ReduceScope");
     }
     paint(s.get(), 1, c, path);
     cairo_surface_finish(s.get());
     check_cairo(cairo_surface_status(s.get()), path);
+    s.reset();
+    if (!pdf) add_svg_text(tmp, c);
   });
 }
 
 }  // namespace
+
+fs::path make_folder(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw ExportError("cannot create folder " + dir + ": " + (ec ? ec.message() : "a file of that name exists"));
+  return dir;
+}
 
 void write_text(const fs::path& path, const std::string& text) {
   write_atomically(path, [&](const fs::path& tmp) {

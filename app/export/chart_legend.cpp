@@ -14,7 +14,7 @@ std::vector<LegendEntry> legend_entries(const ChartSpec& c) {
   std::vector<LegendEntry> out;
   bool any_wrong = false;
   for (const Line& l : c.lines) {
-    out.push_back({l.kernel, l.style, false});
+    out.push_back({l.kernel, l.style, false, l.reference});
     for (const Point& p : l.points) any_wrong |= p.wrong;
   }
   if (any_wrong) out.push_back({"wrong sum (differs from the CPU reference)", 0, true});
@@ -60,7 +60,7 @@ void draw_legend(cairo_t* cr, const std::vector<std::vector<LegendEntry>>& rows,
       if (e.wrong_mark) {
         draw_wrong_mark(cr, mid, y);
       } else {
-        const Style st = style_of(e.style);
+        const Style st = line_style(e.style, e.reference);
         cairo_new_path(cr);
         line_path(cr, x, y, x + kLegendSample, y);
         stroke_kernel_line(cr, st);

@@ -52,7 +52,7 @@ void draw_bars(cairo_t* cr, const Frame& f, const std::vector<Bar>& bars) {
 void draw_lines(cairo_t* cr, const Frame& f, const ChartSpec& c) {
   std::vector<std::pair<double, std::vector<std::string>>> cols;
   for (size_t i = 0; i < c.x_ticks.size(); ++i) {
-    const uint32_t x = c.x_ticks[i];
+    const uint64_t x = c.x_ticks[i];
     grid_line(cr, f.px_log2(x), f.y0, f.px_log2(x), f.y1);
     cols.push_back({f.px_log2(x), {i < c.x_tick_labels.size() ? c.x_tick_labels[i] : std::to_string(x)}});
   }
@@ -60,12 +60,12 @@ void draw_lines(cairo_t* cr, const Frame& f, const ChartSpec& c) {
   for (const Line& l : c.lines) {
     cairo_new_path(cr);
     for (const Point& p : l.points) cairo_line_to(cr, f.px_log2(p.x), f.py(p.y));
-    stroke_kernel_line(cr, style_of(l.style));
+    stroke_kernel_line(cr, line_style(l.style, l.reference));
   }
   // Markers after all lines, so no line crosses a marker.
   for (const Line& l : c.lines)
     for (const Point& p : l.points) {
-      const Style st = style_of(l.style);
+      const Style st = line_style(l.style, l.reference);
       draw_marker(cr, st.marker, f.px_log2(p.x), f.py(p.y), st.colour);
       if (p.wrong) draw_wrong_mark(cr, f.px_log2(p.x), f.py(p.y));
     }

@@ -3,7 +3,8 @@
 // for labels and CSV (chart_format.cpp), and writing a chart as PNG, SVG and PDF, with its CSV, through a
 // temporary file (chart_files.cpp). Internal to app/export; the public interface is charts.hpp. The
 // chart kinds: chart_kernels.cpp (per kernel at one block size, and Harris's table), chart_blocksize.cpp
-// (against block size), chart_sweep.cpp (against N); chart_render.cpp draws any ChartSpec.
+// (against block size), chart_sweep.cpp (against N), chart_multigpu.cpp (busbw against size); chart_render.cpp
+// draws any ChartSpec.
 #pragma once
 
 #include <cmath>
@@ -48,6 +49,7 @@ struct Line {
   std::string kernel;
   size_t style = 0;
   std::vector<Point> points;  // x ascending
+  bool reference = false;     // a measured ceiling drawn in the reference lines' grey, dashed (the P2P copy)
 };
 
 struct RefLine {
@@ -61,7 +63,7 @@ struct ChartSpec {
   std::string x_title, y_title;
   std::vector<Bar> bars;             // a bar chart, one bar per kernel, or
   std::vector<Line> lines;           // a line chart, x on a log2 axis
-  std::vector<uint32_t> x_ticks;     // line chart: the x values to label
+  std::vector<uint64_t> x_ticks;     // line chart: the x values to label
   std::vector<std::string> x_tick_labels;  // their labels ("2^20"), or empty for the numbers
   std::vector<RefLine> refs;         // dashed horizontal lines, labelled right of the plot
   bool log_y = false;                // line chart: the value axis in decades (1-2-5 ticks), not from 0
@@ -69,6 +71,8 @@ struct ChartSpec {
 
 // ---- Files (chart_files.cpp) -----------------------------------------------------------------
 
+// Creates `dir` (and its parents) if missing; throws ExportError where it cannot (a file of that name).
+fs::path make_folder(const std::string& dir);
 void write_text(const fs::path& path, const std::string& text);
 void write_images(const fs::path& dir, const std::string& stem, const ChartSpec& c, ChartFiles& files);
 void write_chart(const fs::path& dir, const std::string& stem, const ChartSpec& c, const std::string& csv,

@@ -16,10 +16,7 @@ using namespace chart;
 ChartFiles export_sweep(const Sweep& sw, const std::string& dir, const std::string& method) {
   if (sw.points.empty()) throw ExportError("the sweep has no correct results to draw");
   ChartFiles files;
-  const fs::path d(dir);
-  std::error_code ec;
-  fs::create_directories(d, ec);
-  if (ec) throw ExportError("cannot create " + dir + ": " + ec.message());
+  const fs::path d = make_folder(dir);
   ChartSpec c;
   c.title = "Bandwidth against N: each track's fastest kernel, CUB, the copy";
   c.caption = {(sw.gpu.empty() ? std::string("unknown GPU") : sw.gpu) +
@@ -35,8 +32,7 @@ ChartFiles export_sweep(const Sweep& sw, const std::string& dir, const std::stri
     if (std::find(series.begin(), series.end(), p.series) == series.end()) series.push_back(p.series);
   }
   for (uint64_t n : ns) {
-    if (n > 0xffffffffull) throw ExportError("N = " + std::to_string(n) + " is beyond the chart's axis (2^32)");
-    c.x_ticks.push_back(static_cast<uint32_t>(n));
+    c.x_ticks.push_back(n);
     const int e = std::bit_width(n) - 1;
     c.x_tick_labels.push_back((uint64_t{1} << e) == n ? "2^" + std::to_string(e) : std::to_string(n));
   }

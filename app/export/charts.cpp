@@ -20,10 +20,7 @@ ChartFiles export_charts(const Session& s, const std::string& dir, uint32_t bloc
     throw ExportError("the session has no timings at block size " + std::to_string(block_size) +
                       "; it has block sizes " + join(ix.block_sizes, ", "));
 
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw ExportError("cannot create folder " + dir + ": " + (ec ? ec.message() : "a file of that name exists"));
+  make_folder(dir);
 
   // One set of files per track: the first track's (Harris's) under the plain names, every other
   // track's with its id as a prefix ("lecture_kernels_time_bs256.png"); kernels of no known track
@@ -65,6 +62,18 @@ ChartFiles export_charts(const Session& s, const std::string& dir, uint32_t bloc
     blocksize_chart(part, tix, kTime, dir, prefix, files);
     blocksize_chart(part, tix, kBandwidth, dir, prefix, files);
   }
+  return files;
+}
+
+ChartFiles export_session(const Session& s, const std::string& dir, uint32_t block_size) {
+  ChartFiles files;
+  const auto add = [&](ChartFiles more) {
+    for (std::string& p : more.paths) files.paths.push_back(std::move(p));
+  };
+  // Timing charts where there are timings, and for a session with nothing else, whose error says "no timings".
+  if (!s.timings.empty() || (s.sweep.empty() && s.multigpu.empty())) add(export_charts(s, dir, block_size));
+  if (!s.sweep.empty()) add(export_sweep(s.sweep, dir, s.sweep.method));
+  if (!s.multigpu.empty()) add(export_multigpu(s.multigpu, dir));
   return files;
 }
 

@@ -5,7 +5,10 @@
 // Index
 //   ChartFiles        what one export wrote
 //   ExportError       what every failure raises
-//   export_charts()   all charts of a session into a folder
+//   export_charts()   all timing charts of a session into a folder
+//   export_multigpu() the multigpu track's busbw against size, and its rows as CSV
+//   export_session()  what `reducescope export --out` writes: the above and the N sweep, where the session has them
+//   export_sweep()    bandwidth against N
 //
 // Each chart's caption states the GPU, N, the pattern, the block size (where one applies) and
 // the timing method (SessionMeta::method), so a chart pasted into a slide carries its context.
@@ -47,6 +50,20 @@ struct ChartFiles {
 // a kernel keeps its place in its track as its style, as in the window (kernel_color).
 // Throws ExportError if the session has no timings, B has none, or a file cannot be written.
 ChartFiles export_charts(const Session& s, const std::string& dir, uint32_t block_size = 0);
+
+// Writes multigpu-busbw.{png,svg,pdf,csv} into `dir`: the multigpu track's all-reduce busbw (GB/s) against the
+// bytes each GPU holds (log2 axis) for NCCL, the hand ring and the naive gather, beside the P2P copy GPU 0 -> 1
+// one way as a dashed grey line; busbw = algbw x 2(G-1)/G and algbw = bytes / median time, as nccl-tests'
+// doc/PERFORMANCE.md defines them (tracing/multigpu.hpp). The title names the GPUs, their link and NCCL's
+// version. The CSV holds every row of the recording (the copies and the spread sums too): op, method, bytes,
+// median_ms, min_ms, max_ms, samples, algbw_gbps, busbw_gbps, correct. Throws ExportError for a recording
+// without all-reduce rows or a file that cannot be written.
+ChartFiles export_multigpu(const SessionMultiGpu& m, const std::string& dir);
+
+// Everything `reducescope export SESSION --out DIR` writes: export_charts() (where the session has timings),
+// export_sweep() of its N sweep and export_multigpu() of its multi-GPU recording, each where the session has
+// one. Throws ExportError as they do; a session with none of the three, export_charts()'s "no timings".
+ChartFiles export_session(const Session& s, const std::string& dir, uint32_t block_size = 0);
 
 // Writes sweep_bandwidth.{png,svg,pdf,csv} into `dir`: effective bandwidth against N (log2 axis), one line
 // per series, the theoretical peak as a reference line; `method` is the caption's timing method.

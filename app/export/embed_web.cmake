@@ -25,6 +25,8 @@ set(RS_WEB_JS_FILES
   views-lanes-global.js    # lanes (shuffles), atomics, global memory
   timings-axes.js          # the timing tabs' colours, axis ticks, label placement, the line chart
   timings.js               # median time per kernel, time against block size, the N sweep, the table
+  views-multigpu.js        # the multigpu track: the ring step by step and its measured timeline
+  timings-multigpu.js      # the multigpu track: busbw against size with the P2P copy, the tables
   tail.js                  # start, the window.rs test hook, loading the data block; closes the scope
 )
 set_property(GLOBAL PROPERTY RS_WEB_JS_FILES ${RS_WEB_JS_FILES})

@@ -25,7 +25,8 @@
 //            UTF-8 JSON
 // Part 0 is the index: the session's metadata, tracks and kernels (the registry,
 // kernels/kernel_info.hpp), the timing table with each timing's launch count, the N sweep
-// (Session::sweep), profiler and pitfall metrics, the kernel sources, and the list of traces with
+// (Session::sweep), profiler and pitfall metrics, the kernel sources, the multi-GPU recording ("multigpu",
+// only when the session has one: rows, traced rings; tracing/multigpu.hpp), and the list of traces with
 // the part that holds each; the page draws the timing table and charts from it. Parts 1..P-1 are one trace each: the
 // replay's steps as deltas (shared-memory cells whose value changed, cells written and read, per
 // warp masks, the step's warp accesses with their lane addresses, bank words and n-way degree,
@@ -51,7 +52,7 @@
 
 namespace rs {
 
-// A session with no traces, a block-size choice the session cannot serve, a trace the replay
+// A session with neither traces nor a multi-GPU recording, a block-size choice the session cannot serve, a trace the replay
 // model refuses, or a file that cannot be written. what() is one line naming the problem.
 class WebExportError : public std::runtime_error {
  public:

@@ -36,6 +36,7 @@ void apply_options(const Options& o, AppState& s) {
     s.b = s.b.valid();
   }
   if (o.view >= 0) s.timing_tab = static_cast<TimingTab>(o.view);
+  if (o.view == static_cast<int>(TimingTab::MultiGpu) && o.step >= 0) s.ring_step_wanted = o.step;
   if (o.ui_scale > 0) s.ui_scale = o.ui_scale;
   if (o.high_contrast) s.high_contrast = true;
   if (o.large_charts) s.large_charts = true;

@@ -67,8 +67,9 @@ struct LiveSample {
   double t = 0;  // seconds since the window opened
 };
 
-// Which tab the timing panel shows.
-enum class TimingTab : int { Table = 0, Live = 1, BlockSize = 2, Sweep = 3, Bits = 4 };
+// Which tab the timing panel shows (saved by number: append only).
+enum class TimingTab : int { Table = 0, Live = 1, BlockSize = 2, Sweep = 3, Bits = 4, MultiGpu = 5 };
+inline constexpr int kLastTimingTab = static_cast<int>(TimingTab::MultiGpu);
 
 struct AppState {
   // Selection (what the GPU runs next, or what is looked up in the session).
@@ -114,8 +115,12 @@ struct AppState {
   bool show_help = false;
   bool large_charts = false;       // T: the timing panel fills the replay's place (for a projector)
   bool focus = false;              // F: the replay takes the whole width (the step bar shows the source line)
+  int ring_step_wanted = -1;       // --step S with --view multigpu: the ring step the multigpu tab opens at (-1: 1)
 
   bool recorded() const { return session != nullptr; }
+  // The multigpu tab is selected and the open session has a multi-GPU recording: the timing panel then takes
+  // the window under the menu bar (window_layout.cpp) and the arrow keys step the ring (frame.cpp).
+  bool multigpu_shown() const { return timing_tab == TimingTab::MultiGpu && session && !session->multigpu.empty(); }
   // Forgets every measurement (another input, another source).
   void clear_measurements() {
     timings.clear();

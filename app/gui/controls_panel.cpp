@@ -429,8 +429,8 @@ void draw_help(AppState& s) {
   if (ImGui::Begin("Keyboard shortcuts (F1 or ? to close)", &s.show_help,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     static const char* const kRows[][2] = {
-        {"Right / Left", "next / previous step (barrier epoch)"},
-        {"Home / End", "first / last step"},
+        {"Right / Left", "next / previous step (barrier epoch; on the multigpu tab, the ring's step)"},
+        {"Home / End", "first / last step (of the ring, on the multigpu tab)"},
         {"Space", "play / pause"},
         {"] / [", "play faster / slower"},
         {"Down / Up", "next / previous kernel, through every track in order"},

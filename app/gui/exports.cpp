@@ -41,16 +41,17 @@ Exports::Exports(const std::string& export_dir)
 void Exports::start_charts(AppState& s) {
 #ifdef REDUCESCOPE_HAS_CHARTS
   if (job_.valid()) return;
-  if (s.timings.empty()) {
+  if (s.timings.empty() && !(s.session && !s.session->multigpu.empty())) {
     s.error = "nothing to export yet: no timings";
     return;
   }
   auto ses = s.session ? s.session : std::make_shared<const Session>(live_session(s));
   s.notice = "exporting charts to " + dir_ + " ...";
-  // Every block size with timings, as `reducescope export` does without --block-size.
+  // Every block size with timings, the N sweep and the multi-GPU chart where the session has them, as
+  // `reducescope export` does without --block-size.
   job_ = std::async(std::launch::async, [ses, dir = dir_]() -> Result {
     try {
-      const ChartFiles f = export_charts(*ses, dir);
+      const ChartFiles f = export_session(*ses, dir);
       return {true, "exported " + std::to_string(f.paths.size()) + " files (PNG, SVG, PDF, CSV) to " +
                         fs::absolute(dir).string()};
     } catch (const std::exception& e) {

@@ -33,7 +33,7 @@ void run_actions(App& a, const Actions& act) {
 // the step bar; controls | replay (A, or A above B) | source, banks, timings), the help overlay and
 // File > Open.
 void draw_ui(App& a, const KeyInput& keys) {
-  a.panels.controls.handleKeys(a.s, keys.replay);
+  a.panels.controls.handleKeys(a.s, a.panels.timing.takeKeys(a.s, keys.replay));
   ControlsPanel::tick(a.s);
   const MenuBar menu = draw_menu_bar(a.s, a.exports.dir(), a.exports.web_page_path());
   run_actions(a, menu.actions);

@@ -1,6 +1,7 @@
 #include "layout.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace rs::gui {
 
@@ -183,6 +184,76 @@ std::string idle_summary(const Replay& r, const Step& st, const std::vector<View
   if (!room.empty()) out = "Folded for room: " + room;
   if (!busy.empty()) out += (out.empty() ? "" : ". ") + std::string("Not in this step: ") + busy;
   if (!never.empty()) out += (out.empty() ? "No " : "; no ") + never;
+  return out;
+}
+
+MultiGpuSplit multigpu_split(float width, float ring_least, float table_w, float gap) {
+  if (ring_least + gap + table_w > width) return {false, width, width};
+  const float bandwidth = std::clamp(width * 0.42f, table_w, width - gap - ring_least);
+  return {true, width - gap - bandwidth, bandwidth};
+}
+
+float RingRows::total() const {
+  const float g = static_cast<float>(gpus);
+  return g * box_h + (g - 1) * gap_h + (gpus > 2 ? 2 * edge_h : 0);
+}
+
+RingRows ring_rows(uint32_t gpus, float avail, float line_h) {
+  auto at = [&](float f) {
+    auto mix = [f, line_h](float lo, float hi) { return (lo + (hi - lo) * f) * line_h; };
+    return RingRows{mix(1.3f, 4.0f), mix(1.4f, 2.6f), mix(1.2f, 1.6f), gpus};
+  };
+  const float least = at(0).total(), most = at(1).total();
+  return at(most > least ? std::clamp((avail - least) / (most - least), 0.0f, 1.0f) : 0.0f);
+}
+
+std::string duration_text(double us) {
+  char b[32];
+  if (us < 1000) std::snprintf(b, sizeof b, "%.1f \u00b5s", us);
+  else std::snprintf(b, sizeof b, "%.2f ms", us * 1e-3);
+  return b;
+}
+
+std::string ring_step_sentence(const RingRecording& r, uint32_t shown) {
+  const uint32_t g = r.gpus, steps = 2 * (g - 1);
+  const std::string gs = std::to_string(g);
+  if (shown == 0) {
+    return "Before the ring: each of the " + gs + " GPUs holds its own " + bytes_label(r.bytes) + " buffer, cut into " +
+           gs + " chunks of " + bytes_label(r.bytes / g) + "; nothing is summed yet. The " + std::to_string(steps) +
+           " steps took " + duration_text(r.total_us) + " in all (measured).";
+  }
+  const uint32_t step = std::min(shown, steps) - 1;
+  const bool scatter = step < g - 1;
+  std::string out = "Step " + std::to_string(step + 1) + " of " + std::to_string(steps) + " (" +
+                    to_string(scatter ? RingPhase::ReduceScatter : RingPhase::AllGather) + "): ";
+  std::vector<std::string> moves;
+  for (const RingTransfer& t : ring_schedule(g)) {
+    if (t.step != step) continue;
+    const std::string from = "GPU " + std::to_string(t.from), to = "GPU " + std::to_string(t.to);
+    const std::string chunk = std::to_string(t.chunk);
+    moves.push_back(scatter ? from + " sends chunk " + chunk + " to " + to + ", which adds it into its own chunk " + chunk
+                            : from + " sends its summed chunk " + chunk + " to " + to + ", which stores it");
+  }
+  if (g == 2) out += moves[0] + "; " + moves[1] + ". ";
+  else out += moves[0] + ", and so on round the ring: every GPU sends one chunk to its right neighbour (GPU " +
+              std::to_string(g - 1) + " to GPU 0). ";
+  const uint32_t within = scatter ? step : step - (g - 1);  // 0-based step within the phase
+  if (scatter && within + 2 < g) {
+    out += "Each chunk received now holds " + std::to_string(within + 2) + " of " + gs + " GPUs' values. ";
+  } else if (scatter) {
+    out += "Now each GPU holds one chunk summed: ";
+    for (uint32_t k = 0; k < g && k < 4; ++k) {
+      out += (k ? ", GPU " : "GPU ") + std::to_string(k) + " chunk " + std::to_string((k + 1) % g);
+    }
+    out += g > 4 ? ", and so on (GPU g: chunk g + 1). " : ". ";
+  } else if (within + 2 < g) {
+    out += "Each GPU now holds " + std::to_string(within + 2) + " of " + gs + " chunks summed. ";
+  } else {
+    out += g == 2 ? "Now both GPUs hold the whole sum. " : "Now every GPU holds the whole sum. ";
+  }
+  const RingSpan span = ring_step_span(r, step);
+  if (span.end_us > span.start_us) out += duration_text(span.end_us - span.start_us) + " measured.";
+  while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
 }
 

@@ -9,6 +9,8 @@
 //   WindowColumns, window_columns()                     controls | replay | source, banks, timings
 //   step_ranges()                                       the steps where something happens: "2-6, 9"
 //   idle_summary()                                      the one line that stands for the idle views
+//   MultiGpuSplit, multigpu_split(), RingRows, ring_rows()  the multigpu tab: ring | bandwidth, the ring's rows
+//   duration_text(), ring_step_sentence()               the ring replay's words for a step
 //
 // Design (../shared/DESIGN.md, "Round 3": the room's screen first): the view that carries the step's
 // lesson gets the room; a view with nothing to show for this step is one line; the layout follows what
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "multigpu.hpp"
 #include "replay.hpp"
 
 namespace rs::gui {
@@ -132,5 +135,39 @@ std::string step_ranges(const Replay& r, Pred has) {
 // `folded`: views with something in this step that fit_views folded for room ("folded for room: global").
 std::string idle_summary(const Replay& r, const Step& st, const std::vector<View>& idle,
                          const std::vector<View>& folded = {});
+
+// --- The multigpu tab (issue 21) ----------------------------------------------------------------------
+
+// The multigpu tab's two halves, in pixels: the ring (its step-by-step replay over its measured timeline)
+// and the bandwidth (the busbw chart over the table). Side by side where the ring keeps `ring_least` beside
+// the table's whole width `table_w` and a `gap`: the bandwidth half gets 42% of `width`, at least
+// `table_w`, and the ring the rest. Else (a large scale) one at a time, each the whole width, under inner
+// tabs (the ring, the chart, the figures).
+struct MultiGpuSplit {
+  bool side_by_side = true;
+  float ring_w = 0, bandwidth_w = 0;
+};
+MultiGpuSplit multigpu_split(float width, float ring_least, float table_w, float gap);
+
+// The ring replay's rows, in pixels: `gpus` lanes of chunk boxes `box_h` tall, a gap `gap_h` between
+// neighbouring lanes for the arrows and their labels, and for more than 2 GPUs an `edge_h` above the first
+// lane and below the last, where the wrap from GPU G-1 to GPU 0 leaves and enters (2 GPUs draw it in their
+// one gap). Between 1.3 : 1.4 : 1.2 and 4 : 2.6 : 1.6 lines of `line_h`, as large as `avail` allows.
+struct RingRows {
+  float box_h = 0, gap_h = 0, edge_h = 0;
+  uint32_t gpus = 0;
+  float total() const;
+};
+RingRows ring_rows(uint32_t gpus, float avail, float line_h);
+
+// A measured time for people: "412.3 µs" below a millisecond, else "1.23 ms" (UTF-8).
+std::string duration_text(double us);
+
+// The ring replay's sentence for `shown` (0 .. 2(G-1); 0: before the first transfer, k: after step k) of
+// `r`, true for that step: "Step 2 of 2 (all-gather): GPU 0 sends its summed chunk 1 to GPU 1, which stores
+// it; GPU 1 sends its summed chunk 0 to GPU 0, which stores it. Now both GPUs hold the whole sum. 0.52 ms
+// measured." With more than 2 GPUs the first transfer stands for the rest. The time is the step's
+// ring_step_span (omitted where the recording has no events for it). r.gpus >= 2.
+std::string ring_step_sentence(const RingRecording& r, uint32_t shown);
 
 }  // namespace rs::gui

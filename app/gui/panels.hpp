@@ -14,7 +14,8 @@
 //                  requests' sector efficiency
 //   LanesPanel     the current step's warp shuffles: each warp's 32 lanes, values, lane -> lane arrows
 //   AtomicsPanel   the atomic targets, this step's atomic instructions and contention, landing order
-//   TimingPanel    Harris's table + bars, the rolling live plot, time and bandwidth vs block size
+//   TimingPanel    Harris's table + bars, the rolling live plot, time and bandwidth vs block size, the N
+//                  sweep, the bits, and the multi-GPU recording (MultiGpuView, multigpu_panel.cpp)
 //   draw_help()    the keyboard shortcuts overlay
 //
 // Slot-aware panels show side A (slot 0) or the compare side B (slot 1) of AppState::view().
@@ -203,9 +204,41 @@ class SourcePanel : public Panel {
   std::vector<std::string> lines_[2];
 };
 
+// The timing panel's multigpu tab (issue 21), for a session with a multi-GPU recording (SessionMultiGpu): a
+// traced ring all-reduce replayed step by step (each GPU's chunks coloured by how many GPUs' values they hold,
+// the step's transfers as arrows, the step's sentence) over its measured timeline of peer copies and adds;
+// beside it busbw against buffer size for NCCL, the ring and the naive way with the measured peer copy, and
+// the table of figures and the spread sum. The ring step is this view's own (its buttons, its slider, the
+// arrow keys while it is shown).
+class MultiGpuView {
+ public:
+  void draw(AppState& s);
+  // The keys this view takes while it is on screen (AppState::multigpu_shown): Right / Left / Home / End step
+  // the ring. Returns the others.
+  std::vector<Key> takeKeys(const AppState& s, const std::vector<Key>& keys);
+
+ private:
+  void sync(AppState& s);  // a new recording: the largest ring, at --step or step 1
+  void drawRing(const SessionMultiGpu& m);
+  void drawLanes(const RingRecording& r, const RingRows& rows);
+  void drawTimeline(const RingRecording& r);
+  std::string timelineText(const RingRecording& r) const;
+  float timelineLeast(const RingRecording& r) const;
+  void drawChart(const SessionMultiGpu& m, float height);
+  void drawFigures(const SessionMultiGpu& m);
+  float sumHeight(const SessionMultiGpu& m) const;
+  float figuresHeight(const SessionMultiGpu& m) const;
+  uint32_t steps() const;  // 2(G-1) of the chosen ring
+  const SessionMultiGpu* of_ = nullptr;  // the recording the choices below belong to
+  size_t ring_ = 0;                      // index into SessionMultiGpu::rings
+  uint32_t step_ = 1;                    // 0 .. 2(G-1): 0 before the first transfer, k after step k
+};
+
 class TimingPanel : public Panel {
  public:
   TimingPanel() : Panel("Timings", "timings") {}
+  // The keys the multigpu tab takes while it is shown (MultiGpuView::takeKeys); returns the others.
+  std::vector<Key> takeKeys(const AppState& s, const std::vector<Key>& keys) { return multigpu_.takeKeys(s, keys); }
 
  protected:
   void drawContent(AppState& s) override;
@@ -216,6 +249,8 @@ class TimingPanel : public Panel {
   void drawBlockSize(AppState& s);
   void drawSweep(AppState& s);
   void drawBits(AppState& s);
+  void drawMultiGpu(AppState& s);
+  MultiGpuView multigpu_;
   bool tab_applied_ = false;  // AppState::timing_tab (from settings) selected on the first frame
   bool log_time_ = true;      // "vs block size": the time axis in decades (1-2-5 ticks), not from zero
 };

@@ -28,6 +28,7 @@ struct Series {
   std::string label;
   std::vector<double> xs, ys;
   ImU32 color;
+  bool dashed = false;
 };
 struct RefLine {
   std::string label;
@@ -40,6 +41,8 @@ struct LinePlot {
   int flags = 0;
   std::vector<Series> series;
   std::vector<RefLine> refs;
+  Formatter x_format = nullptr;  // SetupXFormat
+  void* x_format_user = nullptr;
   bool open = false;
 };
 LinePlot g_plot;
@@ -190,9 +193,30 @@ bool segment_hits(ImVec2 a, ImVec2 b, const Rect& r) {
   return clip(-dx, a.x - r.x0) && clip(dx, r.x1 - a.x) && clip(-dy, a.y - r.y0) && clip(dy, r.y1 - a.y);
 }
 
+// A dashed line through `pts` (5 pixels on, 5 off, the pattern carried across corners).
+void dashed_path(ImDrawList* dl, const ImVec2* pts, int count, ImU32 c, float thickness) {
+  float phase = 0;  // distance into the current 10-pixel period
+  for (int i = 0; i + 1 < count; ++i) {
+    const ImVec2 a = pts[i], b = pts[i + 1];
+    const float len = std::hypot(b.x - a.x, b.y - a.y);
+    for (float d = 0; d < len;) {
+      const float run = std::min(len - d, 10 - phase);
+      if (phase < 5) {
+        const float on = std::min(run, 5 - phase);
+        const float t0 = d / len, t1 = (d + on) / len;
+        dl->AddLine(ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0),
+                    ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1), c, thickness);
+      }
+      d += run;
+      phase = std::fmod(phase + run, 10.0f);
+    }
+  }
+}
+
 // A dashed horizontal line from x0 to x1.
 void dashed(ImDrawList* dl, float x0, float x1, float y, ImU32 c) {
-  for (float x = x0; x < x1; x += 10) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 5, x1), y), c, 1.5f);
+  const ImVec2 pts[] = {ImVec2(x0, y), ImVec2(x1, y)};
+  dashed_path(dl, pts, 2, c, 1.5f);
 }
 }  // namespace
 
@@ -297,14 +321,20 @@ bool BeginPlot(const char* id, const char* title, const char* x_unit, const char
   if (size.y <= 0) size.y = avail.y;
   if (size.x < 80 || size.y < 60) return false;
   ImGui::PushID(id);
-  g_plot = LinePlot{title, x_unit, y_unit, ImGui::GetCursorScreenPos(), size, flags, {}, {}, true};
+  g_plot = LinePlot{title, x_unit, y_unit, ImGui::GetCursorScreenPos(), size, flags, {}, {}, nullptr, nullptr, true};
   ImGui::InvisibleButton("##plot", size);
   return true;
 }
 
-void Line(const char* label, const double* xs, const double* ys, int count, ImU32 color) {
+void SetupXFormat(Formatter formatter, void* user) {
+  g_plot.x_format = formatter;
+  g_plot.x_format_user = user;
+}
+
+void Line(const char* label, const double* xs, const double* ys, int count, ImU32 color, int flags) {
   if (!g_plot.open || count <= 0) return;
-  g_plot.series.push_back({label, std::vector<double>(xs, xs + count), std::vector<double>(ys, ys + count), color});
+  g_plot.series.push_back({label, std::vector<double>(xs, xs + count), std::vector<double>(ys, ys + count), color,
+                           (flags & LineFlags_Dashed) != 0});
 }
 
 void HLine(const char* label, double y, ImU32 color) {
@@ -326,7 +356,7 @@ void EndPlot() {
   std::vector<Series> series = c.series;
   if (logy) {
     for (Series& s : series) {
-      Series kept{s.label, {}, {}, s.color};
+      Series kept{s.label, {}, {}, s.color, s.dashed};
       for (size_t i = 0; i < s.xs.size(); ++i) {
         if (s.ys[i] > 0) {
           kept.xs.push_back(s.xs[i]);
@@ -382,7 +412,7 @@ void EndPlot() {
     entries.clear();
     legend_at.clear();
     if (series.size() > 1) {
-      for (const Series& s : series) entries.push_back({&s.label, s.color, false});
+      for (const Series& s : series) entries.push_back({&s.label, s.color, s.dashed});
     }
     for (size_t i = 0; i < c.refs.size(); ++i) {
       if (ref_in_legend[i]) entries.push_back({&c.refs[i].label, c.refs[i].color, true});
@@ -487,7 +517,8 @@ void EndPlot() {
   // "2^20" for a power of two when asked (N), else the number.
   auto x_text = [&](double x, char* out, size_t size) {
     const double e = std::log2(x);
-    if ((c.flags & PlotFlags_Pow2Labels) && x >= 1 && e == std::floor(e)) std::snprintf(out, size, "2^%.0f", e);
+    if (c.x_format) c.x_format(x, out, static_cast<int>(size), c.x_format_user);
+    else if ((c.flags & PlotFlags_Pow2Labels) && x >= 1 && e == std::floor(e)) std::snprintf(out, size, "2^%.0f", e);
     else std::snprintf(out, size, "%g", x);
   };
   float last_right = -1e9f;
@@ -512,7 +543,8 @@ void EndPlot() {
   for (const auto& s : series) {
     std::vector<ImVec2> pts;
     for (size_t i = 0; i < s.xs.size(); ++i) pts.emplace_back(px(s.xs[i]), ys.py(s.ys[i]));
-    if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.color, 0, 2.0f);
+    if (pts.size() > 1 && s.dashed) dashed_path(dl, pts.data(), static_cast<int>(pts.size()), s.color, 2.0f);
+    else if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.color, 0, 2.0f);
     for (size_t i = 0; i < pts.size(); ++i) {
       if (markers) dl->AddCircleFilled(pts[i], 3.5f, s.color);
       const float dx = pts[i].x - mouse.x, dy = pts[i].y - mouse.y;

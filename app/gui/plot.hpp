@@ -48,8 +48,18 @@ enum PlotFlags : int {
 // no room; then do not call Line(), HLine() or EndPlot().
 bool BeginPlot(const char* id, const char* title, const char* x_unit, const char* y_unit, ImVec2 size = ImVec2(0, 0),
                int flags = PlotFlags_None);
+// Labels x values (the ticks and the hover) with `formatter` instead of "%g" or 2^k, until EndPlot: it
+// writes the label of `value` into `buf` (`size` bytes) and returns its length (ImPlot's formatter
+// shape); `user` is passed through. Call after BeginPlot.
+using Formatter = int (*)(double value, char* buf, int size, void* user);
+void SetupXFormat(Formatter formatter, void* user = nullptr);
+
+enum LineFlags : int {
+  LineFlags_None = 0,
+  LineFlags_Dashed = 1 << 0,  // a dashed line (a measured reference, e.g. a copy's bandwidth); dashed in the legend
+};
 // Adds a series of `count` points (copied). Hovering a point shows "label: x, y".
-void Line(const char* label, const double* xs, const double* ys, int count, ImU32 color);
+void Line(const char* label, const double* xs, const double* ys, int count, ImU32 color, int flags = LineFlags_None);
 // Adds a dashed horizontal reference line at `y` (e.g. a copy ceiling). Its label sits by the line
 // where it covers no data and no other label (right end, then left end, then the middle; above the
 // line, then below), else it goes into the legend with a dashed swatch.

@@ -33,7 +33,7 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
   if (std::sscanf(line, "UiScale=%f", &f) == 1) s.ui_scale = std::clamp(f, 0.75f, 3.0f);
   else if (std::sscanf(line, "HighContrast=%d", &i) == 1) s.high_contrast = i != 0;
   else if (std::sscanf(line, "Speed=%f", &f) == 1) s.speed = std::clamp(f, 0.25f, 30.0f);
-  else if (std::sscanf(line, "TimingTab=%d", &i) == 1 && i >= 0 && i <= 4) s.timing_tab = static_cast<TimingTab>(i);
+  else if (std::sscanf(line, "TimingTab=%d", &i) == 1 && i >= 0 && i <= kLastTimingTab) s.timing_tab = static_cast<TimingTab>(i);
   else if (std::sscanf(line, "Compare=%d", &i) == 1) s.compare = i != 0;
   else if (std::sscanf(line, "LargeCharts=%d", &i) == 1) s.large_charts = i != 0;
   else if (std::sscanf(line, "N=%llu", &n) == 1 && n >= 1 && n <= (1ull << 31)) s.n = n;

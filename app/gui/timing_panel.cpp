@@ -50,12 +50,12 @@ void TimingPanel::drawContent(AppState& s) {
     ImGui::TextWrapped("Timings need a CUDA GPU or a recorded session (File > Open).");
     return;
   }
-  if (s.recorded()) {
+  if (s.recorded() && !s.multigpu_shown()) {  // (the multigpu tab has its own header: GPUs, link, NCCL, date)
     const SessionMeta& m = s.session->meta;
     ImGui::TextWrapped("RECORDED on %s, %s; N = %llu int32 (%s)", m.gpu.c_str(), m.date.c_str(),
                        static_cast<unsigned long long>(m.n), m.pattern.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Timing method: %s", m.method.c_str());
-  } else {
+  } else if (!s.recorded()) {
     ImGui::TextWrapped("Live on %s; N = %llu int32 (%s)", s.device.name.c_str(), static_cast<unsigned long long>(s.n),
                        to_string(s.pattern));
     if (ImGui::IsItemHovered()) {
@@ -73,7 +73,8 @@ void TimingPanel::drawContent(AppState& s) {
                                 {"Live", TimingTab::Live, &TimingPanel::drawLive},
                                 {"vs block size", TimingTab::BlockSize, &TimingPanel::drawBlockSize},
                                 {"vs N", TimingTab::Sweep, &TimingPanel::drawSweep},
-                                {"bits", TimingTab::Bits, &TimingPanel::drawBits}};
+                                {"bits", TimingTab::Bits, &TimingPanel::drawBits},
+                                {"multigpu", TimingTab::MultiGpu, &TimingPanel::drawMultiGpu}};
     for (const Tab& t : kTabs) {
       const ImGuiTabItemFlags f = !tab_applied_ && s.timing_tab == t.tab ? ImGuiTabItemFlags_SetSelected : 0;
       // The table is the track's: "Harris table", "Lecture table".
@@ -468,6 +469,17 @@ void TimingPanel::drawBits(AppState& s) {
     i = j;
   }
   ImGui::EndTable();
+}
+
+void TimingPanel::drawMultiGpu(AppState& s) {
+  if (!s.session || s.session->multigpu.empty()) {
+    ImGui::TextWrapped("No multi-GPU recording here: `reducescope record --track multigpu --out SESSION` on a machine "
+                       "with 2 or more GPUs records one (NCCL's all-reduce, a hand ring and the naive way); with --add it "
+                       "goes into an existing session.");
+    note_widget("multigpu/none");
+    return;
+  }
+  multigpu_.draw(s);
 }
 
 void TimingPanel::drawSweep(AppState& s) {

@@ -232,6 +232,10 @@ bool banks_busy(const AppState& s, int slot) {
 
 void draw_panels(AppState& s, Panels& p, float top) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
+  if (s.multigpu_shown()) {  // the ring has its own step controls; the kernel replay has nothing to say here
+    p.timing.draw(s, ImVec2(0, top), ImVec2(d.x, d.y - top));
+    return;
+  }
   const float bar = StepBar::height(s, d.x);
   p.step_bar.draw(s, ImVec2(0, top), ImVec2(d.x, bar));
   top += bar;

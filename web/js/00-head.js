@@ -12,6 +12,7 @@
 //   views         source, shared memory, warps x lanes, banks (the lanes -> banks figure), lanes, atomics,
 //                 global memory
 //   timings       the track's table, median time per kernel, time against block size, the N sweep
+//   multigpu      the traced ring all-reduce step by step, its timeline, busbw against size, the tables
 //   window.rs     a small read-only hook for the browser test (tests/web_chromium.py)
 (function () {
   'use strict';

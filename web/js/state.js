@@ -129,6 +129,11 @@
     if (!D || e.ctrlKey || e.metaKey || e.altKey) return;
     var tag = e.target && e.target.tagName;
     if (tag === 'SELECT' || (tag === 'INPUT' && e.target.type !== 'range')) return;
+    // The ring's keys: with the focus in its panel, or on a page with no trace to step.
+    if (D.multigpu && ((e.target.closest && e.target.closest('#multigpu-panel')) || !D.traces.length)) {
+      if (ringKey(e)) e.preventDefault();
+      return;
+    }
     var handled = true;
     switch (e.key) {
       case 'ArrowRight': setStep(S.step + 1); break;

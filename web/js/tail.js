@@ -14,9 +14,10 @@
       t.kernels.forEach(function (k) { kernels.push({ name: k.name, track: t.id, info: k }); });
     });
     D.traces.forEach(function (e) { traceOf[key(e.kernel, e.bs)] = traceOf[key(e.kernel, e.bs)] || e; });
-    var m = D.meta;
+    var m = D.meta, mg = D.multigpu;
     // One line on screen (a laptop's first screen is for the replay); the rest behind "details".
-    $('rec-line').innerHTML = '<b>recorded</b> on <b>' + esc(m.gpu) + '</b>, ' + esc(String(m.date).slice(0, 10)) +
+    var where = D.traces.length || !mg ? esc(m.gpu) : mg.gpus + ' ' + TIMES + ' ' + esc(mg.names[0] || m.gpu);
+    $('rec-line').innerHTML = '<b>recorded</b> on <b>' + where + '</b>, ' + esc(String(m.date).slice(0, 10)) +
       '; nothing runs on your GPU.';
     $('rec-text').innerHTML = 'This page replays a session <b>recorded</b> on <b>' + esc(m.gpu) + '</b> on <b>' +
       esc(m.date) + '</b>; nothing runs on your computer\'s GPU. Steps come from ReduceScope\'s replay model. ' +
@@ -31,8 +32,12 @@
     document.addEventListener('keydown', onKey);
     document.addEventListener('keyup', function (e) { if (e.key === ' ' && D) e.preventDefault(); });
     $('kernel-list').addEventListener('click', function (e) {
-      var b = e.target.closest('[data-kernel]');
+      var b = e.target.closest('[data-kernel]'), jump = e.target.closest('[data-jump]');
       if (b) { select(b.getAttribute('data-kernel'), S.bs); b.blur(); }
+      if (jump) {  // to a panel, the focus on its control (the arrow keys then step it)
+        $(jump.getAttribute('data-jump')).scrollIntoView();
+        $(jump.getAttribute('data-focus')).focus({ preventScroll: true });
+      }
     });
     $('kernel-note').addEventListener('click', function (e) {  // a pitfall's "See the fix" button
       var b = e.target.closest('[data-kernel]');
@@ -66,11 +71,24 @@
     var resizeTimer = 0;
     window.addEventListener('resize', function () {
       clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(function () { srcGeom = null; highlightLines.sig = null; renderTimings(); renderStep(); }, 100);
+      resizeTimer = setTimeout(function () {
+        renderMultiGpu();
+        if (!D.traces.length) return;
+        srcGeom = null;
+        highlightLines.sig = null;
+        renderTimings();
+        renderStep();
+      }, 100);
     });
+    if (mg) startMultiGpu();
     // The first kernel with a trace here, at its track's block size.
     var first = null;
     for (var i = 0; i < kernels.length && !first; i++) if (heldSizes(kernels[i].name).length) first = kernels[i];
+    if (!first && mg) {  // a multi-GPU recording alone: only its panel
+      ['sidebar', 'controls', 'columns', 'timing-panel', 'sweep-panel', 'bits-panel'].forEach(function (id) { $(id).hidden = true; });
+      hook.ready = true;
+      return Promise.resolve();
+    }
     if (!first) throw new Error('the page holds no trace');
     var tr = trackOf(first.track);
     S.bs = tr ? tr.bs : 0;

@@ -94,7 +94,8 @@
   }
 
   // A line chart. o: {h, xs (tick positions), xLabel(x) -> text | {pow2: k}, xTitle, yTitle, yLog,
-  // series: [{name, color, pts: [[x, y], ...], width}], hlines: [{y, color, label}], band: x or null}.
+  // series: [{name, color, pts: [[x, y], ...], width, dash (a measured reference: dashed)}], hlines: [{y, color, label}],
+  // band: x or null}.
   // Labels (ticks, titles, the reference lines') sit outside the data: a reference line's label takes
   // the first place beside its line that no data line, marker or other label crosses, or none.
   function lineChart(c, o) {
@@ -200,9 +201,11 @@
       ctx.strokeStyle = s.color;
       ctx.fillStyle = s.color;
       ctx.lineWidth = s.sel ? 5 : 2.5;
+      ctx.setLineDash(s.dash ? [10, 7] : []);
       ctx.beginPath();
       s.pts.forEach(function (p, i) { if (i) ctx.lineTo(X(p[0]), Y(p[1])); else ctx.moveTo(X(p[0]), Y(p[1])); });
       ctx.stroke();
+      ctx.setLineDash([]);
       s.pts.forEach(function (p) {
         ctx.beginPath();
         ctx.arc(X(p[0]), Y(p[1]), s.sel ? 6 : 4, 0, 2 * Math.PI);

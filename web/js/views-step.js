@@ -21,6 +21,11 @@
       });
       html += '</div>';
     });
+    var mg = D.multigpu;
+    if (mg) {  // the multigpu track has no kernels to step: a link to its panel
+      html += '<div class="track"><div class="track-title" title="reduction across GPUs">multigpu</div><button class="kernel" ' +
+        'data-jump="multigpu-panel" data-focus="mg-step" title="the ring all-reduce step by step, NCCL, busbw">ring all-reduce, ' + mg.gpus + ' GPUs</button></div>';
+    }
     var list = $('kernel-list');
     setHtml(list, html);
     // The selected kernel in view inside the list (the sidebar scrolls on its own; a phone's strip is short).
