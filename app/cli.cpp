@@ -7,6 +7,7 @@
 
 #include "cli_table.hpp"
 #include "multigpu.hpp"
+#include "user_kernel.hpp"  // starting_file_names
 
 namespace rs {
 
@@ -24,6 +25,16 @@ constexpr size_t kUsageWidth = 109;
 void finish(cli::Parsing& p, const std::string& topic) {
   Options& o = p.o;
   const Command cmd = o.command;
+  // A kernel file of the user's: no track, no kernel list.
+  if (cmd == Command::New) {
+    if (o.from.empty()) throw UsageError("new needs --from KERNEL (the shipped kernel to start from)");
+    if (o.file.empty()) throw UsageError("new needs FILE.cu (the kernel file to write)");
+    return;
+  }
+  if (cmd == Command::Check) {
+    if (o.file.empty()) throw UsageError("check needs FILE.cu (the kernel file to compile)");
+    return;
+  }
   if (o.tracks == std::vector<std::string>{kMultiGpuTrack}) {
     if (cmd != Command::Bench && cmd != Command::Record) {
       throw UsageError(std::string("the ") + kMultiGpuTrack + " track has no kernels to " + topic +
@@ -220,7 +231,8 @@ std::string usage_lines(const char* lead, const CommandSpec& c, const std::vecto
 std::string about(const CommandSpec& c) {
   std::string s = c.about;
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"{tracks}", track_names()},
-                                   std::pair<std::string, std::string>{"{kernels}", cli::kernel_names()}}) {
+                                   std::pair<std::string, std::string>{"{kernels}", cli::kernel_names()},
+                                   std::pair<std::string, std::string>{"{starters}", starting_file_names()}}) {
     for (size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + value.size())) {
       s.replace(at, key.size(), value);
     }

@@ -21,6 +21,9 @@
 //   reducescope histogram [--input text|uniform|skewed|all] [--kernel NAME|all] [--n BYTES]
 //                   [--block-size B] [--samples S] [--csv FILE] [--out FILE.rstrace [--block K]]
 //                   the course track's histograms against cub::DeviceHistogram
+//   reducescope new --from KERNEL FILE.cu   a starting file of your own kernel (kernels/user_kernel.hpp)
+//   reducescope check FILE.cu   compiles your kernel file with NVRTC in both builds (no GPU needed), then
+//                   checks its sums against the CPU on a GPU
 //
 // Exit codes (fixed; scripts rely on them): 0 success, 1 runtime error, 2 usage error.
 #pragma once
@@ -46,7 +49,9 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Bits, Help, Version };
+enum class Command {
+  Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Bits, New, Check, Help, Version
+};
 
 struct Options {
   Command command = Command::Gui;
@@ -64,7 +69,9 @@ struct Options {
   Pattern pattern = Pattern::RandomBytes;
   std::string csv;                      // bench: CSV output path
   std::string out;                      // trace: trace file; record: session file; export: folder
-  std::string file;                     // show, export, profile: trace or session to read; gui: one to open
+  std::string file;                     // show, export, profile: trace or session to read; gui: one to open;
+                                        // new: the kernel file to write; check: the one to compile
+  std::string from;                     // new --from KERNEL: the shipped kernel the starting file follows
   unsigned traced_block = 0;            // trace: blockIdx.x to record
   bool quiet = false;                   // trace: summary only, no per-step text
   bool steps = false;                   // show: print every step too

@@ -262,6 +262,28 @@ const std::vector<CommandSpec>& command_table() {
        "device-to-device copy at each N. The rows must come from the session's GPU. The rows at the\n"
        "session's own N and pattern also give the launch count of each timing that has none (sessions\n"
        "recorded before 0.2). Exit: 0 stored, 1 a runtime error (unreadable or foreign rows).\n"},
+      {Command::New, "new", Operands::One,
+       {{
+           {.opt = "--from", .arg = "KERNEL", .required = true},
+           {.opt = "FILE.cu", .required = true},
+       }},
+       1,
+       "Writes a starting file for a kernel of your own: the shipped KERNEL's algorithm as the entry point\n"
+       "user_kernel, with a comment block that says what you may change (docs/your-kernel.md).\n"
+       "KERNEL: {starters}.\n"
+       "Never overwrites: if FILE.cu exists it says so and exits 1.\n"
+       "Exit: 0 written, 1 the file exists or cannot be written, 2 a usage error (KERNEL has no starting file).\n"},
+      {Command::Check, "check", Operands::One,
+       {{
+           {.opt = "FILE.cu", .required = true},
+       }},
+       1,
+       "Compiles your kernel file with NVRTC in both builds, the timing build (rs::NullProbe) and the tracing\n"
+       "build (rs::TraceProbe), for int32 and, where it compiles, float32; no GPU needed. Prints OK and the\n"
+       "launch shape, or each error as FILE:LINE:COL: error: message. Then running it needs a CUDA GPU: with\n"
+       "one, it checks the sum against the CPU at several N and block sizes; without one it says so.\n"
+       "Exit: 0 compiled (and right on the GPU), 1 no GPU or a wrong sum, 2 a compile error or a file that\n"
+       "cannot be compiled (missing, a directory, empty).\n"},
   };
   return table;
 }

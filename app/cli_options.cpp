@@ -207,6 +207,7 @@ const std::vector<OptionSpec>& option_table() {
       {"--quiet", false, set_switch<&Options::quiet>},
       {"--sweep", false, set_switch<&Options::sweep>},
       {"--html", true, [](Parsing& p, const std::string& v) { p.o.html = v; }},
+      {"--from", true, [](Parsing& p, const std::string& v) { p.o.from = v; }},  // new: checked by the command
       {"--gpus", true,
        [](Parsing& p, const std::string& v) {
          if (!parse_uint(v, p.o.gpus) || p.o.gpus < 2 || p.o.gpus > 64) {

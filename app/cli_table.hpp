@@ -74,7 +74,8 @@ struct CommandSpec {
   Operands operands;
   std::vector<std::vector<Use>> forms; // its usage lines, one per form (export has three)
   size_t overview_forms;               // how many of them the overview lists
-  const char* about;                   // the help after the usage lines; "{tracks}", "{kernels}" are filled in
+  const char* about;                   // the help after the usage lines; "{tracks}", "{kernels}", "{starters}"
+                                       // (new's starting files) are filled in
 };
 
 // The window first, then the commands in the overview's order.

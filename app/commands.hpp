@@ -30,6 +30,13 @@ int run_bits(const Options& o, std::ostream& out, std::ostream& err);
 // its timings that have none from the rows at the session's N.
 int run_sweep(const Options& o, std::ostream& out, std::ostream& err);
 
+// Writes the starting file of o.from (kernels/user/) to o.file; never overwrites (app/commands/new.cpp).
+int run_new(const Options& o, std::ostream& out, std::ostream& err);
+// Compiles the kernel file o.file in both builds with NVRTC, then checks its sums on the GPU
+// (app/commands/check.cpp). Exit: 0 compiled (and right on the GPU), 1 no GPU or a wrong sum, 2 a compile
+// error or a file that cannot be compiled.
+int run_check(const Options& o, std::ostream& out, std::ostream& err);
+
 // bench / record --track multigpu (app/commands/multigpu.cpp): measures, prints the tables, and with `record`
 // stores the recording in o.out (a new session, or with --add the existing one).
 int run_multigpu(const Options& o, bool record, std::ostream& out, std::ostream& err);

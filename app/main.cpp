@@ -48,6 +48,10 @@ int main(int argc, char** argv) {
       return rs::run_sweep(o, std::cout, std::cerr);
     case rs::Command::Bits:
       return rs::run_bits(o, std::cout, std::cerr);
+    case rs::Command::New:
+      return rs::run_new(o, std::cout, std::cerr);
+    case rs::Command::Check:
+      return rs::run_check(o, std::cout, std::cerr);
     case rs::Command::Gui:
 #ifdef REDUCESCOPE_HAS_GUI
       return rs::run_gui(o);

@@ -320,6 +320,83 @@ if [[ -n $SESSION ]]; then
   if cmp -s "$SESSION" "$TMP/profile.rssession"; then pass; else fail "profile without ncu changed the session"; fi
 fi
 
+# ---- your own kernel: new writes a starting file, check compiles it (kernels/user_kernel.hpp) ------------
+
+usage_case new
+usage_case new "$TMP/k.cu"
+expect_in "$ERR" "--from" "new without --from"
+usage_case new --from reduce1
+usage_case new --from reduce1 "$TMP/a.cu" "$TMP/b.cu"
+usage_case check
+usage_case check --from reduce1 "$TMP/k.cu"
+# --from a kernel with no starting file, or no kernel at all: exit 2, the message lists the starting files.
+expect_rc 2 new --from sum_atomic "$TMP/k.cu"
+expect_in "$ERR" "no starting file" "new --from sum_atomic"
+expect_in "$ERR" "reduce0, reduce1" "new --from sum_atomic lists the starting files"
+expect_rc 2 new --from nope "$TMP/k.cu"
+expect_in "$ERR" "not a shipped kernel" "new --from nope"
+if [[ ! -e $TMP/k.cu ]]; then pass; else fail "new --from a kernel without a starting file wrote a file"; fi
+# Written once; never overwritten (exit 1, the file as it was).
+expect_rc 0 new --from reduce1 "$TMP/k.cu"
+expect_in "$TMP/k.cu" "__global__ void user_kernel(const T\* in, T\* out, unsigned n, Probe probe)" "new writes the entry point"
+expect_in "$TMP/k.cu" "What you may change" "new writes the rules"
+expect_in "$OUT" "reducescope check" "new says what to do next"
+echo "// mine" >>"$TMP/k.cu"
+cp "$TMP/k.cu" "$TMP/k.before"
+expect_rc 1 new --from reduce2 "$TMP/k.cu"
+expect_in "$ERR" "exists" "new onto an existing file"
+if cmp -s "$TMP/k.cu" "$TMP/k.before"; then pass; else fail "new overwrote an existing file"; fi
+mkdir -p "$TMP/kdir"
+expect_rc 1 new --from reduce1 "$TMP/kdir"
+expect_in "$ERR" "directory" "new onto a directory"
+expect_rc 1 new --from reduce1 "$TMP/no/such/dir/k.cu"
+expect_one_line "new into a missing folder"
+
+# check: files that are no kernel files exit 2 with one line naming the file, in any build.
+expect_rc 2 check "$TMP/missing.cu"
+expect_one_line "check of a missing file"
+expect_in "$ERR" "missing.cu: error: no such file" "check of a missing file"
+expect_rc 2 check "$TMP/kdir"
+expect_in "$ERR" "is a directory" "check of a directory"
+head -c 300 "$TMP/k.cu" >"$TMP/nul.cu"; printf '\0' >>"$TMP/nul.cu"
+expect_rc 2 check "$TMP/nul.cu"
+expect_in "$ERR" "not a text file" "check of a file with a NUL byte"
+run check "$TMP/k.cu"
+if [[ $RC -eq 1 ]] && grep -q "without the CUDA toolkit's NVRTC" "$ERR"; then
+  echo "skipped: check's compile cases (this build has no NVRTC)"
+  expect_one_line "check in a build without NVRTC"
+else
+  : >"$TMP/empty.cu"
+  expect_rc 2 check "$TMP/empty.cu"
+  expect_in "$ERR" "empty.cu: error: the file is empty" "check of an empty file"
+  # A compile error: FILE:LINE:COL: error: message, at the line of the mistake; exit 2; nothing on stdout.
+  sed 's/if (index < blockDim.x) {/if (index < blockDim.x + oops) {/' "$TMP/k.cu" >"$TMP/bad.cu"
+  line=$(grep -n "oops" "$TMP/bad.cu" | cut -d: -f1)
+  expect_rc 2 check "$TMP/bad.cu"
+  expect_in "$ERR" "bad.cu:$line:[0-9]*: error: identifier \"oops\" is undefined" "check of a file with an error names its line"
+  if [[ ! -s $OUT ]]; then pass; else fail "check of a broken file printed to stdout"; fi
+  sed 's/user_kernel/my_kernel/g' "$TMP/k.cu" >"$TMP/noentry.cu"
+  expect_rc 2 check "$TMP/noentry.cu"
+  expect_in "$ERR" "no entry point" "check of a file without user_kernel"
+  sed 's/unsigned n, Probe probe/int n, Probe probe/' "$TMP/k.cu" >"$TMP/sig.cu"
+  expect_rc 2 check "$TMP/sig.cu"
+  expect_in "$ERR" "wrong signature" "check of a user_kernel with the wrong signature"
+  grep -v "^RS_LAUNCH_SHAPE" "$TMP/k.cu" >"$TMP/noshape.cu"
+  expect_rc 2 check "$TMP/noshape.cu"
+  expect_in "$ERR" "no launch shape" "check of a file without RS_LAUNCH_SHAPE"
+  # A good file: OK and its launch shape; then running needs a GPU (exit 1 without one).
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    expect_rc 0 check "$TMP/k.cu"
+    expect_in "$OUT" "sums right on the GPU" "check on a GPU"
+  else
+    expect_rc 1 check "$TMP/k.cu"
+    expect_in "$ERR" "needs a CUDA GPU" "check without a GPU says running needs one"
+    expect_one_line "check without a GPU"
+  fi
+  expect_in "$OUT" "k.cu: OK" "check of a good file"
+  expect_in "$OUT" "1 element per thread, repeated launches, 32 threads per block or more" "check prints the launch shape"
+fi
+
 # ---- the corrupt-file corpus (tests/corpus): every bad file exits 1 with a one-line message that
 # names the file; the valid ones (v1-valid, v3-valid, session-valid) open -------------------------
 CORPUS=$(cd "$(dirname "$0")" && pwd)/corpus

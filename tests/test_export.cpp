@@ -646,7 +646,9 @@ TEST_F(ExportTest, MultiGpuBusbwChartAndRows) {
   const std::string title = "<title>All-reduce busbw: " + std::to_string(m.gpus) + " × " + m.gpu_names.at(0);
   EXPECT_NE(svg.find(title), std::string::npos) << title;
   EXPECT_NE(svg.find("NCCL " + m.nccl_version + "</title>"), std::string::npos);
-  if (!m.link.empty()) EXPECT_NE(svg.find(", " + m.link + ", NCCL"), std::string::npos) << m.link;
+  if (!m.link.empty()) {
+    EXPECT_NE(svg.find(", " + m.link + ", NCCL"), std::string::npos) << m.link;
+  }
   for (const char* line : {"line: NCCL all-reduce", "line: hand ring all-reduce", "line: naive gather to GPU 0",
                            "line: P2P copy GPU 0 → 1, one way"}) {
     EXPECT_NE(svg.find(line), std::string::npos) << line;

@@ -17,10 +17,27 @@
 // parameter. With NullProbe, SharedArray::Ref compiles to a plain shared-memory access, so
 // the timing build is the kernel as the slides wrote it. With TraceProbe, each access also
 // writes a TraceRecord (tracing/trace_format.hpp) when blockIdx.x is the traced block.
+//
+// NVRTC (a user's kernel file, kernels/user_kernel.hpp) compiles this header too, from a copy embedded
+// in the binary: there (__CUDACC_RTC__) the standard library is CCCL's libcu++ (<cuda/std/...>, the
+// toolkit's include/cccl), and the few std names below are taken from cuda::std. nvcc and the host
+// compiler see exactly the standard headers.
 #pragma once
 
+#ifdef __CUDACC_RTC__
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+namespace std {
+using cuda::std::conditional_t;
+using cuda::std::is_const_v;
+using cuda::std::is_integral_v;
+using cuda::std::is_same_v;
+using cuda::std::remove_const_t;
+}  // namespace std
+#else
 #include <cstdint>
 #include <type_traits>
+#endif
 
 #include "trace_format.hpp"
 

@@ -10,12 +10,19 @@
 //
 // This header is plain C++ with fixed-width fields so that device code (tracing/probe.cuh)
 // and host code share one definition of a record. It has no CUDA and no GL.
+//
+// NVRTC compiles the device-side part (the enums and TraceRecord) for a user's kernel file
+// (kernels/user_kernel.hpp); the host-only parts are left out under __CUDACC_RTC__.
 #pragma once
 
+#ifdef __CUDACC_RTC__
+#include <cuda/std/cstdint>
+#else
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
+#endif
 
 namespace rs {
 
@@ -34,7 +41,9 @@ enum class AccessKind : uint8_t {
   GlobalAtomic = 9,  // atomicXxx on global memory: addr = element index into buffer `space`
 };
 inline constexpr uint8_t kMaxAccessKind = 9;
+#ifndef __CUDACC_RTC__  // host functions (NVRTC compiles device code only)
 const char* to_string(AccessKind k);  // "load", "global atomic", "__syncthreads", ...
+#endif
 
 // TraceRecord::op for atomics (low 6 bits). Append-only.
 enum class AtomicOp : uint8_t { Add = 0, Min = 1, Max = 2, Inc = 3, Exch = 4, Cas = 5 };
@@ -52,14 +61,18 @@ enum class GlobalBuffer : uint8_t {
   Bytes = 3,   // the input read as bytes (the course track's histograms): element i = byte i, 1 byte wide
 };
 inline constexpr uint8_t kMaxGlobalBuffer = 3;
+#ifndef __CUDACC_RTC__  // host functions (NVRTC compiles device code only)
 // Bytes per element of a global buffer: 1 for Bytes, 4 for the others.
 inline constexpr uint32_t element_bytes(uint8_t space) { return space == 3 ? 1u : 4u; }
+#endif
 // Output buffer elements a trace may name: 4 words per block (farthest_point's index and point) or a
 // histogram's bins (at most 256).
 inline constexpr uint64_t kMinOutputElements = 256;
 // Most elements one thread of any kernel loads per grid pass (the book's unrolling by 8).
 inline constexpr uint32_t kMaxElementsPerThread = 8;
+#ifndef __CUDACC_RTC__  // host functions (NVRTC compiles device code only)
 const char* to_string(GlobalBuffer b);  // "input", "output", "scratch", "input bytes"
+#endif
 
 // Bit 7 of TraceRecord::op: the record's values are float32 bit patterns, not int32.
 inline constexpr uint8_t kOpFloatBit = 0x80;
@@ -110,8 +123,11 @@ static_assert(sizeof(TraceRecord) == 32, "TraceRecord is a 32-byte on-disk and o
 
 // The element type of a kernel's values. Append-only (stored in files).
 enum class DType : uint8_t { Int32 = 0, Float32 = 1 };
+#ifndef __CUDACC_RTC__  // host functions (NVRTC compiles device code only)
 const char* to_string(DType t);  // "int32", "float32"
+#endif
 
+#ifndef __CUDACC_RTC__  // host only from here on: strings, vectors, memcpy
 inline float bits_to_float(uint32_t b) {
   float f;
   std::memcpy(&f, &b, sizeof f);
@@ -159,5 +175,6 @@ struct Trace {
   std::string source;                // text of the kernel source file that `line` refers to
   std::vector<TraceRecord> records;  // in arbitrary order across threads
 };
+#endif  // __CUDACC_RTC__
 
 }  // namespace rs

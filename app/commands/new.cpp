@@ -1,0 +1,50 @@
+// reducescope new --from KERNEL FILE.cu: a starting file for a kernel of the user's own (kernels/user/,
+// embedded; docs/your-kernel.md). Never overwrites a file.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <ostream>
+
+#include "commands.hpp"
+#include "user_kernel.hpp"
+
+namespace rs {
+
+int run_new(const Options& o, std::ostream& out, std::ostream& err) {
+  const char* text = starting_file(o.from);
+  if (!text) {
+    const std::string why = find_kernel(o.from) ? o.from + " has no starting file yet"
+                                                : "'" + o.from + "' is not a shipped kernel";
+    err << "reducescope new: --from: " << why << " (starting files: " << starting_file_names() << ")\n";
+    return kExitUsage;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.file, ec)) {
+    err << "reducescope new: " << o.file << " is a directory: give the path of the .cu file to write\n";
+    return kExitRuntime;
+  }
+  // "x": create the file only if it does not exist (C11, glibc: O_CREAT | O_EXCL), so an existing file is
+  // never truncated, even by a race.
+  std::FILE* f = std::fopen(o.file.c_str(), "wx");
+  if (!f) {
+    if (errno == EEXIST) {
+      err << "reducescope new: " << o.file << " exists: not overwritten (choose another name, or delete it first)\n";
+    } else {
+      err << "reducescope new: cannot write " << o.file << ": " << std::strerror(errno) << "\n";
+    }
+    return kExitRuntime;
+  }
+  const size_t size = std::strlen(text);
+  const bool written = std::fwrite(text, 1, size, f) == size;
+  if (std::fclose(f) != 0 || !written) {
+    err << "reducescope new: could not write all of " << o.file << ": " << std::strerror(errno) << "\n";
+    std::remove(o.file.c_str());
+    return kExitRuntime;
+  }
+  out << "wrote " << o.file << ": " << o.from << " as a kernel of your own (user_kernel; docs/your-kernel.md)\n"
+      << "next: reducescope check " << o.file << "\n";
+  return kExitOk;
+}
+
+}  // namespace rs

@@ -1,0 +1,140 @@
+// A kernel file of the user's (issue 19): compiled at run time with NVRTC, in the timing build and the
+// tracing build, like a shipped kernel. Plain C++ (no CUDA types): the CLI, the window and the tests
+// include it without nvcc. docs/your-kernel.md is the user's side of it.
+//
+// Index
+//   UserDiagnostic             one compile error or warning: file, line, column, severity, message
+//   UserLaunchShape            the file's RS_LAUNCH_SHAPE: a registry row's inputs_per_thread, finish, min block size
+//   UserBuild, UserKernel      the PTX and lowered entry-point names of both builds
+//   compile_user_kernel()      source text -> UserKernel or diagnostics (NVRTC, no GPU needed)
+//   compile_user_kernel_file() the same from a path, with the file's own problems as diagnostics
+//   parse_nvrtc_log()          NVRTC's log -> diagnostics (exposed for the tests)
+//   starting_files()           the starting files `reducescope new --from K` writes (kernels/user/*.cu)
+//
+// The file (docs/your-kernel.md): `#include "reducescope.cuh"`, one RS_LAUNCH_SHAPE(elements per thread,
+// finish, min block size), and one entry point at global scope,
+//   template <class T, class Probe> __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe)
+// written with the probe's wrappers (tracing/probe.cuh). NVRTC compiles it twice: user_kernel<T, rs::NullProbe>
+// (the timing build) and user_kernel<T, rs::TraceProbe> (the tracing build), for T = int and, where the body
+// compiles for it, float. reducescope.cuh, probe.cuh and trace_format.hpp are embedded in the binary (copies
+// made at configure time); the only -I is the CCCL include folder of the CUDA toolkit found at configure time
+// (<cuda/std/...>, which probe.cuh uses under NVRTC).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernel_info.hpp"  // Finish, dtype_bit
+
+namespace rs {
+
+// One message about the user's file. From NVRTC's log, whose lines read
+//   FILE(LINE): error: MESSAGE
+//     <the source line>
+//     <spaces>^              (the caret marks the column)
+// or ReduceScope's own (the file cannot be read, the entry point or the launch shape is missing).
+struct UserDiagnostic {
+  std::string file;      // the file name as given to the compiler; for an error inside an embedded header
+                         // that NVRTC traces back to the user's file, the user's file (see message)
+  unsigned line = 0;     // 1-based; 0: the file as a whole
+  unsigned column = 0;   // 1-based, in characters of the source line as NVRTC echoes it (a tab counts 1);
+                         // 0 where NVRTC shows no caret
+  std::string severity;  // "error", "warning", "catastrophic error" (NVRTC stopped), "remark", "note"
+  std::string message;   // one line; an error in an embedded header ends "(in probe.cuh:385)"
+  bool is_error() const { return severity == "error" || severity == "catastrophic error"; }
+};
+// "FILE:LINE:COL: error: message" (the compilers' usual form); "FILE:LINE: ..." without a column,
+// "FILE: ..." without a line.
+std::string format_diagnostic(const UserDiagnostic& d);
+
+// The file's RS_LAUNCH_SHAPE(elements per thread, finish, minimum block size): the fields of a registry
+// row (KernelInfo) that the host needs to launch it.
+struct UserLaunchShape {
+  unsigned inputs_per_thread = 1;   // KernelInfo::inputs_per_thread: 1 to 8
+  Finish finish = Finish::Relaunch; // KernelInfo::finish; never HostSum (in place: a user's input is const)
+  unsigned min_block_size = 32;     // KernelInfo::min_block_size: 32, 64, ..., 1024
+};
+
+// One build of the file: its PTX (for cuModuleLoadData) and the lowered (mangled) names of its entry
+// points (for cuModuleGetFunction).
+struct UserBuild {
+  std::string ptx;
+  std::string int_entry;    // user_kernel<int, Probe>
+  std::string float_entry;  // user_kernel<float, Probe>; "" when the body does not compile for float
+};
+
+struct UserKernel {
+  std::string file_name;    // as given; the name NVRTC's messages and -lineinfo use
+  std::string source;       // the text compiled: the line numbers of the tracing build's records refer to it
+  UserLaunchShape shape;
+  uint8_t dtypes = 0;       // dtype_bit(DType::Int32), | dtype_bit(DType::Float32) when float compiles
+  std::string arch;         // the virtual architecture, e.g. "compute_75"
+  UserBuild timing;         // Probe = rs::NullProbe
+  UserBuild tracing;        // Probe = rs::TraceProbe
+  std::vector<UserDiagnostic> warnings;  // NVRTC's warnings, and why float32 is not taken (if it is not)
+};
+
+struct UserCompileOptions {
+  int cc = 75;  // compile for the virtual architecture compute_<cc>: 75 (Turing, the oldest GPU the app
+                // supports: the PTX then runs on any of them), or the GPU's own, e.g. 90
+};
+
+// A kernel, or why not: without a kernel, `diagnostics` holds at least one error.
+struct UserCompileResult {
+  std::optional<UserKernel> kernel;
+  std::vector<UserDiagnostic> diagnostics;  // the errors in the order NVRTC gave them, duplicates (from the two
+                                            // builds and the two element types) removed, then any note
+                                            // (severity "note": a file that ends mid-line)
+  bool ok() const { return kernel.has_value(); }
+};
+
+// Compiles `source` (the file's text; `file_name` names it in messages) in both builds. Needs no GPU.
+// Errors come back as diagnostics, never as exceptions: a compile error at its line and column; a file
+// without user_kernel ("no entry point"); a user_kernel of another shape ("wrong signature", at the line
+// that declares it); a __device__ user_kernel ("not __global__"); no RS_LAUNCH_SHAPE; an empty file. In a
+// build without NVRTC (no CUDA toolkit at configure time) it returns one error saying so; so does a
+// toolkit whose CCCL headers are gone.
+UserCompileResult compile_user_kernel(const std::string& source, const std::string& file_name,
+                                      const UserCompileOptions& options = {});
+
+// Reads a kernel file into `text`. Its problems come back as one error with line 0: it does not exist,
+// cannot be read, is a directory or not a regular file, is not text (a NUL byte: a binary, or a save still
+// being written), or is over 1 MiB. nullopt: read.
+std::optional<UserDiagnostic> read_kernel_file(const std::string& path, std::string& text);
+
+// Reads `path` (read_kernel_file) and compiles it. A file that ends mid-line (a half-written save) gets,
+// besides NVRTC's errors, a note at its last line.
+UserCompileResult compile_user_kernel_file(const std::string& path, const UserCompileOptions& options = {});
+
+// Whether this build can compile a user's kernel (NVRTC found at configure time), and NVRTC's version
+// ("13.0"), or why not.
+bool user_kernels_supported();
+std::string nvrtc_version();
+
+// NVRTC's log as diagnostics (see UserDiagnostic). An error inside an embedded header that NVRTC traces to
+// a line of `user_file` ("detected during ... at line N of FILE") is reported at that line.
+std::vector<UserDiagnostic> parse_nvrtc_log(const std::string& log, const std::string& user_file);
+
+// A starting file: a shipped kernel's algorithm rewritten as user_kernel, with a comment block that says
+// what may be changed (kernels/user/<kernel>.cu, embedded at configure time).
+struct StartingFile {
+  const char* kernel;  // the shipped kernel it follows, e.g. "reduce1"
+  const char* text;
+};
+const std::vector<StartingFile>& starting_files();
+// nullptr when there is no starting file for `kernel`.
+const char* starting_file(std::string_view kernel);
+// "reduce0, reduce1, ...", for messages.
+std::string starting_file_names();
+
+// The embedded headers NVRTC is given (name, text): reducescope.cuh, probe.cuh, trace_format.hpp.
+struct EmbeddedHeader {
+  const char* name;
+  const char* text;
+};
+const std::vector<EmbeddedHeader>& user_kernel_headers();
+
+}  // namespace rs
