@@ -7,5 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh build
-ctest --test-dir build -LE gpu --output-on-failure
+ctest --test-dir build -LE gpu -j2 --output-on-failure  # the GUI test (minutes) runs beside the rest
 bash scripts/sanitize.sh
