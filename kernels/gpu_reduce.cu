@@ -13,24 +13,13 @@
 
 #include "cub_reference.hpp"
 #include "gpu_reduce.hpp"
+#include "cuda_check.hpp"
 #include "dispatch.cuh"
 #include "reduce_ops.hpp"
 
 namespace rs {
 
 namespace {
-
-std::string cuda_message(cudaError_t e, const char* call) {
-  std::string msg = std::string(call) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e);
-  if (e == cudaErrorMemoryAllocation) msg += " (try a smaller N)";
-  return msg;
-}
-
-#define RS_CUDA(call)                                          \
-  do {                                                         \
-    cudaError_t rs_err_ = (call);                              \
-    if (rs_err_ != cudaSuccess) throw CudaError(cuda_message(rs_err_, #call)); \
-  } while (0)
 
 // Every track's launchers by kernel id, checked once against the registry: a kernel without a
 // binding, or a binding without a registry entry, is a programming error reported on first use.
@@ -110,15 +99,6 @@ KernelFn<T, Probe> kernel_fn(KernelId id, unsigned bs) {
   return f;
 }
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 Timing summarize(std::vector<float> ms, double bytes, double peak_gbps) {
   Timing t;
   std::sort(ms.begin(), ms.end());
@@ -133,6 +113,15 @@ Timing summarize(std::vector<float> ms, double bytes, double peak_gbps) {
 }
 
 }  // namespace
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
 
 struct GpuReducer::Impl {
   int device = 0;

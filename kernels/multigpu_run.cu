@@ -14,19 +14,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cuda_check.hpp"
 #include "input.hpp"
 
 namespace rs {
 
 namespace {
 
-#define MG_CUDA(call)                                                                                          \
-  do {                                                                                                         \
-    cudaError_t mg_err_ = (call);                                                                              \
-    if (mg_err_ != cudaSuccess) {                                                                              \
-      throw CudaError(std::string(#call) + ": " + cudaGetErrorName(mg_err_) + ": " + cudaGetErrorString(mg_err_)); \
-    }                                                                                                          \
-  } while (0)
 
 // libnccl.so.2, opened on first use. The functions are looked up by name with nccl.h's own types.
 struct Nccl {
@@ -183,12 +177,6 @@ std::pair<std::string, std::string> topology() {
   return {text, link};
 }
 
-std::string utc_now() {
-  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return date;
-}
 
 // The GPUs, their streams and NCCL communicators.
 struct Ctx {
@@ -222,7 +210,7 @@ struct Ctx {
       for (;;) {
         const cudaError_t e = cudaEventQuery(ev[g]);
         if (e == cudaSuccess) break;
-        if (e != cudaErrorNotReady) MG_CUDA(e);
+        if (e != cudaErrorNotReady) RS_CUDA(e);
         if (std::chrono::steady_clock::now() > deadline) {
           poisoned = true;
           char b[64];
@@ -238,9 +226,9 @@ struct Ctx {
   void sync_all(const std::vector<cudaStream_t>& streams, const std::string& what) {
     std::vector<cudaEvent_t> ev(streams.size());
     for (size_t g = 0; g < streams.size(); ++g) {
-      MG_CUDA(cudaSetDevice(dev[g]));
-      MG_CUDA(cudaEventCreateWithFlags(&ev[g], cudaEventDisableTiming));
-      MG_CUDA(cudaEventRecord(ev[g], streams[g]));
+      RS_CUDA(cudaSetDevice(dev[g]));
+      RS_CUDA(cudaEventCreateWithFlags(&ev[g], cudaEventDisableTiming));
+      RS_CUDA(cudaEventRecord(ev[g], streams[g]));
     }
     try {
       wait(ev, what);
@@ -279,29 +267,29 @@ Stats time_calls(Ctx& c, const std::vector<cudaStream_t>& streams, int samples, 
   const size_t G = streams.size();
   std::vector<cudaEvent_t> start(G), stop(G);
   for (size_t g = 0; g < G; ++g) {
-    MG_CUDA(cudaSetDevice(c.dev[g]));
-    MG_CUDA(cudaEventCreate(&start[g]));
-    MG_CUDA(cudaEventCreate(&stop[g]));
+    RS_CUDA(cudaSetDevice(c.dev[g]));
+    RS_CUDA(cudaEventCreate(&start[g]));
+    RS_CUDA(cudaEventCreate(&stop[g]));
   }
   std::vector<float> ms;
   for (int i = -warmups; i < samples; ++i) {
     reset();
     c.sync_all(streams, what);
     for (size_t g = 0; g < G; ++g) {
-      MG_CUDA(cudaSetDevice(c.dev[g]));
-      MG_CUDA(cudaEventRecord(start[g], streams[g]));
+      RS_CUDA(cudaSetDevice(c.dev[g]));
+      RS_CUDA(cudaEventRecord(start[g], streams[g]));
     }
     body();
     for (size_t g = 0; g < G; ++g) {
-      MG_CUDA(cudaSetDevice(c.dev[g]));
-      MG_CUDA(cudaEventRecord(stop[g], streams[g]));
+      RS_CUDA(cudaSetDevice(c.dev[g]));
+      RS_CUDA(cudaEventRecord(stop[g], streams[g]));
     }
     c.wait(stop, what);
     if (i < 0) continue;
     float worst = 0;
     for (size_t g = 0; g < G; ++g) {
       float t = 0;
-      MG_CUDA(cudaEventElapsedTime(&t, start[g], stop[g]));
+      RS_CUDA(cudaEventElapsedTime(&t, start[g], stop[g]));
       worst = std::max(worst, t);
     }
     ms.push_back(worst);
@@ -320,7 +308,7 @@ struct DevBuf {
   void* p = nullptr;
   DevBuf() = default;
   DevBuf(int d, size_t bytes) : dev(d) {
-    MG_CUDA(cudaSetDevice(d));
+    RS_CUDA(cudaSetDevice(d));
     const cudaError_t e = cudaMalloc(&p, std::max<size_t>(bytes, 16));
     if (e != cudaSuccess) {
       cudaGetLastError();
@@ -361,9 +349,9 @@ Buffers make_buffers(Ctx& c, uint64_t n) {
     b.in.emplace_back(c.dev[g], n * 4);
     b.work.emplace_back(c.dev[g], n * 4);
     b.scratch.emplace_back(c.dev[g], chunk * 4);
-    MG_CUDA(cudaSetDevice(c.dev[g]));
+    RS_CUDA(cudaSetDevice(c.dev[g]));
     fill_kernel<<<add_blocks(n, c.sms[g]), kAddThreads, 0, c.stream[g]>>>(b.in[g].f(), n, g);
-    MG_CUDA(cudaPeekAtLastError());
+    RS_CUDA(cudaPeekAtLastError());
   }
   b.gather = DevBuf(c.dev[0], (c.G - 1) * n * 4);
   c.sync_all(c.stream, "filling the inputs");
@@ -373,8 +361,8 @@ Buffers make_buffers(Ctx& c, uint64_t n) {
 // Enqueues the copy of every GPU's input into its working buffer (untimed, before each call).
 void reset_work(Ctx& c, Buffers& b) {
   for (uint32_t g = 0; g < c.G; ++g) {
-    MG_CUDA(cudaSetDevice(c.dev[g]));
-    MG_CUDA(cudaMemcpyAsync(b.work[g].p, b.in[g].p, b.n * 4, cudaMemcpyDeviceToDevice, c.stream[g]));
+    RS_CUDA(cudaSetDevice(c.dev[g]));
+    RS_CUDA(cudaMemcpyAsync(b.work[g].p, b.in[g].p, b.n * 4, cudaMemcpyDeviceToDevice, c.stream[g]));
   }
 }
 
@@ -386,8 +374,8 @@ bool check_allreduce(Ctx& c, Buffers& b) {
     for (uint64_t i = 0; i < b.n; ++i) want[i] += whole_value(i, g);
   }
   for (uint32_t g = 0; g < c.G; ++g) {
-    MG_CUDA(cudaSetDevice(c.dev[g]));
-    MG_CUDA(cudaMemcpy(got.data(), b.work[g].p, b.n * 4, cudaMemcpyDeviceToHost));
+    RS_CUDA(cudaSetDevice(c.dev[g]));
+    RS_CUDA(cudaMemcpy(got.data(), b.work[g].p, b.n * 4, cudaMemcpyDeviceToHost));
     if (got != want) return false;
   }
   return true;
@@ -404,15 +392,15 @@ struct RingPlan {
     const size_t k = sched.size();
     for (auto* v : {&copied, &added, &copy_start, &copy_end, &add_start, &add_end}) v->resize(k);
     for (size_t i = 0; i < k; ++i) {
-      MG_CUDA(cudaSetDevice(c.dev[sched[i].from]));
-      MG_CUDA(cudaEventCreateWithFlags(&copied[i], cudaEventDisableTiming));
-      MG_CUDA(cudaEventCreate(&copy_start[i]));
-      MG_CUDA(cudaEventCreate(&copy_end[i]));
+      RS_CUDA(cudaSetDevice(c.dev[sched[i].from]));
+      RS_CUDA(cudaEventCreateWithFlags(&copied[i], cudaEventDisableTiming));
+      RS_CUDA(cudaEventCreate(&copy_start[i]));
+      RS_CUDA(cudaEventCreate(&copy_end[i]));
       dev_of_copy.push_back(c.dev[sched[i].from]);
-      MG_CUDA(cudaSetDevice(c.dev[sched[i].to]));
-      MG_CUDA(cudaEventCreateWithFlags(&added[i], cudaEventDisableTiming));
-      MG_CUDA(cudaEventCreate(&add_start[i]));
-      MG_CUDA(cudaEventCreate(&add_end[i]));
+      RS_CUDA(cudaSetDevice(c.dev[sched[i].to]));
+      RS_CUDA(cudaEventCreateWithFlags(&added[i], cudaEventDisableTiming));
+      RS_CUDA(cudaEventCreate(&add_start[i]));
+      RS_CUDA(cudaEventCreate(&add_end[i]));
       dev_of_add.push_back(c.dev[sched[i].to]);
     }
   }
@@ -439,33 +427,33 @@ void enqueue_ring(Ctx& c, Buffers& b, RingPlan& p, bool traced) {
     const size_t first = static_cast<size_t>(step) * G;
     for (size_t k = first; k < first + G; ++k) {
       const RingTransfer& t = p.sched[k];
-      MG_CUDA(cudaSetDevice(c.dev[t.from]));
-      if (step > 0) MG_CUDA(cudaStreamWaitEvent(c.stream[t.from], p.added[k - G], 0));
+      RS_CUDA(cudaSetDevice(c.dev[t.from]));
+      if (step > 0) RS_CUDA(cudaStreamWaitEvent(c.stream[t.from], p.added[k - G], 0));
       const ChunkRange r = ring_chunk(b.n, G, t.chunk);
       float* dst = t.phase == RingPhase::ReduceScatter ? b.scratch[t.to].f() : b.work[t.to].f() + r.begin;
-      if (traced) MG_CUDA(cudaEventRecord(p.copy_start[k], c.stream[t.from]));
+      if (traced) RS_CUDA(cudaEventRecord(p.copy_start[k], c.stream[t.from]));
       if (r.size() > 0) {
-        MG_CUDA(cudaMemcpyPeerAsync(dst, c.dev[t.to], b.work[t.from].f() + r.begin, c.dev[t.from], r.size() * 4,
+        RS_CUDA(cudaMemcpyPeerAsync(dst, c.dev[t.to], b.work[t.from].f() + r.begin, c.dev[t.from], r.size() * 4,
                                     c.stream[t.from]));
       }
-      if (traced) MG_CUDA(cudaEventRecord(p.copy_end[k], c.stream[t.from]));
-      MG_CUDA(cudaEventRecord(p.copied[k], c.stream[t.from]));
+      if (traced) RS_CUDA(cudaEventRecord(p.copy_end[k], c.stream[t.from]));
+      RS_CUDA(cudaEventRecord(p.copied[k], c.stream[t.from]));
     }
     for (size_t k = first; k < first + G; ++k) {
       const RingTransfer& t = p.sched[k];
-      MG_CUDA(cudaSetDevice(c.dev[t.to]));
-      MG_CUDA(cudaStreamWaitEvent(c.stream[t.to], p.copied[k], 0));
+      RS_CUDA(cudaSetDevice(c.dev[t.to]));
+      RS_CUDA(cudaStreamWaitEvent(c.stream[t.to], p.copied[k], 0));
       const ChunkRange r = ring_chunk(b.n, G, t.chunk);
       if (t.phase == RingPhase::ReduceScatter) {
-        if (traced) MG_CUDA(cudaEventRecord(p.add_start[k], c.stream[t.to]));
+        if (traced) RS_CUDA(cudaEventRecord(p.add_start[k], c.stream[t.to]));
         if (r.size() > 0) {
           add_kernel<<<add_blocks(r.size(), c.sms[t.to]), kAddThreads, 0, c.stream[t.to]>>>(
               b.work[t.to].f() + r.begin, b.scratch[t.to].f(), r.size());
-          MG_CUDA(cudaPeekAtLastError());
+          RS_CUDA(cudaPeekAtLastError());
         }
-        if (traced) MG_CUDA(cudaEventRecord(p.add_end[k], c.stream[t.to]));
+        if (traced) RS_CUDA(cudaEventRecord(p.add_end[k], c.stream[t.to]));
       }
-      MG_CUDA(cudaEventRecord(p.added[k], c.stream[t.to]));
+      RS_CUDA(cudaEventRecord(p.added[k], c.stream[t.to]));
     }
   }
 }
@@ -475,24 +463,24 @@ void enqueue_ring(Ctx& c, Buffers& b, RingPlan& p, bool traced) {
 void enqueue_naive(Ctx& c, Buffers& b, std::vector<cudaEvent_t>& ev) {
   const uint32_t G = c.G;
   for (uint32_t g = 1; g < G; ++g) {
-    MG_CUDA(cudaSetDevice(c.dev[g]));
-    MG_CUDA(cudaMemcpyPeerAsync(b.gather.f() + (g - 1) * b.n, c.dev[0], b.work[g].p, c.dev[g], b.n * 4, c.stream[g]));
-    MG_CUDA(cudaEventRecord(ev[g], c.stream[g]));
+    RS_CUDA(cudaSetDevice(c.dev[g]));
+    RS_CUDA(cudaMemcpyPeerAsync(b.gather.f() + (g - 1) * b.n, c.dev[0], b.work[g].p, c.dev[g], b.n * 4, c.stream[g]));
+    RS_CUDA(cudaEventRecord(ev[g], c.stream[g]));
   }
-  MG_CUDA(cudaSetDevice(c.dev[0]));
+  RS_CUDA(cudaSetDevice(c.dev[0]));
   for (uint32_t g = 1; g < G; ++g) {
-    MG_CUDA(cudaStreamWaitEvent(c.stream[0], ev[g], 0));
+    RS_CUDA(cudaStreamWaitEvent(c.stream[0], ev[g], 0));
     add_kernel<<<add_blocks(b.n, c.sms[0]), kAddThreads, 0, c.stream[0]>>>(b.work[0].f(), b.gather.f() + (g - 1) * b.n,
                                                                           b.n);
-    MG_CUDA(cudaPeekAtLastError());
+    RS_CUDA(cudaPeekAtLastError());
   }
   for (uint32_t g = 1; g < G; ++g) {
-    MG_CUDA(cudaMemcpyPeerAsync(b.work[g].p, c.dev[g], b.work[0].p, c.dev[0], b.n * 4, c.stream[0]));
+    RS_CUDA(cudaMemcpyPeerAsync(b.work[g].p, c.dev[g], b.work[0].p, c.dev[0], b.n * 4, c.stream[0]));
   }
-  MG_CUDA(cudaEventRecord(ev[0], c.stream[0]));
+  RS_CUDA(cudaEventRecord(ev[0], c.stream[0]));
   for (uint32_t g = 1; g < G; ++g) {
-    MG_CUDA(cudaSetDevice(c.dev[g]));
-    MG_CUDA(cudaStreamWaitEvent(c.stream[g], ev[0], 0));  // GPU g's call ends when its copy has landed
+    RS_CUDA(cudaSetDevice(c.dev[g]));
+    RS_CUDA(cudaStreamWaitEvent(c.stream[g], ev[0], 0));  // GPU g's call ends when its copy has landed
   }
 }
 
@@ -535,12 +523,12 @@ RingRecording trace_ring(Ctx& c, Buffers& b, RingPlan& p) {
   c.sync_all(c.stream, "the traced ring");
   std::vector<cudaEvent_t> origin(c.G);
   for (uint32_t g = 0; g < c.G; ++g) {
-    MG_CUDA(cudaSetDevice(c.dev[g]));
-    MG_CUDA(cudaEventCreate(&origin[g]));
+    RS_CUDA(cudaSetDevice(c.dev[g]));
+    RS_CUDA(cudaEventCreate(&origin[g]));
   }
   for (uint32_t g = 0; g < c.G; ++g) {
-    MG_CUDA(cudaSetDevice(c.dev[g]));
-    MG_CUDA(cudaEventRecord(origin[g], c.stream[g]));
+    RS_CUDA(cudaSetDevice(c.dev[g]));
+    RS_CUDA(cudaEventRecord(origin[g], c.stream[g]));
   }
   enqueue_ring(c, b, p, true);
   c.sync_all(c.stream, "the traced ring");
@@ -549,7 +537,7 @@ RingRecording trace_ring(Ctx& c, Buffers& b, RingPlan& p) {
   rec.gpus = c.G;
   auto us = [&](uint32_t gpu, cudaEvent_t e) {
     float ms = 0;
-    MG_CUDA(cudaEventElapsedTime(&ms, origin[gpu], e));
+    RS_CUDA(cudaEventElapsedTime(&ms, origin[gpu], e));
     return std::max(0.0, 1000.0 * ms);
   };
   for (size_t k = 0; k < p.sched.size(); ++k) {
@@ -643,12 +631,12 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     const int d = emulate ? 0 : static_cast<int>(g);
     c.dev.push_back(d);
     cudaDeviceProp p{};
-    MG_CUDA(cudaGetDeviceProperties(&p, d));
+    RS_CUDA(cudaGetDeviceProperties(&p, d));
     out.gpu_names.push_back(p.name);
     c.sms.push_back(p.multiProcessorCount);
-    MG_CUDA(cudaSetDevice(d));
+    RS_CUDA(cudaSetDevice(d));
     cudaStream_t s = nullptr;
-    MG_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    RS_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     c.stream.push_back(s);
   }
   // Peer access between every pair (the ring uses neighbours, the naive way GPU 0 and the others).
@@ -656,17 +644,17 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     for (uint32_t b = 0; b < G; ++b) {
       if (a == b) continue;
       int ok = 0;
-      MG_CUDA(cudaDeviceCanAccessPeer(&ok, c.dev[a], c.dev[b]));
+      RS_CUDA(cudaDeviceCanAccessPeer(&ok, c.dev[a], c.dev[b]));
       if (!ok) {
         if (out.peer_access) say("GPU " + std::to_string(a) + " cannot access GPU " + std::to_string(b) +
                                  " directly: peer copies are staged through host memory (slower)");
         out.peer_access = false;
         continue;
       }
-      MG_CUDA(cudaSetDevice(c.dev[a]));
+      RS_CUDA(cudaSetDevice(c.dev[a]));
       const cudaError_t e = cudaDeviceEnablePeerAccess(c.dev[b], 0);
       if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
-      else MG_CUDA(e);
+      else RS_CUDA(e);
     }
   }
   if (!emulate) {
@@ -682,8 +670,8 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     RingPlan plan(c);
     std::vector<cudaEvent_t> ev(G);
     for (uint32_t g = 0; g < G; ++g) {
-      MG_CUDA(cudaSetDevice(c.dev[g]));
-      MG_CUDA(cudaEventCreateWithFlags(&ev[g], cudaEventDisableTiming));
+      RS_CUDA(cudaSetDevice(c.dev[g]));
+      RS_CUDA(cudaEventCreateWithFlags(&ev[g], cudaEventDisableTiming));
     }
     std::string line = "checked at " + std::to_string(n) + " elements:";
     for (const char* method : {"nccl", "ring", "naive"}) {
@@ -713,8 +701,8 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     RingPlan plan(c);
     std::vector<cudaEvent_t> ev(G);
     for (uint32_t g = 0; g < G; ++g) {
-      MG_CUDA(cudaSetDevice(c.dev[g]));
-      MG_CUDA(cudaEventCreateWithFlags(&ev[g], cudaEventDisableTiming));
+      RS_CUDA(cudaSetDevice(c.dev[g]));
+      RS_CUDA(cudaEventCreateWithFlags(&ev[g], cudaEventDisableTiming));
     }
     auto reset = [&] { reset_work(c, b); };
     auto add = [&](MultiGpuRow r) {
@@ -724,25 +712,25 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     // The peer copy line: GPU 0 -> 1, then both ways at once.
     {
       const Stats s = time_calls(c, c.stream, cfg.samples, cfg.warmups, "the peer copy", [] {}, [&] {
-        MG_CUDA(cudaSetDevice(c.dev[0]));
-        MG_CUDA(cudaMemcpyPeerAsync(b.work[1].p, c.dev[1], b.in[0].p, c.dev[0], bytes, c.stream[0]));
+        RS_CUDA(cudaSetDevice(c.dev[0]));
+        RS_CUDA(cudaMemcpyPeerAsync(b.work[1].p, c.dev[1], b.in[0].p, c.dev[0], bytes, c.stream[0]));
       });
       c.sync_all(c.stream, "the peer copy");
       std::vector<float> got(b.n);
-      MG_CUDA(cudaSetDevice(c.dev[1]));
-      MG_CUDA(cudaMemcpy(got.data(), b.work[1].p, bytes, cudaMemcpyDeviceToHost));
+      RS_CUDA(cudaSetDevice(c.dev[1]));
+      RS_CUDA(cudaMemcpy(got.data(), b.work[1].p, bytes, cudaMemcpyDeviceToHost));
       bool ok = true;
       for (uint64_t i = 0; i < b.n && ok; ++i) ok = got[i] == whole_value(i, 0);
       add(make_row("copy", "p2p", bytes, 2, s, ok));
       const Stats s2 = time_calls(c, c.stream, cfg.samples, cfg.warmups, "the peer copies", [] {}, [&] {
-        MG_CUDA(cudaSetDevice(c.dev[0]));
-        MG_CUDA(cudaMemcpyPeerAsync(b.work[1].p, c.dev[1], b.in[0].p, c.dev[0], bytes, c.stream[0]));
-        MG_CUDA(cudaSetDevice(c.dev[1]));
-        MG_CUDA(cudaMemcpyPeerAsync(b.work[0].p, c.dev[0], b.in[1].p, c.dev[1], bytes, c.stream[1]));
+        RS_CUDA(cudaSetDevice(c.dev[0]));
+        RS_CUDA(cudaMemcpyPeerAsync(b.work[1].p, c.dev[1], b.in[0].p, c.dev[0], bytes, c.stream[0]));
+        RS_CUDA(cudaSetDevice(c.dev[1]));
+        RS_CUDA(cudaMemcpyPeerAsync(b.work[0].p, c.dev[0], b.in[1].p, c.dev[1], bytes, c.stream[1]));
       });
       c.sync_all(c.stream, "the peer copies");
-      MG_CUDA(cudaSetDevice(c.dev[0]));
-      MG_CUDA(cudaMemcpy(got.data(), b.work[0].p, bytes, cudaMemcpyDeviceToHost));
+      RS_CUDA(cudaSetDevice(c.dev[0]));
+      RS_CUDA(cudaMemcpy(got.data(), b.work[0].p, bytes, cudaMemcpyDeviceToHost));
       bool ok2 = true;
       for (uint64_t i = 0; i < b.n && ok2; ++i) ok2 = got[i] == whole_value(i, 1);
       add(make_row("copy_bidir", "p2p", bytes, 2, s2, ok2));
@@ -798,7 +786,7 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     for (uint32_t g = 0; g < G; ++g) {
       const ChunkRange r = ring_chunk(n, G, g);
       red.push_back(std::make_unique<GpuReducer>(c.dev[g]));
-      MG_CUDA(cudaSetDevice(c.dev[g]));
+      RS_CUDA(cudaSetDevice(c.dev[g]));
       red.back()->set_input(std::vector<int32_t>(all.begin() + r.begin, all.begin() + r.end), Pattern::RandomBytes);
       streams.push_back(static_cast<cudaStream_t>(red.back()->stream_handle()));
     }
@@ -806,7 +794,7 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     auto body = [&] {
       std::vector<const void*> part(G);
       for (uint32_t g = 0; g < G; ++g) {
-        MG_CUDA(cudaSetDevice(c.dev[g]));
+        RS_CUDA(cudaSetDevice(c.dev[g]));
         part[g] = red[g]->enqueue_on_device(k->id, kBlock);
       }
       MG_NCCL(*nccl_p, GroupStart());
@@ -818,15 +806,15 @@ SessionMultiGpu measure_multigpu(const MultiGpuConfig& cfg, const std::function<
     };
     auto flush = [&] {
       for (uint32_t g = 0; g < G; ++g) {
-        MG_CUDA(cudaSetDevice(c.dev[g]));
+        RS_CUDA(cudaSetDevice(c.dev[g]));
         red[g]->enqueue_l2_flush();
       }
     };
     const Stats s = time_calls(c, streams, cfg.samples, cfg.warmups, "the spread sum (shards + ncclReduce)", flush, body);
     c.sync_all(streams, "the spread sum");
     int32_t got = 0;
-    MG_CUDA(cudaSetDevice(c.dev[0]));
-    MG_CUDA(cudaMemcpy(&got, result.p, 4, cudaMemcpyDeviceToHost));
+    RS_CUDA(cudaSetDevice(c.dev[0]));
+    RS_CUDA(cudaMemcpy(&got, result.p, 4, cudaMemcpyDeviceToHost));
     MultiGpuRow r = make_row("sum", "nccl", n * 4, G, s, got == want);
     say(row_line(r) + (got == want ? "" : " (got " + std::to_string(got) + ", CPU " + std::to_string(want) + ")"));
     out.rows.push_back(r);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cuda_check.hpp"  // cuda_message
 #include "gpu_reduce.hpp"  // CudaError, NoDeviceError
 #include "input.hpp"
 #include "reduce_ops.hpp"
@@ -21,7 +22,7 @@ namespace {
 void check(cudaError_t e, const std::string& what) {
   if (e != cudaSuccess) {
     cudaGetLastError();
-    throw CudaError(what + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
+    throw CudaError(cuda_message(e, what.c_str()));
   }
 }
 
