@@ -27,12 +27,33 @@ void finish(cli::Parsing& p, const std::string& topic) {
   const Command cmd = o.command;
   // A kernel file of the user's: no track, no kernel list.
   if (cmd == Command::New) {
-    if (o.from.empty()) throw UsageError("new needs --from KERNEL (the shipped kernel to start from)");
+    if (o.from.empty() == o.exercise.empty()) {
+      throw UsageError("new needs --from KERNEL (the shipped kernel to start from) or --exercise NAME, not both");
+    }
     if (o.file.empty()) throw UsageError("new needs FILE.cu (the kernel file to write)");
     return;
   }
   if (cmd == Command::Check) {
+    if (o.list) {
+      if (!o.file.empty() || !o.exercise.empty() || o.json) throw UsageError("check --list takes nothing else");
+      return;
+    }
     if (o.file.empty()) throw UsageError("check needs FILE.cu (the kernel file to compile)");
+    if (o.json && o.exercise.empty()) throw UsageError("check --json needs --exercise NAME");
+    return;
+  }
+  if (!o.kernel_file.empty() && cmd != Command::Gui) {
+    if (p.have_kernel || o.have_track) {
+      throw UsageError("--kernel-file FILE.cu is the kernel: it takes no --kernel or --track");
+    }
+    if (o.block_sizes.empty()) o.block_sizes.push_back(256);
+    if (cmd == Command::Record && o.out.empty()) throw UsageError("record needs --out FILE (the session file to write)");
+    return;
+  }
+  if (cmd == Command::Verify) {
+    if (!p.have_kernel) throw UsageError("verify needs --kernel NAME or --kernel-file FILE.cu");
+    if (o.block_sizes.empty()) o.block_sizes.push_back(256);
+    if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
     return;
   }
   if (o.tracks == std::vector<std::string>{kMultiGpuTrack}) {
@@ -113,6 +134,7 @@ void finish(cli::Parsing& p, const std::string& topic) {
       break;
     case Command::Record:
       if (o.out.empty()) throw UsageError("record needs --out FILE (the session file to write)");
+      if (o.have_block_size) throw UsageError("record records every block size a kernel takes; --block-size goes with --kernel-file");
       break;
     case Command::Profile:
       if (o.file.empty()) throw UsageError("profile needs a SESSION file to write the metrics into (from `reducescope record`)");

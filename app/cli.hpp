@@ -50,7 +50,8 @@ class UsageError : public std::runtime_error {
 };
 
 enum class Command {
-  Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Bits, New, Check, Help, Version
+  Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Bits, New, Check, Verify, Help,
+  Version
 };
 
 struct Options {
@@ -108,6 +109,14 @@ struct Options {
   uint32_t gpus = 0;                    // --gpus G: GPUs to use (0: all; at least 2)
   std::vector<uint64_t> mg_sizes;       // --sizes LIST: all-reduce buffer sizes per GPU, bytes (empty: 4 KiB .. 1 GiB)
   double timeout_s = 60;                // --timeout S: a collective that has not finished after S seconds is an error
+  // Your own kernel (issue 19, docs/your-kernel.md):
+  std::string kernel_file;              // --kernel-file FILE.cu: run, trace, bench, record take it instead of --kernel
+  std::string compiled;                 // --compiled FILE: the kernel file already compiled (save_user_kernel), for the
+                                        // worker the window starts: no NVRTC in the worker
+  double kernel_timeout_s = 5;          // --kernel-timeout S: a user's kernel still running after S s is stopped
+  std::string exercise;                 // check --exercise NAME; new --exercise NAME (its starting file)
+  bool json = false;                    // check --json: the exercise's checks as JSON
+  bool list = false;                    // check --list: the exercises, one name a line
   std::string html;                     // export --html FILE: the web page to write (block_sizes: the
                                         // traces it holds; empty: as many as fit 3.5 MB)
 };

@@ -36,6 +36,16 @@ const std::vector<CommandSpec>& command_table() {
       {.opt = "--n", .arg = "N"},
       {.opt = "--pattern", .arg = "P", .in_overview = false},
   };
+  // Your own kernel file instead of a shipped kernel (docs/your-kernel.md): run, trace, bench, record.
+  static const std::vector<Use> kernel_file = {
+      {.opt = "--kernel-file", .arg = "FILE.cu", .required = true},
+      {.opt = "--block-size", .arg = "B"},
+      {.opt = "--type", .arg = "int32|float32"},
+      {.opt = "--n", .arg = "N"},
+      {.opt = "--pattern", .arg = "P"},
+      {.opt = "--kernel-timeout", .arg = "S"},
+      {.opt = "--compiled", .arg = "FILE", .in_overview = false},
+  };
   static const std::vector<CommandSpec> table = {
       {Command::Gui, "", Operands::One,
        {{
@@ -44,6 +54,9 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--block-size", .arg = "B"},
            {.opt = "--n", .arg = "N"},
            {.opt = "--pattern", .arg = "P"},
+           {.opt = "--kernel-file", .arg = "FILE.cu", .in_overview = false},
+           {.opt = "--kernel-timeout", .arg = "S", .in_overview = false},
+           {.opt = "--exercise", .arg = "NAME", .in_overview = false},
            {.opt = "--compare", .arg = "K[:B]", .section = Section::Window, .note = "side B: kernel K at B threads"},
            {.opt = "--view", .arg = "table|live|blocksize|sweep|bits|multigpu", .section = Section::Window},
            {.opt = "--scale", .arg = "F", .section = Section::Window, .line_break = true},
@@ -74,7 +87,10 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--gpus", .arg = "G", .in_overview = false},
            {.opt = "--sizes", .arg = "LIST", .in_overview = false},
            {.opt = "--timeout", .arg = "S", .in_overview = false},
-       }},
+       },
+        with(kernel_file, {
+                              {.opt = "--samples", .arg = "S"},
+                          })},
        1,
        "Times each kernel on the GPU and prints one table per track (and element type) in the shape of\n"
        "Harris's slide: time (ms), launches, effective bandwidth (GB/s), % of the device's theoretical\n"
@@ -100,7 +116,12 @@ const std::vector<CommandSpec>& command_table() {
                              {.opt = "--block", .arg = "K", .in_overview = false},
                              {.opt = "--out", .arg = "FILE"},
                              {.opt = "--quiet", .in_overview = false},
-                         })},
+                         }),
+        with(kernel_file, {
+                              {.opt = "--block", .arg = "K"},
+                              {.opt = "--out", .arg = "FILE"},
+                              {.opt = "--quiet"},
+                          })},
        1,
        "Runs the tracing build of a kernel, records block K (default 0) of its first launch, prints\n"
        "each step (barrier epoch): active warps, active masks, divergence, every warp-level\n"
@@ -118,7 +139,7 @@ const std::vector<CommandSpec>& command_table() {
        "ran where, steps, active warps and bank conflicts; --steps also prints every step as `trace`\n"
        "does. A session: the GPU and date it was recorded on, its timing table and its traces.\n"
        "Exit 1 with a message if the file is not valid.\n"},
-      {Command::Run, "run", Operands::None, {one_kernel},
+      {Command::Run, "run", Operands::None, {one_kernel, kernel_file},
        1,
        "Runs the timing build of one kernel once (every launch down to one value) and prints the sum\n"
        "and whether it matches the CPU reference; --track T without --kernel runs each kernel of the\n"
@@ -138,7 +159,12 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--gpus", .arg = "G", .in_overview = false},
            {.opt = "--sizes", .arg = "LIST", .in_overview = false},
            {.opt = "--timeout", .arg = "S", .in_overview = false},
-       }},
+       },
+        with(kernel_file, {
+                              {.opt = "--out", .arg = "FILE", .required = true},
+                              {.opt = "--add"},
+                              {.opt = "--samples", .arg = "S"},
+                          })},
        1,
        "Runs every kernel of the tracks (default all; or one --kernel) at every block size it accepts on the GPU, on\n"
        "int32 input (float32-only kernels on float32): times each as `bench` does and\n"
@@ -149,7 +175,9 @@ const std::vector<CommandSpec>& command_table() {
        "Defaults: --n 16777216 --pattern random --samples 30.\n"
        "--track multigpu measures what `bench --track multigpu` does, traces the hand ring step by step\n"
        "(1 MiB and 256 MiB), and stores it in the session (with --add: into an existing session, whatever\n"
-       "GPU recorded it; the recording keeps its own GPUs' names).\n"},
+       "GPU recorded it; the recording keeps its own GPUs' names).\n"
+       "--kernel-file FILE.cu records your kernel instead (track \"yours\"): its source, its timing and its\n"
+       "trace at each block size given (default 256), so the session and its web page show it.\n"},
       {Command::Export, "export", Operands::One,
        {
            {
@@ -266,24 +294,60 @@ const std::vector<CommandSpec>& command_table() {
        {{
            {.opt = "--from", .arg = "KERNEL", .required = true},
            {.opt = "FILE.cu", .required = true},
-       }},
-       1,
+       },
+        {
+            {.opt = "--exercise", .arg = "NAME", .required = true},
+            {.opt = "FILE.cu", .required = true},
+        }},
+       2,
        "Writes a starting file for a kernel of your own: the shipped KERNEL's algorithm as the entry point\n"
-       "user_kernel, with a comment block that says what you may change (docs/your-kernel.md).\n"
+       "user_kernel, with a comment block that says what you may change (docs/your-kernel.md); or an\n"
+       "exercise's starting file, which says what the exercise asks (`reducescope check --list`).\n"
        "KERNEL: {starters}.\n"
        "Never overwrites: if FILE.cu exists it says so and exits 1.\n"
        "Exit: 0 written, 1 the file exists or cannot be written, 2 a usage error (KERNEL has no starting file).\n"},
+      {Command::Verify, "verify", Operands::None,
+       {{
+           {.opt = "--kernel", .arg = "NAME", .required = true},
+           {.opt = "--block-size", .arg = "B"},
+           {.opt = "--type", .arg = "int32|float32"},
+       },
+        {
+            {.opt = "--kernel-file", .arg = "FILE.cu", .required = true},
+            {.opt = "--block-size", .arg = "B"},
+            {.opt = "--type", .arg = "int32|float32"},
+            {.opt = "--kernel-timeout", .arg = "S"},
+        }},
+       2,
+       "Shows that the trace is the hardware's: traces one block of the kernel (N = one block's elements,\n"
+       "default 256 threads), then runs `reducescope run` of the same launch under Nsight Compute (ncu, on\n"
+       "the PATH) and prints each count beside its counter: shared load and store bank conflicts, shuffles,\n"
+       "shared and global atomics, global load and store requests and load sectors.\n"
+       "Exit: 0 every counter matches, 1 one differs, no ncu or no GPU, 2 a usage error.\n"},
       {Command::Check, "check", Operands::One,
        {{
            {.opt = "FILE.cu", .required = true},
-       }},
-       1,
+           {.opt = "--exercise", .arg = "NAME"},
+           {.opt = "--json", .nested = true},
+           {.opt = "--kernel-timeout", .arg = "S", .in_overview = false},
+           {.opt = "--compiled", .arg = "FILE", .in_overview = false},
+       },
+        {
+            {.opt = "--list", .required = true},
+        }},
+       2,
        "Compiles your kernel file with NVRTC in both builds, the timing build (rs::NullProbe) and the tracing\n"
        "build (rs::TraceProbe), for int32 and, where it compiles, float32; no GPU needed. Prints OK and the\n"
        "launch shape, or each error as FILE:LINE:COL: error: message. Then running it needs a CUDA GPU: with\n"
        "one, it checks the sum against the CPU at several N and block sizes; without one it says so.\n"
-       "Exit: 0 compiled (and right on the GPU), 1 no GPU or a wrong sum, 2 a compile error or a file that\n"
-       "cannot be compiled (missing, a directory, empty).\n"},
+       "With --exercise NAME it then runs the exercise's checks on the GPU, computed from the trace and the\n"
+       "timing at several N and block sizes, and prints each with a tick or a cross, its figure and a hint\n"
+       "(--json: the same as JSON, for a course's own grader). --list prints the exercises, one name a line.\n"
+       "The kernel runs in a worker process: still running after --kernel-timeout S seconds (default 5), it\n"
+       "is stopped and the likely causes are named.\n"
+       "Exit: 0 compiled (and right on the GPU; every check passed), 1 no GPU, a wrong sum, a failed check,\n"
+       "a fault or the time limit, 2 a usage error, a compile error or a file that cannot be compiled\n"
+       "(missing, a directory, empty).\n"},
   };
   return table;
 }

@@ -147,7 +147,7 @@ void apply_block_size(Parsing& p, const std::string& v) {
   Options& o = p.o;
   const Command cmd = o.command;
   o.block_sizes.clear();
-  if (v == "all" && (cmd == Command::Bench || cmd == Command::Export || cmd == Command::Pitfalls)) {
+  if (v == "all" && (cmd == Command::Bench || cmd == Command::Export || cmd == Command::Pitfalls || cmd == Command::Record)) {
     o.block_sizes.assign(kBlockSizes.begin(), kBlockSizes.end());
     o.block_sizes_all = true;
   } else if (cmd == Command::Export || cmd == Command::Pitfalls) {  // export --html and pitfalls take a list: 128,256
@@ -208,6 +208,19 @@ const std::vector<OptionSpec>& option_table() {
       {"--sweep", false, set_switch<&Options::sweep>},
       {"--html", true, [](Parsing& p, const std::string& v) { p.o.html = v; }},
       {"--from", true, [](Parsing& p, const std::string& v) { p.o.from = v; }},  // new: checked by the command
+      {"--kernel-file", true, [](Parsing& p, const std::string& v) { p.o.kernel_file = v; }},  // read by the command
+      {"--compiled", true, [](Parsing& p, const std::string& v) { p.o.compiled = v; }},  // read by the command
+      {"--kernel-timeout", true,
+       [](Parsing& p, const std::string& v) {
+         unsigned s = 0;
+         if (!parse_uint(v, s) || s < 1 || s > 3600) {
+           throw UsageError("--kernel-timeout: '" + v + "' must be 1 to 3600 seconds");
+         }
+         p.o.kernel_timeout_s = s;
+       }},
+      {"--exercise", true, [](Parsing& p, const std::string& v) { p.o.exercise = v; }},  // checked by the command
+      {"--json", false, set_switch<&Options::json>},
+      {"--list", false, set_switch<&Options::list>},
       {"--gpus", true,
        [](Parsing& p, const std::string& v) {
          if (!parse_uint(v, p.o.gpus) || p.o.gpus < 2 || p.o.gpus > 64) {

@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "gpu_reduce.hpp"
@@ -36,6 +37,17 @@ int run_new(const Options& o, std::ostream& out, std::ostream& err);
 // (app/commands/check.cpp). Exit: 0 compiled (and right on the GPU), 1 no GPU or a wrong sum, 2 a compile
 // error or a file that cannot be compiled.
 int run_check(const Options& o, std::ostream& out, std::ostream& err);
+
+// The trace's counts against Nsight Compute's on a 1-block launch of --kernel or --kernel-file (app/commands/verify.cpp).
+int run_verify(const Options& o, std::ostream& out, std::ostream& err);
+// run, trace, bench and record --kernel-file FILE.cu (app/commands/kernel_file.cpp): the user's kernel in place of
+// a shipped one; record stores its source, timings and traces (track "yours") in o.out.
+int run_kernel_file(const Options& o, std::ostream& out, std::ostream& err);
+// The command line `args` (argv[1..]) run again in a worker process (app/worker.hpp) with the time limit
+// o.kernel_timeout_s: its output copied here, its exit code returned; a kernel stopped at the limit or a worker
+// that dies is reported on `err` (exit 1), and a CUDA fault is followed by compute-sanitizer's first report
+// when compute-sanitizer is on the PATH.
+int run_in_worker(const std::vector<std::string>& args, const Options& o, std::ostream& out, std::ostream& err);
 
 // bench / record --track multigpu (app/commands/multigpu.cpp): measures, prints the tables, and with `record`
 // stores the recording in o.out (a new session, or with --add the existing one).

@@ -6,6 +6,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "gpu_reduce.hpp"
+#include "worker.hpp"
 #ifdef REDUCESCOPE_HAS_GUI
 #include "gui/gui_app.hpp"
 #endif
@@ -19,6 +20,14 @@ int main(int argc, char** argv) {
     std::cerr << "reducescope: " << e.what() << "\nTry 'reducescope --help'.\n";
     return rs::kExitUsage;
   }
+  // A user's kernel runs in a worker process with a time limit (app/worker.hpp): this process starts itself again
+  // with the same arguments, unless it is that worker.
+  const bool user_kernel = (o.command == rs::Command::Check && !o.list) ||
+                           (!o.kernel_file.empty() && (o.command == rs::Command::Run || o.command == rs::Command::Trace ||
+                                                       o.command == rs::Command::Bench || o.command == rs::Command::Record ||
+                                                       o.command == rs::Command::Verify));
+  if (user_kernel && !rs::become_worker()) return rs::run_in_worker(args, o, std::cout, std::cerr);
+  if (!o.kernel_file.empty() && o.command != rs::Command::Gui && o.command != rs::Command::Verify) return rs::run_kernel_file(o, std::cout, std::cerr);
   switch (o.command) {
     case rs::Command::Help:
       std::cout << rs::help_text(o.help_topic);
@@ -52,6 +61,8 @@ int main(int argc, char** argv) {
       return rs::run_new(o, std::cout, std::cerr);
     case rs::Command::Check:
       return rs::run_check(o, std::cout, std::cerr);
+    case rs::Command::Verify:
+      return rs::run_verify(o, std::cout, std::cerr);
     case rs::Command::Gui:
 #ifdef REDUCESCOPE_HAS_GUI
       return rs::run_gui(o);

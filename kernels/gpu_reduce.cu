@@ -149,7 +149,7 @@ struct GpuReducer::Impl {
   size_t scratch_elems = 0;   // n rounded up to whole tiles of kScratchTile elements
   int32_t* h_partials = nullptr;  // partial_elems 32-bit words
   unsigned pending_partials = 0;  // blocks whose partials the last host-finished launch left in h_partials
-  KernelId pending_kernel = KernelId::reduce0;  // that launch's kernel (its operator, its finish)
+  ReduceOp pending_op = ReduceOp::Sum;  // that launch's kernel's operator
   static constexpr size_t kScratchTile = 8 * 1024;  // 8 elements per thread x 1024 threads
 
   // The histogram input (set_histogram_input): bytes, the bins, CUB's storage and letter levels.
@@ -338,19 +338,18 @@ struct GpuReducer::Impl {
   }
 
   // Enqueues the copy of `blocks` partials of the launch just enqueued to pinned host memory.
-  void fetch_partials(KernelId id, unsigned blocks) {
-    const size_t words = static_cast<size_t>(blocks) * (kernel_info(id).op == ReduceOp::Farthest ? 4 : 1);
+  void fetch_partials(ReduceOp op, unsigned blocks) {
+    const size_t words = static_cast<size_t>(blocks) * (op == ReduceOp::Farthest ? 4 : 1);
     RS_CUDA(cudaMemcpyAsync(h_partials, d_a, words * 4, cudaMemcpyDeviceToHost, stream));
     pending_partials = blocks;
-    pending_kernel = id;
+    pending_op = op;
   }
 
   // HostSum and HostReduce: waits for the partials and combines them on the host with the kernel's
   // operator (kernels/reduce_ops.hpp; int sums wrap). Returns the result's 32 bits.
   int32_t host_finish() {
     RS_CUDA(cudaStreamSynchronize(stream));
-    const KernelInfo& k = kernel_info(pending_kernel);
-    if (k.op == ReduceOp::Farthest) {
+    if (pending_op == ReduceOp::Farthest) {
       int32_t best = -1;
       uint64_t best_d = 0;
       for (unsigned b = 0; b < pending_partials; ++b) {
@@ -363,8 +362,15 @@ struct GpuReducer::Impl {
       }
       return best;
     }
-    if (dtype == DType::Float32) return combine_partials<float>(k.op);
-    return combine_partials<int32_t>(k.op);
+    if (dtype == DType::Float32) return combine_partials<float>(pending_op);
+    return combine_partials<int32_t>(pending_op);
+  }
+
+  // host_finish(), timed: milliseconds (the host's part of a host-finished reduction, added to its sample).
+  double timed_host_finish() {
+    const auto t0 = std::chrono::steady_clock::now();
+    host_finish();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 
   template <class T>
@@ -387,19 +393,24 @@ struct GpuReducer::Impl {
   }
 
   unsigned launches(KernelId id, unsigned bs) const {
-    switch (kernel_info(id).finish) {
+    return count_launches(kernel_info(id).finish, [&](size_t c) { return grid(id, bs, c); });
+  }
+  // Launches one reduction takes with `finish`, the grid of a launch over `count` elements being grid_of(count).
+  template <class Grid>
+  unsigned count_launches(Finish finish, Grid grid_of) const {
+    switch (finish) {
       case Finish::GlobalAtomic:
       case Finish::HostSum:
       case Finish::HostReduce:
       case Finish::SinglePass: return 1;
-      case Finish::SecondKernel: return grid(id, bs, n) > 1 ? 2 : 1;
+      case Finish::SecondKernel: return grid_of(n) > 1 ? 2 : 1;
       case Finish::Relaunch: break;
     }
     unsigned count = 0;
     size_t c = n;
     for (;;) {
       ++count;
-      unsigned blocks = grid(id, bs, c);
+      unsigned blocks = grid_of(c);
       if (blocks == 1) return count;
       c = blocks;
     }
@@ -413,51 +424,58 @@ struct GpuReducer::Impl {
     if (auto why = cc_problem(id, info.cc_major, info.cc_minor)) throw std::invalid_argument(*why);
     KernelFn<T, Probe> fn = kernel_fn<T, Probe>(id, bs);
     const size_t smem = smem_bytes(id, bs);
+    const KernelInfo& k = kernel_info(id);
+    auto go = [&](unsigned blocks, unsigned threads, const T* src, T* dst, size_t count, Probe p) {
+      fn<<<blocks, threads, smem, stream>>>(src, dst, static_cast<unsigned>(count), p);
+      RS_CUDA(cudaPeekAtLastError());
+    };
+    return enqueue<T>(k.finish, k.op, k.own_out, k.name, bs, go, [&](size_t c) { return grid(id, bs, c); }, first,
+                      rest);
+  }
+
+  // The finishes of Finish for any kernel: go(blocks, threads, src, dst, count, probe) enqueues one grid of it,
+  // grid_of(count) is the grid of a launch over `count` elements.
+  template <class T, class Probe, class Go, class Grid>
+  T* enqueue(Finish finish, ReduceOp op, bool own_out, const char* name, unsigned bs, Go go, Grid grid_of,
+             Probe first, Probe rest) {
     const T* in = static_cast<const T*>(d_in);
     T* a = static_cast<T*>(d_a);
     T* b = static_cast<T*>(d_b);
-    switch (kernel_info(id).finish) {
+    switch (finish) {
       case Finish::HostSum: {
         // In place on the scratch copy (prepare_scratch), `n` its padded length; the partials go
         // to pinned host memory, which host_finish() adds up.
         if constexpr (std::is_same_v<T, int>) {
-          const unsigned blocks = grid(id, bs, n);
-          fn<<<blocks, bs, smem, stream>>>(static_cast<const T*>(d_scratch), a, static_cast<unsigned>(scratch_elems),
-                                           first);
-          RS_CUDA(cudaPeekAtLastError());
-          fetch_partials(id, blocks);
+          const unsigned blocks = grid_of(n);
+          go(blocks, bs, static_cast<const T*>(d_scratch), a, scratch_elems, first);
+          fetch_partials(op, blocks);
           return nullptr;
         } else {
-          throw std::invalid_argument(std::string(kernel_info(id).name) + " reduces int32 only");
+          throw std::invalid_argument(std::string(name) + " reduces int32 only");
         }
       }
       case Finish::HostReduce: {
         // Each block writes its result to d_a; host_finish() combines them.
-        const unsigned blocks = grid(id, bs, n);
-        fn<<<blocks, bs, smem, stream>>>(in, a, static_cast<unsigned>(n), first);
-        RS_CUDA(cudaPeekAtLastError());
-        fetch_partials(id, blocks);
+        const unsigned blocks = grid_of(n);
+        go(blocks, bs, in, a, n, first);
+        fetch_partials(op, blocks);
         return nullptr;
       }
       case Finish::GlobalAtomic: {
         RS_CUDA(cudaMemsetAsync(a, 0, sizeof(T), stream));
-        fn<<<grid(id, bs, n), bs, smem, stream>>>(in, a, static_cast<unsigned>(n), first);
-        RS_CUDA(cudaPeekAtLastError());
+        go(grid_of(n), bs, in, a, n, first);
         return a;
       }
       case Finish::SinglePass: {
-        T* single = static_cast<T*>(kernel_info(id).own_out ? d_own : d_single);
-        fn<<<grid(id, bs, n), bs, smem, stream>>>(in, single, static_cast<unsigned>(n), first);
-        RS_CUDA(cudaPeekAtLastError());
+        T* single = static_cast<T*>(own_out ? d_own : d_single);
+        go(grid_of(n), bs, in, single, n, first);
         return single;
       }
       case Finish::SecondKernel: {
-        const unsigned blocks = grid(id, bs, n);
-        fn<<<blocks, bs, smem, stream>>>(in, a, static_cast<unsigned>(n), first);
-        RS_CUDA(cudaPeekAtLastError());
+        const unsigned blocks = grid_of(n);
+        go(blocks, bs, in, a, n, first);
         if (blocks == 1) return a;
-        fn<<<1, bs, smem, stream>>>(a, b, blocks, rest);
-        RS_CUDA(cudaPeekAtLastError());
+        go(1, bs, a, b, blocks, rest);
         return b;
       }
       case Finish::Relaunch: break;
@@ -468,9 +486,8 @@ struct GpuReducer::Impl {
     T* other = b;
     bool first_level = true;
     for (;;) {
-      unsigned blocks = grid(id, bs, count);
-      fn<<<blocks, bs, smem, stream>>>(src, dst, static_cast<unsigned>(count), first_level ? first : rest);
-      RS_CUDA(cudaPeekAtLastError());
+      unsigned blocks = grid_of(count);
+      go(blocks, bs, src, dst, count, first_level ? first : rest);
       if (blocks == 1) return dst;
       count = blocks;
       src = dst;
@@ -478,6 +495,16 @@ struct GpuReducer::Impl {
       first_level = false;
     }
   }
+
+  // Kernels from outside the registry (ExternalKernel), defined with GpuReducer's methods for them below.
+  void check_external(const ExternalKernel& k, unsigned bs) const;
+  unsigned external_grid(const ExternalKernel& k, unsigned bs, size_t count) const;
+  template <class T, class Probe>
+  T* launch_external(const ExternalKernel& k, unsigned bs, Probe first, Probe rest);
+  template <class Probe>
+  void* launch_external_any(const ExternalKernel& k, unsigned bs, Probe first, Probe rest);
+  template <class Launch>
+  Trace record_trace(const std::string& name, uint32_t capacity, unsigned traced_block, Launch launch);
 
   // The same, dispatched on the input's element type; returns the result's address.
   template <class Probe>
@@ -618,13 +645,7 @@ Timing GpuReducer::time(KernelId kernel, unsigned block_size, int samples, int w
   run(kernel, block_size);  // validates before timing
   const bool host_part = Impl::host_finished(kernel);
   auto ms = m.sample([&] { m.launch_any(kernel, block_size, NullProbe{}, NullProbe{}); }, samples, warmups,
-                     [&] { m.prepare(kernel); },
-                     [&] {
-                       if (!host_part) return 0.0;
-                       const auto t0 = std::chrono::steady_clock::now();
-                       m.host_finish();
-                       return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-                     });
+                     [&] { m.prepare(kernel); }, [&] { return host_part ? m.timed_host_finish() : 0.0; });
   Timing t = summarize(std::move(ms), static_cast<double>(m.n) * 4, m.info.peak_gbps());
   t.launches = m.launches(kernel, block_size);
   return t;
@@ -674,6 +695,73 @@ Timing GpuReducer::time_copy(int samples, int warmups) {
   return summarize(std::move(ms), 2.0 * static_cast<double>(m.n) * 4, m.info.peak_gbps());
 }
 
+namespace {
+
+// Trace records one reduction may write: reduce0 at 1024 threads writes about 16 records per thread; a
+// grid-stride kernel one per element (or 16-byte vector) it loads on top (a single-pass kernel's last block also
+// loads the grid's partials). Throws std::invalid_argument past 8M records (256 MiB).
+uint32_t trace_capacity(const std::string& name, uint64_t n, unsigned grid, unsigned block_size, bool grid_stride) {
+  const uint64_t per_thread_loads =
+      grid_stride ? (n + uint64_t{grid} * block_size - 1) / (uint64_t{grid} * block_size) + grid / block_size + 1 : 0;
+  const uint64_t want = uint64_t{block_size} * (128 + per_thread_loads);
+  constexpr uint64_t kMaxRecords = 1u << 23;
+  if (want > kMaxRecords) {
+    throw std::invalid_argument("a trace of " + name + " over " + std::to_string(n) + " elements would need " +
+                                std::to_string(want) + " records (at most " + std::to_string(kMaxRecords) +
+                                "): trace a smaller N");
+  }
+  return static_cast<uint32_t>(want);
+}
+
+}  // namespace
+
+// Enqueues `launch(first, rest)` (one whole reduction with the tracing build; returns where its result is, or
+// nullptr for a host finish) with a buffer of `capacity` records that the first launch's block `traced_block`
+// fills, and returns the trace with its records, result and the meta this reducer knows.
+template <class Launch>
+Trace GpuReducer::Impl::record_trace(const std::string& name, uint32_t capacity, unsigned traced_block,
+                                     Launch launch) {
+  TraceRecord* d_records = nullptr;
+  uint32_t* d_count = nullptr;
+  auto cleanup = [&] {
+    cudaFree(d_records);
+    cudaFree(d_count);
+  };
+  Trace t;
+  try {
+    RS_CUDA(cudaMalloc(&d_records, capacity * sizeof(TraceRecord)));
+    RS_CUDA(cudaMalloc(&d_count, sizeof(uint32_t)));
+    RS_CUDA(cudaMemsetAsync(d_count, 0, sizeof(uint32_t), stream));
+    TraceProbe first{d_records, capacity, d_count, traced_block, 0, 0};
+    TraceProbe rest{d_records, capacity, d_count, 0xffffffffu, 0, 0};
+    t.meta.result = read_result(launch(first, rest));
+    uint32_t count = 0;
+    RS_CUDA(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));
+    if (count > capacity) {
+      throw CudaError("trace of " + name + " overflowed its buffer (" + std::to_string(count) + " records, room for " +
+                      std::to_string(capacity) + ")");
+    }
+    t.records.resize(count);
+    RS_CUDA(cudaMemcpy(t.records.data(), d_records, count * sizeof(TraceRecord), cudaMemcpyDeviceToHost));
+  } catch (...) {
+    cleanup();
+    throw;
+  }
+  cleanup();
+  TraceMeta& meta = t.meta;
+  meta.kernel = name;
+  meta.dtype = dtype;
+  meta.n = n;
+  meta.traced_block = traced_block;
+  meta.pattern = to_string(pattern);
+  meta.gpu = info.name;
+  meta.compute_capability = std::to_string(info.cc_major) + "." + std::to_string(info.cc_minor);
+  meta.cuda_version = info.cuda_runtime;
+  meta.date = utc_now();
+  meta.tool_version = kToolVersion;
+  return t;
+}
+
 Trace GpuReducer::trace(KernelId kernel, unsigned block_size, unsigned traced_block) {
   Impl& m = *impl_;
   if (m.n == 0) throw std::logic_error("GpuReducer: no input (call set_input first)");
@@ -688,65 +776,106 @@ Trace GpuReducer::trace(KernelId kernel, unsigned block_size, unsigned traced_bl
     throw std::invalid_argument("block " + std::to_string(traced_block) + " does not exist: the first launch of " +
                                 info.name + " has " + std::to_string(grid) + " blocks");
   }
-  // Generous: reduce0 at 1024 threads writes about 16 records per thread; a grid-stride kernel one per
-  // element (or 16-byte vector) it loads on top.
-  // (A single-pass kernel's last block also loads the grid's partials.)
-  const uint64_t per_thread_loads =
-      info.grid_stride ? (m.n + uint64_t{grid} * block_size - 1) / (uint64_t{grid} * block_size) + grid / block_size + 1
-                       : 0;
-  const uint64_t want = uint64_t{block_size} * (128 + per_thread_loads);
-  constexpr uint64_t kMaxRecords = 1u << 23;  // 8M records, 256 MiB
-  if (want > kMaxRecords) {
-    throw std::invalid_argument("a trace of " + std::string(info.name) + " over " + std::to_string(m.n) +
-                                " elements would need " + std::to_string(want) + " records (at most " +
-                                std::to_string(kMaxRecords) + "): trace a smaller N");
-  }
-  const auto capacity = static_cast<uint32_t>(want);
-  TraceRecord* d_records = nullptr;
-  uint32_t* d_count = nullptr;
-  auto cleanup = [&] {
-    cudaFree(d_records);
-    cudaFree(d_count);
-  };
-  Trace t;
-  try {
-    RS_CUDA(cudaMalloc(&d_records, capacity * sizeof(TraceRecord)));
-    RS_CUDA(cudaMalloc(&d_count, sizeof(uint32_t)));
-    RS_CUDA(cudaMemsetAsync(d_count, 0, sizeof(uint32_t), m.stream));
-    TraceProbe first{d_records, capacity, d_count, traced_block, 0, 0};
-    TraceProbe rest{d_records, capacity, d_count, 0xffffffffu, 0, 0};
-    m.prepare(kernel);
-    t.meta.result = m.read_result(m.launch_any(kernel, block_size, first, rest));
-    uint32_t count = 0;
-    RS_CUDA(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));
-    if (count > capacity) {
-      throw CudaError("trace of " + std::string(info.name) + " overflowed its buffer (" + std::to_string(count) +
-                      " records, room for " + std::to_string(capacity) + ")");
-    }
-    t.records.resize(count);
-    RS_CUDA(cudaMemcpy(t.records.data(), d_records, count * sizeof(TraceRecord), cudaMemcpyDeviceToHost));
-  } catch (...) {
-    cleanup();
-    throw;
-  }
-  cleanup();
-  TraceMeta& meta = t.meta;
-  meta.kernel = info.name;
-  meta.track = info.track;
-  meta.dtype = m.dtype;
-  meta.block_size = block_size;
-  meta.n = m.n;
-  meta.traced_block = traced_block;
-  meta.grid_size = grid;
-  meta.smem_bytes = Impl::smem_bytes(kernel, block_size);
-  meta.pattern = to_string(m.pattern);
-  meta.gpu = m.info.name;
-  meta.compute_capability = std::to_string(m.info.cc_major) + "." + std::to_string(m.info.cc_minor);
-  meta.cuda_version = m.info.cuda_runtime;
-  meta.date = utc_now();
-  meta.tool_version = kToolVersion;
+  const uint32_t capacity = trace_capacity(info.name, m.n, grid, block_size, info.grid_stride);
+  m.prepare(kernel);
+  Trace t = m.record_trace(info.name, capacity, traced_block, [&](TraceProbe first, TraceProbe rest) {
+    return m.launch_any(kernel, block_size, first, rest);
+  });
+  t.meta.track = info.track;
+  t.meta.block_size = block_size;
+  t.meta.grid_size = grid;
+  t.meta.smem_bytes = Impl::smem_bytes(kernel, block_size);
   t.source = kernel_source(info.track);
   return t;
+}
+
+// ---- Kernels from outside the registry (ExternalKernel) ---------------------------------------------------
+
+void GpuReducer::Impl::check_external(const ExternalKernel& k, unsigned bs) const {
+  if (n == 0) throw std::logic_error("GpuReducer: no input (call set_input first)");
+  if (!k.launch) throw std::invalid_argument(k.name + " has no launcher");
+  if (auto why = block_size_problem(bs)) throw std::invalid_argument(*why);
+  if (bs < k.min_block_size) {
+    throw std::invalid_argument(k.name + " needs at least " + std::to_string(k.min_block_size) +
+                                " threads per block (its RS_LAUNCH_SHAPE says so)");
+  }
+  if (!(k.dtypes & dtype_bit(dtype))) {
+    throw std::invalid_argument(k.name + " does not take " + to_string(dtype) + " elements");
+  }
+  if (k.finish == Finish::HostSum) throw std::invalid_argument(k.name + ": HostSum works in place; not for this kernel");
+  if (k.inputs_per_thread < 1 || k.inputs_per_thread > kMaxElementsPerThread) {
+    throw std::invalid_argument(k.name + ": elements per thread must be 1 to " + std::to_string(kMaxElementsPerThread));
+  }
+}
+
+unsigned GpuReducer::Impl::external_grid(const ExternalKernel& k, unsigned bs, size_t count) const {
+  const size_t per_block = static_cast<size_t>(bs) * k.inputs_per_thread;
+  return static_cast<unsigned>(std::max<size_t>((count + per_block - 1) / per_block, 1));
+}
+
+template <class T, class Probe>
+T* GpuReducer::Impl::launch_external(const ExternalKernel& k, unsigned bs, Probe first, Probe rest) {
+  check_external(k, bs);
+  if (k.finish == Finish::HostReduce && !h_partials) {
+    RS_CUDA(cudaMallocHost(reinterpret_cast<void**>(&h_partials), partial_elems * 4));
+  }
+  auto go = [&](unsigned blocks, unsigned threads, const T* src, T* dst, size_t count, Probe p) {
+    const void* probe = nullptr;
+    if constexpr (std::is_same_v<Probe, TraceProbe>) probe = &p;
+    k.launch(dtype, blocks, threads, threads * 4, src, dst, static_cast<unsigned>(count), probe, stream);
+  };
+  return enqueue<T>(k.finish, ReduceOp::Sum, false, k.name.c_str(), bs, go,
+                    [&](size_t c) { return external_grid(k, bs, c); }, first, rest);
+}
+
+template <class Probe>
+void* GpuReducer::Impl::launch_external_any(const ExternalKernel& k, unsigned bs, Probe first, Probe rest) {
+  if (dtype == DType::Float32) return launch_external<float>(k, bs, first, rest);
+  return launch_external<int>(k, bs, first, rest);
+}
+
+int32_t GpuReducer::run(const ExternalKernel& k, unsigned block_size) {
+  Impl& m = *impl_;
+  return m.read_result(m.launch_external_any(k, block_size, NullProbe{}, NullProbe{}));
+}
+
+Timing GpuReducer::time(const ExternalKernel& k, unsigned block_size, int samples, int warmups) {
+  Impl& m = *impl_;
+  run(k, block_size);  // validates before timing
+  const bool host_part = k.finish == Finish::HostReduce;
+  auto ms = m.sample([&] { m.launch_external_any(k, block_size, NullProbe{}, NullProbe{}); }, samples, warmups,
+                     [] {}, [&] { return host_part ? m.timed_host_finish() : 0.0; });
+  Timing t = summarize(std::move(ms), static_cast<double>(m.n) * 4, m.info.peak_gbps());
+  t.launches = launches(k, block_size);
+  return t;
+}
+
+Trace GpuReducer::trace(const ExternalKernel& k, unsigned block_size, unsigned traced_block) {
+  Impl& m = *impl_;
+  m.check_external(k, block_size);
+  const unsigned grid = m.external_grid(k, block_size, m.n);
+  if (traced_block >= grid) {
+    throw std::invalid_argument("block " + std::to_string(traced_block) + " does not exist: the first launch of " +
+                                k.name + " has " + std::to_string(grid) + " blocks");
+  }
+  const uint32_t capacity = trace_capacity(k.name, m.n, grid, block_size, false);
+  Trace t = m.record_trace(k.name, capacity, traced_block, [&](TraceProbe first, TraceProbe rest) {
+    return m.launch_external_any(k, block_size, first, rest);
+  });
+  t.meta.track = k.track;
+  t.meta.block_size = block_size;
+  t.meta.grid_size = grid;
+  t.meta.smem_bytes = block_size * 4;
+  t.source = k.source;
+  return t;
+}
+
+unsigned GpuReducer::first_grid(const ExternalKernel& k, unsigned block_size) const {
+  return impl_->external_grid(k, block_size, impl_->n);
+}
+
+unsigned GpuReducer::launches(const ExternalKernel& k, unsigned block_size) const {
+  return impl_->count_launches(k.finish, [&](size_t c) { return impl_->external_grid(k, block_size, c); });
 }
 
 // ---- Histograms --------------------------------------------------------------------------------

@@ -4,12 +4,14 @@
 //   CudaError, NoDeviceError   what every CUDA failure raises
 //   DeviceInfo                 the GPU and its theoretical peak bandwidth
 //   Timing                     median / min / max of timed samples, effective bandwidth
+//   ExternalKernel             a kernel from outside the registry (a user's, compiled at run time)
 //   GpuReducer                 owns the device buffers for one input; run / time / trace
 //
 // The header is plain C++ (no CUDA types), so the CLI and the GUI include it without nvcc.
 // Built without CUDA (REDUCESCOPE_CUDA=OFF), GpuReducer's constructor raises NoDeviceError.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -64,6 +66,28 @@ struct Timing {
                          // chooses its own, the copy is none, sessions before 0.2 did not store it)
 };
 
+// A reduction kernel from outside the registry: a user's kernel file compiled with NVRTC and loaded with the
+// driver API (kernels/user_kernel_gpu.hpp builds one). It has a registry row's launch shape, and GpuReducer runs,
+// times and traces it exactly as it does a shipped kernel of that shape: the same buffers, finishes, timing method
+// and trace buffer. Its operator is Sum; it is never grid-stride (the first launch has ceil(N / (block size x
+// inputs_per_thread)) blocks); its dynamic shared memory is block size x 4 bytes.
+struct ExternalKernel {
+  std::string name;                 // in traces, timings and messages, e.g. "yours" or the file's stem
+  std::string track = "yours";      // TraceMeta::track
+  std::string source;               // the source its traces' line numbers refer to (Trace::source)
+  Finish finish = Finish::Relaunch; // never HostSum (GpuReducer refuses it: a user's input is const)
+  unsigned inputs_per_thread = 1;   // 1 to kMaxElementsPerThread
+  unsigned min_block_size = 32;     // 32 ... 1024, a power of two
+  uint8_t dtypes = dtype_bit(DType::Int32);
+  // Enqueues one grid of the kernel on `stream` (a cudaStream_t): kernel(in, out, n, probe) with `grid` blocks
+  // of `block` threads and `smem_bytes` of dynamic shared memory. `trace_probe` is nullptr for the timing build
+  // (Probe = rs::NullProbe), else the address of the rs::TraceProbe (tracing/probe.cuh) to pass by value to the
+  // tracing build. `type` is the element type of in and out. Throws CudaError when the launch fails.
+  std::function<void(DType type, unsigned grid, unsigned block, unsigned smem_bytes, const void* in, void* out,
+                     unsigned n, const void* trace_probe, void* stream)>
+      launch;
+};
+
 class GpuReducer {
  public:
   // Opens CUDA device `device`. Throws NoDeviceError if there is none or no driver.
@@ -107,6 +131,17 @@ class GpuReducer {
   // One full reduction with the tracing build, recording block `traced_block` of the first
   // launch. The returned trace's meta.result is the sum the tracing build computed.
   Trace trace(KernelId kernel, unsigned block_size, unsigned traced_block = 0);
+
+  // --- A kernel from outside the registry (ExternalKernel), on the current input: the same as run(), time(),
+  // trace(), first_grid() and launches() for a shipped kernel. Each throws std::invalid_argument for a block size
+  // below k.min_block_size or not a power of two in [32, 1024], an element type k does not take, or
+  // Finish::HostSum; CudaError when k.launch or a CUDA call fails (an illegal address, a trap, a launch the GPU
+  // refuses: the context is then unusable, and the caller should start afresh in a new process).
+  int32_t run(const ExternalKernel& k, unsigned block_size);
+  Timing time(const ExternalKernel& k, unsigned block_size, int samples, int warmups = 3);
+  Trace trace(const ExternalKernel& k, unsigned block_size, unsigned traced_block = 0);
+  unsigned first_grid(const ExternalKernel& k, unsigned block_size) const;
+  unsigned launches(const ExternalKernel& k, unsigned block_size) const;
 
   // --- For the multigpu track (kernels/multigpu.cu), which combines several reducers' results with NCCL on
   // the GPUs. Enqueues one reduction of the current input with the timing build on the reducer's stream and

@@ -32,5 +32,10 @@ Timing GpuReducer::time_histogram(KernelId, unsigned, int, int) { throw NoDevice
 std::vector<uint32_t> GpuReducer::cub_histogram() { throw NoDeviceError("no CUDA support"); }
 Timing GpuReducer::time_cub_histogram(int, int) { throw NoDeviceError("no CUDA support"); }
 Trace GpuReducer::trace_histogram(KernelId, unsigned, unsigned) { throw NoDeviceError("no CUDA support"); }
+int32_t GpuReducer::run(const ExternalKernel&, unsigned) { throw NoDeviceError("no CUDA support"); }
+Timing GpuReducer::time(const ExternalKernel&, unsigned, int, int) { throw NoDeviceError("no CUDA support"); }
+Trace GpuReducer::trace(const ExternalKernel&, unsigned, unsigned) { throw NoDeviceError("no CUDA support"); }
+unsigned GpuReducer::first_grid(const ExternalKernel&, unsigned) const { throw NoDeviceError("no CUDA support"); }
+unsigned GpuReducer::launches(const ExternalKernel&, unsigned) const { throw NoDeviceError("no CUDA support"); }
 
 }  // namespace rs

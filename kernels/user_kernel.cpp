@@ -349,7 +349,10 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
     return res;
   }
   const std::string arch = "compute_" + std::to_string(options.cc);
-  const std::vector<std::string> nvrtc_options = {"--gpu-architecture=" + arch, "-lineinfo", "-std=c++17",
+  // -pch: NVRTC's automatic precompiled header (CUDA 12.8+) for what the file includes before its first line of
+  // code (reducescope.cuh, probe.cuh, CCCL): kept in this process, so a process that compiles again (the window
+  // on each save) compiles in about a tenth of the time (2.4 s, then 0.2 s on this project's 2-core machine).
+  const std::vector<std::string> nvrtc_options = {"--gpu-architecture=" + arch, "-lineinfo", "-std=c++17", "-pch",
                                                   std::string("-I") + RS_CCCL_INCLUDE_DIR};
   // The two builds are independent programs: compiled side by side.
   std::string float_why_timing, float_why_tracing;
@@ -362,7 +365,12 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
   std::vector<UserDiagnostic> raw;
   std::set<std::string> seen;
   for (const BuildOut* b : {&timing, &tracing}) {
-    for (const UserDiagnostic& d : parse_nvrtc_log(b->log, file_name)) add_unique(raw, seen, d);
+    for (const UserDiagnostic& d : parse_nvrtc_log(b->log, file_name)) {
+      // -pch's own remarks ("PCH creation disabled because #line directive encountered": the line appended
+      // after the user's text) are about ReduceScope's use of NVRTC, not about the file.
+      if (!d.is_error() && d.message.rfind("PCH ", 0) == 0) continue;
+      add_unique(raw, seen, d);
+    }
   }
   std::vector<UserDiagnostic> warnings;
   for (const UserDiagnostic& d : raw) {
@@ -416,6 +424,72 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
 #endif
 }
 
+namespace {
+constexpr const char* kCompiledMagic = "RSUK 1\n";
+}
+
+void save_user_kernel(const UserKernel& k, const std::string& path) {
+  std::string out = kCompiledMagic;
+  auto put = [&](const std::string& v) { out += std::to_string(v.size()) + "\n" + v; };
+  put(k.file_name);
+  put(k.source);
+  put(k.arch);
+  put(std::to_string(k.shape.inputs_per_thread) + " " + std::to_string(static_cast<unsigned>(k.shape.finish)) + " " +
+      std::to_string(k.shape.min_block_size) + " " + std::to_string(k.dtypes));
+  for (const UserBuild* b : {&k.timing, &k.tracing}) {
+    put(b->ptx);
+    put(b->int_entry);
+    put(b->float_entry);
+  }
+  const std::string tmp = path + ".part";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f.write(out.data(), static_cast<std::streamsize>(out.size()));
+    if (!f) throw std::runtime_error("cannot write " + tmp);
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);  // whole or not at all
+  if (ec) throw std::runtime_error("cannot write " + path + ": " + ec.message());
+}
+
+UserKernel load_user_kernel(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error(path + ": cannot read the compiled kernel");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string text = ss.str();
+  const std::string magic = kCompiledMagic;
+  if (text.compare(0, magic.size(), magic) != 0) throw std::runtime_error(path + ": not a compiled kernel of this reducescope");
+  size_t at = magic.size();
+  auto get = [&]() {
+    const size_t nl = text.find('\n', at);
+    if (nl == std::string::npos || nl == at || nl - at > 12) throw std::runtime_error(path + ": truncated compiled kernel");
+    const unsigned long long len = std::stoull(text.substr(at, nl - at));
+    if (len > text.size() - nl - 1) throw std::runtime_error(path + ": truncated compiled kernel");
+    at = nl + 1 + len;
+    return text.substr(nl + 1, len);
+  };
+  UserKernel k;
+  k.file_name = get();
+  k.source = get();
+  k.arch = get();
+  std::istringstream shape(get());
+  unsigned finish = 0, dtypes = 0;
+  shape >> k.shape.inputs_per_thread >> finish >> k.shape.min_block_size >> dtypes;
+  if (!shape || finish > static_cast<unsigned>(Finish::HostReduce) || k.shape.inputs_per_thread < 1 || k.shape.inputs_per_thread > 8 ||
+      dtypes == 0 || dtypes > 3) {
+    throw std::runtime_error(path + ": a compiled kernel with an impossible launch shape");
+  }
+  k.shape.finish = static_cast<Finish>(finish);
+  k.dtypes = static_cast<uint8_t>(dtypes);
+  for (UserBuild* b : {&k.timing, &k.tracing}) {
+    b->ptx = get();
+    b->int_entry = get();
+    b->float_entry = get();
+  }
+  return k;
+}
+
 std::optional<UserDiagnostic> read_kernel_file(const std::string& path, std::string& text) {
   namespace fs = std::filesystem;
   text.clear();
@@ -466,6 +540,13 @@ std::string nvrtc_version() {
 #else
   return "none (built without the CUDA toolkit)";
 #endif
+}
+
+const char* exercise_starting_file(std::string_view exercise) {
+  for (const StartingFile& f : exercise_starting_files()) {
+    if (exercise == f.kernel) return f.text;
+  }
+  return nullptr;
 }
 
 const char* starting_file(std::string_view kernel) {

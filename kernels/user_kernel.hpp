@@ -109,6 +109,13 @@ std::optional<UserDiagnostic> read_kernel_file(const std::string& path, std::str
 // besides NVRTC's errors, a note at its last line.
 UserCompileResult compile_user_kernel_file(const std::string& path, const UserCompileOptions& options = {});
 
+// A compiled kernel in a file of its own, so that one process compiles (the window, whose NVRTC keeps its
+// precompiled header warm) and another runs it (the worker, `--compiled FILE`). The format is private to one
+// reducescope binary: "RSUK 1\n", then each field as its byte length, a newline and the bytes. save throws
+// std::runtime_error when the file cannot be written; load when it cannot be read or is not such a file.
+void save_user_kernel(const UserKernel& k, const std::string& path);
+UserKernel load_user_kernel(const std::string& path);
+
 // Whether this build can compile a user's kernel (NVRTC found at configure time), and NVRTC's version
 // ("13.0"), or why not.
 bool user_kernels_supported();
@@ -129,6 +136,10 @@ const std::vector<StartingFile>& starting_files();
 const char* starting_file(std::string_view kernel);
 // "reduce0, reduce1, ...", for messages.
 std::string starting_file_names();
+// The exercises' starting files (kernels/user/exercises/NAME.cu; StartingFile::kernel is the exercise's name,
+// app/exercises.hpp); nullptr for an unknown exercise.
+const std::vector<StartingFile>& exercise_starting_files();
+const char* exercise_starting_file(std::string_view exercise);
 
 // The embedded headers NVRTC is given (name, text): reducescope.cuh, probe.cuh, trace_format.hpp.
 struct EmbeddedHeader {

@@ -1,20 +1,47 @@
-// A compiled user kernel (user_kernel.hpp) on the GPU: its timing build loaded with the driver API
-// (cuModuleLoadData, cuModuleGetFunction, cuLaunchKernel; the driver's entry points come through the CUDA
-// runtime, so the binary does not link libcuda), launched and finished as its launch shape says, and its
-// result checked against the CPU reference. Plain C++ (no CUDA types).
+// A compiled user kernel (user_kernel.hpp) on the GPU: both builds loaded with the driver API (cuModuleLoadData,
+// cuModuleGetFunction, cuLaunchKernel; the driver's entry points come through the CUDA runtime, so the binary does
+// not link libcuda) and handed to GpuReducer as an ExternalKernel, which runs, times and traces it exactly as it
+// does a shipped kernel of the same launch shape (same buffers, finishes, timing method, trace buffer). Plain C++.
 //
-// This runs the user's code in the calling process, with no time limit: a kernel that hangs hangs the
-// caller, an illegal address ends the process's CUDA context. The worker process of issue 19 (a later
-// step) is where the window will run it; `reducescope check` uses it as is.
+// This runs the user's code in the calling process, with no time limit: a kernel that hangs hangs the caller, an
+// illegal address ends the process's CUDA context. The CLI and the window therefore run it in a worker process
+// (app/worker.hpp), which calls user_gpu_busy() around every GPU call so that the parent can stop it after the
+// time limit.
+//
+// Index
+//   LoadedUserKernel          both builds' modules on the current GPU, as an ExternalKernel
+//   user_kernel_device_cc()   the GPU's compute capability, to compile for it
+//   check_user_kernel_sums()  the timing build against the CPU reference at several N and block sizes
+//   UserGpuBusy               marks GPU work in progress for the worker's time limit
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "gpu_reduce.hpp"
 #include "user_kernel.hpp"
 
 namespace rs {
+
+// The kernel's both builds loaded into the current CUDA context (a GpuReducer's: construct it after the
+// GpuReducer, on its device). Unloads them when destroyed; the ExternalKernel is valid until then.
+class LoadedUserKernel {
+ public:
+  // `name` names it in traces and timings (e.g. the file's stem). Throws CudaError when the driver refuses the
+  // PTX (compiled for a newer GPU than this one, say) or lacks an entry point.
+  LoadedUserKernel(const UserKernel& k, const std::string& name);
+  ~LoadedUserKernel();
+  LoadedUserKernel(const LoadedUserKernel&) = delete;
+  LoadedUserKernel& operator=(const LoadedUserKernel&) = delete;
+  const ExternalKernel& kernel() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // One run of the timing build against the CPU reference.
 struct UserSumCheck {
@@ -26,6 +53,13 @@ struct UserSumCheck {
   std::string got, expected; // the values, for people (CpuReference::str for the expected one)
 };
 
+// Runs `ext` (loaded on `gpu`) over a random input (Pattern::RandomBytes) of each n in `ns`, at each block size in
+// `block_sizes` it takes (ExternalKernel::min_block_size and up), for each element type it takes, checks each sum
+// against the CPU and calls each(check) after each run, with that input still on `gpu` (to trace it, say). The
+// runs are UserGpuBusy. Throws CudaError when a CUDA call or the kernel fails.
+void for_each_user_run(GpuReducer& gpu, const ExternalKernel& ext, const std::vector<uint64_t>& ns,
+                       const std::vector<unsigned>& block_sizes, const std::function<void(const UserSumCheck&)>& each);
+
 // The compute capability of CUDA device `device` as major x 10 + minor (90 for an H100), for
 // UserCompileOptions::cc. Throws NoDeviceError (gpu_reduce.hpp) when there is no GPU or no driver, or the
 // build has no CUDA.
@@ -34,11 +68,20 @@ int user_kernel_device_cc(int device = 0);
 // Runs `k`'s timing build on `device` over a random input (Pattern::RandomBytes) of each n in `ns`, at each
 // block size in `block_sizes` the launch shape allows (min_block_size and up; others are skipped), for each
 // element type it takes, and checks each result against the CPU. `k` should be compiled for the device's
-// compute capability (user_kernel_device_cc). Finishes: Relaunch, GlobalAtomic, SecondKernel, HostReduce;
-// SinglePass gets the zeroed buffer GpuReducer gives its own single-pass kernels ([0] result, [1] the
-// finished-block counter, [2..] partials). Throws NoDeviceError without a GPU, CudaError when a CUDA call or
-// the kernel fails (the message names the call and the launch).
+// compute capability (user_kernel_device_cc). Throws NoDeviceError without a GPU, CudaError when a CUDA call or
+// the kernel fails (the message names the call).
 std::vector<UserSumCheck> check_user_kernel_sums(const UserKernel& k, const std::vector<uint64_t>& ns,
                                                  const std::vector<unsigned>& block_sizes, int device = 0);
+
+// While one lives, the calling process has GPU work in flight that a user's kernel may never finish: the
+// constructor calls the hook with true, the destructor with false. The worker process sets the hook
+// (app/worker.cpp) to tell its parent, which stops it when the work outlives the time limit. No hook: nothing.
+void set_user_gpu_busy_hook(std::function<void(bool busy)> hook);
+struct UserGpuBusy {
+  UserGpuBusy();
+  ~UserGpuBusy();
+  UserGpuBusy(const UserGpuBusy&) = delete;
+  UserGpuBusy& operator=(const UserGpuBusy&) = delete;
+};
 
 }  // namespace rs

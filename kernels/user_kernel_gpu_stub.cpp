@@ -4,11 +4,31 @@
 
 namespace rs {
 
-int user_kernel_device_cc(int) { throw NoDeviceError("this build has no CUDA (built with REDUCESCOPE_CUDA=OFF)"); }
+namespace {
+const char* const kNoCuda = "this build has no CUDA (built with REDUCESCOPE_CUDA=OFF)";
+}
+
+struct LoadedUserKernel::Impl {
+  ExternalKernel kernel;
+};
+LoadedUserKernel::LoadedUserKernel(const UserKernel&, const std::string&) { throw NoDeviceError(kNoCuda); }
+LoadedUserKernel::~LoadedUserKernel() = default;
+const ExternalKernel& LoadedUserKernel::kernel() const { return impl_->kernel; }
+
+int user_kernel_device_cc(int) { throw NoDeviceError(kNoCuda); }
 
 std::vector<UserSumCheck> check_user_kernel_sums(const UserKernel&, const std::vector<uint64_t>&,
                                                  const std::vector<unsigned>&, int) {
-  throw NoDeviceError("this build has no CUDA (built with REDUCESCOPE_CUDA=OFF)");
+  throw NoDeviceError(kNoCuda);
 }
+
+void for_each_user_run(GpuReducer&, const ExternalKernel&, const std::vector<uint64_t>&, const std::vector<unsigned>&,
+                       const std::function<void(const UserSumCheck&)>&) {
+  throw NoDeviceError(kNoCuda);
+}
+
+void set_user_gpu_busy_hook(std::function<void(bool)>) {}
+UserGpuBusy::UserGpuBusy() = default;
+UserGpuBusy::~UserGpuBusy() = default;
 
 }  // namespace rs

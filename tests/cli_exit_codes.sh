@@ -397,6 +397,58 @@ else
   expect_in "$OUT" "1 element per thread, repeated launches, 32 threads per block or more" "check prints the launch shape"
 fi
 
+# ---- exercises, --kernel-file and verify (app/exercises.hpp, app/commands/kernel_file.cpp, verify.cpp) ----------
+
+expect_rc 0 check --list
+if [[ $(wc -l <"$OUT") -ge 6 ]] && grep -qx "bank_conflicts" "$OUT" && grep -qx "single_pass" "$OUT"; then pass; else
+  fail "check --list prints the exercises one name a line"; fi
+usage_case check --list "$TMP/k.cu"
+usage_case check "$TMP/k.cu" --json
+expect_in "$ERR" "--json needs --exercise" "check --json without an exercise"
+expect_rc 2 check "$TMP/k.cu" --exercise nope
+expect_in "$ERR" "not an exercise" "check --exercise nope"
+expect_in "$ERR" "bank_conflicts, divergence" "check --exercise nope lists the exercises"
+usage_case check "$TMP/k.cu" --kernel-timeout 0
+usage_case new --exercise bank_conflicts --from reduce1 "$TMP/x.cu"
+expect_rc 2 new --exercise nope "$TMP/x.cu"
+expect_in "$ERR" "not an exercise" "new --exercise nope"
+expect_rc 0 new --exercise bank_conflicts "$TMP/x.cu"
+expect_in "$TMP/x.cu" "--exercise bank_conflicts" "new --exercise writes the exercise's starting file"
+expect_in "$OUT" "check $TMP/x.cu --exercise bank_conflicts" "new --exercise says what to do next"
+usage_case trace --kernel-file "$TMP/k.cu" --kernel reduce1
+expect_in "$ERR" "takes no --kernel" "--kernel-file with --kernel"
+usage_case record --kernel-file "$TMP/k.cu"
+usage_case verify
+usage_case verify --kernel reduce4 --block-size 32
+usage_case record --out "$TMP/r.rssession" --block-size 256
+# A session recorded on the H100 with record --kernel-file: show and export open it like any other.
+YOURS=$(dirname "$0")/fixtures/yours-h100.rssession
+expect_rc 0 show "$YOURS"
+expect_in "$OUT" "track yours (kernel files: record --kernel-file)" "show of a kernel file's session"
+expect_in "$OUT" "bank_conflicts                256     0.0897" "show lists the kernel file's timings"
+expect_rc 0 export "$YOURS" --html "$TMP/yours.html"
+expect_in "$OUT" "6 of 6 traces" "export --html of a kernel file's session"
+# A kernel file that does not compile: exit 2 from run, trace, bench and record as from check, and no session.
+sed 's/if (index < blockDim.x) {/if (index < blockDim.x + oops) {/' "$TMP/k.cu" >"$TMP/bad2.cu"
+run check "$TMP/bad2.cu"
+if [[ $RC -eq 2 ]]; then
+  for c in run trace bench; do
+    expect_rc 2 $c --kernel-file "$TMP/bad2.cu"
+  done
+  expect_rc 2 record --kernel-file "$TMP/bad2.cu" --out "$TMP/bad2.rssession"
+  if [[ ! -e $TMP/bad2.rssession ]]; then pass; else fail "record of a broken kernel file wrote a session"; fi
+fi
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+  expect_rc 1 trace --kernel-file "$TMP/k.cu"
+  expect_in "$ERR" "no CUDA GPU" "trace --kernel-file without a GPU"
+  expect_rc 1 check "$TMP/x.cu" --exercise bank_conflicts
+  expect_in "$ERR" "needs a CUDA GPU" "check --exercise without a GPU"
+  if ! command -v ncu >/dev/null 2>&1; then
+    expect_rc 1 verify --kernel reduce1
+    expect_in "$ERR" "ncu is not on the PATH" "verify without ncu"
+  fi
+fi
+
 # ---- the corrupt-file corpus (tests/corpus): every bad file exits 1 with a one-line message that
 # names the file; the valid ones (v1-valid, v3-valid, session-valid) open -------------------------
 CORPUS=$(cd "$(dirname "$0")" && pwd)/corpus

@@ -406,5 +406,44 @@ TEST(UserKernelCompile, HalfWrittenFile) {
   fs::remove_all(dir);
 }
 
+// A kernel compiled by one process and run by another (save_user_kernel, `--compiled FILE`): every field comes
+// back; a file that is not one, or is cut short, is refused with its name.
+TEST(UserKernelCompiled, SavedAndLoaded) {
+  REQUIRE_NVRTC();
+  const fs::path dir = temp_dir("compiled");
+  const UserCompileResult r = compile_user_kernel(reduce2(), "r2.cu", {.cc = 90});
+  ASSERT_TRUE(r.ok()) << all(r.diagnostics);
+  const UserKernel& k = *r.kernel;
+  const std::string path = (dir / "r2.rsuk").string();
+  save_user_kernel(k, path);
+  const UserKernel back = load_user_kernel(path);
+  EXPECT_EQ(back.file_name, k.file_name);
+  EXPECT_EQ(back.source, k.source);
+  EXPECT_EQ(back.arch, "compute_90");
+  EXPECT_EQ(back.shape.inputs_per_thread, k.shape.inputs_per_thread);
+  EXPECT_EQ(back.shape.finish, k.shape.finish);
+  EXPECT_EQ(back.shape.min_block_size, k.shape.min_block_size);
+  EXPECT_EQ(back.dtypes, k.dtypes);
+  EXPECT_EQ(back.timing.ptx, k.timing.ptx);
+  EXPECT_EQ(back.tracing.ptx, k.tracing.ptx);
+  EXPECT_EQ(back.timing.int_entry, k.timing.int_entry);
+  EXPECT_EQ(back.tracing.float_entry, k.tracing.float_entry);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string whole = ss.str();
+  write_file(dir / "cut.rsuk", whole.substr(0, whole.size() / 2));
+  try {
+    load_user_kernel((dir / "cut.rsuk").string());
+    ADD_FAILURE() << "a truncated compiled kernel was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_TRUE(contains(e.what(), "cut.rsuk: truncated")) << e.what();
+  }
+  write_file(dir / "other.rsuk", "not a kernel\n");
+  EXPECT_THROW(load_user_kernel((dir / "other.rsuk").string()), std::runtime_error);
+  EXPECT_THROW(load_user_kernel((dir / "missing.rsuk").string()), std::runtime_error);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace rs

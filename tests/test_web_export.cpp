@@ -422,6 +422,27 @@ TEST(WebExport, IndexHoldsTheSessionAndTheRegistry) {
   }
 }
 
+// A session a student recorded of a kernel file (`record --kernel-file`, on the H100): its kernel goes under the
+// track "yours", with its own source for its traces' lines.
+TEST(WebExport, AKernelFileGoesUnderYours) {
+  const Session s = load_session(RS_YOURS_FIXTURE);
+  const std::string page = web_page(s, {});
+  const std::vector<std::string> parts = decode_web_data(web_data_block(page));
+  const json ix = json::parse(parts.at(0));
+  const json* yours = nullptr;
+  for (const json& t : ix["tracks"]) {
+    if (t["id"] == "yours") yours = &t;
+    EXPECT_NE(t["id"], "other");  // nothing else is unknown
+  }
+  ASSERT_NE(yours, nullptr);
+  ASSERT_EQ((*yours)["kernels"].size(), 1u);
+  EXPECT_EQ((*yours)["kernels"][0]["name"], "bank_conflicts");
+  EXPECT_EQ(parts.size(), 1 + s.traces.size());
+  bool source_held = false;
+  for (const json& src : ix["sources"]) source_held = source_held || src.get<std::string>().find("user_kernel") != std::string::npos;
+  EXPECT_TRUE(source_held) << "the kernel file's source is in the page";
+}
+
 TEST(WebExport, IndexHoldsTheSweepAndLaunchCounts) {
   const Bundled& b = bundled();
   const json& ix = b.index;

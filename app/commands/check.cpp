@@ -1,15 +1,19 @@
-// reducescope check FILE.cu: a kernel file of the user's compiled with NVRTC in both builds (no GPU needed;
-// kernels/user_kernel.hpp), then, on a GPU, its sums checked against the CPU (kernels/user_kernel_gpu.hpp).
-// Compile errors print as FILE:LINE:COL: error: message and exit 2; no GPU exits 1 after saying the file
-// compiles.
+// reducescope check FILE.cu [--exercise NAME [--json]] | --list: a kernel file of the user's compiled with NVRTC in
+// both builds (no GPU needed; kernels/user_kernel.hpp), then, on a GPU, its sums checked against the CPU
+// (kernels/user_kernel_gpu.hpp), or an exercise's checks judged from its runs, traces and timing
+// (app/exercises.hpp). main.cpp runs this in a worker process (app/worker.hpp) with a time limit.
+#include <algorithm>
 #include <ostream>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "exercises.hpp"
 #include "user_kernel.hpp"
 #include "user_kernel_gpu.hpp"
 
 namespace rs {
+
+using namespace cmd;
 
 namespace {
 
@@ -24,23 +28,9 @@ std::string shape_words(const UserLaunchShape& s) {
 // not powers of two (the N = 1, 33, 1000003) and 2^24; every block size the shape allows.
 const std::vector<uint64_t> kCheckNs = {1, 33, 1000, 4097, 1000003, 1u << 24};
 
-int run_on_gpu(const UserKernel& compiled, const Options& o, std::ostream& out, std::ostream& err) {
-  int cc = 0;
-  try {
-    cc = user_kernel_device_cc();
-  } catch (const NoDeviceError& e) {
-    err << "reducescope check: " << o.file << " compiles, but running it needs a CUDA GPU: " << e.what() << "\n";
-    return kExitRuntime;
-  }
-  // Again for the GPU's own architecture (sm_80 intrinsics such as __reduce_add_sync trap below it).
-  UserCompileResult r = compile_user_kernel(compiled.source, compiled.file_name, {.cc = cc});
-  if (!r.ok()) {
-    for (const UserDiagnostic& d : r.diagnostics) err << format_diagnostic(d) << "\n";
-    err << o.file << ": does not compile for compute_" << cc << " (this GPU)\n";
-    return kExitUsage;
-  }
+int check_sums(const UserKernel& k, const Options& o, std::ostream& out) {
   std::vector<unsigned> sizes(kBlockSizes.begin(), kBlockSizes.end());
-  const std::vector<UserSumCheck> checks = check_user_kernel_sums(*r.kernel, kCheckNs, sizes);
+  const std::vector<UserSumCheck> checks = check_user_kernel_sums(k, kCheckNs, sizes);
   int wrong = 0;
   for (const UserSumCheck& c : checks) {
     out << "  " << to_string(c.type) << "  N = " << c.n << "  B = " << c.block_size << "  " << c.launches
@@ -53,34 +43,124 @@ int run_on_gpu(const UserKernel& compiled, const Options& o, std::ostream& out, 
     out << o.file << ": " << wrong << " of " << checks.size() << " sums WRONG\n";
     return kExitRuntime;
   }
-  out << o.file << ": all " << checks.size() << " sums right on the GPU (compute_" << cc << ")\n";
+  out << o.file << ": all " << checks.size() << " sums right on the GPU (" << k.arch << ")\n";
   return kExitOk;
+}
+
+// Runs the user's kernel as exercise `x` asks and gathers what its checks read.
+ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::string& name) {
+  GpuReducer gpu;
+  const LoadedUserKernel loaded(k, name);
+  const ExternalKernel& ext = loaded.kernel();
+  ExerciseEvidence e;
+  const std::vector<unsigned> sizes(kBlockSizes.begin(), kBlockSizes.end());
+  for_each_user_run(gpu, ext, x.ns, sizes, [&](const UserSumCheck& c) {
+    ExerciseRun r;
+    r.n = c.n;
+    r.block_size = c.block_size;
+    r.type = c.type;
+    r.right = c.right;
+    r.got = c.got;
+    r.expected = c.expected;
+    r.launches = c.launches;
+    r.grid = gpu.first_grid(ext, c.block_size);
+    if (c.type == DType::Int32 && std::find(x.trace_ns.begin(), x.trace_ns.end(), c.n) != x.trace_ns.end()) {
+      Trace t;
+      {
+        const UserGpuBusy busy;
+        t = gpu.trace(ext, c.block_size, 0);
+      }
+      r.features = features_of(Replay(t));
+    }
+    e.runs.push_back(std::move(r));
+  });
+  if (x.reference_kernel) {
+    const KernelInfo* ref = find_kernel(x.reference_kernel);
+    e.timing_n = 1u << 24;
+    e.timing_block_size = std::max(256u, k.shape.min_block_size);
+    gpu.set_input(make_input(Pattern::RandomBytes, e.timing_n), Pattern::RandomBytes);
+    {
+      const UserGpuBusy busy;
+      e.user_ms = gpu.time(ext, e.timing_block_size, 30, 3).median_ms;
+    }
+    e.reference_ms = gpu.time(ref->id, e.timing_block_size, 30, 3).median_ms;
+  }
+  return e;
+}
+
+int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std::ostream& out) {
+  const ExerciseEvidence e = gather(k, x, user_kernel_name(o.file));
+  const std::vector<ExerciseCheck> checks = judge_exercise(x, e);
+  bool all = true;
+  for (const ExerciseCheck& c : checks) all = all && c.pass;
+  if (o.json) {
+    out << exercise_json(x, o.file, checks);
+    return all ? kExitOk : kExitRuntime;
+  }
+  out << "exercise " << x.name << ": " << x.title << "\n";
+  for (const ExerciseCheck& c : checks) {
+    out << "  " << (c.pass ? "\u2713 " : "\u2717 ") << c.name << ": " << c.figure << "\n";
+    if (!c.pass && !c.hint.empty()) out << "      hint: " << c.hint << "\n";
+  }
+  const size_t passed = static_cast<size_t>(std::count_if(checks.begin(), checks.end(), [](auto& c) { return c.pass; }));
+  out << o.file << ": " << passed << " of " << checks.size() << " checks passed"
+      << (all ? " - exercise done" : "") << "\n";
+  return all ? kExitOk : kExitRuntime;
 }
 
 }  // namespace
 
 int run_check(const Options& o, std::ostream& out, std::ostream& err) {
-  std::string text;
-  if (std::optional<UserDiagnostic> problem = read_kernel_file(o.file, text)) {
-    err << format_diagnostic(*problem) << "\n";
-    return kExitUsage;
+  if (o.list) {
+    for (const Exercise& x : exercises()) out << x.name << "\n";
+    return kExitOk;
   }
-  if (!user_kernels_supported()) {
-    err << "reducescope check: this build cannot compile kernels (built without the CUDA toolkit's NVRTC)\n";
-    return kExitRuntime;
+  const Exercise* x = nullptr;
+  if (!o.exercise.empty()) {
+    x = find_exercise(o.exercise);
+    if (!x) {
+      err << "reducescope check: --exercise: '" << o.exercise << "' is not an exercise (" << exercise_names() << ")\n";
+      return kExitUsage;
+    }
   }
-  const UserCompileResult r = compile_user_kernel(text, o.file);
-  if (!r.ok()) {
-    for (const UserDiagnostic& d : r.diagnostics) err << format_diagnostic(d) << "\n";
-    return kExitUsage;
+  int exit_code = kExitOk;
+  std::optional<UserKernel> compiled;
+  if (!o.compiled.empty()) {
+    exit_code = guarded("check", err, [&] {
+      compiled = load_compiled(o.compiled, 0);
+      return kExitOk;
+    });
+  } else {
+    compiled = compile_kernel_file(o.file, 0, "check", err, exit_code);
   }
-  const UserKernel& k = *r.kernel;
-  for (const UserDiagnostic& d : k.warnings) err << format_diagnostic(d) << "\n";
-  out << o.file << ": OK: NVRTC " << nvrtc_version() << " compiled the timing build (rs::NullProbe) and the tracing "
-      << "build (rs::TraceProbe) for " << k.arch << ", "
-      << (k.dtypes & dtype_bit(DType::Float32) ? "int32 and float32" : "int32 only") << "\n"
-      << "launch shape: " << shape_words(k.shape) << "\n";
-  return cmd::guarded("check", err, [&] { return run_on_gpu(k, o, out, err); });
+  if (!compiled) return exit_code;
+  const UserKernel& k = *compiled;
+  std::ostream& info = o.json ? err : out;  // --json: stdout holds the JSON alone
+  info << o.file << ": OK: NVRTC " << nvrtc_version() << " compiled the timing build (rs::NullProbe) and the tracing "
+       << "build (rs::TraceProbe) for " << k.arch << ", "
+       << (k.dtypes & dtype_bit(DType::Float32) ? "int32 and float32" : "int32 only") << "\n"
+       << "launch shape: " << shape_words(k.shape) << "\n";
+  return guarded("check", err, [&] {
+    int cc = 0;
+    try {
+      cc = user_kernel_device_cc();
+    } catch (const NoDeviceError& e) {
+      err << "reducescope check: " << o.file << " compiles, but running it needs a CUDA GPU: " << e.what() << "\n";
+      return kExitRuntime;
+    }
+    // Again for the GPU's own architecture (sm_80 intrinsics such as __reduce_add_sync trap below it).
+    if (!o.compiled.empty()) {  // compiled by the window for this GPU
+      const UserKernel c = *load_compiled(o.compiled, cc);
+      return x ? check_exercise(c, *x, o, out) : check_sums(c, o, out);
+    }
+    const UserCompileResult r = compile_user_kernel(k.source, k.file_name, {.cc = cc});
+    if (!r.ok()) {
+      for (const UserDiagnostic& d : r.diagnostics) err << format_diagnostic(d) << "\n";
+      err << o.file << ": does not compile for compute_" << cc << " (this GPU)\n";
+      return kExitUsage;
+    }
+    return x ? check_exercise(*r.kernel, *x, o, out) : check_sums(*r.kernel, o, out);
+  });
 }
 
 }  // namespace rs

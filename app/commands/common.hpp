@@ -15,6 +15,7 @@
 #include "cli.hpp"
 #include "gpu_reduce.hpp"
 #include "input.hpp"
+#include "user_kernel.hpp"
 
 namespace rs::cmd {
 
@@ -78,6 +79,18 @@ bool for_each_kernel(GpuReducer& gpu, const Options& o, std::ostream& out, Body 
 
 // `name` on the PATH, or "" if it is not there.
 std::string find_on_path(const std::string& name);
+
+// A user's kernel file (--kernel-file, check; app/commands/kernel_file.cpp): read and compiled with NVRTC for
+// compute_<cc> (0: compute_75, no GPU needed). Prints its diagnostics to `err`; nullopt, with `exit_code` set
+// (2: it does not compile or cannot be read; 1: this build has no NVRTC), when there is no kernel.
+std::optional<UserKernel> compile_kernel_file(const std::string& path, int cc, const char* command, std::ostream& err,
+                                              int& exit_code);
+// `--compiled FILE` (save_user_kernel): the kernel another process compiled. Throws std::runtime_error for a file
+// that is not one, std::invalid_argument when it was compiled for another GPU than compute_<cc> (cc > 0).
+std::optional<UserKernel> load_compiled(const std::string& path, int cc);
+// The name a user's kernel file's traces and timings carry: the file's stem ("my_reduce" for my_reduce.cu), with
+// "_yours" added where it is a shipped kernel's name (reduce1.cu: reduce1_yours).
+std::string user_kernel_name(const std::string& path);
 
 // Runs a command line and returns what it printed (stdout and stderr) and its exit status.
 std::pair<std::string, int> capture(const std::string& command);

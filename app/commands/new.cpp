@@ -1,5 +1,5 @@
-// reducescope new --from KERNEL FILE.cu: a starting file for a kernel of the user's own (kernels/user/,
-// embedded; docs/your-kernel.md). Never overwrites a file.
+// reducescope new --from KERNEL FILE.cu (or --exercise NAME): a starting file for a kernel of the user's own
+// (kernels/user/ and kernels/user/exercises/, embedded; docs/your-kernel.md). Never overwrites a file.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -7,12 +7,17 @@
 #include <ostream>
 
 #include "commands.hpp"
+#include "exercises.hpp"
 #include "user_kernel.hpp"
 
 namespace rs {
 
 int run_new(const Options& o, std::ostream& out, std::ostream& err) {
-  const char* text = starting_file(o.from);
+  const char* text = o.exercise.empty() ? starting_file(o.from) : exercise_starting_file(o.exercise);
+  if (!o.exercise.empty() && !text) {
+    err << "reducescope new: --exercise: '" << o.exercise << "' is not an exercise (" << exercise_names() << ")\n";
+    return kExitUsage;
+  }
   if (!text) {
     const std::string why = find_kernel(o.from) ? o.from + " has no starting file yet"
                                                 : "'" + o.from + "' is not a shipped kernel";
@@ -41,6 +46,11 @@ int run_new(const Options& o, std::ostream& out, std::ostream& err) {
     err << "reducescope new: could not write all of " << o.file << ": " << std::strerror(errno) << "\n";
     std::remove(o.file.c_str());
     return kExitRuntime;
+  }
+  if (!o.exercise.empty()) {
+    out << "wrote " << o.file << ": the starting file of the exercise " << o.exercise << " (" << find_exercise(o.exercise)->title
+        << ")\nnext: reducescope check " << o.file << " --exercise " << o.exercise << "\n";
+    return kExitOk;
   }
   out << "wrote " << o.file << ": " << o.from << " as a kernel of your own (user_kernel; docs/your-kernel.md)\n"
       << "next: reducescope check " << o.file << "\n";

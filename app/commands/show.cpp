@@ -206,6 +206,24 @@ std::string summarize_session(const Session& s) {
     }
    }
   }
+  // Kernels of the user's (`record --kernel-file`, track "yours"): no registry row, so a table of their own, against
+  // CUB's time in the same session.
+  bool yours_header = false;
+  for (const SessionTiming& t : s.timings) {
+    if (find_kernel(t.kernel)) continue;
+    if (!yours_header) {
+      std::snprintf(b, sizeof b, "\ntrack yours (kernel files: record --kernel-file)\n%-26s %6s %10s %21s %9s %7s %8s %3s  %s\n",
+                    "kernel", "block", "time ms", "[min .. max] ms", "GB/s", "% peak", "vs CUB", "L", "result");
+      out += b;
+      yours_header = true;
+    }
+    const std::string launches = t.launches ? std::to_string(t.launches) : "-";
+    std::snprintf(b, sizeof b, "%-26s %6u %10.4f   [%7.4f .. %7.4f] %9.1f %6.1f%% %7.2fx %3s  %s%s\n", t.kernel.c_str(),
+                  t.block_size, t.median_ms, t.min_ms, t.max_ms, t.gbps, t.pct_peak,
+                  m.cub_ms > 0 && t.median_ms > 0 ? m.cub_ms / t.median_ms : 0.0, launches.c_str(),
+                  t.correct ? "correct" : "WRONG", s.find_trace(t.kernel, t.block_size) ? ", traced" : "");
+    out += b;
+  }
   if (!s.sweep.empty()) {  // GB/s of each series' fastest kernel at each N (`reducescope sweep`)
     const std::vector<uint64_t> ns = s.sweep.ns();
     out += "\nN sweep (GB/s; each track's fastest correct kernel over every block size; " + s.sweep.gpu + ")\n";

@@ -604,20 +604,24 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
     j.end_arr();
     j.end_obj();
   }
-  std::set<std::string> other;
+  // A user's kernel files (`record --kernel-file`: traces of track "yours") under a track of their own.
+  std::set<std::string> yours, other;
   for (const Trace& t : s.traces) {
-    if (!known.count(t.meta.kernel)) other.insert(t.meta.kernel);
+    if (!known.count(t.meta.kernel)) (t.meta.track == "yours" ? yours : other).insert(t.meta.kernel);
   }
   for (const SessionTiming& t : s.timings) {
-    if (!known.count(t.kernel)) other.insert(t.kernel);
+    if (!known.count(t.kernel) && !yours.count(t.kernel)) other.insert(t.kernel);
   }
-  if (!other.empty()) {
-    j.obj().kv("id", "other").kv("title", "Other kernels in the session (not in this build's registry)");
+  auto unknown_track = [&](const char* id, const char* title, const std::set<std::string>& names) {
+    if (names.empty()) return;
+    j.obj().kv("id", id).kv("title", title);
     j.kv("source", "").kv("bs", 256).kv("file", "");
     j.key("kernels").arr();
-    for (const std::string& k : other) j.obj().kv("name", k).kv("title", k).kv("fixes", "").kv("costs", "").end_obj();
+    for (const std::string& k : names) j.obj().kv("name", k).kv("title", k).kv("fixes", "").kv("costs", "").end_obj();
     j.end_arr().end_obj();
-  }
+  };
+  unknown_track("yours", "Yours: kernel files of your own (reducescope record --kernel-file)", yours);
+  unknown_track("other", "Other kernels in the session (not in this build's registry)", other);
   j.end_arr();
 
   // Sources: per track the one this build embeds (for kernels without a trace here), then the

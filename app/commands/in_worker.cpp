@@ -1,0 +1,102 @@
+// run_in_worker (commands.hpp): a command on a user's kernel, run again in a worker process with a time limit
+// (app/worker.hpp), so a kernel that hangs or faults ends the worker, not this process.
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+#include <unistd.h>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "worker.hpp"
+
+namespace rs {
+
+namespace {
+
+// A CUDA fault that compute-sanitizer can place: the messages of cudaErrorIllegalAddress, misaligned address,
+// an illegal instruction, a trap (assert), a launch failure.
+bool cuda_fault(const std::string& err) {
+  // Any CUDA error but the absence of a GPU: the kernel's fault shows at the next call that waits for it, under
+  // whatever name the driver gives it (an illegal address, a misaligned one, an address space the access may
+  // not use, an illegal instruction, a trap).
+  return (err.find("cudaError") != std::string::npos || err.find("CUDA_ERROR") != std::string::npos) &&
+         err.find("no CUDA GPU") == std::string::npos;
+}
+
+std::string sanitizer_path() {
+  std::string p = cmd::find_on_path("compute-sanitizer");
+  if (p.empty() && access("/usr/local/cuda/bin/compute-sanitizer", X_OK) == 0) p = "/usr/local/cuda/bin/compute-sanitizer";
+  return p;
+}
+
+// compute-sanitizer's first report, without its "=========" prefixes: the error line and the lines naming the
+// kernel and the file:line it is at, at most 6 lines.
+std::string first_report(const std::string& text) {
+  std::string out;
+  int lines = 0;
+  bool in_report = false;
+  size_t at = 0;
+  while (at < text.size() && lines < 6) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(at, end - at);
+    at = end + 1;
+    if (line.rfind("========= ", 0) != 0) continue;
+    line = line.substr(10);
+    const size_t first = line.find_first_not_of(' ');
+    if (first == std::string::npos) {
+      if (in_report) break;
+      continue;
+    }
+    if (!in_report && (line.find("Invalid") != std::string::npos || line.find("error") != std::string::npos ||
+                       line.find("Error") != std::string::npos)) {
+      in_report = true;
+    }
+    if (!in_report) continue;
+    if (line.find("ERROR SUMMARY") != std::string::npos) break;
+    out += "  " + line + "\n";
+    ++lines;
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_in_worker(const std::vector<std::string>& args, const Options& o, std::ostream& out, std::ostream& err) {
+  const std::string exe = self_executable();
+  const std::string file = o.kernel_file.empty() ? o.file : o.kernel_file;
+  std::string err_text;
+  WorkerOptions w;
+  w.timeout_s = o.kernel_timeout_s;
+  w.out = [&](const std::string& s) { out << s << std::flush; };
+  w.err = [&](const std::string& s) {
+    err << s << std::flush;
+    err_text += s;
+  };
+  const WorkerResult r = run_worker(exe, args, w);
+  if (r.end == WorkerEnd::Exited) {
+    if (r.exit_code == kExitRuntime && cuda_fault(err_text)) {
+      const std::string sanitizer = sanitizer_path();
+      if (sanitizer.empty()) {
+        err << "  (with compute-sanitizer on the PATH, the first report would name the line)\n";
+      } else {
+        // Again under compute-sanitizer's memcheck, which names the access and its file:line (-lineinfo).
+        std::vector<std::string> again = {"--tool", "memcheck", "--print-limit", "1", exe};
+        again.insert(again.end(), args.begin(), args.end());
+        std::string report;
+        WorkerOptions ws;
+        ws.timeout_s = std::max(60.0, 10 * o.kernel_timeout_s);
+        ws.out = [&](const std::string& s) { report += s; };
+        ws.err = [&](const std::string& s) { report += s; };
+        run_worker(sanitizer, again, ws);
+        const std::string first = first_report(report);
+        if (!first.empty()) err << "compute-sanitizer's first report:\n" << first;
+      }
+    }
+    return r.exit_code;
+  }
+  err << "reducescope: " << worker_end_message(r, file, o.kernel_timeout_s) << "\n";
+  return kExitRuntime;
+}
+
+}  // namespace rs

@@ -1,0 +1,218 @@
+// A user's kernel file where the CLI takes a kernel (issue 19): `run`, `trace`, `bench` and `record --kernel-file
+// FILE.cu`. The file is compiled with NVRTC for the GPU in the machine and handed to GpuReducer as an
+// ExternalKernel (kernels/user_kernel_gpu.hpp), so it runs, times and traces exactly as a shipped kernel of its
+// launch shape. main.cpp runs these in a worker process (app/worker.hpp) with a time limit.
+#include <cctype>
+#include <cstdio>
+#include <ostream>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "trace_io.hpp"
+#include "user_kernel.hpp"
+#include "user_kernel_gpu.hpp"
+
+namespace rs {
+
+namespace cmd {
+
+std::string user_kernel_name(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  std::string stem = slash == std::string::npos ? path : path.substr(slash + 1);
+  const size_t dot = stem.rfind('.');
+  if (dot != std::string::npos && dot > 0) stem.resize(dot);
+  for (char& c : stem) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  }
+  if (stem.empty()) stem = "yours";
+  if (find_kernel(stem)) stem += "_yours";  // reduce1.cu from `new --from reduce1`: not the shipped reduce1
+  return stem;
+}
+
+std::optional<UserKernel> compile_kernel_file(const std::string& path, int cc, const char* command, std::ostream& err,
+                                              int& exit_code) {
+  std::string text;
+  if (std::optional<UserDiagnostic> problem = read_kernel_file(path, text)) {
+    err << format_diagnostic(*problem) << "\n";
+    exit_code = kExitUsage;
+    return std::nullopt;
+  }
+  if (!user_kernels_supported()) {
+    err << "reducescope " << command << ": this build cannot compile kernels (built without the CUDA toolkit's NVRTC)\n";
+    exit_code = kExitRuntime;
+    return std::nullopt;
+  }
+  UserCompileOptions opt;
+  if (cc > 0) opt.cc = cc;
+  UserCompileResult r = compile_user_kernel(text, path, opt);
+  if (!r.ok()) {
+    for (const UserDiagnostic& d : r.diagnostics) err << format_diagnostic(d) << "\n";
+    exit_code = kExitUsage;
+    return std::nullopt;
+  }
+  for (const UserDiagnostic& d : r.kernel->warnings) err << format_diagnostic(d) << "\n";
+  exit_code = kExitOk;
+  return std::move(r.kernel);
+}
+
+std::optional<UserKernel> load_compiled(const std::string& path, int cc) {
+  UserKernel k = load_user_kernel(path);
+  if (cc > 0 && k.arch != "compute_" + std::to_string(cc)) {
+    throw std::invalid_argument(path + " was compiled for " + k.arch + ", not for this GPU (compute_" +
+                                std::to_string(cc) + ")");
+  }
+  return k;
+}
+
+}  // namespace cmd
+
+using namespace cmd;
+
+namespace {
+
+// The element type: the first of --type the kernel takes, else int32.
+std::optional<DType> user_type(const Options& o, const UserKernel& k) {
+  if (o.dtypes.empty()) return DType::Int32;
+  for (DType t : o.dtypes) {
+    if (k.dtypes & dtype_bit(t)) return t;
+  }
+  return std::nullopt;
+}
+
+// Compiles the file for the GPU in the machine (for compute_75 when there is none, so that compile errors come
+// first, exit 2, before "no GPU", exit 1), opens the GPU and loads the kernel; calls body(gpu, kernel, compiled).
+template <class Body>
+int with_user_kernel(const Options& o, const char* command, std::ostream& err, Body body) {
+  return guarded(command, err, [&] {
+    int cc = 0;
+    std::optional<NoDeviceError> no_device;
+    try {
+      cc = user_kernel_device_cc();
+    } catch (const NoDeviceError& e) {
+      no_device = e;
+    }
+    int rc = kExitOk;
+    const std::optional<UserKernel> k =
+        o.compiled.empty() ? compile_kernel_file(o.kernel_file, cc, command, err, rc) : load_compiled(o.compiled, cc);
+    if (!k) return rc;
+    if (no_device) throw *no_device;
+    GpuReducer gpu;
+    const LoadedUserKernel loaded(*k, user_kernel_name(o.kernel_file));
+    return body(gpu, loaded.kernel(), *k);
+  });
+}
+
+}  // namespace
+
+int run_kernel_file(const Options& o, std::ostream& out, std::ostream& err) {
+  const char* command = o.command == Command::Trace ? "trace"
+                        : o.command == Command::Bench ? "bench"
+                        : o.command == Command::Record ? "record"
+                                                       : "run";
+  return with_user_kernel(o, command, err, [&](GpuReducer& gpu, const ExternalKernel& ext, const UserKernel& k) {
+    const std::optional<DType> type = user_type(o, k);
+    if (!type) {
+      err << "reducescope " << command << ": " << o.kernel_file << " does not compile for " << to_string(o.dtypes[0])
+          << "\n";
+      return kExitUsage;
+    }
+    const CpuReference ref = prepare_typed_input(gpu, o, *type);
+    const DeviceInfo& d = gpu.device();
+    if (o.command == Command::Run) {
+      const unsigned bs = o.block_sizes[0];
+      int32_t got = 0;
+      {
+        const UserGpuBusy busy;
+        got = gpu.run(ext, bs);
+      }
+      const bool correct = ref.accepts(ReduceOp::Sum, got);
+      out << ext.name << " (" << o.kernel_file << ") " << to_string(*type) << " block size " << bs << " N " << o.n
+          << " (" << gpu.first_grid(ext, bs) << " blocks in the first launch, " << gpu.launches(ext, bs)
+          << " launches): result " << value_str(got, *type) << ", "
+          << (correct ? "correct" : "WRONG, CPU reference " + ref.str(ReduceOp::Sum)) << "\n";
+      return correct ? kExitOk : kExitRuntime;
+    }
+    if (o.command == Command::Trace) {
+      Trace t;
+      {
+        const UserGpuBusy busy;
+        t = gpu.trace(ext, o.block_sizes[0], o.traced_block);
+      }
+      Replay replay(t);
+      out << summarize_trace(t, replay);
+      const bool correct = ref.accepts(ReduceOp::Sum, t.meta.result);
+      out << "CPU reference " << ref.str(ReduceOp::Sum) << ": tracing build " << (correct ? "correct" : "WRONG") << "\n";
+      if (!o.quiet) {
+        for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
+      }
+      if (!o.out.empty()) {
+        save_trace(t, o.out);
+        out << "trace saved to " << o.out << "\n";
+      }
+      return correct ? kExitOk : kExitRuntime;
+    }
+    // bench, record: the kernel at each block size, beside CUB and the copy ceiling timed in the same run.
+    constexpr int kWarmups = 3;
+    Session s;
+    if (o.command == Command::Record && o.add) {
+      s = load_session(o.out);
+      if (s.meta.gpu != d.name) throw std::runtime_error(o.out + " was recorded on " + s.meta.gpu + ", not on " + d.name);
+      if (s.meta.n != o.n) {
+        throw std::invalid_argument("record --add records at the session's N (" + std::to_string(s.meta.n) +
+                                    "): give --n " + std::to_string(s.meta.n));
+      }
+    } else {
+      s.meta = session_meta(d, o.n, o.pattern, o.samples, kWarmups);
+    }
+    out << device_line(d) << "\n" << ext.name << " (" << o.kernel_file << "), N = " << o.n << " " << to_string(*type)
+        << ", pattern " << to_string(o.pattern) << "; " << timing_method(o.samples, kWarmups, d.l2_bytes) << "\n";
+    const Timing copy = gpu.time_copy(o.samples, kWarmups);
+    const Timing cub = gpu.time_cub(o.samples, kWarmups);
+    if (!o.add) {
+      s.meta.copy_gbps = copy.gbps;
+      s.meta.cub_ms = cub.median_ms;
+      s.meta.cub_gbps = cub.gbps;
+    }
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-24s %5s  %9.4f ms  %7.1f GB/s  %5.1f%% of peak\n", "cub::DeviceReduce::Sum", "",
+                  cub.median_ms, cub.gbps, cub.pct_peak);
+    out << "copy ceiling " << fmt("%.1f", copy.gbps) << " GB/s (read + write)\n" << line;
+    bool all = true;
+    for (unsigned bs : o.block_sizes) {
+      if (bs < ext.min_block_size) {
+        out << "  " << ext.name << " " << bs << ": skipped: its RS_LAUNCH_SHAPE needs " << ext.min_block_size
+            << " threads per block or more\n";
+        continue;
+      }
+      int32_t got = 0;
+      Timing t;
+      Trace tr;
+      {
+        const UserGpuBusy busy;
+        got = gpu.run(ext, bs);
+        t = gpu.time(ext, bs, o.samples, kWarmups);
+        if (o.command == Command::Record) tr = gpu.trace(ext, bs);
+      }
+      const bool ok = ref.accepts(ReduceOp::Sum, got) && (o.command != Command::Record || ref.accepts(ReduceOp::Sum, tr.meta.result));
+      all = all && ok;
+      std::snprintf(line, sizeof line,
+                    "  %-24s %5u  %9.4f ms  [%.4f .. %.4f]  %7.1f GB/s  %5.1f%% of peak  %.2fx CUB  %u launches  %s\n",
+                    ext.name.c_str(), bs, t.median_ms, t.min_ms, t.max_ms, t.gbps, t.pct_peak,
+                    cub.median_ms / t.median_ms, t.launches, ok ? "correct" : "WRONG");
+      out << line;
+      if (o.command == Command::Record) {
+        s.set_timing({ext.name, bs, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
+                      t.pct_peak, ok, t.launches});
+        s.set_trace(std::move(tr));
+      }
+    }
+    if (o.command == Command::Record) {
+      save_session(s, o.out);
+      out << "session saved to " << o.out << " (the kernel's source and its traces, track \"yours\")\n";
+    }
+    if (!all) err << "reducescope " << command << ": " << ext.name << ": a result does not match the CPU reference\n";
+    return all ? kExitOk : kExitRuntime;
+  });
+}
+
+}  // namespace rs

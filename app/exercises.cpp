@@ -1,0 +1,335 @@
+// The exercises' table and checks (exercises.hpp).
+#include "exercises.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace rs {
+
+namespace {
+
+std::string at(const ExerciseRun& r) {
+  return "N = " + std::to_string(r.n) + ", B = " + std::to_string(r.block_size);
+}
+
+unsigned log2u(unsigned v) {
+  unsigned l = 0;
+  while (v > 1) {
+    v >>= 1;
+    ++l;
+  }
+  return l;
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// Runs that carry a trace and pass `take`; their number.
+template <class Take>
+std::vector<const ExerciseRun*> traced(const ExerciseEvidence& e, Take take) {
+  std::vector<const ExerciseRun*> v;
+  for (const ExerciseRun& r : e.runs) {
+    if (r.features && take(r)) v.push_back(&r);
+  }
+  return v;
+}
+
+// "in 12 traces (N = 4097, 1000003; B = 32 ... 1024)"
+std::string over(const std::vector<const ExerciseRun*>& runs) {
+  std::vector<uint64_t> ns;
+  std::vector<unsigned> bs;
+  for (const ExerciseRun* r : runs) {
+    if (std::find(ns.begin(), ns.end(), r->n) == ns.end()) ns.push_back(r->n);
+    if (std::find(bs.begin(), bs.end(), r->block_size) == bs.end()) bs.push_back(r->block_size);
+  }
+  std::sort(bs.begin(), bs.end());
+  std::string s = "in " + std::to_string(runs.size()) + (runs.size() == 1 ? " trace" : " traces") + " (N = ";
+  for (size_t i = 0; i < ns.size(); ++i) s += (i ? ", " : "") + std::to_string(ns[i]);
+  s += "; B = ";
+  if (!bs.empty()) s += std::to_string(bs.front()) + (bs.size() > 1 ? " ... " + std::to_string(bs.back()) : "");
+  return s + ")";
+}
+
+ExerciseCheck nothing_traced(const char* name) {
+  return {name, false, "no trace to judge: the kernel was not traced at any N and block size",
+          "the trace is taken at block sizes the launch shape allows; check RS_LAUNCH_SHAPE"};
+}
+
+ExerciseCheck sums_right(const ExerciseEvidence& e) {
+  ExerciseCheck c{"sums right", true, "", ""};
+  int wrong = 0;
+  const ExerciseRun* first = nullptr;
+  for (const ExerciseRun& r : e.runs) {
+    if (!r.right) {
+      ++wrong;
+      if (!first) first = &r;
+    }
+  }
+  if (e.runs.empty()) {
+    return {"sums right", false, "the kernel was not run", "check RS_LAUNCH_SHAPE's minimum block size"};
+  }
+  if (!wrong) {
+    uint64_t lo = e.runs.front().n, hi = lo;
+    for (const ExerciseRun& r : e.runs) {
+      lo = std::min(lo, r.n);
+      hi = std::max(hi, r.n);
+    }
+    c.figure = "right in all " + std::to_string(e.runs.size()) + " runs against the CPU (N = " + std::to_string(lo) +
+               " ... " + std::to_string(hi) + ", every block size, int32 and float32 where it compiles)";
+    return c;
+  }
+  c.pass = false;
+  c.figure = std::to_string(wrong) + " of " + std::to_string(e.runs.size()) + " sums wrong; first at " + at(*first) +
+             ", " + to_string(first->type) + ": got " + first->got + ", expected " + first->expected;
+  c.hint = "run it at that N and block size: `reducescope trace --kernel-file FILE.cu --n N --block-size B` shows "
+           "each step; look at the loads past the end of the input (i < n) and the last steps of the tree";
+  return c;
+}
+
+std::vector<ExerciseCheck> check_bank_conflicts(const ExerciseEvidence& e) {
+  const auto runs = traced(e, [](const ExerciseRun&) { return true; });
+  if (runs.empty()) return {nothing_traced("no bank conflicts")};
+  for (const ExerciseRun* r : runs) {
+    const TraceFeatures& f = *r->features;
+    if (f.bank_conflicts > 0) {
+      return {{"no bank conflicts", false,
+               at(*r) + ": " + std::to_string(f.bank_conflicts) + " shared-memory bank conflicts, the worst " +
+                   std::to_string(f.worst_degree) + "-way at line " + std::to_string(f.worst_conflict_line),
+               "lanes of a warp that touch different words of one bank wait for each other. Let thread tid add "
+               "sdata[tid + s] for s = blockDim.x / 2 down to 1 (sequential addressing, Harris's Reduction #3): "
+               "consecutive lanes then read consecutive words"}};
+    }
+  }
+  return {{"no bank conflicts", true, "0 bank conflicts " + over(runs), ""}};
+}
+
+std::vector<ExerciseCheck> check_divergence(const ExerciseEvidence& e) {
+  // One warp cannot show it: a block of 32 threads has one warp, and the tree's last steps always leave
+  // lanes of one warp idle.
+  const auto runs = traced(e, [](const ExerciseRun& r) { return r.block_size >= 64; });
+  if (runs.empty()) return {nothing_traced("no divergent warps in the tree")};
+  for (const ExerciseRun* r : runs) {
+    const TraceFeatures& f = *r->features;
+    if (f.most_diverged_warps > 1) {
+      return {{"no divergent warps in the tree", false,
+               at(*r) + ": in step " + std::to_string(f.most_diverged_step + 1) + ", " +
+                   std::to_string(f.most_diverged_warps) + " of " + std::to_string(f.warps) +
+                   " warps ran with some lanes idle (line " + std::to_string(f.diverged_line) + ")",
+               "a branch on tid % (2*s) leaves lanes idle in every warp. Make the threads that add contiguous: "
+               "index = 2 * s * tid, if (index < blockDim.x) (Harris's Reduction #2), so whole warps add or sit "
+               "out"}};
+    }
+  }
+  return {{"no divergent warps in the tree", true,
+           "at most 1 warp with idle lanes in any step (the tree's last steps, under 32 threads) " + over(runs), ""}};
+}
+
+std::vector<ExerciseCheck> check_first_add(const Exercise& x, const ExerciseEvidence& e) {
+  std::vector<ExerciseCheck> out;
+  ExerciseCheck half{"half the blocks", true, "", ""};
+  for (const ExerciseRun& r : e.runs) {
+    const uint64_t want = std::max<uint64_t>(1, (r.n + 2ull * r.block_size - 1) / (2ull * r.block_size));
+    if (r.grid > want) {
+      half.pass = false;
+      half.figure = at(r) + ": the first launch has " + std::to_string(r.grid) + " blocks; half would be " +
+                    std::to_string(want);
+      half.hint = "load two elements per thread and add them on the way into shared memory: i = blockIdx.x * "
+                  "(blockDim.x * 2) + threadIdx.x; sdata[tid] = in[i] + in[i + blockDim.x] (each checked against "
+                  "n), and say RS_LAUNCH_SHAPE(2, ...) so the host launches half the blocks";
+      break;
+    }
+  }
+  if (half.pass) half.figure = "every first launch has ceil(N / 2B) blocks or fewer (" + std::to_string(e.runs.size()) + " runs)";
+  out.push_back(half);
+  if (x.reference_kernel) {
+    ExerciseCheck t{std::string("at least ") + fixed(x.min_speedup, 1) + "x " + x.reference_kernel, false, "", ""};
+    if (e.user_ms <= 0 || e.reference_ms <= 0) {
+      t.figure = "not timed";
+      t.hint = "the timing runs on the GPU after the sums";
+    } else {
+      const double ratio = e.reference_ms / e.user_ms;
+      t.pass = ratio >= x.min_speedup;
+      t.figure = fixed(e.user_ms, 4) + " ms against " + x.reference_kernel + "'s " + fixed(e.reference_ms, 4) +
+                 " ms (N = " + std::to_string(e.timing_n) + ", B = " + std::to_string(e.timing_block_size) +
+                 ", medians, cold L2): " + fixed(ratio, 2) + "x";
+      if (!t.pass) {
+        t.hint = "half the blocks do twice the loads each, so fewer threads sit idle in the tree: the first add "
+                 "must happen during the load, not in shared memory";
+      }
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+std::vector<ExerciseCheck> check_unroll(const ExerciseEvidence& e) {
+  const auto runs = traced(e, [](const ExerciseRun& r) { return r.block_size >= 64; });
+  if (runs.empty()) return {nothing_traced("the last warp without __syncthreads()")};
+  for (const ExerciseRun* r : runs) {
+    const int most = static_cast<int>(log2u(r->block_size)) - 5;  // the load's, then one per s = B/2 ... 64
+    if (r->features->barriers > most) {
+      return {{"the last warp without __syncthreads()", false,
+               at(*r) + ": thread 0 passed " + std::to_string(r->features->barriers) +
+                   " __syncthreads(); with the last warp unrolled it passes at most " + std::to_string(most),
+               "when s <= 32 only the first warp adds: stop the loop at s > 32 and unroll the six steps s = 32 ... 1 in "
+               "one if (tid < 32) block with __syncwarp() between them (Harris's Reduction #5 relies on volatile and "
+               "warp-synchronous execution; since Volta the lanes need __syncwarp)"}};
+    }
+  }
+  return {{"the last warp without __syncthreads()", true,
+           "at most log2(B) - 5 __syncthreads() per thread " + over(runs), ""}};
+}
+
+std::vector<ExerciseCheck> check_shuffle(const ExerciseEvidence& e) {
+  const auto runs = traced(e, [](const ExerciseRun&) { return true; });
+  if (runs.empty()) return {nothing_traced("the last warp with shuffles")};
+  for (const ExerciseRun* r : runs) {
+    const TraceFeatures& f = *r->features;
+    if (f.warp0_shuffles < 5) {
+      return {{"the last warp with shuffles", false,
+               at(*r) + ": warp 0 made " + std::to_string(f.warp0_shuffles) + " shuffles; the last warp needs 5 "
+                   "(offsets 16, 8, 4, 2, 1)",
+               "when 64 elements are left, let warp 0 take v = sdata[tid] + sdata[tid + 32] into a register and "
+               "finish with v += __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1"}};
+    }
+    if (f.warp0_shared_after_shuffle > 0) {
+      return {{"the last warp with shuffles", false,
+               at(*r) + ": warp 0 still used shared memory " + std::to_string(f.warp0_shared_after_shuffle) +
+                   " times after its first shuffle (line " + std::to_string(f.shared_after_shuffle_line) + ")",
+               "after the first shuffle the partial sums live in registers: no sdata[] loads or stores, lane 0 "
+               "writes the block's sum"}};
+    }
+  }
+  return {{"the last warp with shuffles", true,
+           "warp 0 finishes with 5 or more shuffles and no shared memory after the first " + over(runs), ""}};
+}
+
+std::vector<ExerciseCheck> check_single_pass(const ExerciseEvidence& e) {
+  for (const ExerciseRun& r : e.runs) {
+    if (r.launches != 1) {
+      return {{"one launch", false, at(r) + ": " + std::to_string(r.launches) + " launches",
+               "finish in the kernel: each block writes its partial to out[2 + blockIdx.x], __threadfence(), then "
+               "thread 0 takes a ticket with atomicAdd on the counter out[1]; the block that draws the last ticket "
+               "adds the partials, writes out[0] and sets out[1] back to 0. RS_LAUNCH_SHAPE(..., SinglePass, ...)"}};
+    }
+  }
+  std::string ns;
+  std::vector<uint64_t> seen;
+  for (const ExerciseRun& r : e.runs) {
+    if (std::find(seen.begin(), seen.end(), r.n) != seen.end()) continue;
+    seen.push_back(r.n);
+    ns += (ns.empty() ? "" : ", ") + std::to_string(r.n);
+  }
+  return {{"one launch", true, "1 launch at N = " + ns + ", every block size", ""}};
+}
+
+}  // namespace
+
+TraceFeatures features_of(const Replay& replay) {
+  TraceFeatures f;
+  f.warps = replay.num_warps();
+  f.bank_conflicts = replay.load_conflicts() + replay.store_conflicts();
+  for (const WarpAccess& a : replay.accesses()) {
+    if (a.banks.degree > f.worst_degree && a.banks.degree > 1) {
+      f.worst_degree = a.banks.degree;
+      f.worst_conflict_line = a.line;
+    }
+  }
+  uint32_t first_shuffle_epoch = UINT32_MAX;
+  for (const WarpShuffle& s : replay.shuffles()) {
+    if (s.warp != 0 || s.kind != AccessKind::Shuffle) continue;
+    ++f.warp0_shuffles;
+    first_shuffle_epoch = std::min(first_shuffle_epoch, s.epoch);
+  }
+  for (const WarpAccess& a : replay.accesses()) {
+    if (a.warp == 0 && first_shuffle_epoch != UINT32_MAX && a.epoch > first_shuffle_epoch) {
+      if (!f.warp0_shared_after_shuffle) f.shared_after_shuffle_line = a.line;
+      ++f.warp0_shared_after_shuffle;
+    }
+  }
+  for (size_t i = 0; i < replay.num_steps(); ++i) {
+    const Step& s = replay.step(i);
+    int diverged = 0;
+    for (const WarpStep& w : s.warps) diverged += w.diverged ? 1 : 0;
+    if (diverged > f.most_diverged_warps) {
+      f.most_diverged_warps = diverged;
+      f.most_diverged_step = i;
+      f.diverged_line = s.lines.empty() ? 0 : s.lines.front();
+    }
+    if (s.ended_by == StepEnd::BlockBarrier) ++f.barriers;
+  }
+  return f;
+}
+
+const std::vector<Exercise>& exercises() {
+  static const std::vector<uint64_t> kNs = {1, 33, 1000, 4097, 1000003, 1u << 24};
+  static const std::vector<uint64_t> kTraceNs = {4097, 1000003};
+  static const std::vector<Exercise> table = {
+      {"bank_conflicts", "reduce1 without shared-memory bank conflicts",
+       "Harris, Optimizing Parallel Reduction in CUDA, Reduction #2 -> #3 (sequential addressing)", "reduce1",
+       "reduce2", kNs, kTraceNs},
+      {"divergence", "reduce0 without divergent warps in the tree steps",
+       "Harris, Reduction #1 -> #2 (interleaved addressing with a strided index)", "reduce0", "reduce1", kNs,
+       kTraceNs},
+      {"first_add", "the first add during the global load: half the blocks, at least 1.5x reduce2",
+       "Harris, Reduction #4 (first add during load)", "reduce2", "reduce3", kNs, kTraceNs, "reduce2", 1.5},
+      {"unroll_last_warp", "the last warp's six steps without __syncthreads()",
+       "Harris, Reduction #5 (unroll the last warp)", "reduce3", "reduce4", kNs, kTraceNs},
+      {"shuffle", "the last warp with __shfl_down_sync instead of shared memory",
+       "The lecture's warp-shuffle reduction; CUDA Programming Guide, Warp Shuffle Functions", "reduce3", "", kNs,
+       kTraceNs},
+      {"single_pass", "a single-pass finish: one launch, right at N = 1, 33, 1000003 and 2^24",
+       "The modern track's single-pass reduction (the last block finishes; threadFenceReduction in cuda-samples)",
+       "reduce3", "", {1, 33, 4097, 1000003, 1u << 24}, {4097}},
+  };
+  return table;
+}
+
+const Exercise* find_exercise(const std::string& name) {
+  for (const Exercise& x : exercises()) {
+    if (name == x.name) return &x;
+  }
+  return nullptr;
+}
+
+std::string exercise_names() {
+  std::string s;
+  for (const Exercise& x : exercises()) s += (s.empty() ? "" : ", ") + std::string(x.name);
+  return s;
+}
+
+std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvidence& e) {
+  std::vector<ExerciseCheck> out{sums_right(e)};
+  std::vector<ExerciseCheck> own;
+  const std::string name = x.name;
+  if (name == "bank_conflicts") own = check_bank_conflicts(e);
+  if (name == "divergence") own = check_divergence(e);
+  if (name == "first_add") own = check_first_add(x, e);
+  if (name == "unroll_last_warp") own = check_unroll(e);
+  if (name == "shuffle") own = check_shuffle(e);
+  if (name == "single_pass") own = check_single_pass(e);
+  out.insert(out.end(), own.begin(), own.end());
+  return out;
+}
+
+std::string exercise_json(const Exercise& x, const std::string& file, const std::vector<ExerciseCheck>& checks) {
+  nlohmann::json j;
+  j["exercise"] = x.name;
+  j["file"] = file;
+  bool all = !checks.empty();
+  nlohmann::json list = nlohmann::json::array();
+  for (const ExerciseCheck& c : checks) {
+    all = all && c.pass;
+    list.push_back({{"name", c.name}, {"pass", c.pass}, {"figure", c.figure}, {"hint", c.hint}});
+  }
+  j["passed"] = all;
+  j["checks"] = list;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace rs

@@ -1,0 +1,97 @@
+// The exercises (issue 19): each is a starting file (kernels/user/exercises/NAME.cu, embedded: `reducescope new
+// --exercise NAME`) and checks computed from what the GPU did with the user's kernel: its sums against the CPU,
+// its launches, the trace of one block (bank conflicts, warps with idle lanes, barriers, shuffles) and its timing
+// against a shipped kernel timed in the same run. Reference solutions are in kernels/user/solutions/ (not in the
+// binary). Plain C++: the GPU side (app/commands/check.cpp) gathers ExerciseEvidence; this file judges it, so CI
+// tests the checks on traces recorded on the H100.
+//
+// Index
+//   TraceFeatures        what the checks read from one trace (features_of)
+//   ExerciseRun          one run of the user's kernel: N, block size, type, sum, launches, grid, features
+//   ExerciseEvidence     the runs and the timing against the reference kernel
+//   ExerciseCheck        one check's outcome: name, pass, the figure behind it, a hint
+//   Exercise             name, title, the note it comes from, the sizes it runs at, its reference kernel
+//   exercises(), find_exercise(), judge_exercise(), exercise_json()
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "replay.hpp"
+#include "trace_format.hpp"
+
+namespace rs {
+
+// What the checks read from one trace of one block (features_of).
+struct TraceFeatures {
+  int bank_conflicts = 0;        // Replay::load_conflicts + store_conflicts: Nsight Compute's
+                                 // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum on this block
+  int worst_degree = 0;          // the worst n-way conflict
+  unsigned worst_conflict_line = 0;  // its source line (0: none)
+  // Divergence: the step in which the most warps ran an instruction with some of their live lanes idle
+  // (WarpStep::diverged), and how many warps that was, of `warps`.
+  int most_diverged_warps = 0;
+  size_t most_diverged_step = 0;
+  unsigned diverged_line = 0;    // the first source line of that step's warp instructions
+  int warps = 0;
+  int barriers = 0;              // __syncthreads() thread 0 passed (BlockBarrier records of thread 0)
+  int warp0_shuffles = 0;        // shuffle instructions (WarpShuffle of kind Shuffle) of warp 0
+  int warp0_shared_after_shuffle = 0;  // warp 0's shared-memory accesses in steps after its first shuffle
+  unsigned shared_after_shuffle_line = 0;  // the first such access's line
+};
+TraceFeatures features_of(const Replay& replay);
+
+// One run of the user's kernel at one N, block size and element type.
+struct ExerciseRun {
+  uint64_t n = 0;
+  unsigned block_size = 0;
+  DType type = DType::Int32;
+  bool right = false;            // the sum matched the CPU reference
+  std::string got, expected;     // for people
+  unsigned launches = 0;         // kernel launches of the whole reduction
+  unsigned grid = 0;             // blocks of the first launch
+  std::optional<TraceFeatures> features;  // block 0 traced (int32 runs at Exercise::trace_ns)
+};
+
+struct ExerciseEvidence {
+  std::vector<ExerciseRun> runs;
+  // Timing (Exercise::reference_kernel not null): both medians at timing_n, timing_block_size, int32, measured
+  // in the same process with GpuReducer::time's method (cold L2, warm-ups, samples), ms.
+  double user_ms = 0, reference_ms = 0;
+  uint64_t timing_n = 0;
+  unsigned timing_block_size = 0;
+};
+
+struct ExerciseCheck {
+  std::string name;    // "sums right", "no bank conflicts", ...
+  bool pass = false;
+  std::string figure;  // the figure behind it, naming the N and block size where it fails
+  std::string hint;    // what to look at when it fails ("" when it passes)
+};
+
+struct Exercise {
+  const char* name;          // "bank_conflicts"
+  const char* title;         // one line
+  const char* source;        // the note and slide it comes from
+  const char* start_kernel;  // the shipped kernel the starting file follows
+  const char* solution_kernel;  // the shipped kernel that solves it ("" if none)
+  std::vector<uint64_t> ns;  // sums checked at each N x every block size the launch shape takes x int32/float32
+  std::vector<uint64_t> trace_ns;  // block 0 traced (int32) at each of these N x every block size
+  const char* reference_kernel = nullptr;  // timed against this shipped kernel (nullptr: no timing check)
+  double min_speedup = 0;    // reference median / user median must reach this
+};
+
+const std::vector<Exercise>& exercises();
+const Exercise* find_exercise(const std::string& name);  // nullptr: no such exercise
+std::string exercise_names();                            // "bank_conflicts, divergence, ..." for messages
+
+// The exercise's checks on `e`: "sums right" first, then its own. Every check that reads traces fails when no run
+// has one (nothing to judge).
+std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvidence& e);
+
+// {"exercise": NAME, "file": FILE, "passed": bool, "checks": [{"name", "pass", "figure", "hint"}, ...]}
+std::string exercise_json(const Exercise& x, const std::string& file, const std::vector<ExerciseCheck>& checks);
+
+}  // namespace rs

@@ -1,0 +1,206 @@
+// run_worker and become_worker (worker.hpp): posix_spawn with three pipes (stdout, stderr, and the busy pipe at
+// fd kWorkerFd in the child), a poll loop, and SIGKILL to the child's process group (which also ends a
+// compute-sanitizer's target) when its GPU work outlives the limit.
+#include "worker.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "user_kernel_gpu.hpp"  // set_user_gpu_busy_hook
+
+extern char** environ;
+
+namespace rs {
+
+namespace {
+
+constexpr int kWorkerFd = 100;  // the busy pipe's number in the child
+constexpr const char* kWorkerEnv = "REDUCESCOPE_WORKER_FD";
+
+using Clock = std::chrono::steady_clock;
+
+struct Pipe {
+  int r = -1, w = -1;
+  bool open() {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return false;
+    r = fds[0];
+    w = fds[1];
+    return true;
+  }
+  void close_both() {
+    if (r >= 0) close(r);
+    if (w >= 0) close(w);
+    r = w = -1;
+  }
+};
+
+}  // namespace
+
+WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& args, const WorkerOptions& o) {
+  WorkerResult res;
+  Pipe out, err, ctl;
+  if (!out.open() || !err.open() || !ctl.open()) {
+    res.message = std::string("pipe: ") + std::strerror(errno);
+    out.close_both();
+    err.close_both();
+    ctl.close_both();
+    return res;
+  }
+  std::vector<std::string> env_strings;
+  for (char** e = environ; e && *e; ++e) {
+    if (std::strncmp(*e, kWorkerEnv, std::strlen(kWorkerEnv)) != 0) env_strings.emplace_back(*e);
+  }
+  env_strings.push_back(std::string(kWorkerEnv) + "=" + std::to_string(kWorkerFd));
+  std::vector<char*> envp, argv;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_strings{exe};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  for (auto& s : argv_strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, out.w, 1);
+  posix_spawn_file_actions_adddup2(&fa, err.w, 2);
+  posix_spawn_file_actions_adddup2(&fa, ctl.w, kWorkerFd);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);  // a group of its own: SIGKILL reaches what it starts too
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  close(out.w);
+  close(err.w);
+  close(ctl.w);
+  out.w = err.w = ctl.w = -1;
+  if (rc != 0) {
+    res.message = "could not start " + exe + ": " + std::strerror(rc);
+    out.close_both();
+    err.close_both();
+    ctl.close_both();
+    return res;
+  }
+
+  bool busy = false, killed = false;
+  Clock::time_point busy_since{};
+  struct pollfd fds[3] = {{out.r, POLLIN, 0}, {err.r, POLLIN, 0}, {ctl.r, POLLIN, 0}};
+  int open_fds = 3;
+  char buf[4096];
+  auto kill_child = [&](WorkerEnd why) {
+    if (killed) return;
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    killed = true;
+    res.end = why;
+  };
+  while (open_fds > 0) {
+    const int ready = poll(fds, 3, 20);
+    if (ready < 0 && errno != EINTR) break;
+    for (int i = 0; i < 3 && ready > 0; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      if (got <= 0) {
+        if (got < 0 && errno == EINTR) continue;
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+        continue;
+      }
+      const std::string chunk(buf, static_cast<size_t>(got));
+      if (i == 0 && o.out) o.out(chunk);
+      if (i == 1 && o.err) o.err(chunk);
+      if (i == 2) {
+        for (char c : chunk) {
+          if (c == '1' && !busy) {
+            busy = true;
+            busy_since = Clock::now();
+          } else if (c == '0') {
+            busy = false;
+          }
+        }
+      }
+    }
+    if (busy && !killed) {
+      const double s = std::chrono::duration<double>(Clock::now() - busy_since).count();
+      if (s > o.timeout_s) {
+        res.busy_s = s;
+        kill_child(WorkerEnd::TimedOut);
+      }
+    }
+    if (!killed && o.cancel && o.cancel()) kill_child(WorkerEnd::Cancelled);
+  }
+  for (auto& f : fds) {
+    if (f.fd >= 0) close(f.fd);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (killed) return res;
+  if (WIFEXITED(status)) {
+    res.end = WorkerEnd::Exited;
+    res.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    res.end = WorkerEnd::Signaled;
+    res.signal = WTERMSIG(status);
+  }
+  return res;
+}
+
+bool become_worker() {
+  const char* v = std::getenv(kWorkerEnv);
+  if (!v || !*v) return false;
+  const int fd = std::atoi(v);
+  if (fd <= 2 || fcntl(fd, F_GETFD) < 0) return false;
+  fcntl(fd, F_SETFD, FD_CLOEXEC);  // not into what this process starts (ncu, compute-sanitizer)
+  set_user_gpu_busy_hook([fd](bool b) {
+    const char c = b ? '1' : '0';
+    ssize_t w;
+    do {
+      w = write(fd, &c, 1);
+    } while (w < 0 && errno == EINTR);
+  });
+  return true;
+}
+
+std::string self_executable() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "";
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+std::string worker_end_message(const WorkerResult& r, const std::string& file, double timeout_s) {
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", timeout_s);
+  switch (r.end) {
+    case WorkerEnd::Exited: return "";
+    case WorkerEnd::TimedOut:
+      return file + ": the kernel was still running after " + limit +
+             " s and was stopped (the time limit; --kernel-timeout S raises it). The likely causes: a loop whose "
+             "condition never changes (an index or stride that does not move: s *= 2 from 0, s >>= 1 on a signed "
+             "value), or a __syncthreads() that not every thread of the block reaches (inside an if on tid, or "
+             "after an early return), so the block waits forever.";
+    case WorkerEnd::Signaled:
+      return file + ": the worker process running the kernel died (signal " + std::to_string(r.signal) + ", " +
+             strsignal(r.signal) + ")";
+    case WorkerEnd::Cancelled: return file + ": stopped";
+    case WorkerEnd::NotStarted: return file + ": " + r.message;
+  }
+  return "";
+}
+
+}  // namespace rs

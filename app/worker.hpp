@@ -1,0 +1,64 @@
+// The worker process a user's kernel runs in (issue 19): a kernel of the user's can hang (an endless loop, a
+// barrier that not every thread reaches) or fault (an illegal address, a trap), and either would take the window
+// or the command down with it. So `reducescope check`, `run`/`trace`/`bench`/`record --kernel-file` and the window
+// run it in a child process: reducescope itself, started again with the same arguments (the CLI) or with a
+// `worker` job (the window), which tells its parent through a pipe while it has GPU work in flight
+// (UserGpuBusy, kernels/user_kernel_gpu.hpp). The parent copies the child's output as it comes and stops the child
+// (SIGKILL) when that work has run longer than the time limit.
+//
+// POSIX (fork/exec through posix_spawn, pipes, poll): Linux and macOS.
+//
+// Index
+//   WorkerEnd, WorkerResult   how the child ended: its exit code, a signal, the time limit, a cancel
+//   run_worker()              starts the child, copies its output, enforces the limit
+//   become_worker()           in the child: hooks UserGpuBusy to the parent's pipe
+//   self_executable()         this program's path (/proc/self/exe), to start it again
+//   worker_end_message()      one paragraph for people: what happened and the likely causes
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rs {
+
+enum class WorkerEnd {
+  Exited,    // the child exited by itself: WorkerResult::exit_code
+  TimedOut,  // its GPU work ran past the time limit: stopped with SIGKILL
+  Signaled,  // it died of a signal of its own (a crash): WorkerResult::signal
+  Cancelled, // the caller's cancel() returned true: stopped with SIGKILL
+  NotStarted // posix_spawn failed: WorkerResult::message says why
+};
+
+struct WorkerResult {
+  WorkerEnd end = WorkerEnd::NotStarted;
+  int exit_code = -1;    // Exited: the child's exit status
+  int signal = 0;        // Signaled: the signal's number
+  double busy_s = 0;     // TimedOut: how long the GPU work had run, seconds
+  std::string message;   // NotStarted: why
+};
+
+struct WorkerOptions {
+  double timeout_s = 5;                            // the GPU work's limit, seconds (> 0)
+  std::function<void(const std::string&)> out;     // each chunk of the child's stdout as it comes (nullptr: dropped)
+  std::function<void(const std::string&)> err;     // each chunk of its stderr
+  std::function<bool()> cancel;                    // polled every 20 ms; true stops the child
+};
+
+// Starts `exe` with `args` (argv[1..]) in a process of its own, with REDUCESCOPE_WORKER_FD in its environment
+// naming the write end of a pipe, and waits for it. Returns how it ended; never throws for the child's sake.
+WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& args, const WorkerOptions& options);
+
+// In a child that run_worker started (REDUCESCOPE_WORKER_FD is set): sets the UserGpuBusy hook to write to the
+// pipe, and returns true. Elsewhere returns false and changes nothing.
+bool become_worker();
+
+// This program's absolute path (readlink /proc/self/exe; argv0 elsewhere is not known here): "" if unknown.
+std::string self_executable();
+
+// For people, about a user's kernel file `file` whose worker ended as `r` ("" for a clean exit): the time limit
+// and the likely causes of a hang (an endless loop, a barrier not every thread reaches) with the option that
+// raises it, or the signal.
+std::string worker_end_message(const WorkerResult& r, const std::string& file, double timeout_s);
+
+}  // namespace rs

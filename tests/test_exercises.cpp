@@ -1,0 +1,273 @@
+// The exercises' checks (app/exercises.hpp) judged on traces the H100 recorded of the shipped kernels that the
+// starting files and solutions follow (the bundled session): reduce1 has bank conflicts and reduce2 none, reduce0
+// leaves lanes idle in every warp and reduce1 in at most one, reduce3 passes a barrier per tree step and reduce4
+// unrolls the last warp. The checks that read no trace (launches, grid, timing, sums) are judged on runs made here.
+// And the worker process's time limit (app/worker.hpp), with /bin/sh as the child.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "exercises.hpp"
+#include "session.hpp"
+#include "user_kernel.hpp"
+#include "worker.hpp"
+
+namespace rs {
+namespace {
+
+const Session& tracks() {
+  static const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  return s;
+}
+
+// A run at the session's N with the features of `kernel`'s trace at block size `bs`.
+ExerciseRun traced_run(const std::string& kernel, unsigned bs) {
+  const Trace* t = tracks().find_trace(kernel, bs);
+  EXPECT_NE(t, nullptr) << kernel << " @" << bs;
+  ExerciseRun r;
+  r.n = t->meta.n;
+  r.block_size = bs;
+  r.right = true;
+  r.launches = 3;
+  r.grid = t->meta.grid_size;
+  r.features = features_of(Replay(*t));
+  return r;
+}
+
+ExerciseEvidence evidence(const std::string& kernel, std::vector<unsigned> sizes = {64, 256, 1024}) {
+  ExerciseEvidence e;
+  for (unsigned bs : sizes) e.runs.push_back(traced_run(kernel, bs));
+  return e;
+}
+
+ExerciseCheck own_check(const std::vector<ExerciseCheck>& checks, size_t i = 1) {
+  EXPECT_GT(checks.size(), i);
+  return checks.at(i);
+}
+
+TEST(Exercises, TableNamesAndStartingFiles) {
+  ASSERT_GE(exercises().size(), 6u);
+  for (const Exercise& x : exercises()) {
+    EXPECT_EQ(find_exercise(x.name), &x);
+    ASSERT_NE(exercise_starting_file(x.name), nullptr) << x.name;
+    EXPECT_NE(std::string(exercise_starting_file(x.name)).find("--exercise " + std::string(x.name)), std::string::npos)
+        << x.name << "'s starting file names its check command";
+    EXPECT_NE(std::string(x.title), "");
+    EXPECT_FALSE(x.ns.empty());
+  }
+  EXPECT_EQ(find_exercise("nope"), nullptr);
+  EXPECT_NE(exercise_names().find("single_pass"), std::string::npos);
+}
+
+TEST(Exercises, BankConflictsFromTheH100Traces) {
+  const Exercise& x = *find_exercise("bank_conflicts");
+  const auto start = judge_exercise(x, evidence("reduce1"));
+  EXPECT_TRUE(start[0].pass);  // sums right
+  const ExerciseCheck c = own_check(start);
+  EXPECT_FALSE(c.pass);
+  EXPECT_NE(c.figure.find("B = 64"), std::string::npos) << c.figure;  // the first size where it fails
+  EXPECT_NE(c.figure.find("bank conflicts"), std::string::npos) << c.figure;
+  EXPECT_NE(c.figure.find("-way at line"), std::string::npos) << c.figure;
+  EXPECT_FALSE(c.hint.empty());
+  const ExerciseCheck s = own_check(judge_exercise(x, evidence("reduce2")));
+  EXPECT_TRUE(s.pass) << s.figure;
+  EXPECT_NE(s.figure.find("0 bank conflicts in 3 traces"), std::string::npos) << s.figure;
+}
+
+TEST(Exercises, DivergenceFromTheH100Traces) {
+  const Exercise& x = *find_exercise("divergence");
+  const ExerciseCheck c = own_check(judge_exercise(x, evidence("reduce0")));
+  EXPECT_FALSE(c.pass);
+  EXPECT_NE(c.figure.find("2 of 2 warps ran with some lanes idle"), std::string::npos) << c.figure;  // B = 64
+  const ExerciseCheck s = own_check(judge_exercise(x, evidence("reduce1")));
+  EXPECT_TRUE(s.pass) << s.figure;
+  // One warp cannot show divergence across warps: block size 32 alone leaves nothing to judge.
+  EXPECT_FALSE(own_check(judge_exercise(x, evidence("reduce0", {32}))).pass);
+  EXPECT_NE(own_check(judge_exercise(x, evidence("reduce0", {32}))).figure.find("no trace"), std::string::npos);
+}
+
+TEST(Exercises, UnrollTheLastWarpFromTheH100Traces) {
+  const Exercise& x = *find_exercise("unroll_last_warp");
+  const ExerciseCheck c = own_check(judge_exercise(x, evidence("reduce3")));
+  EXPECT_FALSE(c.pass);
+  // reduce3 at 64 threads: the load's barrier and one per s = 32 ... 1 (7); unrolled, at most log2(64) - 5 = 1.
+  EXPECT_NE(c.figure.find("thread 0 passed 7 __syncthreads(); with the last warp unrolled it passes at most 1"),
+            std::string::npos)
+      << c.figure;
+  EXPECT_TRUE(own_check(judge_exercise(x, evidence("reduce4"))).pass);
+}
+
+TEST(Exercises, ShuffleFromTheH100Traces) {
+  const Exercise& x = *find_exercise("shuffle");
+  const ExerciseCheck c = own_check(judge_exercise(x, evidence("reduce3")));
+  EXPECT_FALSE(c.pass);
+  EXPECT_NE(c.figure.find("warp 0 made 0 shuffles"), std::string::npos) << c.figure;
+  // The lecture's sum_shuffle is the exercise's solution (with __shfl_xor_sync and an atomicAdd at the end).
+  const ExerciseCheck l = own_check(judge_exercise(x, evidence("sum_shuffle")));
+  EXPECT_TRUE(l.pass) << l.figure;
+  // The modern track's shuffle_block shuffles in every warp, then writes each warp's sum to shared memory for
+  // warp 0 to add: shared memory after the first shuffle.
+  const ExerciseCheck m = own_check(judge_exercise(x, evidence("shuffle_block")));
+  EXPECT_FALSE(m.pass);
+  EXPECT_NE(m.figure.find("after its first shuffle"), std::string::npos) << m.figure;
+  // What the solution does: five shuffles, nothing shared after the first.
+  ExerciseEvidence e;
+  ExerciseRun r;
+  r.n = 4097;
+  r.block_size = 128;
+  r.right = true;
+  r.features = TraceFeatures{};
+  r.features->warp0_shuffles = 5;
+  e.runs.push_back(r);
+  EXPECT_TRUE(own_check(judge_exercise(x, e)).pass);
+}
+
+TEST(Exercises, FirstAddGridAndTiming) {
+  const Exercise& x = *find_exercise("first_add");
+  ExerciseEvidence e;
+  ExerciseRun r;
+  r.n = 1000003;
+  r.block_size = 256;
+  r.right = true;
+  r.grid = 3907;  // one element per thread: ceil(1000003 / 256)
+  e.runs.push_back(r);
+  e.user_ms = 0.0899;
+  e.reference_ms = 0.0899;
+  e.timing_n = 1u << 24;
+  e.timing_block_size = 256;
+  auto checks = judge_exercise(x, e);
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_FALSE(checks[1].pass);
+  EXPECT_NE(checks[1].figure.find("N = 1000003, B = 256: the first launch has 3907 blocks; half would be 1954"),
+            std::string::npos)
+      << checks[1].figure;
+  EXPECT_FALSE(checks[2].pass);
+  EXPECT_NE(checks[2].figure.find("1.00x"), std::string::npos) << checks[2].figure;
+  e.runs[0].grid = 1954;
+  e.user_ms = 0.0555;  // reduce3 against reduce2 on the H100 (docs/gpu-results.md): 1.62x
+  checks = judge_exercise(x, e);
+  EXPECT_TRUE(checks[1].pass) << checks[1].figure;
+  EXPECT_TRUE(checks[2].pass) << checks[2].figure;
+  EXPECT_NE(checks[2].figure.find("1.62x"), std::string::npos) << checks[2].figure;
+  e.user_ms = 0;  // not timed: not passed
+  EXPECT_FALSE(judge_exercise(x, e)[2].pass);
+}
+
+TEST(Exercises, SinglePassAndSums) {
+  const Exercise& x = *find_exercise("single_pass");
+  ExerciseEvidence e;
+  for (uint64_t n : {1ull, 33ull, 1000003ull}) {
+    ExerciseRun r;
+    r.n = n;
+    r.block_size = 128;
+    r.right = true;
+    r.launches = n > 128 ? 3 : 1;
+    e.runs.push_back(r);
+  }
+  auto checks = judge_exercise(x, e);
+  EXPECT_TRUE(checks[0].pass);
+  EXPECT_FALSE(checks[1].pass);
+  EXPECT_NE(checks[1].figure.find("N = 1000003, B = 128: 3 launches"), std::string::npos) << checks[1].figure;
+  for (auto& r : e.runs) r.launches = 1;
+  e.runs[1].right = false;
+  e.runs[1].got = "7";
+  e.runs[1].expected = "8";
+  checks = judge_exercise(x, e);
+  EXPECT_TRUE(checks[1].pass);
+  EXPECT_NE(checks[1].figure.find("N = 1, 33, 1000003"), std::string::npos) << checks[1].figure;
+  EXPECT_FALSE(checks[0].pass);
+  EXPECT_NE(checks[0].figure.find("1 of 3 sums wrong; first at N = 33, B = 128, int32: got 7, expected 8"),
+            std::string::npos)
+      << checks[0].figure;
+  EXPECT_FALSE(judge_exercise(x, ExerciseEvidence{})[0].pass);  // nothing ran: nothing passes
+}
+
+TEST(Exercises, JsonForAGrader) {
+  const Exercise& x = *find_exercise("bank_conflicts");
+  const auto checks = judge_exercise(x, evidence("reduce1", {256}));
+  const nlohmann::json j = nlohmann::json::parse(exercise_json(x, "k.cu", checks));
+  EXPECT_EQ(j["exercise"], "bank_conflicts");
+  EXPECT_EQ(j["file"], "k.cu");
+  EXPECT_EQ(j["passed"], false);
+  ASSERT_EQ(j["checks"].size(), checks.size());
+  EXPECT_EQ(j["checks"][1]["name"], "no bank conflicts");
+  EXPECT_EQ(j["checks"][1]["pass"], false);
+  EXPECT_EQ(j["checks"][0]["pass"], true);
+  const auto solved = judge_exercise(x, evidence("reduce2", {256}));
+  EXPECT_EQ(nlohmann::json::parse(exercise_json(x, "k.cu", solved))["passed"], true);
+}
+
+// The reference solution of bank_conflicts, recorded on the H100 with `record --kernel-file --block-size all`
+// (tests/fixtures/yours-h100.rssession): its traces pass the check they were written for.
+TEST(Exercises, TheSolutionsH100TracesPass) {
+  const Session s = load_session(RS_YOURS_FIXTURE);
+  ASSERT_EQ(s.traces.size(), 6u);
+  ExerciseEvidence e;
+  for (const Trace& t : s.traces) {
+    EXPECT_EQ(t.meta.track, "yours");
+    EXPECT_EQ(t.meta.kernel, "bank_conflicts");
+    EXPECT_NE(t.source.find("template <class T, class Probe>\n__global__ void user_kernel"), std::string::npos);
+    ExerciseRun r;
+    r.n = t.meta.n;
+    r.block_size = t.meta.block_size;
+    r.right = true;
+    r.features = features_of(Replay(t));
+    e.runs.push_back(r);
+  }
+  const auto checks = judge_exercise(*find_exercise("bank_conflicts"), e);
+  EXPECT_TRUE(checks[1].pass) << checks[1].figure;
+  EXPECT_NE(checks[1].figure.find("0 bank conflicts in 6 traces"), std::string::npos) << checks[1].figure;
+  EXPECT_TRUE(judge_exercise(*find_exercise("divergence"), e)[1].pass);  // sequential addressing: no divergence either
+}
+
+// ---- the worker process (app/worker.hpp) -----------------------------------------------------------------------
+
+TEST(Worker, StopsAChildWhoseGpuWorkOutlivesTheLimit) {
+  const auto t0 = std::chrono::steady_clock::now();
+  WorkerOptions o;
+  o.timeout_s = 0.3;
+  // '1' on the busy pipe: GPU work started and never ends.
+  const WorkerResult r = run_worker("/bin/bash", {"-c", "printf 1 >&100; sleep 30"}, o);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.end, WorkerEnd::TimedOut);
+  EXPECT_GE(r.busy_s, 0.3);
+  EXPECT_LT(s, 20.0);  // long before the child's own 30 s
+  const std::string m = worker_end_message(r, "k.cu", 0.3);
+  EXPECT_NE(m.find("still running after 0.3 s"), std::string::npos) << m;
+  EXPECT_NE(m.find("__syncthreads()"), std::string::npos) << m;
+  EXPECT_NE(m.find("--kernel-timeout"), std::string::npos) << m;
+}
+
+TEST(Worker, IdleTimeDoesNotCountAndOutputComesThrough) {
+  WorkerOptions o;
+  o.timeout_s = 0.2;
+  std::string out, err;
+  o.out = [&](const std::string& s) { out += s; };
+  o.err = [&](const std::string& s) { err += s; };
+  // Busy for a moment, then idle for longer than the limit (the CPU's part: compiling, the CPU reference).
+  const WorkerResult r =
+      run_worker("/bin/bash", {"-c", "printf 1 >&100; printf 0 >&100; sleep 0.5; echo out; echo err >&2; exit 3"}, o);
+  EXPECT_EQ(r.end, WorkerEnd::Exited);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(out, "out\n");
+  EXPECT_EQ(err, "err\n");
+  EXPECT_EQ(worker_end_message(r, "k.cu", 0.2), "");
+}
+
+TEST(Worker, ACrashAndACancelAreReported) {
+  WorkerOptions o;
+  const WorkerResult crash = run_worker("/bin/sh", {"-c", "kill -SEGV $$"}, o);
+  EXPECT_EQ(crash.end, WorkerEnd::Signaled);
+  EXPECT_EQ(crash.signal, 11);
+  EXPECT_NE(worker_end_message(crash, "k.cu", 5).find("signal 11"), std::string::npos);
+  int polls = 0;
+  o.cancel = [&] { return ++polls > 3; };
+  EXPECT_EQ(run_worker("/bin/sh", {"-c", "sleep 30"}, o).end, WorkerEnd::Cancelled);
+  const WorkerResult none = run_worker("/nonexistent/reducescope", {}, o);
+  EXPECT_EQ(none.end, WorkerEnd::NotStarted);
+  EXPECT_NE(none.message.find("/nonexistent/reducescope"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rs
