@@ -4,8 +4,9 @@
 // last block to finish adds every block's partial. Right at N = 1, 33, 1000003 and 2^24 and every block size.
 // Check it: `reducescope check FILE.cu --exercise single_pass` (sums at several N and block sizes, then the
 // exercise's own check from the trace).
-// Hint: out is zeroed for you: write the partial to out[2 + blockIdx.x], __threadfence(), let thread 0 take a ticket 
-//       with atomicAdd on out[1]; the block that gets gridDim.x - 1 adds out[2 ...], writes out[0] and sets out[1] to 0.
+// Hint: out starts zeroed. Thread 0 writes the block's partial to out[2 + blockIdx.x], __threadfence(), then takes
+//       a ticket: atomicInc(&counter[1], gridDim.x - 1) with counter = out as GlobalArray<unsigned int, Probe> (it
+//       wraps out[1] back to 0); the block that drew gridDim.x - 1 adds out[2 ...] (load_cg) and writes out[0].
 //
 // What you may change:
 //   - the body of user_kernel, and __device__ helpers or constants of your own above it;

@@ -32,6 +32,7 @@ __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe) {
   sdata[tid] = mySum;
   __syncthreads();
 
+  // the tree with barriers while more than one warp adds
   for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
     if (tid < s) {
       sdata[tid] += sdata[tid + s];
@@ -39,11 +40,13 @@ __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe) {
     __syncthreads();
   }
 
+  // the last warp: 64 sums into 32 registers, then five shuffles; no shared memory after the first
   if (tid < 32) {
-    T v = sdata[tid] + sdata[tid + 32];
-    for (int offset = 16; offset > 0; offset /= 2) {
-      v += __shfl_down_sync(0xffffffff, v, offset);
+    Acc<T> v = sdata[tid];  // Acc<int> wraps like the CPU's int sum
+    v += sdata[tid + 32];
+    for (unsigned int offset = 16; offset > 0; offset >>= 1) {
+      v += __shfl_down_sync(0xffffffff, v, offset);  // lane t adds lane t + offset's value
     }
-    if (tid == 0) g_odata[blockIdx.x] = v;
+    if (tid == 0) g_odata[blockIdx.x] = v;  // lane 0 holds the block's sum
   }
 }
