@@ -36,6 +36,15 @@
 #      it takes the window, its ring controls, sentence, lanes and timeline are on screen (with the chart and
 #      the tables beside them at 1.0, under inner tabs at 1.5); --step 1 opens the ring at step 1, Right steps
 #      it to 2 and redraws the lanes, the "<" button back to 0; a session without a recording says so in the tab.
+#  17. your own kernel (issue 19) without a GPU, at 1280x720: `--kernel-file` on a starting file (`reducescope new
+#      --from reduce1`) lists it as "yours", compiles it and says that running it needs a GPU, the file in the
+#      replay's place; a broken file shows its error at its line and a one-line banner; File > Open kernel file
+#      opens a path typed into its dialog; in one window, a broken
+#      file fixed on disk compiles (the error line gone, the source view redrawn), an empty save does not, a
+#      deleted file says so, and a restored one compiles again, each waited for in the widget map; a session
+#      recorded with `record --kernel-file` on the H100 (tests/fixtures/yours) shows the user's kernel like any
+#      other, in compare mode against reduce1, with its row in the timing table; with the kernel file open beside
+#      it, that recording is its trace, marked STALE once the file changes.
 # usage: gui_xvfb.sh REDUCESCOPE WORKDIR
 set -u
 bin=${1:?reducescope}; dir=${2:?workdir}
@@ -517,6 +526,162 @@ REDUCESCOPE_CONFIG="$dir/mg.ini" SCREEN=1280x720 with_app mgnone "--kernel reduc
 [ -n "$(rect "$MAP" multigpu/none)" ] && [ -z "$(rect "$MAP" multigpu/lanes)" ] && [ -n "$(rect "$MAP" step/slider)" ] \
   && ok "multigpu: a session without a recording says how to get one; the replay keeps its place" \
   || bad "multigpu: no 'no multi-GPU recording' line for the bundled session"
+
+# 17. Your own kernel without a GPU (screenshots: docs/screenshots/yours/, copied from $dir/yours/*.png).
+yd="$dir/yours"; fy="$(dirname "$0")/fixtures/yours"
+mkdir -p "$yd/live" "$yd/seed"
+yours_ini() { printf '[ReduceScope][Settings]\nWindow=0,0,1280,720\nUiScale=1.00\n' >"$yd/s.ini"; }
+# Waits (up to 30 s) until widget $1 is in the widget map $MAP; "!NAME": until the map, written, lacks it.
+wait_map() {
+  local want=$1 neg=0
+  [ "${want:0:1}" = "!" ] && { neg=1; want=${want:1}; }
+  for _ in $(seq 300); do
+    if grep -q "^$want " "$MAP" 2>/dev/null; then
+      [ $neg = 0 ] && return 0
+    elif [ $neg = 1 ] && [ -s "$MAP" ]; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "waited 30 s for ${1} in $MAP"; return 1
+}
+# A screenshot of window $WID once two in a row are the same (the frame has settled): $1 the PNG.
+settled_shot() {
+  import -window "$WID" "$1.prev.png" 2>/dev/null
+  for _ in $(seq 20); do
+    import -window "$WID" "$1" 2>/dev/null
+    [ "$(differ "$1.prev.png" "$1")" = 0 ] && break
+    mv "$1" "$1.prev.png"
+  done
+  rm -f "$1.prev.png"
+}
+# Like with_app, but without a screenshot: the window runs until the action is done, then Ctrl Q ends it.
+live_app() {  # $1: log name; $2: app args (one string); rest: action
+  local name=$1 args=$2; shift 2
+  local disp=:$((90 + RANDOM % 100))
+  Xvfb $disp -screen 0 "${SCREEN:-1600x1000}x24" -nolisten tcp >/dev/null 2>&1 & local xp=$!
+  sleep 1
+  rm -f "$dir/$name.map"
+  # shellcheck disable=SC2086
+  DISPLAY=$disp REDUCESCOPE_WIDGET_MAP="$dir/$name.map" timeout 150 "$bin" $args --frames 1000000 \
+    >"$dir/$name.log" 2>&1 & local ap=$!
+  WID=$(DISPLAY=$disp timeout 20 xdotool search --sync --name ReduceScope | head -1)
+  DISPLAY=$disp "$@"; local act=$?
+  DISPLAY=$disp xdotool key --window "$WID" ctrl+q
+  wait $ap; local rc=$?
+  kill $xp 2>/dev/null; wait $xp 2>/dev/null
+  cat "$dir/$name.log"
+  [ $act -eq 0 ] && [ $rc -eq 0 ]
+}
+size720() { [ "$(identify -format '%wx%h' "$1" 2>/dev/null)" = 1280x720 ]; }
+park() { xdotool mousemove --window "$WID" 1278 718; }  # the pointer out of the way: no tooltip in the pictures
+rm -f "$yd/start.cu"
+if "$bin" new --from reduce1 "$yd/start.cu" >/dev/null 2>&1 && [ -s "$yd/start.cu" ]; then
+  ok "reducescope new --from reduce1 wrote a starting file"
+else
+  bad "reducescope new --from reduce1 wrote no starting file"
+fi
+# 17a. The starting file: compiles, needs a GPU to run; the file takes the replay's place.
+cp "$yd/start.cu" "$yd/my_reduce1.cu"
+MAP="$dir/yours-start.map"; yours_ini
+REDUCESCOPE_CONFIG="$yd/s.ini" SCREEN=1280x720 with_app yours-start "--kernel-file $yd/my_reduce1.cu" park >/dev/null
+cp "$dir/yours-start.png" "$yd/starting-file-no-gpu-1280x720.png" 2>/dev/null
+grep -q "^yours: my_reduce1 (side A): compiles; running it needs a CUDA GPU" "$dir/yours-start.log" \
+  && ok "yours: the starting file compiles; running it needs a CUDA GPU" \
+  || bad "yours: no 'compiles; running it needs a CUDA GPU' ($(grep '^yours:' "$dir/yours-start.log"))"
+size720 "$dir/yours-start.png" && ok "yours: the window is 1280x720" || bad "yours: the window is not 1280x720"
+for w in A/yours-header A/kernel/yours yours/state/compiles panel/yours-note panel/source; do
+  inside "$(rect "$MAP" $w)" && ok "yours: $w on screen" || bad "yours: $w off screen or missing ('$(rect "$MAP" $w)')"
+done
+# 17b. A broken file: its error at its line, and the banner.
+eline=$(grep -n 'sdata\[tid\] = (i < n) ? g_idata\[i\] : T(0);' "$yd/start.cu" | head -1 | cut -d: -f1)
+sed 's/? g_idata\[i\] : T(0);/? g_idata[j] : T(0);/' "$yd/start.cu" >"$yd/broken.cu"
+cp "$yd/broken.cu" "$yd/my_reduce1.cu"
+MAP="$dir/yours-broken.map"; yours_ini
+REDUCESCOPE_CONFIG="$yd/s.ini" SCREEN=1280x720 with_app yours-broken "--kernel-file $yd/my_reduce1.cu" park >/dev/null
+cp "$dir/yours-broken.png" "$yd/compile-error-1280x720.png" 2>/dev/null
+grep -q "^yours: my_reduce1 (side A): does not compile: 1 error; banner: my_reduce1.cu does not compile: line $eline: " \
+  "$dir/yours-broken.log" && ok "yours: the broken file's error is at line $eline, in the banner" \
+  || bad "yours: no error at line $eline ($(grep '^yours:' "$dir/yours-broken.log"))"
+for w in "source/error-line/$eline" source/errorA step/yours-banner yours/state/errors; do
+  inside "$(rect "$MAP" "$w")" && ok "yours: $w on screen" || bad "yours: $w off screen or missing"
+done
+# File > Open kernel file: the dialog takes the path typed into it.
+yours_dialog() {
+  park
+  clicks menu/File menu/File/OpenKernel && wait_map open/path || return 1
+  xdotool type --window "$WID" "$yd/my_reduce1.cu" && click open/open
+}
+MAP="$dir/yours-dialog.map"; yours_ini
+REDUCESCOPE_CONFIG="$yd/s.ini" SCREEN=1280x720 with_app yours-dialog "--kernel reduce1 --block-size 256" yours_dialog \
+  >/dev/null
+grep -q "^yours: my_reduce1 (side A): does not compile" "$dir/yours-dialog.log" \
+  && ok "yours: File > Open kernel file opened the typed path as side A" \
+  || bad "yours: File > Open kernel file did not open it ($(grep -E '^(yours|screenshot)' "$dir/yours-dialog.log" | tr '\n' ' '))"
+# 17c. One window, the file changed under it: fixed, emptied (a half-written save), deleted, restored.
+yours_reload() {
+  park
+  wait_map yours/state/errors && wait_map "source/error-line/$eline" || return 1
+  settled_shot "$yd/reload-broken.png"
+  cp "$yd/start.cu" "$yd/live/.my_reduce1.cu.new" && mv "$yd/live/.my_reduce1.cu.new" "$yd/live/my_reduce1.cu"
+  wait_map yours/state/compiles && wait_map "!source/error-line/$eline" || return 2
+  settled_shot "$yd/reload-fixed.png"
+  : >"$yd/live/my_reduce1.cu"
+  wait_map yours/state/errors || return 3
+  rm "$yd/live/my_reduce1.cu"
+  wait_map yours/state/gone || return 4
+  cp "$yd/start.cu" "$yd/live/my_reduce1.cu"
+  wait_map yours/state/compiles || return 5
+}
+cp "$yd/broken.cu" "$yd/live/my_reduce1.cu"
+MAP="$dir/yours-live.map"; yours_ini
+REDUCESCOPE_CONFIG="$yd/s.ini" SCREEN=1280x720 live_app yours-live "--kernel-file $yd/live/my_reduce1.cu" yours_reload \
+  >"$dir/yours-live.out"; rc=$?
+[ $rc -eq 0 ] && ok "yours: in one window, fixed -> compiles, emptied -> error, deleted -> says so, restored -> compiles" \
+  || bad "yours: the window did not follow the file's changes ($(tail -3 "$dir/yours-live.out" | tr '\n' ' '))"
+r=$(rect "$dir/yours-start.map" panel/source)
+if [ -n "$r" ] && [ -s "$yd/reload-broken.png" ] && [ -s "$yd/reload-fixed.png" ]; then
+  d=$(differ_in "$yd/reload-broken.png" "$yd/reload-fixed.png" "$r")
+  [ "${d:-0}" -gt 500 ] && ok "yours: the source view redraws when the fixed file compiles ($d pixels)" \
+    || bad "yours: the source view looks the same before and after the fix ($d)"
+else
+  bad "yours: no screenshots of the reload, or no source panel in the widget map"
+fi
+# 17d. A session recorded with `record --kernel-file` (and reduce1) on the H100: the user's kernel like any other.
+if [ -f "$fy/my_reduce1.rssession" ]; then
+  MAP="$dir/yours-session.map"; yours_ini
+  REDUCESCOPE_CONFIG="$yd/s.ini" SCREEN=1280x720 with_app yours-session "$fy/my_reduce1.rssession --compare reduce1 --step 3" \
+    park >/dev/null
+  cp "$dir/yours-session.png" "$yd/session-compare-reduce1-1280x720.png" 2>/dev/null
+  grep -q "showing my_reduce1 at 256 threads, step 3 of 10; recorded session; compare" "$dir/yours-session.log" \
+    && grep -q "^yours: my_reduce1 (side A): recorded on NVIDIA H100" "$dir/yours-session.log" \
+    && ok "yours: the session's my_reduce1 is side A, reduce1 side B, at step 3" \
+    || bad "yours: the session's user kernel not shown ($(grep -E '^(screenshot|yours)' "$dir/yours-session.log" | tr '\n' ' '))"
+  for w in A/kernel/yours panel/smemA panel/smemB panel/warpsA table/yours table/cub; do
+    [ -n "$(rect "$MAP" $w)" ] && ok "yours (session): $w drawn" || bad "yours (session): no $w"
+  done
+  # With the kernel file open beside it: the recording is its trace; a change to the file makes it stale.
+  cp "$fy/my_reduce1.cu" "$yd/seed/my_reduce1.cu"
+  MAP="$dir/yours-seed.map"; yours_ini
+  REDUCESCOPE_CONFIG="$yd/s.ini" SCREEN=1280x720 with_app yours-seed "$fy/my_reduce1.rssession --kernel-file $yd/seed/my_reduce1.cu" \
+    true >/dev/null
+  grep -q "^yours: my_reduce1 (side A): compiles; the replay is the session's recording of this text$" "$dir/yours-seed.log" \
+    && [ -z "$(rect "$MAP" replay/stale)" ] && ok "yours: the recording of the file as it is: replayed, not stale" \
+    || bad "yours: the recording of an unchanged file ($(grep '^yours:' "$dir/yours-seed.log"))"
+  sed 's/? g_idata\[i\] : T(0);/? g_idata[j] : T(0);/' "$fy/my_reduce1.cu" >"$yd/seed/my_reduce1.cu"
+  MAP="$dir/yours-stale.map"; yours_ini
+  REDUCESCOPE_CONFIG="$yd/s.ini" SCREEN=1280x720 with_app yours-stale "$fy/my_reduce1.rssession --kernel-file $yd/seed/my_reduce1.cu" \
+    park >/dev/null
+  cp "$dir/yours-stale.png" "$yd/stale-compile-error-1280x720.png" 2>/dev/null
+  grep -q "^yours: my_reduce1 (side A): does not compile: 1 error; STALE; banner: my_reduce1.cu does not compile: line $eline" \
+    "$dir/yours-stale.log" && ok "yours: a change that does not compile: STALE, the error in the banner" \
+    || bad "yours: no STALE after a broken change ($(grep '^yours:' "$dir/yours-stale.log"))"
+  for w in replay/stale source/stale "source/error-line/$eline" panel/smemA; do
+    inside "$(rect "$MAP" "$w")" && ok "yours (stale): $w on screen" || bad "yours (stale): no $w"
+  done
+else
+  skip "no tests/fixtures/yours/my_reduce1.rssession: a session's user kernel not checked"
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -83,7 +83,9 @@ TEST(GpuUserKernel, RefusesWhatItsShapeForbids) {
   const UserKernel k = compiled("sum_shuffle");
   const LoadedUserKernel loaded(k, "s");
   gpu.set_input(make_input(Pattern::Ones, 100), Pattern::Ones);
-  if (k.shape.min_block_size > 32) EXPECT_THROW(gpu.run(loaded.kernel(), 32), std::invalid_argument);
+  if (k.shape.min_block_size > 32) {
+    EXPECT_THROW(gpu.run(loaded.kernel(), 32), std::invalid_argument);
+  }
   EXPECT_THROW(gpu.run(loaded.kernel(), 100), std::invalid_argument);
   EXPECT_THROW(gpu.trace(loaded.kernel(), 256, 5), std::invalid_argument);  // one block only
 }

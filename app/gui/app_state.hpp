@@ -60,6 +60,62 @@ struct Pick {
   bool operator!=(const Pick& o) const { return !(*this == o); }
 };
 
+// The user's own kernel (issue 19, docs/your-kernel.md): a kernel file the window compiles and, on a GPU, runs in
+// a worker process (KernelFileFeed, kernel_file_feed.hpp), or the "yours" traces of an open session (recorded with
+// `reducescope record --kernel-file`). It is a kernel of its own track, "yours", listed above the shipped tracks;
+// side A shows it while AppState::yours_selected (side B is always a shipped kernel). Its block size is side A's
+// (AppState::a.block_size): AppState::a keeps the shipped kernel selected before, so every shipped-kernel path
+// reads AppState::a as it did.
+inline constexpr const char* kYoursTrack = "yours";  // TraceMeta::track of the user's kernel's traces
+struct YoursDiagnostic {      // a compile error or note of the file (UserDiagnostic, kernels/user_kernel.hpp)
+  unsigned line = 0;          // 1-based; 0: the file as a whole
+  unsigned column = 0;        // 1-based, in characters; 0: none
+  std::string severity;       // "error", "catastrophic error", "warning", "note"
+  std::string message;        // one line
+};
+struct YoursCheck {           // one check of the exercise (ExerciseCheck, app/exercises.hpp)
+  std::string name, figure, hint;
+  bool pass = false;
+};
+struct YoursState {
+  // What it is.
+  std::string path;           // the kernel file ("": the traces come from a session, `session`)
+  std::string name;           // its kernel name in traces and tables: cmd::user_kernel_name(path), or the session's
+  std::string session;        // the session the traces come from ("": the file's own runs); with a kernel file open
+                              // too, the session's recording of it (same name) stands in until the file runs here
+  // Its traces and timings: the last good build's (or the session's), at the input `n`, `pattern`.
+  std::map<unsigned, std::shared_ptr<const LoadedTrace>> traces;  // by block size
+  std::map<unsigned, Timing> timings;                              // by block size (the record's timing rows)
+  std::set<unsigned> wrong_sum;                                    // block sizes whose sum did not match the CPU's
+  double cub_ms = 0, cub_gbps = 0;  // cub::DeviceReduce::Sum timed in the same run (0: none)
+  uint64_t n = 0;
+  std::string pattern;
+  // The file as it is now.
+  std::string source;         // its text as last read: the source view shows it where no trace is of this text
+  std::vector<YoursDiagnostic> diagnostics;  // the last compile's errors and notes, at their lines in the source view
+  bool compiled = false;      // the last compile succeeded
+  unsigned min_block_size = 32;  // its RS_LAUNCH_SHAPE's (from the last good compile)
+  std::string shape;          // the launch shape in words ("1 element per thread, repeated launches, 32 threads or more")
+  bool stale = false;         // the traces are not of the file as it is now: it does not compile, is gone, or its run
+                              // failed; the replay is marked STALE
+  bool gone = false;          // the file is not there (deleted or moved; or not saved yet)
+  bool busy = false;          // compiling, running or checking now
+  std::string status;         // one line: what is being done, or what the file can do ("compiles; running it needs a
+                              // CUDA GPU")
+  std::string banner;         // one line, red: the compile error, a deleted file, the worker's end ("": none)
+  std::string banner_more;    // the whole of it where it is longer (the worker's end message: the likely causes)
+  std::string missing;        // what a replay view says where it has no trace (ReplayView::missing points here)
+  // The exercise (check --exercise NAME --json in the worker, after each good run).
+  std::string exercise;       // "": none
+  std::vector<YoursCheck> checks;  // of the current build
+  std::string checks_note;    // why there are none, or that they are running
+  bool open() const { return !name.empty(); }
+  // One word for where it stands, for the GUI tests' widget map ("yours/state/<word>"): "busy", "gone", "errors",
+  // "compiles" (and, where it has one at side A's block size, a trace: AppState::view).
+  const char* state() const { return busy ? "busy" : gone ? "gone" : !compiled ? "errors" : "compiles"; }
+  bool takes(unsigned block_size) const { return path.empty() || block_size >= min_block_size; }
+};
+
 // One per-launch time of the rolling live plot.
 struct LiveSample {
   Pick pick;
@@ -95,6 +151,10 @@ struct AppState {
   std::string status;              // what the GPU is doing now
   std::string error;               // last error, shown until the next success
   std::string notice;              // last success message (export, open), shown until the next
+
+  // The user's own kernel (a kernel file, or a session's "yours" traces): side A shows it while yours_selected.
+  YoursState yours;
+  bool yours_selected = false;
 
   // A recorded session, when the data comes from one (no GPU, or opened from a file).
   std::shared_ptr<const Session> session;
@@ -140,11 +200,18 @@ struct AppState {
     if (compare && shown_b) m = std::max(m, shown_b->replay.num_steps());
     return m;
   }
+  // Whether side `slot` shows the user's kernel.
+  bool shows_yours(int slot) const { return slot == 0 && yours_selected && yours.open(); }
+  // The kernel side `slot` shows, by name: the user's kernel's, or the shipped kernel's.
+  std::string side_name(int slot) const {
+    return shows_yours(slot) ? yours.name : std::string(kernel_info(slot == 0 ? a.kernel : b.kernel).name);
+  }
   ReplayView view(int slot) const {
     ReplayView v;
     v.tag = slot == 0 ? 'A' : 'B';
     v.trace = slot == 0 ? shown.get() : shown_b.get();
     if (session) v.missing = "The session holds no trace of this kernel at this block size (the step bar says why).";
+    if (shows_yours(slot)) v.missing = yours.missing.c_str();
     const size_t n_steps = v.num_steps();
     v.step = n_steps == 0 ? 0 : std::min(step, n_steps - 1);
     return v;

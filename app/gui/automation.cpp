@@ -63,6 +63,11 @@ bool Automation::end_frame(GLFWwindow* win, const AppState& s, bool idle, bool e
                 << s.a.block_size << " threads, step " << s.step << " of " << s.num_steps()
                 << (s.recorded() ? "; recorded session" : "") << (s.compare ? "; compare" : "") << std::endl
                 << "origin: " << origin_sentence(s) << std::endl;
+      if (s.yours.open()) {  // the user's kernel (tests/gui_xvfb.sh, section 17)
+        const YoursState& y = s.yours;
+        std::cout << "yours: " << y.name << (s.shows_yours(0) ? " (side A)" : "") << ": " << y.status
+                  << (y.stale ? "; STALE" : "") << (y.banner.empty() ? "" : "; banner: " + y.banner) << std::endl;
+      }
     }
     done = true;
   }

@@ -24,7 +24,8 @@ class Automation {
   // Writes the widget map, if asked for. frame(), after ImGui::Render.
   void write_widget_map() const;
   // Counts the frame, its time so far (UI + render), and takes the screenshot once it is due: `idle`
-  // GPU work settled for 3 frames, at least --frames frames, no export running (or after 120 s).
+  // GPU work (and the user's kernel file's compile and run) settled for 3 frames, at least --frames frames, no
+  // export running (or after 120 s). Prints what is shown, and the user's kernel's status where one is open.
   // Returns true when the run is done (the screenshot, or --frames frames without one). frame(), after
   // rendering and before the buffers swap.
   bool end_frame(GLFWwindow* win, const AppState& s, bool idle, bool exporting);

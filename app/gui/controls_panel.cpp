@@ -1,8 +1,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
+#include "exercises.hpp"
 #include "panels.hpp"
 #include "pitfall_words.hpp"
 
@@ -14,7 +16,7 @@ void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
   std::vector<std::string> titles;
   if (s.compare && per_side_) {
     const Pick& p = slot_ == 0 ? s.a : s.b;
-    const std::string side = std::string(1, slot_ == 0 ? 'A' : 'B') + ": " + kernel_info(p.kernel).name;
+    const std::string side = std::string(1, slot_ == 0 ? 'A' : 'B') + ": " + s.side_name(slot_);
     const std::string at = " @" + std::to_string(p.block_size);
     titles = {std::string(short_title_) + " " + side + at, side + at, side};
   } else {
@@ -184,6 +186,107 @@ void select(AppState& s, Pick p) {
   }
 }
 
+// Side A at block size `bs`: the user's kernel where it is shown and takes it, else select().
+void select_block(AppState& s, unsigned bs) {
+  if (!s.shows_yours(0)) {
+    select(s, {s.a.kernel, bs});
+  } else if (bs != s.a.block_size && s.yours.takes(bs)) {
+    s.a.block_size = bs;
+    s.selection_changed = true;
+  }
+}
+
+// Side A shows the user's kernel (`on`), or the shipped kernel AppState::a names, at a block size it takes.
+void select_yours(AppState& s, bool on) {
+  if (on == s.shows_yours(0) || (on && !s.yours.open())) return;
+  s.yours_selected = on;
+  if (on && !s.yours.takes(s.a.block_size)) s.a.block_size = s.yours.min_block_size;
+  if (!on) s.a = s.a.valid();
+  s.selection_changed = true;
+}
+
+// A tick (green) or a cross (vermillion), a text line high, then the rest of the line.
+void check_mark(bool pass) {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float t = std::max(2.0f, h * 0.14f);
+  if (pass) {
+    const ImVec2 pts[3] = {ImVec2(p.x + h * 0.15f, p.y + h * 0.55f), ImVec2(p.x + h * 0.4f, p.y + h * 0.8f),
+                           ImVec2(p.x + h * 0.85f, p.y + h * 0.2f)};
+    dl->AddPolyline(pts, 3, color::kGreen, 0, t);
+  } else {
+    dl->AddLine(ImVec2(p.x + h * 0.2f, p.y + h * 0.2f), ImVec2(p.x + h * 0.8f, p.y + h * 0.8f), color::kVermillion, t);
+    dl->AddLine(ImVec2(p.x + h * 0.8f, p.y + h * 0.2f), ImVec2(p.x + h * 0.2f, p.y + h * 0.8f), color::kVermillion, t);
+  }
+  ImGui::Dummy(ImVec2(h, h));
+  ImGui::SameLine();
+}
+
+// Under the list while side A shows the user's kernel: its file, launch shape and status, the banner (a compile
+// error, a deleted file, a run stopped by the time limit or a CUDA fault) in full, and the exercise: a combo to
+// choose one, then each check with a tick or a cross, its figure and, for a failure, the hint.
+void draw_yours(AppState& s) {
+  YoursState& y = s.yours;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kYours));
+  ImGui::TextWrapped("%s: your kernel (track \"yours\")", y.name.c_str());
+  note_widget("A/selected-title");
+  ImGui::PopStyleColor();
+  if (!y.path.empty()) ImGui::TextWrapped("File: %s", y.path.c_str());
+  if (!y.session.empty()) {
+    ImGui::TextWrapped("%s %s", y.path.empty() ? "From the session" : "Its trace: the recording in", y.session.c_str());
+  }
+  if (!y.shape.empty()) ImGui::TextWrapped("Launch shape: %s", y.shape.c_str());
+  if (y.busy) {
+    const char spin[] = "|/-\\";
+    ImGui::TextWrapped("%c %s", spin[static_cast<int>(ImGui::GetTime() * 8) % 4], y.status.c_str());
+  } else {
+    ImGui::TextWrapped("%s%s", y.status.c_str(), y.stale ? " (STALE)" : "");
+  }
+  note_widget("yours/status");
+  note_widget(std::string("yours/state/") + y.state());  // for the GUI tests: where the file stands
+  if (!y.banner.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.35f, 1));
+    ImGui::TextWrapped("%s", (y.banner_more.empty() ? y.banner : y.banner_more).c_str());
+    ImGui::PopStyleColor();
+    note_widget("yours/banner");
+  }
+  if (!y.path.empty()) {
+    ImGui::TextUnformatted("Exercise");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##exercise", y.exercise.empty() ? "(none)" : y.exercise.c_str())) {
+      if (ImGui::Selectable("(none)", y.exercise.empty())) y.exercise.clear();
+      for (const Exercise& x : exercises()) {
+        if (ImGui::Selectable(x.name, y.exercise == x.name)) y.exercise = x.name;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(%s)", x.title, x.source);
+      }
+      ImGui::EndCombo();
+    }
+    note_widget("yours/exercise");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("After each good run the window runs `reducescope check FILE --exercise NAME` on the GPU\n"
+                        "and lists its checks here (`reducescope new --exercise NAME FILE.cu` writes its starting file).");
+    }
+  }
+  if (!y.checks_note.empty()) {
+    ImGui::TextWrapped("%s", y.checks_note.c_str());
+    note_widget("yours/checks-note");
+  }
+  for (const YoursCheck& c : y.checks) {
+    check_mark(c.pass);
+    ImGui::TextWrapped("%s: %s", c.name.c_str(), c.figure.c_str());
+    note_widget("yours/check/" + c.name);
+    if (!c.pass && !c.hint.empty()) {
+      ImGui::Indent(ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("hint: %s", c.hint.c_str());
+      ImGui::PopStyleColor();
+      ImGui::Unindent(ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x);
+    }
+  }
+}
+
 // Where a kernel's line in the list puts its title: beside the name, wrapped under itself, or,
 // where the room beside the name is narrow (a long name, the compare side's indented list), on the
 // lines under the name, indented. The whole title is always shown.
@@ -192,14 +295,14 @@ struct KernelLine {
   float wrap = 0;                  // the title's wrap width
   float height = 0;                // the whole entry
 };
-KernelLine kernel_line(const KernelInfo& k, float width, bool titles) {
+KernelLine kernel_line(const char* name, const char* title, float width, bool titles) {
   KernelLine l;
   if (!titles) {  // names only (the selected kernel's title is under the list)
     l.height = ImGui::GetTextLineHeight();
     return l;
   }
   const float fs = ImGui::GetFontSize();
-  const float beside = ImGui::CalcTextSize(k.name).x + fs * 1.1f;  // the name, its indent and a gap
+  const float beside = ImGui::CalcTextSize(name).x + fs * 1.1f;  // the name, its indent and a gap
   if (width - beside >= std::max(width * 0.45f, fs * 6)) {
     l.title_x = beside;
   } else {
@@ -207,19 +310,38 @@ KernelLine kernel_line(const KernelInfo& k, float width, bool titles) {
     l.title_y = ImGui::GetTextLineHeight();
   }
   l.wrap = std::max(width - l.title_x - 2, fs * 4);
-  l.height = std::max(ImGui::GetTextLineHeight(), l.title_y + ImGui::CalcTextSize(k.title, nullptr, false, l.wrap).y);
+  l.height = std::max(ImGui::GetTextLineHeight(), l.title_y + ImGui::CalcTextSize(title, nullptr, false, l.wrap).y);
   return l;
+}
+KernelLine kernel_line(const KernelInfo& k, float width, bool titles) { return kernel_line(k.name, k.title, width, titles); }
+
+// The user's own kernel at the top of list A, a track of its own ("yours"): the header names its file, the entry
+// its name with its status as the title. Filled by the controls panel, read back after the list is drawn.
+struct YoursEntry {
+  std::string header;            // "Yours: my_reduce1.cu"
+  std::string name, title;       // "my_reduce1", its status line
+  bool selected = false;         // side A shows it
+  bool clicked = false;          // out: its entry was clicked
+  bool kernel_clicked = false;   // out: a shipped kernel's entry was clicked
+};
+
+// The height of the user's kernel's header and entry in the list.
+float yours_height(const YoursEntry& y, float width, bool titles) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  return ImGui::CalcTextSize(y.header.c_str(), nullptr, false, width).y + st.ItemSpacing.y +
+         kernel_line(y.name.c_str(), y.title.c_str(), width, titles).height + st.ItemSpacing.y;
 }
 
 // The kernel list, grouped by track: a header per track (its source on hover), then its kernels:
 // the name, and the whole title beside it or under it, wrapped, dimmer unless selected (the title and
 // the teaching note on hover). The list scrolls inside `height` pixels and keeps the selected kernel
 // in view when it changes. Each entry is noted as "<side>/kernel/<name>" for the GUI tests.
-void kernel_list(const char* id, const char* side, Pick& p, float height, bool titles) {
+void kernel_list(const char* id, const char* side, Pick& p, float height, bool titles, YoursEntry* yours) {
   // Per list: the selection and the list's size when it last scrolled; a change of either (another
   // kernel, compare mode, another scale) brings the selection back into view.
   struct Scrolled {
     KernelId kernel;
+    bool yours;
     float w, h;
   };
   static std::map<std::string, Scrolled> scrolled_to;
@@ -229,11 +351,31 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const std::string key = std::string(side) + id;
-  const Scrolled now{p.kernel, ImGui::GetWindowWidth(), ImGui::GetWindowHeight()};
+  const bool yours_on = yours && yours->selected;
+  const Scrolled now{p.kernel, yours_on, ImGui::GetWindowWidth(), ImGui::GetWindowHeight()};
   auto it = scrolled_to.find(key);
-  const bool scroll = it == scrolled_to.end() || it->second.kernel != now.kernel || it->second.w != now.w ||
-                      it->second.h != now.h;
+  const bool scroll = it == scrolled_to.end() || it->second.kernel != now.kernel || it->second.yours != now.yours ||
+                      it->second.w != now.w || it->second.h != now.h;
   scrolled_to[key] = now;
+  if (yours) {  // the user's kernel first: the one being worked on
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kYours));
+    ImGui::TextWrapped("%s", yours->header.c_str());
+    ImGui::PopStyleColor();
+    note_widget(std::string(side) + "/yours-header");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Track \"yours\": your own kernel file, compiled on each save.");
+    const KernelLine line = kernel_line(yours->name.c_str(), yours->title.c_str(), ImGui::GetContentRegionAvail().x, titles);
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    if (ImGui::Selectable("##yours", yours_on, 0, ImVec2(0, line.height))) yours->clicked = true;
+    note_widget(std::string(side) + "/kernel/yours");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", yours->name.c_str(), yours->title.c_str());
+    if (scroll && yours_on) ImGui::SetScrollY(0.0f);  // the header and the entry at the top
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), color::kYours, yours->name.c_str());
+    if (titles) {
+      dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(pos.x + line.title_x, pos.y + line.title_y),
+                  yours_on ? text : dim, yours->title.c_str(), nullptr, line.wrap);
+    }
+  }
   for (const TrackInfo& track : track_table()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kSkyBlue));
     ImGui::TextWrapped("%s", track.title);
@@ -247,13 +389,16 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
       const KernelLine line = kernel_line(k, ImGui::GetContentRegionAvail().x, titles);
       const ImVec2 pos = ImGui::GetCursorScreenPos();
       ImGui::PushID(k.name);
-      if (ImGui::Selectable("##k", p.kernel == k.id, 0, ImVec2(0, line.height))) p.kernel = k.id;
+      if (ImGui::Selectable("##k", p.kernel == k.id && !yours_on, 0, ImVec2(0, line.height))) {
+        p.kernel = k.id;
+        if (yours) yours->kernel_clicked = true;
+      }
       ImGui::PopID();
       note_widget(std::string(side) + "/kernel/" + k.name);
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s: %s\nFixes: %s\nCosts: %s", k.name, k.title, k.fixes, k.costs);
       }
-      if (scroll && p.kernel == k.id) {  // out of view, or at an edge: into the middle, with its neighbours
+      if (scroll && p.kernel == k.id && !yours_on) {  // out of view, or at an edge: into the middle, with its neighbours
         const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
         const ImVec2 wlo = ImGui::GetWindowPos();
         const float wh = ImGui::GetWindowHeight();
@@ -263,17 +408,18 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
       dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), text, k.name);
       if (titles) {
         dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(pos.x + line.title_x, pos.y + line.title_y),
-                    p.kernel == k.id ? text : dim, k.title, nullptr, line.wrap);
+                    p.kernel == k.id && !yours_on ? text : dim, k.title, nullptr, line.wrap);
       }
     }
   }
   ImGui::EndChild();
 }
 
-// The height the kernel list wants: every track header and kernel entry.
-float kernel_list_height(float width, bool titles) {
+// The height the kernel list wants: every track header and kernel entry (and the user's kernel's).
+float kernel_list_height(float width, bool titles, const YoursEntry* yours) {
   const ImGuiStyle& st = ImGui::GetStyle();
   float h = st.WindowPadding.y;
+  if (yours) h += yours_height(*yours, width, titles);
   for (const TrackInfo& track : track_table()) {
     h += ImGui::CalcTextSize(track.title, nullptr, false, width).y + st.ItemSpacing.y;
     for (KernelId kid : track_kernels(track.id)) {
@@ -284,17 +430,20 @@ float kernel_list_height(float width, bool titles) {
 }
 
 // Kernel list + block-size radio buttons for one side; returns the (possibly changed) pick.
-// `list_height`: the most the kernel list may take (it scrolls beyond).
-Pick pick_widgets(const char* id, Pick p, float list_height) {
+// `list_height`: the most the kernel list may take (it scrolls beyond). `yours` (side A, with a kernel of the
+// user's open): its entry heads the list; while it is selected, the block sizes are those it takes (`ys`) and the
+// pick is returned as chosen (AppState::a keeps the shipped kernel, whatever block size the user's kernel runs at).
+Pick pick_widgets(const char* id, Pick p, float list_height, YoursEntry* yours = nullptr, const YoursState* ys = nullptr) {
   ImGui::PushID(id);
   // Each kernel's title beside its name where the whole list then fits; else names only (the title of
   // the selected one is under the list, every title on hover).
   const float width = ImGui::GetContentRegionAvail().x;
-  const float with_titles = kernel_list_height(width, true);
+  const float with_titles = kernel_list_height(width, true, yours);
   const bool titles = with_titles <= list_height;
-  const float want = titles ? with_titles : kernel_list_height(width, false);
+  const float want = titles ? with_titles : kernel_list_height(width, false, yours);
   kernel_list("##kernels", id, p, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, std::min(want, list_height)),
-              titles);
+              titles, yours);
+  const bool yours_on = yours && ys && yours->selected && !yours->kernel_clicked;
   ImGui::TextUnformatted("Threads per block");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("blockDim.x: threads in each thread block, in warps of 32 lanes.\n"
@@ -304,17 +453,24 @@ Pick pick_widgets(const char* id, Pick p, float list_height) {
     char label[16];
     std::snprintf(label, sizeof label, "%u", bs);
     if (bs != kBlockSizes.front() && bs != 256) ImGui::SameLine();  // two rows of three
-    const bool possible = !block_size_problem(p.kernel, bs);
+    const bool possible = yours_on ? ys->takes(bs) : !block_size_problem(p.kernel, bs);
     if (!possible) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.4f);
     if (ImGui::RadioButton(label, p.block_size == bs) && possible) p.block_size = bs;
     note_widget(std::string(id) + "/bs" + label);
     if (!possible) {
       ImGui::PopStyleVar();
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", block_size_problem(p.kernel, bs)->c_str());
+      if (ImGui::IsItemHovered()) {
+        if (yours_on) {
+          ImGui::SetTooltip("%s needs at least %u threads per block (its RS_LAUNCH_SHAPE)", ys->name.c_str(),
+                            ys->min_block_size);
+        } else {
+          ImGui::SetTooltip("%s", block_size_problem(p.kernel, bs)->c_str());
+        }
+      }
     }
   }
   ImGui::PopID();
-  return p.valid();
+  return yours_on ? p : p.valid();
 }
 
 }  // namespace
@@ -407,10 +563,22 @@ void ControlsPanel::handleKeys(AppState& s, const std::vector<Key>& keys) {
       case Key::PlayPause: play_pause(s); break;
       case Key::Faster: s.speed = std::min(kMaxSpeed, s.speed * 1.5f); break;
       case Key::Slower: s.speed = std::max(kMinSpeed, s.speed / 1.5f); break;
-      case Key::PrevKernel: select(s, {next_kernel(s.a.kernel, -1), s.a.block_size}); break;
-      case Key::NextKernel: select(s, {next_kernel(s.a.kernel, 1), s.a.block_size}); break;
-      case Key::SmallerBlock: select(s, {s.a.kernel, next_block(s.a.block_size, -1)}); break;
-      case Key::BiggerBlock: select(s, {s.a.kernel, next_block(s.a.block_size, 1)}); break;
+      // The user's kernel heads the list: Up from the first shipped kernel reaches it, Down leaves it for the first.
+      case Key::PrevKernel:
+        if (s.shows_yours(0)) break;
+        if (s.yours.open() && static_cast<int>(s.a.kernel) == 0) select_yours(s, true);
+        else select(s, {next_kernel(s.a.kernel, -1), s.a.block_size});
+        break;
+      case Key::NextKernel:
+        if (s.shows_yours(0)) {
+          s.a.kernel = kernel_table().front().id;
+          select_yours(s, false);
+        } else {
+          select(s, {next_kernel(s.a.kernel, 1), s.a.block_size});
+        }
+        break;
+      case Key::SmallerBlock: select_block(s, next_block(s.a.block_size, -1)); break;
+      case Key::BiggerBlock: select_block(s, next_block(s.a.block_size, 1)); break;
       case Key::Compare:
         s.compare = !s.compare;
         s.selection_changed = true;
@@ -441,6 +609,7 @@ void draw_help(AppState& s) {
         {"Ctrl + / Ctrl -  (Ctrl 0)", "larger / smaller UI (reset)"},
         {"Ctrl H", "high-contrast theme on / off"},
         {"Ctrl O", "open a session or trace file"},
+        {"Ctrl K", "open your own kernel file (.cu): compiled on each save, listed as \"yours\""},
         {"Ctrl E", "export the timing charts (PNG, SVG, PDF, CSV)"},
         {"F1 or ?", "this help"},
         {"Ctrl Q", "quit"},
@@ -493,15 +662,38 @@ void ControlsPanel::drawContent(AppState& s) {
   // The list may take what the controls below it leave (about 16 lines of them; 26 in compare mode).
   const float rest = ImGui::GetTextLineHeightWithSpacing() * (s.compare ? 26.0f : 16.0f);
   const float list_h = std::max(ImGui::GetContentRegionAvail().y - rest, ImGui::GetContentRegionAvail().y * 0.22f);
-  select(s, pick_widgets("A", s.a, list_h));
-  const KernelInfo& info = kernel_info(s.a.kernel);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kernel_color(info.id)));
-  ImGui::TextWrapped("%s: %s", info.name, info.title);
-  note_widget("A/selected-title");
-  ImGui::PopStyleColor();
-  ImGui::TextWrapped("Fixes: %s", info.fixes);
-  ImGui::TextWrapped("Costs: %s", info.costs);
-  if (info.pitfall) pitfall_results(s, info);
+  // The user's kernel, when one is open, heads list A.
+  YoursEntry ye;
+  if (s.yours.open()) {
+    const std::string from = s.yours.path.empty() ? s.yours.session : s.yours.path;
+    ye.header = "Yours: " + std::filesystem::path(from).filename().string();
+    ye.name = s.yours.name;
+    ye.title = s.yours.stale ? "STALE: " + s.yours.status : s.yours.status;
+    ye.selected = s.shows_yours(0);
+  }
+  const Pick picked = pick_widgets("A", s.a, list_h, s.yours.open() ? &ye : nullptr, &s.yours);
+  if (ye.clicked) {
+    select_yours(s, true);
+  } else if (ye.selected && ye.kernel_clicked) {
+    s.a = picked;
+    select_yours(s, false);
+  } else if (ye.selected) {
+    select_block(s, picked.block_size);
+  } else {
+    select(s, picked);
+  }
+  if (s.shows_yours(0)) {
+    draw_yours(s);
+  } else {
+    const KernelInfo& info = kernel_info(s.a.kernel);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kernel_color(info.id)));
+    ImGui::TextWrapped("%s: %s", info.name, info.title);
+    note_widget("A/selected-title");
+    ImGui::PopStyleColor();
+    ImGui::TextWrapped("Fixes: %s", info.fixes);
+    ImGui::TextWrapped("Costs: %s", info.costs);
+    if (info.pitfall) pitfall_results(s, info);
+  }
 
   // Input: only a live GPU can take another N or pattern.
   ImGui::BeginDisabled(s.recorded() || !s.have_device);
@@ -544,7 +736,7 @@ void ControlsPanel::drawContent(AppState& s) {
   if (s.busy) {
     const char spin[] = "|/-\\";
     ImGui::Text("%c %s", spin[static_cast<int>(ImGui::GetTime() * 8) % 4], s.status.c_str());
-  } else if (s.have_device && !s.recorded()) {
+  } else if (s.have_device && !s.recorded() && !s.shows_yours(0)) {
     ImGui::TextDisabled("GPU: re-running the selected kernel for the live plot");
   }
   if (!s.notice.empty()) ImGui::TextWrapped("%s", s.notice.c_str());

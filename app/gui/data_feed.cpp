@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <optional>
 
 #include "app_setup.hpp"  // asset_dir
@@ -12,13 +13,15 @@ namespace rs::gui {
 
 using Clock = std::chrono::steady_clock;
 
-DataFeed::DataFeed(int want_step, Clock::time_point t_start)
+DataFeed::DataFeed(int want_step, Clock::time_point t_start, double kernel_timeout_s)
     : t_start_(t_start),
       // The bundled recording: both tracks (h100.rssession, the first release's, harris only, stays as a fixture).
       bundled_((asset_dir() / "sessions" / "h100-tracks.rssession").string()),
-      want_step_(want_step) {}
+      want_step_(want_step),
+      kernel_timeout_s_(kernel_timeout_s) {}
 
-void DataFeed::start(AppState& s, const std::string& file) {
+void DataFeed::start(AppState& s, const std::string& file, bool kernel_chosen) {
+  kernel_chosen_ = kernel_chosen;
   if (!file.empty()) {
     if (std::string why = open_file(s, file); why.empty()) opened_file_ = true;
     else s.error = why;
@@ -27,6 +30,37 @@ void DataFeed::start(AppState& s, const std::string& file) {
   requested_pattern_ = s.pattern;
   if (!opened_file_) request(s);
 }
+
+namespace {
+
+// What side A says while the user's kernel is selected and has no trace at side A's block size.
+std::string yours_missing(const AppState& s) {
+  const YoursState& y = s.yours;
+  const std::string at = std::to_string(s.a.block_size) + " threads";
+  if (!y.session.empty() && y.path.empty()) {
+    return "The session holds no trace of " + y.name + " at " + at + " (it has " +
+           std::to_string(y.traces.size()) + "; `reducescope record --kernel-file` records one per --block-size).";
+  }
+  const std::string file = std::filesystem::path(y.path).filename().string();
+  if (y.compiled && !y.takes(s.a.block_size)) {
+    return y.name + " needs at least " + std::to_string(y.min_block_size) +
+           " threads per block (its RS_LAUNCH_SHAPE): choose a larger block size.";
+  }
+  if (y.busy && y.source.empty()) return "Compiling " + file + "...";
+  if (!y.compiled && !y.diagnostics.empty()) {
+    return file + " does not compile: the source view shows where. Nothing has run yet.";
+  }
+  if (!y.compiled) return "No trace of " + y.name + " yet: " + y.status + ".";
+  if (!s.have_device) {
+    return file + " compiles. Running it needs a CUDA GPU: on a machine with one, the window runs it in a worker "
+                  "process on each save and replays its trace here. `reducescope record --kernel-file " + file +
+           " --out S.rssession` there makes a session that replays anywhere (File > Open).";
+  }
+  if (y.busy) return "Running " + y.name + " at " + at + " in a worker process...";
+  return "No trace of " + y.name + " at " + at + (y.stale ? ": its run failed (the banner says why)." : " yet.");
+}
+
+}  // namespace
 
 void DataFeed::show(AppState& s, int slot, std::shared_ptr<const LoadedTrace> t) {
   (slot == 0 ? s.shown : s.shown_b) = std::move(t);
@@ -40,6 +74,7 @@ void DataFeed::show(AppState& s, int slot, std::shared_ptr<const LoadedTrace> t)
 void DataFeed::show_from_session(AppState& s) {
   const Session& ses = *s.session;
   for (int slot = 0; slot < (s.compare ? 2 : 1); ++slot) {
+    if (s.shows_yours(slot)) continue;  // show_yours
     const Pick p = slot == 0 ? s.a : s.b;
     const Trace* t = ses.find_trace(kernel_info(p.kernel).name, p.block_size);
     if (!t) {
@@ -90,7 +125,83 @@ void DataFeed::open_session(AppState& s, std::shared_ptr<const Session> ses, con
   s.shown_b.reset();
   s.error.clear();
   s.busy = false;
+  take_session_yours(s);
+  if (s.shows_yours(0)) show_yours(s);
   show_from_session(s);
+}
+
+void DataFeed::take_session_yours(AppState& s) {
+  const Session& ses = *s.session;
+  // With a kernel file open, the session's recording of the same kernel (its name is the file's stem) is its last
+  // good trace until the file runs here (on a laptop: never; a change to the file then marks it stale).
+  const bool file = kernel_file_.is_open();
+  if (file && !s.yours.traces.empty()) return;  // the file's own runs come first
+  const bool was = s.yours_selected && s.yours.open();
+  std::map<unsigned, std::shared_ptr<const LoadedTrace>> traces;
+  std::string name = file ? s.yours.name : std::string();
+  for (const Trace& t : ses.traces) {
+    if (t.meta.track != kYoursTrack) continue;
+    if (name.empty()) name = t.meta.kernel;
+    if (t.meta.kernel != name) continue;  // one kernel of the user's (the first the session holds)
+    auto l = std::make_shared<LoadedTrace>(t);
+    l->origin = s.session_path;
+    traces[t.meta.block_size] = std::move(l);
+  }
+  if (traces.empty()) {
+    if (!file) {
+      s.yours = YoursState{};
+      s.yours_selected = false;
+    }
+    return;
+  }
+  if (!file) {
+    s.yours = YoursState{};
+    s.yours.name = name;
+    s.yours.compiled = true;
+    s.yours.source = traces.begin()->second->trace.source;
+    s.yours.status = "recorded on " + ses.meta.gpu + ", " + ses.meta.date.substr(0, 10);
+  }
+  YoursState& y = s.yours;
+  y.traces = std::move(traces);
+  y.session = s.session_path;
+  y.n = ses.meta.n;
+  y.pattern = ses.meta.pattern;
+  y.cub_ms = ses.meta.cub_ms;
+  y.cub_gbps = ses.meta.cub_gbps;
+  for (const SessionTiming& t : ses.timings) {
+    if (t.kernel != y.name) continue;
+    y.timings[t.block_size] = to_timing(t);
+    if (!t.correct) y.wrong_sum.insert(t.block_size);
+  }
+  if (file) {
+    kernel_file_.seeded(s);
+    return;  // the kernel file selected it already
+  }
+  // Select it (at a block size it has), unless the command line chose side A's kernel and the session has it.
+  const bool keep = kernel_chosen_ && !was && ses.find_trace(kernel_info(s.a.kernel).name, s.a.block_size);
+  kernel_chosen_ = false;  // the command line's choice holds for the first file only
+  if (!keep) {
+    s.yours_selected = true;
+    if (!y.traces.count(s.a.block_size)) s.a.block_size = y.traces.begin()->first;
+  }
+}
+
+void DataFeed::open_kernel_file(AppState& s, const std::string& path, const std::string& exercise) {
+  kernel_file_.open(s, path, kernel_timeout_s_, exercise);
+  if (s.session) take_session_yours(s);  // the open session's recording of this file, if it has one
+  s.yours.missing = yours_missing(s);
+  if (s.shown) show_yours(s);  // nothing until its first trace
+}
+
+void DataFeed::show_yours(AppState& s) {
+  const YoursState& y = s.yours;
+  auto it = y.traces.find(s.a.block_size);
+  std::shared_ptr<const LoadedTrace> t = it == y.traces.end() ? nullptr : it->second;
+  if (s.shown == t) return;
+  const bool had = s.shown != nullptr;
+  const size_t keep = s.step;
+  show(s, 0, std::move(t));
+  if (had && s.num_steps() > 0) s.step = std::min(keep, s.num_steps() - 1);  // the same step, clamped
 }
 
 std::string DataFeed::open_file(AppState& s, const std::string& path) {
@@ -104,6 +215,7 @@ std::string DataFeed::open_file(AppState& s, const std::string& path) {
       s.a.block_size = t->trace.meta.block_size;
       s.session.reset();
       s.compare = false;
+      s.yours_selected = false;  // side A: the trace opened
       show(s, 0, std::move(t));
     }
     s.notice = "opened " + path;
@@ -114,7 +226,8 @@ std::string DataFeed::open_file(AppState& s, const std::string& path) {
 }
 
 void DataFeed::request(AppState& s) {
-  if (block_size_problem(s.a.kernel, s.a.block_size)) return;
+  const bool yours = s.shows_yours(0);
+  if (!yours && block_size_problem(s.a.kernel, s.a.block_size)) return;
   if (s.n != requested_n_ || s.pattern != requested_pattern_) {  // another input: earlier timings do not apply
     s.clear_measurements();
     requested_n_ = s.n;
@@ -122,11 +235,15 @@ void DataFeed::request(AppState& s) {
   }
   Request r{s.a, std::nullopt, s.n, s.pattern, true, s.timings.empty()};
   if (s.compare) r.b = s.b;
+  if (yours) {  // side A is the user's kernel: the GPU worker traces B and times A's track (the table), no live plot
+    r.trace_a = false;
+    r.live = false;
+  }
   worker_.request(r);
   s.busy = true;
   s.status = "queued";
   t_request_ = Clock::now();
-  waiting_trace_ = waiting_timing_ = true;
+  waiting_trace_ = waiting_timing_ = !yours;
 }
 
 void DataFeed::poll(AppState& s) {
@@ -154,7 +271,7 @@ void DataFeed::poll(AppState& s) {
         s.status = e.text;
         break;
       case K::TraceReady:
-        if (!current) break;
+        if (!current || s.shows_yours(e.slot)) break;
         s.error.clear();
         show(s, e.slot, std::move(e.trace));
         if (e.slot == 0) waiting_trace_ = false;
@@ -186,6 +303,10 @@ void DataFeed::poll(AppState& s) {
         break;
     }
   }
+  if (kernel_file_.is_open()) {
+    if (kernel_file_.poll(s) && s.shows_yours(0)) show_yours(s);
+  }
+  if (s.yours.open()) s.yours.missing = yours_missing(s);
   if (t_request_ != Clock::time_point{} && !waiting_trace_ && !waiting_timing_) {
     latencies_ms_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t_request_).count());
     t_request_ = {};
@@ -195,11 +316,16 @@ void DataFeed::poll(AppState& s) {
 void DataFeed::apply_selection(AppState& s) {
   s.selection_changed = false;
   s.error.clear();
+  if (!s.yours.open()) s.yours_selected = false;
+  if (s.shows_yours(0)) {
+    s.yours.missing = yours_missing(s);
+    show_yours(s);
+  }
   if (s.recorded()) {
     show_from_session(s);
   } else if (s.have_device) {
     request(s);
-  } else if (s.device_known) {
+  } else if (s.device_known && !s.shows_yours(0)) {
     s.error = "no GPU here, and the open file holds only this trace; open a session (File > Open) to change it";
   }
 }

@@ -26,6 +26,7 @@ void run_actions(App& a, const Actions& act) {
   if (act.export_charts) a.exports.start_charts(a.s);
   if (act.export_web_page) a.exports.start_web_page(a.s);
   if (act.open_file) a.open_dialog.request();
+  if (act.open_kernel_file) a.open_dialog.request_kernel_file();
   if (act.quit) glfwSetWindowShouldClose(a.win, 1);
 }
 
@@ -57,9 +58,10 @@ void render(GLFWwindow* win) {
 }  // namespace
 
 App::App(const Options& o, GLFWwindow* win, AppState& s, std::chrono::steady_clock::time_point t_start)
-    : o(o), win(win), s(s), feed(o.step, t_start), exports(o.export_dir), theme(content_scale(win)),
+    : o(o), win(win), s(s), feed(o.step, t_start, o.kernel_timeout_s), exports(o.export_dir), theme(content_scale(win)),
       automation(o, t_start) {
-  feed.start(s, o.file);
+  if (!o.kernel_file.empty()) feed.open_kernel_file(s, o.kernel_file, o.exercise);
+  feed.start(s, o.file, o.have_kernel);
 }
 
 bool frame(App& a) {

@@ -20,8 +20,8 @@ namespace rs::gui {
 
 // Each part keeps its own state; AppState (what the panels share) and the window belong to run_gui.
 struct App {
-  // Starts the GPU worker, then opens the command line's file or asks the GPU for the selection.
-  // run_gui, once the window is open.
+  // Starts the GPU worker, opens the command line's kernel file (--kernel-file), then opens the command line's
+  // file or asks the GPU for the selection. run_gui, once the window is open.
   App(const Options& o, GLFWwindow* win, AppState& s, std::chrono::steady_clock::time_point t_start);
 
   const Options& o;
@@ -30,7 +30,7 @@ struct App {
   DataFeed feed;      // the GPU worker, or the open file
   Exports exports;    // File > Export
   Panels panels;      // every panel, each with its own view state (window_layout.hpp)
-  OpenDialog open_dialog;  // File > Open
+  OpenDialog open_dialog;  // File > Open, File > Open kernel file
   Theme theme;        // font and colours at the UI scale
   Automation automation;  // --frames, --screenshot, --stats, the widget map
 };

@@ -107,6 +107,7 @@ void GpuWorker::loop() {
       std::vector<Pick> sides{r.a};
       if (r.b) sides.push_back(*r.b);
       for (size_t slot = 0; slot < sides.size(); ++slot) {
+        if (slot == 0 && !r.trace_a) continue;
         const Pick p = sides[slot];
         status(std::string("tracing ") + kernel_info(p.kernel).name + " at " + std::to_string(p.block_size));
         std::shared_ptr<LoadedTrace> loaded;
@@ -154,6 +155,7 @@ void GpuWorker::loop() {
       };
       for (size_t i = 0; i < order.size(); ++i) {
         if (superseded()) break;
+        if (i == 0 && !r.trace_a) continue;  // the track's loop times it where its block size allows
         time_one(order[i], i < sides.size());  // the selected sides are always measured afresh
       }
       if (!superseded() && !have_refs) {

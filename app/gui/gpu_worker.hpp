@@ -34,6 +34,8 @@ struct Request {
   Pattern pattern;
   bool live = true;            // afterwards, re-run `a` for the live plot until the next request
   bool forget = false;         // re-measure everything, even what was measured on this input before
+  bool trace_a = true;         // false: side A is the user's kernel (KernelFileFeed traces it): `a` only names the
+                               // track and block size to time; only `b` is traced
 };
 
 struct WorkerEvent {

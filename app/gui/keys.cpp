@@ -37,6 +37,7 @@ KeyInput read_keys(AppState& s) {
       if (k.key == GLFW_KEY_H) s.high_contrast = !s.high_contrast;
       if (k.key == GLFW_KEY_E) in.actions.export_charts = true;
       if (k.key == GLFW_KEY_O) in.actions.open_file = true;
+      if (k.key == GLFW_KEY_K) in.actions.open_kernel_file = true;
       if (k.key == GLFW_KEY_Q) in.actions.quit = true;
       continue;
     }

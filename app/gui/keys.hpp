@@ -19,7 +19,7 @@ void install_key_queue(GLFWwindow* win);
 
 struct KeyInput {
   std::vector<Key> replay;  // the replay's and the selection's keys, for ControlsPanel::handleKeys
-  Actions actions;          // Ctrl O, Ctrl E, Ctrl Q
+  Actions actions;          // Ctrl O, Ctrl K, Ctrl E, Ctrl Q
 };
 
 // The keys pressed since the last call, unless a text field has focus (Escape always): Ctrl +/-/0,

@@ -16,6 +16,12 @@ void file_menu(AppState& s, const std::string& export_dir, const std::string& we
   note_widget("menu/File");
   if (!file_open) return;
   if (ImGui::MenuItem("Open session or trace...", "Ctrl O")) act.open_file = true;
+  if (ImGui::MenuItem("Open kernel file...", "Ctrl K")) act.open_kernel_file = true;
+  note_widget("menu/File/OpenKernel");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Your own kernel (a .cu file; `reducescope new --from reduce1 FILE.cu` writes one):\n"
+                      "compiled on each save, run and traced on a GPU, listed as \"yours\".");
+  }
   if (ImGui::MenuItem("Export timing charts", "Ctrl E", false, !s.timings.empty())) act.export_charts = true;
   note_widget("menu/File/Export");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("PNG, SVG, PDF and CSV into %s", export_dir.c_str());

@@ -4,7 +4,8 @@
 //
 //   ControlsPanel  kernel list, block size, N, pattern, compare, teaching note
 //   StepBar        step controls, the step number and each side's step sentence, the last error
-//   SourcePanel    the kernel's CUDA source with the current step's lines highlighted
+//   SourcePanel    the kernel's CUDA source with the current step's lines highlighted (the user's kernel file
+//                  with its compile errors at their lines)
 //   SmemPanel      the traced block's shared memory after the current step      (one per side)
 //   GlobalPanel    the block's slice of the global buffer it reduces in place, after the step, and the
 //                  step's global requests with their sector efficiency              (one per side)
@@ -49,6 +50,7 @@ inline constexpr ImU32 kPurple = rgb(204, 121, 167);     // selected kernel's ba
 inline constexpr ImU32 kCell = rgb(70, 74, 84);          // defined, untouched cell; inactive lane
 inline constexpr ImU32 kEmpty = rgb(38, 40, 46);         // undefined cell; exited lane
 inline constexpr ImU32 kInk = rgb(15, 15, 15);           // text on light cells
+inline constexpr ImU32 kYours = kYellow;                 // the user's own kernel (its list entry, its row and bar)
 }  // namespace color
 
 class Panel {
@@ -198,9 +200,9 @@ class SourcePanel : public Panel {
  private:
   void drawListing(AppState& s, int slot, float height);  // one side's listing; height 0: the rest
   // Per side (A, B):
-  const LoadedTrace* scrolled_trace_[2] = {};  // scroll to the highlighted lines when these change
-  size_t scrolled_step_[2] = {static_cast<size_t>(-1), static_cast<size_t>(-1)};
-  const LoadedTrace* split_of_[2] = {};  // lines_ holds this trace's source, one string per line
+  std::string scroll_key_[2];  // the trace and step (or the file and its first error) last scrolled to
+  int scroll_frames_[2] = {};  // frames left to scroll there (a new listing's height is known a frame later)
+  std::string text_of_[2];     // lines_ holds this text (a trace's source, or the user's kernel file), a line each
   std::vector<std::string> lines_[2];
 };
 

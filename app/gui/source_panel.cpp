@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,29 @@ std::string race_mark(const std::vector<const SessionRace*>& races, int line) {
   return out;
 }
 
+// Whether side `slot`'s listing is the user's kernel file as saved now rather than its trace's source: the user's
+// kernel with no trace yet (no GPU, or the run still going), or a stale one where the file does not compile now.
+// Its compile errors are marked at their lines; no step is highlighted (the replay is of other text). A stale trace
+// of a file that compiles (its run failed, or a session's recording of an older text) keeps its own listing, the
+// step's lines highlighted, under a line saying it is stale.
+bool listing_of_file(const AppState& s, int slot) {
+  if (!s.shows_yours(slot) || s.yours.source.empty()) return false;
+  return !s.view(slot).trace || (s.yours.stale && !s.yours.compiled);
+}
+
+bool is_error(const YoursDiagnostic& d) { return d.severity == "error" || d.severity == "catastrophic error"; }
+
+// The diagnostics at `line` as the mark beside it says them: "<- error: expected a \";\"".
+std::string diagnostic_mark(const std::vector<YoursDiagnostic>& ds, int line) {
+  std::string out;
+  for (const YoursDiagnostic& d : ds) {
+    if (static_cast<int>(d.line) != line) continue;
+    out += out.empty() ? "<- " : "; ";
+    out += d.severity + ": " + d.message;
+  }
+  return out;
+}
+
 }  // namespace
 
 // The kernel file the trace's line numbers refer to (embedded in the trace when it was recorded, so it
@@ -47,9 +72,11 @@ std::string race_mark(const std::vector<const SessionRace*>& races, int line) {
 // orange, B sky blue); the barrier that ends the step is underlined in purple. Above the listing, the
 // step's first highlighted line is written out whole, wrapped, so it reads however narrow the panel is.
 // Compare mode: A's listing above B's, each scrolled to its own step (B may be another kernel file).
+// The user's kernel file with no trace of its text (listing_of_file): the file as saved, its compile errors marked
+// at their lines (a vermillion bar, the message beside the line, the column underlined), scrolled to the first.
 void SourcePanel::drawContent(AppState& s) {
   const ReplayView a = s.view(0);
-  if (!a.trace) {
+  if (!a.trace && !listing_of_file(s, 0)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", a.missing);
     ImGui::PopStyleColor();
@@ -59,7 +86,17 @@ void SourcePanel::drawContent(AppState& s) {
   static const char* const kLinesTip =
       "Source lines whose warp instructions (shared or global loads and stores, shuffles, atomics) ran in this step.";
   static const char* const kBarrierTip = "The __syncthreads() or __syncwarp() (or the warp shuffle) that ends the step.";
-  if (two) {
+  if (listing_of_file(s, 0) && !two) {  // the file as saved: no step to highlight
+    bool errors = false, others = false;
+    for (const YoursDiagnostic& d : s.yours.diagnostics) (is_error(d) ? errors : others) = true;
+    if (errors && others) {
+      legend({{color::kVermillion, "compile error", "NVRTC's errors at their lines; the column underlined."},
+              {color::kOrange, "warning or note", "NVRTC's warnings, and notes (a file that ends mid-line)."}});
+    } else if (errors || others) {
+      legend({{errors ? color::kVermillion : color::kOrange, errors ? "compile error" : "warning or note",
+               "NVRTC's messages at their lines; the column underlined."}});
+    }
+  } else if (two) {
     legend({{with_alpha(color::kOrange, 0.55f), "A: this step", kLinesTip},
             {with_alpha(color::kSkyBlue, 0.55f), "B: this step", kLinesTip},
             {color::kPurple, "the step's barrier", kBarrierTip}});
@@ -77,16 +114,20 @@ void SourcePanel::drawContent(AppState& s) {
 
 void SourcePanel::drawListing(AppState& s, int slot, float height) {
   const ReplayView v = s.view(slot);
-  const Step* st = v.current();
+  const bool file = listing_of_file(s, slot);
+  const Step* st = file ? nullptr : v.current();
   const ImU32 hl = with_alpha(slot == 0 ? color::kOrange : color::kSkyBlue, 0.55f);
   ImGui::BeginChild(slot == 0 ? "##listingA" : "##listingB", ImVec2(0, height), false);
-  if (split_of_[slot] != v.trace) {
-    lines_[slot] = split_lines(v.trace->trace.source);
-    split_of_[slot] = v.trace;
+  const std::string& text = file ? s.yours.source : v.trace->trace.source;
+  if (text_of_[slot] != text) {
+    lines_[slot] = split_lines(text);
+    text_of_[slot] = text;
   }
   const std::vector<std::string>& lines = lines_[slot];
   const std::vector<const SessionRace*> races = s.races(slot);
-  if (lines.size() <= 1) {
+  const std::vector<YoursDiagnostic> none;
+  const std::vector<YoursDiagnostic>& diags = file ? s.yours.diagnostics : none;
+  if (lines.size() <= 1 && !file) {
     ImGui::TextDisabled("This trace holds no source text.");
     ImGui::EndChild();
     return;
@@ -94,6 +135,31 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
   // The step's first line, whole.
   const int first = st && !st->lines.empty() ? st->lines.front() : st ? st->barrier_line : 0;
   const std::string tag = s.compare ? std::string(slot == 0 ? "A " : "B ") : std::string();
+  int first_error = 0;
+  if (file) {  // what the listing is, and the first error whole (the file as a whole: line 0)
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
+    if (v.trace && s.yours.stale) {
+      ImGui::TextWrapped("%sSTALE: the replay shows the last good build; below, %s as saved now.", tag.c_str(),
+                         std::filesystem::path(s.yours.path).filename().string().c_str());
+      note_widget("source/stale");
+    }
+    for (const YoursDiagnostic& d : diags) {
+      if (!is_error(d)) continue;
+      first_error = static_cast<int>(d.line);
+      if (d.line) ImGui::TextWrapped("%sline %u: %s: %s", tag.c_str(), d.line, d.severity.c_str(), d.message.c_str());
+      else ImGui::TextWrapped("%s%s: %s", tag.c_str(), d.severity.c_str(), d.message.c_str());
+      note_widget(slot == 0 ? "source/errorA" : "source/errorB");
+      break;
+    }
+    ImGui::PopStyleColor();
+  }
+  if (!file && s.shows_yours(slot) && s.yours.stale) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
+    ImGui::TextWrapped("%sSTALE: the replay and this listing are the last good build's; the file has changed since.",
+                       tag.c_str());
+    ImGui::PopStyleColor();
+    note_widget("source/stale");
+  }
   if (first > 0 && static_cast<size_t>(first) <= lines.size()) {
     std::string text = lines[static_cast<size_t>(first - 1)];
     text.erase(0, std::min(text.find_first_not_of(" \t"), text.size()));
@@ -111,14 +177,28 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
   }
   ImGui::BeginChild("##src", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   const float lh = ImGui::GetTextLineHeightWithSpacing();
-  // Scroll the first highlighted line into view when the step or the trace changes.
-  if (scrolled_trace_[slot] != v.trace || scrolled_step_[slot] != v.step) {
-    scrolled_trace_[slot] = v.trace;
-    scrolled_step_[slot] = v.step;
+  // Scroll the first highlighted line into view when the step or the trace changes (the file: its first error,
+  // when the file or its errors change).
+  const std::string scroll_key = file ? "file " + std::to_string(first_error) + " " + std::to_string(text.size())
+                                      : std::to_string(reinterpret_cast<uintptr_t>(v.trace)) + " " + std::to_string(v.step);
+  if (scroll_key_[slot] != scroll_key) {
+    scroll_key_[slot] = scroll_key;
+    scroll_frames_[slot] = 3;  // a listing that has just appeared can scroll only once its height is known
+  }
+  if (scroll_frames_[slot] > 0) {
+    --scroll_frames_[slot];
     // Where racecheck found races, they are the lesson (the step's line is written out above): the
     // listing opens at the first race line.
     int target = races.empty() ? first : static_cast<int>(races.front()->first_line);
     for (const SessionRace* r : races) target = std::min(target, static_cast<int>(r->first_line));
+    if (file) {  // its first error; else the code under the comment block, from its launch shape on
+      target = first_error;
+      for (size_t i = 0; i < lines.size() && target == 0; ++i) {
+        const size_t at = lines[i].find_first_not_of(" \t");
+        const bool comment = at != std::string::npos && lines[i].compare(at, 2, "//") == 0;
+        if (!comment && lines[i].find("RS_LAUNCH_SHAPE") != std::string::npos) target = static_cast<int>(i) + 1;
+      }
+    }
     if (target > 0) ImGui::SetScrollY(std::max(0.0f, (target - 1) * lh - ImGui::GetWindowHeight() * 0.3f));
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -136,7 +216,29 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
       if (st && st->barrier_line == line) dl->AddRectFilled(ImVec2(p.x, p.y + lh - 3), ImVec2(p.x + w, p.y + lh), color::kPurple);
       ImGui::TextDisabled("%4d", line);
       ImGui::SameLine();
+      const float text_x = ImGui::GetCursorScreenPos().x;
       ImGui::TextUnformatted(lines[static_cast<size_t>(i)].c_str());
+      const std::string diag = diags.empty() ? std::string() : diagnostic_mark(diags, line);
+      if (!diag.empty()) {  // a compile error here: a bar, the column underlined, the message beside the line
+        const bool hovered = ImGui::IsItemHovered();
+        bool error_here = false;  // an error (vermillion), or only warnings and notes (orange)
+        for (const YoursDiagnostic& d : diags) error_here = error_here || (static_cast<int>(d.line) == line && is_error(d));
+        const ImU32 c = error_here ? color::kVermillion : color::kOrange;
+        dl->AddRectFilled(p, ImVec2(p.x + std::max(4.0f, lh * 0.2f), p.y + lh), c);
+        const std::string& src = lines[static_cast<size_t>(i)];
+        for (const YoursDiagnostic& d : diags) {
+          if (static_cast<int>(d.line) != line || d.column == 0) continue;
+          const size_t col = std::min<size_t>(d.column - 1, src.size());
+          const float x0 = text_x + ImGui::CalcTextSize(src.substr(0, col).c_str()).x;
+          const float w1 = col < src.size() ? ImGui::CalcTextSize(src.substr(col, 1).c_str()).x : lh * 0.4f;
+          dl->AddRectFilled(ImVec2(x0, p.y + lh - 4), ImVec2(x0 + std::max(w1, lh * 0.4f), p.y + lh - 1), c);
+        }
+        ImGui::SameLine();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%s", diag.c_str());
+        note_rect("source/error-line/" + std::to_string(line), p, ImVec2(p.x + w, p.y + lh));  // the row, as seen
+        if (hovered || ImGui::IsItemHovered()) ImGui::SetTooltip("line %d: %s", line, diag.substr(3).c_str());
+        continue;
+      }
       if (!mark.empty()) {
         const bool hovered = ImGui::IsItemHovered();
         ImGui::SameLine();

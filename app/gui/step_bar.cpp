@@ -24,12 +24,16 @@ std::string sentence(const AppState& s, int slot) {
   const Step* st = v.current();
   if (!st) {
     const Pick& p = slot == 0 ? s.a : s.b;
-    return std::string(s.compare ? (slot ? "B  " : "A  ") : "") + kernel_info(p.kernel).name + " @" +
-           std::to_string(p.block_size) + ": " + (s.recorded() ? "no trace in the session" : "no trace yet");
+    const std::string why = s.shows_yours(slot) ? s.yours.status
+                            : s.recorded()      ? "no trace in the session"
+                                                : "no trace yet";
+    return std::string(s.compare ? (slot ? "B  " : "A  ") : "") + s.side_name(slot) + " @" +
+           std::to_string(p.block_size) + ": " + why;
   }
   const TraceMeta& m = v.trace->trace.meta;
   char b[160];
-  std::snprintf(b, sizeof b, "%s%s @%u: ", s.compare ? (slot ? "B  " : "A  ") : "", m.kernel.c_str(), m.block_size);
+  std::snprintf(b, sizeof b, "%s%s%s @%u: ", s.compare ? (slot ? "B  " : "A  ") : "",
+                s.shows_yours(slot) && s.yours.stale ? "STALE " : "", m.kernel.c_str(), m.block_size);
   std::string out = b;
   if (slot == 1 && s.step >= v.num_steps()) out += "holds at its last step, " + std::to_string(v.step) + ", which ";
   out += "ends at " + step_end(*v.trace, *st);
@@ -42,6 +46,23 @@ std::string sentence(const AppState& s, int slot) {
   if (!v.trace->correct) out += "; the tracing build's sum differs from the CPU reference!";
   return out;
 }
+
+// The user's kernel's banner as one line that fits `width` pixels: the whole of it, or as much as fits and "..."
+// (the controls panel and the hover show all of it).
+std::string banner_line(const std::string& banner, float width) {
+  const std::string text = "Your kernel: " + banner;
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  size_t lo = 0, hi = text.size();
+  while (lo + 1 < hi) {  // the longest prefix that fits with "..."
+    const size_t mid = (lo + hi) / 2;
+    if (ImGui::CalcTextSize((text.substr(0, mid) + "...").c_str()).x <= width) lo = mid;
+    else hi = mid;
+  }
+  return text.substr(0, lo) + "...";
+}
+
+// Whether the step bar shows the user's kernel's banner (it is open and has one).
+bool has_banner(const AppState& s) { return s.yours.open() && !s.yours.banner.empty(); }
 
 float controls_width() {
   const ImGuiStyle& st = ImGui::GetStyle();
@@ -63,6 +84,7 @@ float StepBar::height(const AppState& s, float width) {
   }
   float h = std::max(ImGui::GetFrameHeight(), text_h);
   if (!s.error.empty()) h += ImGui::CalcTextSize(("Error: " + s.error).c_str(), nullptr, false, width).y + st.ItemSpacing.y;
+  if (has_banner(s)) h += ImGui::GetTextLineHeight() + st.ItemSpacing.y;
   return h + 2 * st.WindowPadding.y;
 }
 
@@ -117,6 +139,22 @@ void StepBar::drawContent(AppState& s) {
     ImGui::TextWrapped("Error: %s", s.error.c_str());
     ImGui::PopStyleColor();
     note_widget("step/error");
+  }
+  // The user's kernel's banner: one line (a compile error at its line, a deleted file, a run stopped by the time
+  // limit or a CUDA fault); the whole of it on hover and in the controls panel.
+  if (has_banner(s)) {
+    const YoursState& y = s.yours;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.35f, 1));
+    ImGui::TextUnformatted(banner_line(y.banner, ImGui::GetContentRegionAvail().x).c_str());
+    ImGui::PopStyleColor();
+    note_widget("step/yours-banner");
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+      ImGui::TextUnformatted((y.banner_more.empty() ? y.banner : y.banner_more).c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
   }
 }
 

@@ -110,6 +110,88 @@ std::string metric_text(const SessionMetric& v) {
 }
 }  // namespace
 
+namespace {
+
+// The user's kernel's row under the track's kernels (its time from its own run: the record's timing row, or the
+// session's), then CUB's, timed in that same run where there is one: the time to beat.
+void yours_rows(const AppState& s, unsigned bs, double peak, int cols, double first_ms) {
+  const YoursState& y = s.yours;
+  auto it = y.timings.find(bs);
+  const Timing* t = it == y.timings.end() ? nullptr : &it->second;
+  const bool same_n = y.n == s.n;
+  auto rest = [&](int from) {
+    for (int c = from; c < cols; ++c) ImGui::TableNextColumn();
+  };
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  if (s.shows_yours(0)) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(color::kPurple, 0.35f));
+  const bool wrong = y.wrong_sum.count(bs) > 0;
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(wrong ? color::kVermillion : color::kYours), "%s%s%s", y.name.c_str(),
+                     y.stale ? " (stale)" : "", wrong ? " WRONG" : "");
+  note_widget("table/yours");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Your kernel (%s), timed in its own run%s%s.", y.path.empty() ? y.session.c_str() : y.path.c_str(),
+                      y.n ? (" at N = " + std::to_string(y.n)).c_str() : "",
+                      y.stale ? "; the file has changed since (stale)" : "");
+  }
+  if (!t) {
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("-");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s", !y.takes(bs)          ? "Its launch shape does not take this block size."
+                              : !s.have_device && y.session.empty() ? "Timing your kernel needs a CUDA GPU."
+                                                                    : "Not timed at this block size yet.");
+    }
+    rest(2);
+  } else {
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4f", t->median_ms);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("median %.4f ms, min %.4f, max %.4f, %d samples", t->median_ms, t->min_ms, t->max_ms, t->samples);
+    }
+    ImGui::TableNextColumn();
+    if (t->launches) ImGui::Text("%u", t->launches);
+    else ImGui::TextDisabled("?");
+    ImGui::TableNextColumn();
+    ImGui::Text("%.0f", t->gbps);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.1f%%", peak > 0 ? 100 * t->gbps / peak : 0);
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("-");
+    ImGui::TableNextColumn();
+    if (same_n && first_ms > 0) ImGui::Text("%.2fx", first_ms / t->median_ms);
+    else ImGui::TextDisabled("-");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(same_n ? "cumulative speedup: the track's first kernel's time / yours"
+                               : "Timed at another N than the table's kernels: no speedup.");
+    }
+    rest(7);
+  }
+  const double cub_ms = y.cub_ms > 0 ? y.cub_ms : s.cub_ms;
+  if (cub_ms <= 0) return;
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("cub::DeviceReduce::Sum");
+  note_widget("table/cub");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", y.cub_ms > 0 ? "CUB's sum, timed in your kernel's run: the time to beat."
+                                          : "CUB's sum on the same input: the time to beat.");
+  }
+  ImGui::TableNextColumn();
+  ImGui::Text("%.4f", cub_ms);
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("?");
+  const uint64_t n = y.cub_ms > 0 ? y.n : s.n;
+  const double gbps = y.cub_ms > 0 && y.cub_gbps > 0 ? y.cub_gbps : static_cast<double>(n) * 4 / (cub_ms * 1e6);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.0f", gbps);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.1f%%", peak > 0 ? 100 * gbps / peak : 0);
+  rest(5);
+}
+
+}  // namespace
+
 void TimingPanel::drawTable(AppState& s) {
   const unsigned bs = s.a.block_size;
   const double peak = s.peak_gbps();
@@ -133,7 +215,8 @@ void TimingPanel::drawTable(AppState& s) {
   }
   const int cols = (has_source ? 9 : 7) + static_cast<int>(metric_cols.size());
   const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
-  const int rows = static_cast<int>(kernels.size()) + 1 + (has_source && track.cpu_name[0] ? 1 : 0);
+  const int rows = static_cast<int>(kernels.size()) + 1 + (has_source && track.cpu_name[0] ? 1 : 0) +
+                   (s.yours.open() ? 2 : 0);
   const ImVec2 outer(0, row_h * static_cast<float>(rows) + ImGui::GetStyle().ScrollbarSize + 4);
   double first_source = 0;
   // Step and cumulative speedups only between kernels that do the same job (table_speedups).
@@ -194,7 +277,7 @@ void TimingPanel::drawTable(AppState& s) {
       const Speedup sp = speedups[row++];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      if (k.id == s.a.kernel) {
+      if (k.id == s.a.kernel && !s.shows_yours(0)) {
         ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(color::kPurple, 0.35f));
       }
       if (s.wrong_sum.count({k.id, bs})) {
@@ -286,6 +369,13 @@ void TimingPanel::drawTable(AppState& s) {
         }
       }
     }
+    if (s.yours.open()) {
+      double first_ms = 0;  // the track's first sum's time, for the cumulative speedup
+      for (size_t i = 0; i < kernels.size() && first_ms <= 0; ++i) {
+        if (kernel_info(kernels[i]).op == ReduceOp::Sum && !kernel_info(kernels[i]).pitfall) first_ms = times[i];
+      }
+      yours_rows(s, bs, peak, cols, first_ms);
+    }
     ImGui::EndTable();
   }
   // The selected kernel's metrics as lines (the table's columns may be scrolled out of view), each
@@ -317,8 +407,14 @@ void TimingPanel::drawTable(AppState& s) {
       char tip[256];
       std::snprintf(tip, sizeof tip, "%s at %u threads: %.4f ms (min %.4f, max %.4f)\n%.0f GB/s, %.1f%% of peak",
                     k.name, bs, t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak);
-      plot::Bar(k.name, t->median_ms, k.id == s.a.kernel ? color::kPurple : color::kBlue, tip,
+      plot::Bar(k.name, t->median_ms, k.id == s.a.kernel && !s.shows_yours(0) ? color::kPurple : color::kBlue, tip,
                 short_kernel_name(k).c_str());
+    }
+    if (auto it = s.yours.timings.find(bs); it != s.yours.timings.end()) {  // the user's kernel, in its own colour
+      char tip[256];
+      std::snprintf(tip, sizeof tip, "%s (yours) at %u threads: %.4f ms, %.0f GB/s%s", s.yours.name.c_str(), bs,
+                    it->second.median_ms, it->second.gbps, s.yours.n == s.n ? "" : " (timed at another N)");
+      plot::Bar(s.yours.name.c_str(), it->second.median_ms, color::kYours, tip, "yours");
     }
     plot::EndBarChart();
   }

@@ -165,6 +165,26 @@ std::string warps_line(const AppState& s, int slot) {
          " active" + (diverged ? ", " + std::to_string(diverged) + " diverged" : std::string());
 }
 
+// Over side A's replay while it shows a stale trace of the user's kernel (the file does not compile now, is
+// gone, or its run failed): a vermillion frame around the box at (x, y), w x h, and a badge at its top right
+// that says so in words. Drawn on the foreground, over the panels.
+void stale_mark(const AppState& s, float x, float y, float w, float h) {
+  if (!s.shows_yours(0) || !s.yours.stale || !s.view(0).trace) return;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const float t = std::max(3.0f, ImGui::GetFontSize() * 0.2f);
+  dl->AddRect(ImVec2(x + t / 2, y + t / 2), ImVec2(x + w - t / 2, y + h - t / 2), color::kVermillion, 0, 0, t);
+  const char* words = "STALE: the last good build (the file has changed)";
+  const ImVec2 ts = ImGui::CalcTextSize(words);
+  const float pad = ImGui::GetFontSize() * 0.3f;
+  const float bx1 = x + w - t, bx0 = std::max(x + t, bx1 - ts.x - 2 * pad);
+  const float by0 = y + t, by1 = by0 + ts.y + 2 * pad;
+  dl->AddRectFilled(ImVec2(bx0, by0), ImVec2(bx1, by1), color::kVermillion);
+  dl->PushClipRect(ImVec2(bx0, by0), ImVec2(bx1, by1), true);
+  dl->AddText(ImVec2(bx0 + pad, by0 + pad), color::rgb(255, 255, 255), words);
+  dl->PopClipRect();
+  note_rect("replay/stale", ImVec2(bx0, by0), ImVec2(bx1, by1));
+}
+
 // The replay column: one side, or A above B (compare), each side's warps under its views (one side) or
 // both warps panels side by side at the bottom (compare).
 void draw_replay(AppState& s, Panels& p, float x, float y, float w, float h) {
@@ -180,6 +200,7 @@ void draw_replay(AppState& s, Panels& p, float x, float y, float w, float h) {
     const float warps = std::min(warps_want(s, 0, w), h * 0.4f);
     const float left = draw_views(s, p, 0, asks, x, y, w, h - warps, false);
     p.warps[0].draw(s, ImVec2(x, y + h - warps - left), ImVec2(w, warps + left));
+    stale_mark(s, x, y, w, h);
     return;
   }
   // Compare: the warps panels side by side at the bottom, as tall as the taller wants (at most 30%);
@@ -218,6 +239,7 @@ void draw_replay(AppState& s, Panels& p, float x, float y, float w, float h) {
     else draw_views(s, p, i, asks[i], x, top, w, bands[i], true, fold_warps ? warps_line(s, i) : std::string());
     top += bands[i];
   }
+  stale_mark(s, x, y, w, bands[0]);
   if (fold_warps) return;
   for (int i = 0; i < 2; ++i) p.warps[i].draw(s, ImVec2(x + half * static_cast<float>(i), y + upper), ImVec2(half, warps));
 }
@@ -248,6 +270,26 @@ void draw_panels(AppState& s, Panels& p, float top) {
   p.controls.draw(s, ImVec2(0, top), ImVec2(c.left, h));
   if (s.large_charts) {
     p.timing.draw(s, ImVec2(c.left, top), ImVec2(d.x - c.left, h));
+    return;
+  }
+  if (s.shows_yours(0) && !s.view(0).trace && !s.compare) {
+    // The user's kernel without a trace (no GPU, a first run going, or a file that does not compile): the replay has
+    // nothing to show, so its place goes to the file (its errors at their lines) under one line saying why; the
+    // timings take the right column.
+    const std::string why = s.view(0).missing;
+    const float pad = 2 * ImGui::GetStyle().WindowPadding.y;
+    const float note = std::min(h * 0.3f, ImGui::CalcTextSize(why.c_str(), nullptr, false,
+                                                             c.middle - 2 * ImGui::GetStyle().WindowPadding.x).y + pad);
+    ImGui::SetNextWindowPos(ImVec2(c.left, top), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(c.middle, note), ImGuiCond_Always);
+    ImGui::Begin("##yours-note", nullptr,
+                 ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                     ImGuiWindowFlags_NoSavedSettings);
+    ImGui::TextWrapped("%s", why.c_str());
+    note_rect("panel/yours-note", ImVec2(c.left, top), ImVec2(c.left + c.middle, top + note));
+    ImGui::End();
+    p.source.draw(s, ImVec2(c.left, top + note), ImVec2(c.middle, h - note));
+    p.timing.draw(s, ImVec2(c.left + c.middle, top), ImVec2(c.right, h));
     return;
   }
   draw_replay(s, p, c.left, top, c.middle, h);

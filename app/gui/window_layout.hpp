@@ -1,6 +1,7 @@
 // Where the window's panels go in each frame (layout.hpp does the arithmetic): the step bar under the
 // menu; the controls on the left; each side's replay views in the middle (compare mode: A's above B's,
-// their warps panels side by side under them); the source, the bank view and the timings on the right.
+// their warps panels side by side under them); the source, the bank view and the timings on the right. The user's
+// kernel without a trace: its file in the replay's place, the timings on the right.
 #pragma once
 
 #include "panels.hpp"
