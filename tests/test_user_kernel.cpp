@@ -406,6 +406,34 @@ TEST(UserKernelCompile, HalfWrittenFile) {
   fs::remove_all(dir);
 }
 
+// Every exercise's starting file (embedded: `new --exercise`) and its reference solution (kernels/user/solutions/)
+// compile in both builds, for int32 and float32, and the solution declares the launch shape its check needs. On
+// the H100 each starting file fails its exercise's check and each solution passes (scripts/device/user_kernel.sh).
+TEST(UserKernelCompile, EveryExerciseAndSolution) {
+  REQUIRE_NVRTC();
+  ASSERT_GE(exercise_starting_files().size(), 6u);
+  for (const StartingFile& x : exercise_starting_files()) {
+    SCOPED_TRACE(x.kernel);
+    const UserCompileResult start = compile_user_kernel(x.text, std::string(x.kernel) + ".cu");
+    ASSERT_TRUE(start.ok()) << all(start.diagnostics);
+    EXPECT_EQ(start.kernel->dtypes, dtype_bit(DType::Int32) | dtype_bit(DType::Float32));
+    const fs::path sol = fs::path(RS_SOURCE_DIR) / "kernels/user/solutions" / (std::string(x.kernel) + ".cu");
+    const UserCompileResult solved = compile_user_kernel_file(sol.string());
+    ASSERT_TRUE(solved.ok()) << all(solved.diagnostics);
+    EXPECT_EQ(solved.kernel->dtypes, dtype_bit(DType::Int32) | dtype_bit(DType::Float32));
+    const std::string name = x.kernel;
+    if (name == "first_add") {
+      EXPECT_EQ(start.kernel->shape.inputs_per_thread, 1u);
+      EXPECT_EQ(solved.kernel->shape.inputs_per_thread, 2u);
+    }
+    if (name == "single_pass") {
+      EXPECT_EQ(start.kernel->shape.finish, Finish::Relaunch);
+      EXPECT_EQ(solved.kernel->shape.finish, Finish::SinglePass);
+    }
+    if (name == "shuffle" || name == "unroll_last_warp") EXPECT_EQ(solved.kernel->shape.min_block_size, 64u);
+  }
+}
+
 // A kernel compiled by one process and run by another (save_user_kernel, `--compiled FILE`): every field comes
 // back; a file that is not one, or is cut short, is refused with its name.
 TEST(UserKernelCompiled, SavedAndLoaded) {
