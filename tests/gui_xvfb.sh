@@ -522,10 +522,11 @@ else
   skip "no tests/fixtures/multigpu-synthetic.rssession: the multigpu tab not checked"
 fi
 MAP="$dir/mgnone.map"; rm -f "$dir/mg.ini"
-REDUCESCOPE_CONFIG="$dir/mg.ini" SCREEN=1280x720 with_app mgnone "--kernel reduce1 --block-size 256 --view multigpu" true >/dev/null
+# (assets/sessions/h100.rssession: the bundled h100-tracks session holds the 2 x H200 recording since 2026-11-24)
+REDUCESCOPE_CONFIG="$dir/mg.ini" SCREEN=1280x720 with_app mgnone "$(dirname "$0")/../assets/sessions/h100.rssession --kernel reduce1 --block-size 256 --view multigpu" true >/dev/null
 [ -n "$(rect "$MAP" multigpu/none)" ] && [ -z "$(rect "$MAP" multigpu/lanes)" ] && [ -n "$(rect "$MAP" step/slider)" ] \
   && ok "multigpu: a session without a recording says how to get one; the replay keeps its place" \
-  || bad "multigpu: no 'no multi-GPU recording' line for the bundled session"
+  || bad "multigpu: no 'no multi-GPU recording' line for a session without one"
 
 # 17. Your own kernel without a GPU (screenshots: docs/screenshots/yours/, copied from $dir/yours/*.png).
 yd="$dir/yours"; fy="$(dirname "$0")/fixtures/yours"
