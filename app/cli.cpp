@@ -25,6 +25,9 @@ constexpr size_t kUsageWidth = 109;
 void finish(cli::Parsing& p, const std::string& topic) {
   Options& o = p.o;
   const Command cmd = o.command;
+  if (o.reload_saves && o.kernel_file.empty()) {
+    throw UsageError("--reload-bench N needs --kernel-file FILE.cu (the file it saves N times)");
+  }
   // A kernel file of the user's: no track, no kernel list.
   if (cmd == Command::New) {
     if (o.from.empty() == o.exercise.empty()) {

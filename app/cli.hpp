@@ -94,6 +94,8 @@ struct Options {
   bool play = false;                    // --play: start playing the replay
   bool large_charts = false;            // --large-charts: the timing charts in place of the replay
   bool stats = false;                   // --stats: print first-frame time, frame times, toggle latencies at exit
+  int reload_saves = 0;                 // --reload-bench N: with --kernel-file, save the file N times and print
+                                        // each save -> new trace on screen (app/gui/reload_bench.hpp); 0: off
   std::string export_dir;               // --export-dir DIR: where File > Export writes (default ./reducescope-charts)
   bool have_kernel = false, have_block_size = false, have_n = false, have_pattern = false;  // given explicitly
   bool have_track = false, have_type = false;

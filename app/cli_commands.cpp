@@ -69,6 +69,7 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--step", .arg = "S", .section = Section::Automation},
            {.opt = "--frames", .arg = "F", .section = Section::Automation},
            {.opt = "--stats", .section = Section::Automation},
+           {.opt = "--reload-bench", .arg = "N", .in_overview = false, .section = Section::Automation},
        }},
        1,
        "With no command, opens the window: kernel list, block size, step-by-step replay of one\n"

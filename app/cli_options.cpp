@@ -304,6 +304,12 @@ const std::vector<OptionSpec>& option_table() {
       {"--help-overlay", false, set_switch<&Options::help_overlay>},
       {"--play", false, set_switch<&Options::play>},
       {"--stats", false, set_switch<&Options::stats>},
+      {"--reload-bench", true,
+       [](Parsing& p, const std::string& v) {
+         if (!parse_uint(v, p.o.reload_saves) || p.o.reload_saves < 1 || p.o.reload_saves > 1000) {
+           throw UsageError("--reload-bench: '" + v + "' must be 1 to 1000 saves");
+         }
+       }},
       {"--large-charts", false, set_switch<&Options::large_charts>},
       {"--export-dir", true, [](Parsing& p, const std::string& v) { p.o.export_dir = v; }},
   };

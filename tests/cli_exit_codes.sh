@@ -409,6 +409,10 @@ expect_rc 2 check "$TMP/k.cu" --exercise nope
 expect_in "$ERR" "not an exercise" "check --exercise nope"
 expect_in "$ERR" "bank_conflicts, divergence" "check --exercise nope lists the exercises"
 usage_case check "$TMP/k.cu" --kernel-timeout 0
+usage_case --reload-bench 20
+expect_in "$ERR" "needs --kernel-file" "--reload-bench without a kernel file"
+usage_case --kernel-file "$TMP/k.cu" --reload-bench 0
+usage_case bench --reload-bench 20
 usage_case new --exercise bank_conflicts --from reduce1 "$TMP/x.cu"
 expect_rc 2 new --exercise nope "$TMP/x.cu"
 expect_in "$ERR" "not an exercise" "new --exercise nope"

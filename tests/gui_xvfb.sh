@@ -658,8 +658,13 @@ if [ -f "$fy/my_reduce1.rssession" ]; then
     && grep -q "^yours: my_reduce1 (side A): recorded on NVIDIA H100" "$dir/yours-session.log" \
     && ok "yours: the session's my_reduce1 is side A, reduce1 side B, at step 3" \
     || bad "yours: the session's user kernel not shown ($(grep -E '^(screenshot|yours)' "$dir/yours-session.log" | tr '\n' ' '))"
-  for w in A/kernel/yours panel/smemA panel/smemB panel/warpsA table/yours table/cub; do
+  for w in A/kernel/yours panel/smemA panel/smemB panel/warpsA; do
     [ -n "$(rect "$MAP" $w)" ] && ok "yours (session): $w drawn" || bad "yours (session): no $w"
+  done
+  # The timing panel scrolls the user's kernel's rows (its own and CUB's, the table's last) into view.
+  for w in table/yours table/cub; do
+    inside "$(rect "$MAP" $w)" && ok "yours (session): $w on screen at 1280x720" \
+      || bad "yours (session): $w off screen or missing ('$(rect "$MAP" $w)')"
   done
   # With the kernel file open beside it: the recording is its trace; a change to the file makes it stale.
   cp "$fy/my_reduce1.cu" "$yd/seed/my_reduce1.cu"
@@ -683,6 +688,15 @@ if [ -f "$fy/my_reduce1.rssession" ]; then
 else
   skip "no tests/fixtures/yours/my_reduce1.rssession: a session's user kernel not checked"
 fi
+
+# 17e. --reload-bench (the save -> new trace benchmark) without a GPU: says the run needs one, exits 1, and
+# leaves the file as it was.
+cp "$yd/start.cu" "$yd/bench.cu"
+REDUCESCOPE_CONFIG="$yd/s.ini" with_app yours-bench "--kernel-file $yd/bench.cu --reload-bench 3" true >/dev/null
+rc=$?
+[ $rc -eq 1 ] && grep -q "^reload-bench: stopped: the file's run needs a CUDA GPU" "$dir/yours-bench.log" \
+  && cmp -s "$yd/start.cu" "$yd/bench.cu" && ok "yours: --reload-bench without a GPU says it needs one, exit 1, file kept" \
+  || bad "yours: --reload-bench without a GPU (exit $rc: $(grep '^reload-bench' "$dir/yours-bench.log" | tr '\n' ' '))"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -100,6 +100,8 @@ struct YoursState {
                               // failed; the replay is marked STALE
   bool gone = false;          // the file is not there (deleted or moved; or not saved yet)
   bool busy = false;          // compiling, running or checking now
+  uint64_t arrivals = 0;      // good runs taken from the file's worker so far, each a new trace (--reload-bench
+                              // waits for the next one)
   std::string status;         // one line: what is being done, or what the file can do ("compiles; running it needs a
                               // CUDA GPU")
   std::string banner;         // one line, red: the compile error, a deleted file, the worker's end ("": none)

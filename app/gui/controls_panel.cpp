@@ -205,27 +205,9 @@ void select_yours(AppState& s, bool on) {
   s.selection_changed = true;
 }
 
-// A tick (green) or a cross (vermillion), a text line high, then the rest of the line.
-void check_mark(bool pass) {
-  const float h = ImGui::GetTextLineHeight();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float t = std::max(2.0f, h * 0.14f);
-  if (pass) {
-    const ImVec2 pts[3] = {ImVec2(p.x + h * 0.15f, p.y + h * 0.55f), ImVec2(p.x + h * 0.4f, p.y + h * 0.8f),
-                           ImVec2(p.x + h * 0.85f, p.y + h * 0.2f)};
-    dl->AddPolyline(pts, 3, color::kGreen, 0, t);
-  } else {
-    dl->AddLine(ImVec2(p.x + h * 0.2f, p.y + h * 0.2f), ImVec2(p.x + h * 0.8f, p.y + h * 0.8f), color::kVermillion, t);
-    dl->AddLine(ImVec2(p.x + h * 0.8f, p.y + h * 0.2f), ImVec2(p.x + h * 0.2f, p.y + h * 0.8f), color::kVermillion, t);
-  }
-  ImGui::Dummy(ImVec2(h, h));
-  ImGui::SameLine();
-}
-
 // Under the list while side A shows the user's kernel: its file, launch shape and status, the banner (a compile
 // error, a deleted file, a run stopped by the time limit or a CUDA fault) in full, and the exercise: a combo to
-// choose one, then each check with a tick or a cross, its figure and, for a failure, the hint.
+// choose one and how many of its checks pass (the checks themselves: draw_exercise_band, over the replay).
 void draw_yours(AppState& s) {
   YoursState& y = s.yours;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kYours));
@@ -266,24 +248,12 @@ void draw_yours(AppState& s) {
     note_widget("yours/exercise");
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("After each good run the window runs `reducescope check FILE --exercise NAME` on the GPU\n"
-                        "and lists its checks here (`reducescope new --exercise NAME FILE.cu` writes its starting file).");
+                        "and shows its checks over the replay (`reducescope new --exercise NAME FILE.cu` writes its starting file).");
     }
   }
-  if (!y.checks_note.empty()) {
-    ImGui::TextWrapped("%s", y.checks_note.c_str());
+  if (!y.checks_note.empty()) {  // the checks themselves: over the replay (draw_exercise_band), where they have room
+    ImGui::TextWrapped("%s%s", y.checks_note.c_str(), y.checks.empty() || !s.shows_yours(0) ? "" : " (above the replay)");
     note_widget("yours/checks-note");
-  }
-  for (const YoursCheck& c : y.checks) {
-    check_mark(c.pass);
-    ImGui::TextWrapped("%s: %s", c.name.c_str(), c.figure.c_str());
-    note_widget("yours/check/" + c.name);
-    if (!c.pass && !c.hint.empty()) {
-      ImGui::Indent(ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x);
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("hint: %s", c.hint.c_str());
-      ImGui::PopStyleColor();
-      ImGui::Unindent(ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x);
-    }
   }
 }
 

@@ -14,7 +14,9 @@ namespace rs::gui {
 using Clock = std::chrono::steady_clock;
 
 DataFeed::DataFeed(int want_step, Clock::time_point t_start, double kernel_timeout_s)
-    : t_start_(t_start),
+    : worker_(&gate_),
+      kernel_file_(gate_),
+      t_start_(t_start),
       // The bundled recording: both tracks (h100.rssession, the first release's, harris only, stays as a fixture).
       bundled_((asset_dir() / "sessions" / "h100-tracks.rssession").string()),
       want_step_(want_step),

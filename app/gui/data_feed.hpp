@@ -68,6 +68,7 @@ class DataFeed {
   // line chose side A's kernel and the session has a trace of it. open_session.
   void take_session_yours(AppState& s);
 
+  GpuGate gate_;                // the GPU's turns between the two below (declared first: it outlives them)
   GpuWorker worker_;
   KernelFileFeed kernel_file_;  // the user's kernel file, when one is open
   std::chrono::steady_clock::time_point t_start_;

@@ -29,6 +29,14 @@ Session live_session(const AppState& s) {
   for (const auto& [key, t] : s.timings) {
     out.timings.push_back(to_session_timing(key.first, key.second, t, !s.wrong_sum.count(key)));
   }
+  // The user's kernel file's runs here on this input (as `record --kernel-file` stores them: rows under its name).
+  const YoursState& y = s.yours;
+  if (y.open() && y.session.empty() && y.n == s.n) {
+    for (const auto& [bs, t] : y.timings) {
+      out.timings.push_back({y.name, bs, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
+                             t.pct_peak, !y.wrong_sum.count(bs), t.launches});
+    }
+  }
   return out;
 }
 
@@ -69,7 +77,11 @@ void Exports::start_web_page(AppState& s) {
   if (!ses) {
     Session live = live_session(s);
     for (const auto& t : {s.shown, s.shown_b}) {
-      if (t) live.traces.push_back(t->trace);
+      if (t && t->trace.meta.track != kYoursTrack) live.traces.push_back(t->trace);
+    }
+    // The user's kernel's traces at every block size it ran at here (track "yours", its source inside).
+    if (s.yours.open() && s.yours.session.empty()) {
+      for (const auto& [bs, t] : s.yours.traces) live.traces.push_back(t->trace);
     }
     ses = std::make_shared<const Session>(std::move(live));
   }

@@ -59,7 +59,7 @@ void render(GLFWwindow* win) {
 
 App::App(const Options& o, GLFWwindow* win, AppState& s, std::chrono::steady_clock::time_point t_start)
     : o(o), win(win), s(s), feed(o.step, t_start, o.kernel_timeout_s), exports(o.export_dir), theme(content_scale(win)),
-      automation(o, t_start) {
+      automation(o, t_start), reload(o.reload_saves, o.kernel_file, t_start) {
   if (!o.kernel_file.empty()) feed.open_kernel_file(s, o.kernel_file, o.exercise);
   feed.start(s, o.file, o.have_kernel);
 }
@@ -88,7 +88,8 @@ bool frame(App& a) {
   const bool done = a.automation.end_frame(a.win, a.s, a.feed.idle(), a.exports.running());
   glfwSwapBuffers(a.win);
   a.automation.frame_shown();
-  return !done;
+  const bool reload_done = a.reload.frame_shown(a.s, a.feed.idle());
+  return !done && !reload_done;
 }
 
 }  // namespace rs::gui

@@ -11,6 +11,7 @@
 #include "data_feed.hpp"
 #include "exports.hpp"
 #include "open_dialog.hpp"
+#include "reload_bench.hpp"
 #include "theme.hpp"
 #include "window_layout.hpp"
 
@@ -33,6 +34,7 @@ struct App {
   OpenDialog open_dialog;  // File > Open, File > Open kernel file
   Theme theme;        // font and colours at the UI scale
   Automation automation;  // --frames, --screenshot, --stats, the widget map
+  ReloadBench reload;     // --reload-bench: save -> new trace on screen
 };
 
 // Runs one frame: polls the events and the GPU worker, reads the keys, draws the UI and renders it,

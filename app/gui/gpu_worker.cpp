@@ -8,7 +8,7 @@
 
 namespace rs::gui {
 
-GpuWorker::GpuWorker() : thread_([this] { loop(); }) {}
+GpuWorker::GpuWorker(GpuGate* gate) : gate_(gate ? *gate : own_gate_), thread_([this] { loop(); }) {}
 
 GpuWorker::~GpuWorker() {
   {
@@ -71,7 +71,15 @@ void GpuWorker::loop() {
   TextHistogram histograms(*gpu);  // the histogram kernels count the text: N bytes timed, fewer traced
   std::set<std::pair<KernelId, unsigned>> timed;  // measured on the current input
   bool have_refs = false;
+  auto stopping = [&] {
+    std::lock_guard<std::mutex> lock(mu_);
+    return stop_;
+  };
+  // Each measurement starts at a boundary of the gate (gpu_gate.hpp): there it waits while the user's kernel's
+  // worker has the GPU.
+  auto boundary = [&] { gate_.boundary(true, stopping); };
   for (;;) {
+    gate_.boundary(false, stopping);  // waiting for a request: not measuring
     Request r;
     {
       std::unique_lock<std::mutex> lock(mu_);
@@ -91,6 +99,7 @@ void GpuWorker::loop() {
       timed.clear();
       have_refs = false;
     }
+    boundary();
     try {
       if (r.n != have_n || r.pattern != have_pattern) {
         status("preparing " + std::to_string(r.n) + " " + to_string(r.pattern) + " ints");
@@ -109,6 +118,7 @@ void GpuWorker::loop() {
       for (size_t slot = 0; slot < sides.size(); ++slot) {
         if (slot == 0 && !r.trace_a) continue;
         const Pick p = sides[slot];
+        boundary();
         status(std::string("tracing ") + kernel_info(p.kernel).name + " at " + std::to_string(p.block_size));
         std::shared_ptr<LoadedTrace> loaded;
         if (kernel_info(p.kernel).op == ReduceOp::Histogram) {
@@ -143,6 +153,7 @@ void GpuWorker::loop() {
         // A kernel that does not reduce the input's element type (reproducible_sum: float32 only) is left out of the
         // background timings, not an error that stops them.
         if (kernel_info(p.kernel).op != ReduceOp::Histogram && !kernel_info(p.kernel).takes(gpu->dtype())) return;
+        boundary();
         status(std::string("timing ") + kernel_info(p.kernel).name + " at " + std::to_string(p.block_size) + " (" +
                std::to_string(kGuiSamples) + " samples, L2 flushed)");
         WorkerEvent ev = event(WorkerEvent::Kind::TimingReady);
@@ -162,6 +173,7 @@ void GpuWorker::loop() {
         time_one(order[i], i < sides.size());  // the selected sides are always measured afresh
       }
       if (!superseded() && !have_refs) {
+        boundary();
         status("timing the references: device-to-device copy and CUB");
         WorkerEvent ev = event(WorkerEvent::Kind::References);
         ev.copy_gbps = gpu->time_copy(kGuiSamples).gbps;
@@ -189,6 +201,7 @@ void GpuWorker::loop() {
         return live_paused_;
       };
       while (r.live && !superseded() && !paused()) {
+        boundary();
         WorkerEvent ev = event(WorkerEvent::Kind::LiveSample);
         ev.pick = r.a;
         if (kernel_info(r.a.kernel).op == ReduceOp::Histogram) {

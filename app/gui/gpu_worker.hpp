@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app_state.hpp"
+#include "gpu_gate.hpp"
 
 namespace rs::gui {
 
@@ -56,7 +57,9 @@ struct WorkerEvent {
 
 class GpuWorker {
  public:
-  GpuWorker();
+  // `gate`: shared with the user's kernel's feed (gpu_gate.hpp), which it outlives; nullptr: a gate of its own
+  // that nobody holds (bench/toggle_latency.cpp).
+  explicit GpuWorker(GpuGate* gate = nullptr);
   ~GpuWorker();
   GpuWorker(const GpuWorker&) = delete;
   GpuWorker& operator=(const GpuWorker&) = delete;
@@ -77,6 +80,8 @@ class GpuWorker {
   std::deque<WorkerEvent> events_;
   bool stop_ = false;
   bool live_paused_ = false;
+  GpuGate own_gate_;
+  GpuGate& gate_;
   std::thread thread_;
 };
 

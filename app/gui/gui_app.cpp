@@ -42,12 +42,13 @@ int run_gui(const Options& o) {
     if (!gui::frame(app)) break;
   }
   app.automation.print_stats(app.feed.latencies_ms());
+  app.reload.print();
 
   // --- Shutdown (reverse order) ------------------------------------------------------------
   gui::remember_geometry(win, &geom);  // for the settings, saved as the ImGui context goes
   app.exports.wait();
   gui::close_window(win);
-  return app.automation.exit_code();
+  return app.automation.exit_code() != kExitOk ? app.automation.exit_code() : app.reload.exit_code();
 }
 
 }  // namespace rs

@@ -83,7 +83,7 @@ std::string first_sentence(const std::string& text) {
 
 }  // namespace
 
-KernelFileFeed::KernelFileFeed() {
+KernelFileFeed::KernelFileFeed(GpuGate& gate) : gate_(gate) {
   const std::string stem =
       (fs::temp_directory_path() / ("reducescope-" + std::to_string(::getpid()) + "-yours")).string();
   compiled_path_ = stem + ".rsuk";
@@ -376,6 +376,7 @@ void KernelFileFeed::take(AppState& s, Result& r, bool& new_trace) {
       y.stale = false;
       y.banner = r.text;  // "" or why the sum is wrong
       y.banner_more.clear();
+      ++y.arrivals;
       new_trace = true;
       break;
     }
@@ -434,18 +435,27 @@ void KernelFileFeed::loop() {
       ok = c.ok;
       post(std::move(c));
     }
-    if (ok && j.run && have_build_ && !superseded()) {
-      status("running " + base_name(j.path) + " at " + std::to_string(std::max(j.block_size, build_min_block_)) +
-             " threads in a worker (" +
-             std::to_string(kYoursSamples) + " timed samples, then the trace)");
-      Result r = run(j);
-      ok = r.ok;
-      if (r.kind == Result::Kind::Ran) post(std::move(r));  // else stopped for a newer job
-    }
-    if (ok && j.check && have_build_ && !superseded()) {
-      status("checking the exercise " + j.exercise + " in a worker");
-      Result c = check(j);
-      if (c.kind == Result::Kind::Checked) post(std::move(c));
+    if (ok && (j.run || j.check) && have_build_ && !superseded()) {
+      // The GPU to itself for the run and the checks: the window's GPU worker waits at its next boundary.
+      struct Hold {
+        GpuGate& g;
+        explicit Hold(GpuGate& gate) : g(gate) { g.hold(); }
+        ~Hold() { g.release(); }
+        Hold(const Hold&) = delete;
+        Hold& operator=(const Hold&) = delete;
+      } hold(gate_);
+      if (j.run) {
+        status("running " + base_name(j.path) + " at " + std::to_string(std::max(j.block_size, build_min_block_)) +
+               " threads in a worker (" + std::to_string(kYoursSamples) + " timed samples, then the trace)");
+        Result r = run(j);
+        ok = r.ok;
+        if (r.kind == Result::Kind::Ran) post(std::move(r));  // else stopped for a newer job
+      }
+      if (ok && j.check && !superseded()) {
+        status("checking the exercise " + j.exercise + " in a worker");
+        Result c = check(j);
+        if (c.kind == Result::Kind::Checked) post(std::move(c));
+      }
     }
     post(Result(Result::Kind::Done, j.id));
   }

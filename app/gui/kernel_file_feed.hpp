@@ -12,7 +12,8 @@
 //
 // The thread runs one job at a time: compile (when the file changed), run (record at the selected block size, N and
 // pattern), check (the exercise). A newer job stops the run or check in flight (its worker is killed); a compile in
-// flight finishes first (NVRTC cannot be interrupted; 1-3 s).
+// flight finishes first (NVRTC cannot be interrupted; 1-3 s). The run and the check have the GPU to themselves:
+// they hold the gate (gpu_gate.hpp) the window's GPU worker waits at, so neither's timings are slowed by the other.
 #pragma once
 
 #include <condition_variable>
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "app_state.hpp"
+#include "gpu_gate.hpp"
 
 namespace rs::gui {
 
@@ -34,7 +36,8 @@ inline constexpr int kYoursSamples = 20;
 
 class KernelFileFeed {
  public:
-  KernelFileFeed();
+  // `gate`: shared with the window's GPU worker (gpu_gate.hpp), held for each run and check; it outlives the feed.
+  explicit KernelFileFeed(GpuGate& gate);
   // Stops a run or check in flight (the worker is killed), waits for a compile in flight, removes the temporary files.
   ~KernelFileFeed();
   KernelFileFeed(const KernelFileFeed&) = delete;
@@ -144,6 +147,7 @@ class KernelFileFeed {
   std::string compiled_path_, session_path_;
   bool have_build_ = false;      // compiled_path_ holds the last good build
   unsigned build_min_block_ = 32;  // its launch shape's minimum block size
+  GpuGate& gate_;
   std::thread thread_;
 };
 

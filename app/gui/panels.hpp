@@ -255,6 +255,7 @@ class TimingPanel : public Panel {
   MultiGpuView multigpu_;
   bool tab_applied_ = false;  // AppState::timing_tab (from settings) selected on the first frame
   bool log_time_ = true;      // "vs block size": the time axis in decades (1-2-5 ticks), not from zero
+  std::string yours_scrolled_;  // the table scrolled the user's kernel's rows into view for this "name/block size"
 };
 
 // GUI tests: remembers the screen rectangle of the last item under `name` (e.g. "A/bs512",
@@ -268,6 +269,16 @@ void write_widget_map(const std::string& path);
 
 // One Okabe-Ito colour per kernel, the same in every plot.
 ImU32 kernel_color(KernelId k);
+
+// The exercise's checks (issue 19, app/exercises.hpp) over the replay column while side A shows the user's kernel
+// and the exercise has checks: a heading ("Exercise bank_conflicts: 1 of 2 checks passed."), then each check with a
+// tick or a cross, its figure and, for a failure, its hint. At (x, y), w wide, as tall as its text wraps to, at most
+// `max_h` (it scrolls beyond). Returns the height it took (0: nothing to show). draw_panels (window_layout.cpp).
+float draw_exercise_band(const AppState& s, float x, float y, float w, float max_h);
+// The height draw_exercise_band takes at width `w` before the max_h limit (0: nothing to show).
+float exercise_band_height(const AppState& s, float w);
+// A tick (green) or a cross (vermillion), a text line high, then ImGui::SameLine for the rest of the line.
+void check_mark(bool pass);
 
 // The shortcuts overlay (F1 or ?); closes on a click outside it or Escape.
 void draw_help(AppState& s);

@@ -377,6 +377,15 @@ void TimingPanel::drawTable(AppState& s) {
       yours_rows(s, bs, peak, cols, first_ms);
     }
     ImGui::EndTable();
+    // The user's kernel's rows are the table's last two: once it is shown (or at another block size), the panel
+    // scrolls them into view, so a 1280x720 window shows them without a hand on the scroll bar.
+    const std::string key = s.shows_yours(0) ? s.yours.name + "/" + std::to_string(bs) : std::string();
+    if (key != yours_scrolled_) {
+      yours_scrolled_ = key;
+      const float bottom = ImGui::GetItemRectMax().y;
+      const float seen = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - ImGui::GetStyle().WindowPadding.y;
+      if (!key.empty() && bottom > seen) ImGui::SetScrollY(ImGui::GetScrollY() + bottom - seen);
+    }
   }
   // The selected kernel's metrics as lines (the table's columns may be scrolled out of view), each
   // beside the track's first kernel: the book's reasons, measured.
@@ -482,6 +491,15 @@ void TimingPanel::drawBlockSize(AppState& s) {
         }
       }
       plot::Line(k.name, xs.data(), ys.data(), static_cast<int>(xs.size()), kernel_color(k.id));
+    }
+    // The user's kernel, in its own colour, at the block sizes it has run at on this input (each a marker).
+    if (s.yours.open() && s.yours.n == s.n && !s.yours.timings.empty()) {
+      std::vector<double> xs, ys;
+      for (const auto& [bs, t] : s.yours.timings) {
+        xs.push_back(bs);
+        ys.push_back(bw ? t.gbps : t.median_ms);
+      }
+      plot::Line(s.yours.name.c_str(), xs.data(), ys.data(), static_cast<int>(xs.size()), color::kYours);
     }
     if (bw) {
       plot::HLine("theoretical peak", s.peak_gbps(), ImGui::GetColorU32(ImGuiCol_TextDisabled));

@@ -292,7 +292,9 @@ void draw_panels(AppState& s, Panels& p, float top) {
     p.timing.draw(s, ImVec2(c.left + c.middle, top), ImVec2(c.right, h));
     return;
   }
-  draw_replay(s, p, c.left, top, c.middle, h);
+  // The exercise's checks, where an exercise is chosen for the user's kernel: over the replay, at most a third of it.
+  const float band = draw_exercise_band(s, c.left, top, c.middle, h * 0.34f);
+  draw_replay(s, p, c.left, top + band, c.middle, h - band);
   // The right column: the source (A above B in compare mode), the bank view (one line when no side has an
   // access in this step), the timings.
   const float rx = c.left + c.middle;
