@@ -86,11 +86,17 @@ echo "$out" | grep -q "^origin: No NVIDIA GPU here: showing the session recorded
 
 # Starts the app on a fresh X server; runs "$@" (an action) against it; waits for it to exit.
 # The app renders at least 400 frames before its screenshot, so the input arrives first.
+# A fresh X server on a display number it picks itself (-displayfd: free, so two test runs on one machine do not
+# share one); sets DISP and XPID. $SCREEN: its size (default 1600x1000).
+start_xvfb() {
+  local fifo; fifo=$(mktemp -u); mkfifo "$fifo"
+  Xvfb -displayfd 3 -screen 0 "${SCREEN:-1600x1000}x24" -nolisten tcp 3>"$fifo" >/dev/null 2>&1 & XPID=$!
+  local n=""; read -r -t 30 n <"$fifo"; rm -f "$fifo"
+  DISP=:${n:-99}
+}
 with_app() {  # $1: log name; $2: app args (one string); rest: action
   local name=$1 args=$2; shift 2
-  local disp=:$((90 + RANDOM % 100))
-  Xvfb $disp -screen 0 "${SCREEN:-1600x1000}x24" -nolisten tcp >/dev/null 2>&1 & local xp=$!
-  sleep 1
+  start_xvfb; local disp=$DISP xp=$XPID
   rm -f "$dir/$name.map"
   # shellcheck disable=SC2086
   DISPLAY=$disp REDUCESCOPE_WIDGET_MAP="$dir/$name.map" timeout 90 "$bin" $args --frames 400 \
@@ -559,9 +565,7 @@ settled_shot() {
 # Like with_app, but without a screenshot: the window runs until the action is done, then Ctrl Q ends it.
 live_app() {  # $1: log name; $2: app args (one string); rest: action
   local name=$1 args=$2; shift 2
-  local disp=:$((90 + RANDOM % 100))
-  Xvfb $disp -screen 0 "${SCREEN:-1600x1000}x24" -nolisten tcp >/dev/null 2>&1 & local xp=$!
-  sleep 1
+  start_xvfb; local disp=$DISP xp=$XPID
   rm -f "$dir/$name.map"
   # shellcheck disable=SC2086
   DISPLAY=$disp REDUCESCOPE_WIDGET_MAP="$dir/$name.map" timeout 150 "$bin" $args --frames 1000000 \

@@ -255,7 +255,8 @@ class TimingPanel : public Panel {
   MultiGpuView multigpu_;
   bool tab_applied_ = false;  // AppState::timing_tab (from settings) selected on the first frame
   bool log_time_ = true;      // "vs block size": the time axis in decades (1-2-5 ticks), not from zero
-  std::string yours_scrolled_;  // the table scrolled the user's kernel's rows into view for this "name/block size"
+  std::string yours_scrolled_;  // the table scrolled the user's kernel's rows into view for "name/block size/height"
+  int yours_scroll_tries_ = 0;  // frames left to try (ImGui clamps a scroll to the last frame's content)
 };
 
 // GUI tests: remembers the screen rectangle of the last item under `name` (e.g. "A/bs512",

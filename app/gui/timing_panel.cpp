@@ -377,14 +377,24 @@ void TimingPanel::drawTable(AppState& s) {
       yours_rows(s, bs, peak, cols, first_ms);
     }
     ImGui::EndTable();
-    // The user's kernel's rows are the table's last two: once it is shown (or at another block size), the panel
-    // scrolls them into view, so a 1280x720 window shows them without a hand on the scroll bar.
-    const std::string key = s.shows_yours(0) ? s.yours.name + "/" + std::to_string(bs) : std::string();
+    // The user's kernel's rows are the table's last two: once it is shown (or at another block size, or the panel
+    // changes height), the panel scrolls them into view, so a 1280x720 window shows them without a hand on the scroll bar.
+    // ImGui clamps a scroll to the last frame's content, so it tries again on the next frames (at most 30) until the
+    // rows are in view; after that the scroll bar is the user's.
+    // Again when the panel changes height (the replay's first trace moves it from the whole right column to its foot).
+    const std::string key = s.shows_yours(0) ? s.yours.name + "/" + std::to_string(bs) + "/" +
+                                                   std::to_string(static_cast<int>(ImGui::GetWindowHeight()))
+                                             : std::string();
     if (key != yours_scrolled_) {
       yours_scrolled_ = key;
+      yours_scroll_tries_ = key.empty() ? 0 : 30;
+    }
+    if (yours_scroll_tries_ > 0) {
+      --yours_scroll_tries_;
       const float bottom = ImGui::GetItemRectMax().y;
       const float seen = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - ImGui::GetStyle().WindowPadding.y;
-      if (!key.empty() && bottom > seen) ImGui::SetScrollY(ImGui::GetScrollY() + bottom - seen);
+      if (bottom > seen + 1) ImGui::SetScrollY(ImGui::GetScrollY() + bottom - seen);
+      else yours_scroll_tries_ = 0;
     }
   }
   // The selected kernel's metrics as lines (the table's columns may be scrolled out of view), each

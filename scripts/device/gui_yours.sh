@@ -3,7 +3,8 @@
 # llvmpipe draw it; the kernel runs in the worker process on the GPU). Screenshots for docs/your-kernel.md in a
 # 1280x720 window (a projector), the save -> new trace on screen benchmark (--reload-bench, 20 saves), and the
 # window's frame times while the user's kernel hangs in the worker (it must keep drawing).
-#   bash scripts/device/x11-run.sh RUNTIME.tar.xz -- bash scripts/device/gui_yours.sh GUI_BIN OUTDIR [FONT.ttf]
+#   XVFB_SCREEN=2600x1500x24 bash scripts/device/x11-run.sh RUNTIME.tar.xz -- bash scripts/device/gui_yours.sh GUI_BIN OUTDIR [FONT.ttf]
+# (a screen larger than the window, so that the pointer, at the screen's centre, is outside it: no tooltip)
 # FONT.ttf: the UI font where the machine has no /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf (Debian's
 # fonts-dejavu-core, which scripts/setup.sh installs on a user's machine).
 set -u
@@ -35,6 +36,8 @@ shot exercise-bank_conflicts-failed --kernel-file $X/bank_conflicts.cu --exercis
 shot exercise-bank_conflicts-passed --kernel-file $S/bank_conflicts.cu --exercise bank_conflicts --block-size 256 --step 3 --frames 60
 shot exercise-single_pass-failed --kernel-file $X/single_pass.cu --exercise single_pass --block-size 256 --step 2 --frames 60
 shot exercise-first_add-passed --kernel-file $S/first_add.cu --exercise first_add --block-size 256 --step 2 --frames 60
+# The timing charts with the user's kernel beside its track, large (T), after it ran at every block size it takes.
+shot first_add-vs-block-size --kernel-file $S/first_add.cu --view blocksize --large-charts --block-size 256 --frames 60
 echo "== frames while a good kernel runs (600 frames, --stats)"
 small; timeout 180 "$gui" --kernel-file $S/bank_conflicts.cu --frames 600 --stats 2>&1 | tail -12
 echo "== frames while the user's kernel hangs in the worker (hang_loop.cu, stopped at 5 s; 900 frames, --stats)"
