@@ -102,6 +102,13 @@ struct YoursState {
   bool busy = false;          // compiling, running or checking now
   uint64_t arrivals = 0;      // good runs taken from the file's worker so far, each a new trace (--reload-bench
                               // waits for the next one)
+  unsigned last_block_size = 0;  // the block size of the last good run
+  struct LivePoint {
+    double t = 0;             // seconds since the window opened, when the run's results arrived
+    double ms = 0;            // its median time (the record's 20 timed runs, L2 flushed before each)
+    unsigned block_size = 0;
+  };
+  std::vector<LivePoint> live;  // each good run's median, for the live plot (one point per save or block size)
   std::string status;         // one line: what is being done, or what the file can do ("compiles; running it needs a
                               // CUDA GPU")
   std::string banner;         // one line, red: the compile error, a deleted file, the worker's end ("": none)

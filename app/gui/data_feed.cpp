@@ -306,7 +306,17 @@ void DataFeed::poll(AppState& s) {
     }
   }
   if (kernel_file_.is_open()) {
+    const uint64_t before = s.yours.arrivals;
     if (kernel_file_.poll(s) && s.shows_yours(0)) show_yours(s);
+    // A good run with a timing: a point of the live plot (its median, at the block size it ran at).
+    YoursState& y = s.yours;
+    if (y.arrivals != before) {
+      if (auto it = y.timings.find(y.last_block_size); it != y.timings.end()) {
+        y.live.push_back({std::chrono::duration<double>(Clock::now() - t_start_).count(), it->second.median_ms,
+                          y.last_block_size});
+        if (y.live.size() > 600) y.live.erase(y.live.begin());
+      }
+    }
   }
   if (s.yours.open()) s.yours.missing = yours_missing(s);
   if (t_request_ != Clock::time_point{} && !waiting_trace_ && !waiting_timing_) {

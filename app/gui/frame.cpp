@@ -85,11 +85,12 @@ bool frame(App& a) {
   ImGui::Render();
   a.automation.write_widget_map();
   render(a.win);
-  const bool done = a.automation.end_frame(a.win, a.s, a.feed.idle(), a.exports.running());
+  // With --reload-bench, a --screenshot waits for the benchmark's end (the live plot then has its points).
+  const bool done = a.automation.end_frame(a.win, a.s, a.feed.idle() && !a.reload.running(), a.exports.running());
   glfwSwapBuffers(a.win);
   a.automation.frame_shown();
   const bool reload_done = a.reload.frame_shown(a.s, a.feed.idle());
-  return !done && !reload_done;
+  return !done && !(reload_done && a.o.screenshot.empty());
 }
 
 }  // namespace rs::gui

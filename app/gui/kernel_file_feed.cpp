@@ -377,6 +377,7 @@ void KernelFileFeed::take(AppState& s, Result& r, bool& new_trace) {
       y.banner = r.text;  // "" or why the sum is wrong
       y.banner_more.clear();
       ++y.arrivals;
+      y.last_block_size = bs;
       new_trace = true;
       break;
     }

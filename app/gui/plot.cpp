@@ -29,6 +29,7 @@ struct Series {
   std::vector<double> xs, ys;
   ImU32 color;
   bool dashed = false;
+  bool markers = false;  // LineFlags_Markers
 };
 struct RefLine {
   std::string label;
@@ -334,7 +335,7 @@ void SetupXFormat(Formatter formatter, void* user) {
 void Line(const char* label, const double* xs, const double* ys, int count, ImU32 color, int flags) {
   if (!g_plot.open || count <= 0) return;
   g_plot.series.push_back({label, std::vector<double>(xs, xs + count), std::vector<double>(ys, ys + count), color,
-                           (flags & LineFlags_Dashed) != 0});
+                           (flags & LineFlags_Dashed) != 0, (flags & LineFlags_Markers) != 0});
 }
 
 void HLine(const char* label, double y, ImU32 color) {
@@ -356,7 +357,7 @@ void EndPlot() {
   std::vector<Series> series = c.series;
   if (logy) {
     for (Series& s : series) {
-      Series kept{s.label, {}, {}, s.color, s.dashed};
+      Series kept{s.label, {}, {}, s.color, s.dashed, s.markers};
       for (size_t i = 0; i < s.xs.size(); ++i) {
         if (s.ys[i] > 0) {
           kept.xs.push_back(s.xs[i]);
@@ -464,7 +465,7 @@ void EndPlot() {
         for (const Series& s : series) {
           for (size_t k = 0; k < s.xs.size() && free; ++k) {
             const ImVec2 a(px(s.xs[k]), ys.py(s.ys[k]));
-            const float m = markers ? 4.0f : 1.0f;
+            const float m = markers || s.markers ? 4.0f : 1.0f;
             free = !Rect{box.x0 - m, box.y0 - m, box.x1 + m, box.y1 + m}.contains(a);
             if (free && k + 1 < s.xs.size()) free = !segment_hits(a, ImVec2(px(s.xs[k + 1]), ys.py(s.ys[k + 1])), box);
           }
@@ -546,7 +547,7 @@ void EndPlot() {
     if (pts.size() > 1 && s.dashed) dashed_path(dl, pts.data(), static_cast<int>(pts.size()), s.color, 2.0f);
     else if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.color, 0, 2.0f);
     for (size_t i = 0; i < pts.size(); ++i) {
-      if (markers) dl->AddCircleFilled(pts[i], 3.5f, s.color);
+      if (markers || s.markers) dl->AddCircleFilled(pts[i], 3.5f, s.color);
       const float dx = pts[i].x - mouse.x, dy = pts[i].y - mouse.y;
       if (dx * dx + dy * dy < best) {
         best = dx * dx + dy * dy;

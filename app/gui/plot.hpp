@@ -57,6 +57,7 @@ void SetupXFormat(Formatter formatter, void* user = nullptr);
 enum LineFlags : int {
   LineFlags_None = 0,
   LineFlags_Dashed = 1 << 0,  // a dashed line (a measured reference, e.g. a copy's bandwidth); dashed in the legend
+  LineFlags_Markers = 1 << 1, // point markers even in a PlotFlags_NoMarkers plot (a sparse series among dense ones)
 };
 // Adds a series of `count` points (copied). Hovering a point shows "label: x, y".
 void Line(const char* label, const double* xs, const double* ys, int count, ImU32 color, int flags = LineFlags_None);

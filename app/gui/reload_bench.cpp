@@ -57,7 +57,7 @@ bool ReloadBench::save() {
 
 bool ReloadBench::frame_shown(const AppState& s, bool feed_idle) {
   if (!on()) return false;
-  if (rc_ != kExitOk) return true;
+  if (!running()) return true;  // done (or stopped): nothing more to save
   const auto now = Clock::now();
   const YoursState& y = s.yours;
   const bool on_screen = s.shows_yours(0) && s.shown && y.arrivals > base_arrivals_;

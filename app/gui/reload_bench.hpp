@@ -12,7 +12,8 @@
 // size and N: timing and the traced launch), reading its session, and the frame. At the end it prints every save
 // and the median, p10, p90, min and max in ms, and writes the file's own text back.
 //
-// It changes the file it is given while it runs: point it at a copy (scripts/device/gui_yours.sh does).
+// It changes the file it is given while it runs: point it at a copy (scripts/device/gui_yours.sh does). With
+// --screenshot too, the screenshot is taken once the benchmark is over (the live plot has a point per save).
 #pragma once
 
 #include <chrono>
@@ -37,6 +38,8 @@ class ReloadBench {
   ReloadBench& operator=(const ReloadBench&) = delete;
 
   bool on() const { return saves_ > 0; }
+  // On, and neither every save measured nor stopped early (a --screenshot waits for this to end).
+  bool running() const { return on() && rc_ == kExitOk && static_cast<int>(ms_.size()) < saves_; }
   // After each frame's buffer swap: notes a new trace on screen, saves the file when the next save is due.
   // `feed_idle`: nothing in flight (DataFeed::idle). Returns true when the benchmark is over: every save measured,
   // or one that brought no new trace in 60 s (the file does not compile or its run failed: see exit_code()).

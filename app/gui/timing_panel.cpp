@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "kernel_file_feed.hpp"  // kYoursSamples
 #include "gpu_worker.hpp"
 #include "panels.hpp"
 #include "input.hpp"  // float_sum_note
@@ -456,11 +457,29 @@ void TimingPanel::drawLive(AppState& s) {
     xy.first.push_back(l.t - now);
     xy.second.push_back(l.ms);
   }
+  // The user's kernel runs in its worker once per save (or block size): one point per run, its median.
+  const YoursState& y = s.yours;
+  std::map<unsigned, std::pair<std::vector<double>, std::vector<double>>> yours;
+  const double yours_now = y.live.empty() ? now : std::max(now, y.live.back().t);
+  for (const YoursState::LivePoint& l : y.live) {
+    yours[l.block_size].first.push_back(l.t - yours_now);
+    yours[l.block_size].second.push_back(l.ms);
+  }
+  if (!yours.empty() && s.shows_yours(0)) {
+    ImGui::TextWrapped("%s: one point per save (the median of its %d timed runs in the worker).", y.name.c_str(),
+                       kYoursSamples);
+  }
   if (plot::BeginPlot("##live", "time per launch", "seconds ago", "ms", ImVec2(0, 0), plot::PlotFlags_NoMarkers)) {
     for (auto& [key, xy] : series) {
       char label[48];
       std::snprintf(label, sizeof label, "%s @%u", kernel_info(key.first).name, key.second);
+      for (double& x : xy.first) x -= yours_now - now;  // one time axis for both
       plot::Line(label, xy.first.data(), xy.second.data(), static_cast<int>(xy.first.size()), kernel_color(key.first));
+    }
+    for (auto& [bs, xy] : yours) {
+      const std::string label = y.name + " @" + std::to_string(bs) + " (per save)";
+      plot::Line(label.c_str(), xy.first.data(), xy.second.data(), static_cast<int>(xy.first.size()), color::kYours,
+                 plot::LineFlags_Markers);
     }
     plot::EndPlot();
   }

@@ -28,8 +28,9 @@ cp $S/bank_conflicts.cu "$work/bc.cu"
 echo "== reload-bench: 20 saves, no exercise"
 small; timeout 400 "$gui" --kernel-file "$work/bc.cu" --block-size 256 --reload-bench 20; echo "exit $?"
 cmp -s $S/bank_conflicts.cu "$work/bc.cu" && echo "the file's own text is back" || echo "THE FILE WAS NOT RESTORED"
-echo "== reload-bench: 5 saves, exercise bank_conflicts"
-small; timeout 300 "$gui" --kernel-file "$work/bc.cu" --block-size 256 --exercise bank_conflicts --reload-bench 5; echo "exit $?"
+echo "== reload-bench: 5 saves, exercise bank_conflicts (then the live plot, large: a point per save)"
+small; timeout 300 "$gui" --kernel-file "$work/bc.cu" --block-size 256 --exercise bank_conflicts --reload-bench 5 \
+  --view live --large-charts --screenshot "$out/live-per-save.png"; echo "exit $?"
 # reduce1 edited to sequential addressing (the bank_conflicts exercise's solution) beside the shipped reduce1.
 shot edited-reduce1-vs-reduce1-bs256 --kernel-file $S/bank_conflicts.cu --compare reduce1:256 --block-size 256 --step 3 --frames 60
 shot exercise-bank_conflicts-failed --kernel-file $X/bank_conflicts.cu --exercise bank_conflicts --block-size 256 --step 3 --frames 60
