@@ -214,7 +214,11 @@ void draw_yours(AppState& s) {
   ImGui::TextWrapped("%s: your kernel (track \"yours\")", y.name.c_str());
   note_widget("A/selected-title");
   ImGui::PopStyleColor();
-  if (!y.path.empty()) ImGui::TextWrapped("File: %s", y.path.c_str());
+  if (!y.path.empty()) {  // its name (the whole path on hover: a long one took three lines at 1280x720)
+    ImGui::TextWrapped("File: %s", std::filesystem::path(y.path).filename().string().c_str());
+    note_widget("yours/file");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", y.path.c_str());
+  }
   if (!y.session.empty()) {
     ImGui::TextWrapped("%s %s", y.path.empty() ? "From the session" : "Its trace: the recording in", y.session.c_str());
   }
