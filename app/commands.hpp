@@ -68,8 +68,10 @@ std::string timing_method(int samples, int warmups, size_t l2_bytes);
 // GpuReducer::time(samples, warmups); the references (copy, CUB) are left at 0.
 SessionMeta session_meta(const DeviceInfo& d, uint64_t n, Pattern pattern, int samples, int warmups);
 
-// A GpuReducer timing as a session's row, and back (the same numbers, in ms and GB/s).
+// A GpuReducer timing as a session's row, and back (the same numbers, in ms and GB/s). The row is named by the
+// shipped kernel `k`, or by `name` (a user's kernel file: `record --kernel-file`, the window's live export).
 SessionTiming to_session_timing(KernelId k, unsigned block_size, const Timing& t, bool correct);
+SessionTiming to_session_timing(const std::string& name, unsigned block_size, const Timing& t, bool correct);
 Timing to_timing(const SessionTiming& t);
 
 }  // namespace rs

@@ -49,6 +49,15 @@ TEST(GpuGate, NoMeasurementStartsWhileItIsHeldAndTheyGoOnAfter) {
     gate.release();
     EXPECT_TRUE(eventually([&] { return measured > before; })) << "the worker did not go on, round " << round;
   }
+  {  // the same through Held, as the kernel file's feed takes it
+    const GpuGate::Held held(gate);
+    EXPECT_FALSE(measuring) << "Held: a measurement was going on";
+    const int before = measured;
+    std::this_thread::sleep_for(5ms);
+    EXPECT_EQ(measured, before) << "Held: a measurement ran while the gate was held";
+  }
+  const int after = measured;
+  EXPECT_TRUE(eventually([&] { return measured > after; })) << "the worker did not go on after Held";
   stop = true;
   worker.join();
 }

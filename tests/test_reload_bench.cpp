@@ -10,6 +10,7 @@
 
 #include "reload_bench.hpp"
 #include "session.hpp"
+#include "test_util.hpp"
 
 namespace fs = std::filesystem;
 using rs::gui::AppState;
@@ -24,20 +25,14 @@ std::shared_ptr<const rs::gui::LoadedTrace> some_trace() {
   return t;
 }
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using rs::test::read_file;
 
 struct Fixture {
-  fs::path dir = fs::temp_directory_path() / ("rs-reload-" + std::to_string(::getpid()));
-  fs::path file = dir / "mine.cu";
+  rs::test::TempDir dir;
+  fs::path file = dir.dir() / "mine.cu";
   std::string text = "// a kernel file\nRS_LAUNCH_SHAPE(1, Relaunch, 32);\n";
   AppState s;
   Fixture() {
-    fs::create_directories(dir);
     std::ofstream(file, std::ios::binary) << text;
     s.device_known = s.have_device = true;
     s.yours.name = "mine";
@@ -45,7 +40,6 @@ struct Fixture {
     s.yours_selected = true;
     s.shown = some_trace();
   }
-  ~Fixture() { fs::remove_all(dir); }
   // Frames until `until` says so (at most 5 s of them, 1 ms apart); false if it never did.
   template <class Until>
   bool frames(ReloadBench& b, Until until) {
@@ -70,8 +64,8 @@ TEST(ReloadBench, SavesTheFileTimesEachNewTraceAndPutsTheTextBack) {
     ++f.s.yours.arrivals;                     // the first trace
     for (int save = 1; save <= 3; ++save) {
       // It saves after a pause: the file changes, with a line naming the save.
-      ASSERT_TRUE(f.frames(b, [&] { return read_all(f.file) != f.text; })) << "save " << save << " never came";
-      const std::string saved = read_all(f.file);
+      ASSERT_TRUE(f.frames(b, [&] { return read_file(f.file) != f.text; })) << "save " << save << " never came";
+      const std::string saved = read_file(f.file);
       EXPECT_EQ(saved.rfind(f.text, 0), 0u) << "the file's own text first";
       EXPECT_NE(saved.find("save " + std::to_string(save) + " of 3"), std::string::npos) << saved;
       EXPECT_FALSE(b.frame_shown(f.s, true)) << "no new trace yet: it waits";
@@ -89,7 +83,7 @@ TEST(ReloadBench, SavesTheFileTimesEachNewTraceAndPutsTheTextBack) {
     EXPECT_NE(out.find("median"), std::string::npos) << out;
     std::ofstream(f.file, std::ios::binary) << f.text << "// save 3\n";  // as the last save left it
   }
-  EXPECT_EQ(read_all(f.file), f.text) << "the destructor puts the file's own text back";
+  EXPECT_EQ(read_file(f.file), f.text) << "the destructor puts the file's own text back";
 }
 
 TEST(ReloadBench, WaitsWhileTheFeedIsBusy) {
@@ -102,7 +96,7 @@ TEST(ReloadBench, WaitsWhileTheFeedIsBusy) {
     b.frame_shown(f.s, false);  // the exercise's checks still running
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  EXPECT_EQ(read_all(f.file), f.text) << "it saved while the feed was busy";
+  EXPECT_EQ(read_file(f.file), f.text) << "it saved while the feed was busy";
 }
 
 TEST(ReloadBench, WithoutAGpuItStopsAndSaysWhy) {
@@ -116,7 +110,7 @@ TEST(ReloadBench, WithoutAGpuItStopsAndSaysWhy) {
   testing::internal::CaptureStdout();
   b.print();
   EXPECT_NE(testing::internal::GetCapturedStdout().find("needs a CUDA GPU"), std::string::npos);
-  EXPECT_EQ(read_all(f.file), f.text);
+  EXPECT_EQ(read_file(f.file), f.text);
 }
 
 TEST(ReloadBench, AFileItCannotReadIsAnError) {

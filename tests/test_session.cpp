@@ -49,12 +49,7 @@ std::string fixture(const std::string& kernel, unsigned bs) {
   return std::string(RS_FIXTURE_DIR) + "/" + kernel + "_bs" + std::to_string(bs) + ".rstrace";
 }
 
-std::string read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string read_bytes(const std::string& path) { return rs::test::read_file(path); }
 
 using test::append_u32;
 using test::append_u64;

@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -68,6 +70,14 @@ Outcome classify_parse(Parse parse, Result* out, std::string* msg) {
 
 inline bool contains(const std::string& hay, const std::string& needle) {
   return hay.find(needle) != std::string::npos;
+}
+
+// The whole of a file's bytes ("" if it cannot be read).
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 // Little-endian fields, as the file formats store them.

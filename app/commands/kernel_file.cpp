@@ -201,8 +201,7 @@ int run_kernel_file(const Options& o, std::ostream& out, std::ostream& err) {
                     cub.median_ms / t.median_ms, t.launches, ok ? "correct" : "WRONG");
       out << line;
       if (o.command == Command::Record) {
-        s.set_timing({ext.name, bs, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
-                      t.pct_peak, ok, t.launches});
+        s.set_timing(to_session_timing(ext.name, bs, t, ok));
         s.set_trace(std::move(tr));
       }
     }

@@ -46,9 +46,13 @@ SessionMeta session_meta(const DeviceInfo& d, uint64_t n, Pattern pattern, int s
   return m;
 }
 
-SessionTiming to_session_timing(KernelId k, unsigned block_size, const Timing& t, bool correct) {
-  return {kernel_info(k).name, block_size, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
+SessionTiming to_session_timing(const std::string& name, unsigned block_size, const Timing& t, bool correct) {
+  return {name, block_size, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
           t.pct_peak, correct, t.launches};
+}
+
+SessionTiming to_session_timing(KernelId k, unsigned block_size, const Timing& t, bool correct) {
+  return to_session_timing(kernel_info(k).name, block_size, t, correct);
 }
 
 Timing to_timing(const SessionTiming& t) {

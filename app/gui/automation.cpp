@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "panels.hpp"  // write_widget_map, origin_sentence
+#include "stats.hpp"   // percentile
 
 namespace rs::gui {
 
@@ -27,12 +28,6 @@ bool save_screenshot(GLFWwindow* win, const std::string& path) {
   glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
   stbi_flip_vertically_on_write(1);
   return stbi_write_png(path.c_str(), w, h, 4, px.data(), w * 4) != 0;
-}
-
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
 }
 
 }  // namespace

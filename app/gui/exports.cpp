@@ -33,8 +33,7 @@ Session live_session(const AppState& s) {
   const YoursState& y = s.yours;
   if (y.open() && y.session.empty() && y.n == s.n) {
     for (const auto& [bs, t] : y.timings) {
-      out.timings.push_back({y.name, bs, t.median_ms, t.min_ms, t.max_ms, static_cast<uint32_t>(t.samples), t.gbps,
-                             t.pct_peak, !y.wrong_sum.count(bs), t.launches});
+      out.timings.push_back(to_session_timing(y.name, bs, t, !y.wrong_sum.count(bs)));
     }
   }
   return out;

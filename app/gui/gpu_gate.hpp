@@ -30,6 +30,17 @@ class GpuGate {
     }
     cv_.notify_all();
   }
+  // hold() for as long as it lives, release() when it goes.
+  class Held {
+   public:
+    explicit Held(GpuGate& gate) : gate_(gate) { gate_.hold(); }
+    ~Held() { gate_.release(); }
+    Held(const Held&) = delete;
+    Held& operator=(const Held&) = delete;
+
+   private:
+    GpuGate& gate_;
+  };
   // The GPU worker, at each boundary between measurements: waits while the gate is held (or until `give_up` says
   // so: a newer request, the window closing, checked every 10 ms). `measuring` says whether it goes on measuring
   // after this point (true) or goes to wait for a request (false).

@@ -438,13 +438,7 @@ void KernelFileFeed::loop() {
     }
     if (ok && (j.run || j.check) && have_build_ && !superseded()) {
       // The GPU to itself for the run and the checks: the window's GPU worker waits at its next boundary.
-      struct Hold {
-        GpuGate& g;
-        explicit Hold(GpuGate& gate) : g(gate) { g.hold(); }
-        ~Hold() { g.release(); }
-        Hold(const Hold&) = delete;
-        Hold& operator=(const Hold&) = delete;
-      } hold(gate_);
+      const GpuGate::Held held(gate_);
       if (j.run) {
         status("running " + base_name(j.path) + " at " + std::to_string(std::max(j.block_size, build_min_block_)) +
                " threads in a worker (" + std::to_string(kYoursSamples) + " timed samples, then the trace)");

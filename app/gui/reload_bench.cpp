@@ -5,16 +5,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "stats.hpp"  // percentile
+
 namespace rs::gui {
 
 namespace {
 
 constexpr double kGiveUpS = 60;  // a save with no new trace after this long ends the benchmark
-
-double percentile(std::vector<double> v, double p) {
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
-}
 
 double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();

@@ -378,11 +378,10 @@ void TimingPanel::drawTable(AppState& s) {
       yours_rows(s, bs, peak, cols, first_ms);
     }
     ImGui::EndTable();
-    // The user's kernel's rows are the table's last two: once it is shown (or at another block size, or the panel
-    // changes height), the panel scrolls them into view, so a 1280x720 window shows them without a hand on the scroll bar.
-    // ImGui clamps a scroll to the last frame's content, so it tries again on the next frames (at most 30) until the
-    // rows are in view; after that the scroll bar is the user's.
-    // Again when the panel changes height (the replay's first trace moves it from the whole right column to its foot).
+    // The user's kernel's rows are the table's last two: once it is shown, at another block size, or when the panel
+    // changes height (its first trace moves the panel from the whole right column to its foot), the panel scrolls
+    // them into view, so a 1280x720 window shows them. ImGui clamps a scroll to the last frame's content, so it
+    // tries again on the next frames (at most 30) until they are in view; after that the scroll bar is the user's.
     const std::string key = s.shows_yours(0) ? s.yours.name + "/" + std::to_string(bs) + "/" +
                                                    std::to_string(static_cast<int>(ImGui::GetWindowHeight()))
                                              : std::string();
