@@ -6,6 +6,8 @@
 #include "cli.hpp"
 
 #include "cli_table.hpp"
+
+#include <cstdlib>
 #include "multigpu.hpp"
 #include "user_kernel.hpp"  // starting_file_names
 
@@ -302,6 +304,61 @@ std::string help_text(const std::string& topic) {
   return s + about(gui) + window_options(gui) + cli::kOverviewEnd;
 }
 
+namespace {
+
+// `trace [options] -- PROGRAM ARGS`: the binary tracer's options (before --) and the program (after).
+Options parse_attach(const std::vector<std::string>& args, size_t i, size_t dashes) {
+  Options o;
+  o.command = Command::Trace;
+  o.program.assign(args.begin() + static_cast<std::ptrdiff_t>(dashes) + 1, args.end());
+  if (o.program.empty()) throw UsageError("trace: no program after --");
+  for (; i < dashes; ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= dashes) throw UsageError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--kernel") {
+      o.attach_kernel = value();
+      if (o.attach_kernel.empty()) throw UsageError("--kernel: the name is empty");
+    } else if (a == "--launch") {
+      const std::string& v = value();
+      char* end = nullptr;
+      const unsigned long k = std::strtoul(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || k == 0 || k > 1000000) throw UsageError("--launch: '" + v + "' is not a launch number (1, 2, ...)");
+      o.launch = static_cast<uint32_t>(k);
+    } else if (a == "--block") {
+      o.block_index = value();
+      const std::string& v = o.block_index;
+      int commas = 0;
+      bool ok = !v.empty() && v.front() != ',' && v.back() != ',';
+      for (char ch : v) {
+        if (ch == ',') ++commas;
+        else if (ch < '0' || ch > '9') ok = false;
+      }
+      if (!ok || (commas != 0 && commas != 2) || v.find(",,") != std::string::npos) {
+        throw UsageError("--block: '" + v + "' is not a block index (X or X,Y,Z)");
+      }
+    } else if (a == "--out") {
+      o.out = value();
+    } else if (a == "--type") {
+      const std::string& v = value();
+      if (v == "int32") o.dtypes = {DType::Int32};
+      else if (v == "float32") o.dtypes = {DType::Float32};
+      else throw UsageError("--type: '" + v + "' is not int32 or float32");
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else {
+      throw UsageError(a + " is not an option of `reducescope trace -- PROGRAM` (--kernel, --launch, --block, --out, --type, --quiet)");
+    }
+  }
+  if (o.attach_kernel.empty()) throw UsageError("trace -- PROGRAM: --kernel NAME is required (text of the kernel's name)");
+  if (o.out.empty()) throw UsageError("trace -- PROGRAM: --out FILE.rstrace is required");
+  return o;
+}
+
+}  // namespace
+
 Options parse_cli(const std::vector<std::string>& args) {
   cli::Parsing p;
   Options& o = p.o;
@@ -317,6 +374,11 @@ Options parse_cli(const std::vector<std::string>& args) {
   }
   o.command = spec->command;
   const std::string topic = spec->name;
+  if (o.command == Command::Trace) {
+    for (size_t j = i; j < args.size(); ++j) {
+      if (args[j] == "--") return parse_attach(args, i, j);
+    }
+  }
   // --help anywhere wins, so `reducescope bench --n x --help` still helps.
   for (size_t j = i; j < args.size(); ++j) {
     if (args[j] == "--help" || args[j] == "-h") {

@@ -117,6 +117,12 @@ struct Options {
                                         // worker the window starts: no NVRTC in the worker
   double kernel_timeout_s = 5;          // --kernel-timeout S: a user's kernel still running after S s is stopped
   std::string exercise;                 // check --exercise NAME; new --exercise NAME (its starting file)
+  // trace --kernel NAME [--launch K] [--block X[,Y,Z]] --out F -- PROGRAM ARGS (the binary tracer, issue 28,
+  // docs/binary-trace.md): any program, with ReduceScope injected.
+  std::vector<std::string> program;     // PROGRAM ARGS (non-empty: attach mode)
+  std::string attach_kernel;            // text the demangled kernel name must contain
+  uint32_t launch = 1;                  // the K-th launch of a matching kernel, 1-based
+  std::string block_index = "0";        // the traced block: "X" or "X,Y,Z"
   bool json = false;                    // check --json: the exercise's checks as JSON
   bool list = false;                    // check --list: the exercises, one name a line
   std::string html;                     // export --html FILE: the web page to write (block_sizes: the

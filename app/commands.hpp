@@ -15,6 +15,11 @@ namespace rs {
 
 int run_bench(const Options& o, std::ostream& out, std::ostream& err);
 int run_trace(const Options& o, std::ostream& out, std::ostream& err);
+// trace ... -- PROGRAM ARGS (app/commands/attach.cpp): block o.block_index of launch o.launch of the kernel
+// whose name contains o.attach_kernel, recorded by the binary tracer into o.out. Exit: the program's own code
+// once traced; 1 when nothing was traced (no match: the kernels that launched are listed; no GPU; no
+// Sanitizer API).
+int run_attach(const Options& o, std::ostream& out, std::ostream& err);
 int run_once(const Options& o, std::ostream& out, std::ostream& err);
 int run_show(const Options& o, std::ostream& out, std::ostream& err);
 int run_record(const Options& o, std::ostream& out, std::ostream& err);

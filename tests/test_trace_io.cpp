@@ -286,11 +286,22 @@ TEST(TraceIo, VersionTooNew) {
   EXPECT_TRUE(contains(format_error(bytes), "newer"));
 }
 
-TEST(TraceIo, CurrentVersionWritten) {
-  std::string bytes = serialize_trace(small_trace());
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= uint32_t(static_cast<uint8_t>(bytes[8 + i])) << (8 * i);
-  EXPECT_EQ(v, kTraceFormatVersion);
+// A writer uses the lowest version that holds the trace: 3 for the source probe's traces, 4 (the current
+// version) for one with version 4 fields (tests/test_binary_trace.cpp checks binary traces).
+TEST(TraceIo, LowestVersionThatHoldsTheTraceWritten) {
+  auto version_of = [](const Trace& t) {
+    const std::string bytes = serialize_trace(t);
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= uint32_t(static_cast<uint8_t>(bytes[8 + i])) << (8 * i);
+    return v;
+  };
+  EXPECT_EQ(version_of(small_trace()), 3u);
+  Trace noted = small_trace();
+  noted.meta.notes = "a note";
+  EXPECT_EQ(version_of(noted), kTraceFormatVersion);
+  const Trace back = parse_trace(serialize_trace(noted), kName);
+  EXPECT_EQ(back.meta.notes, "a note");
+  EXPECT_EQ(back.meta.tracer, Tracer::SourceProbe);
 }
 
 TEST(TraceIo, MissingSections) {
@@ -701,7 +712,7 @@ void reseal(std::string& bytes) {
                                       static_cast<uInt>(bytes.size() - kChecksumSection))));
 }
 
-TEST(TraceIoV3, VersionIs3) { EXPECT_EQ(kTraceFormatVersion, 3u); }
+TEST(TraceIoV3, CurrentVersionIs4) { EXPECT_EQ(kTraceFormatVersion, 4u); }
 
 TEST(TraceIoV3, RoundTrip) {
   const Trace t = small_v3_trace();

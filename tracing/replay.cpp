@@ -129,7 +129,9 @@ std::vector<AtomicTarget> build_targets(const std::vector<AtomicEvent>& events) 
     t.op = evs.front()->rec.op;
     const bool is_float = (t.op & kOpFloatBit) != 0;
     const auto aop = static_cast<AtomicOp>(t.op & kOpMask);
-    const bool by_old = aop == AtomicOp::Add || aop == AtomicOp::Inc || aop == AtomicOp::Max || aop == AtomicOp::Min;
+    // A binary trace (kOpNoValues) has no old values: its updates keep program order (epoch, thread).
+    const bool by_old = !(t.op & kOpNoValues) &&
+                        (aop == AtomicOp::Add || aop == AtomicOp::Inc || aop == AtomicOp::Max || aop == AtomicOp::Min);
     const bool descending = aop == AtomicOp::Min;
     std::sort(evs.begin(), evs.end(), [&](const AtomicEvent* a, const AtomicEvent* b) {
       if (by_old) {
@@ -151,6 +153,7 @@ std::vector<AtomicTarget> build_targets(const std::vector<AtomicEvent>& events) 
     }
     for (size_t k = 1; k < t.order.size(); ++k) {
       const AtomicUpdate& prev = t.order[k - 1];
+      if (prev.op & kOpNoValues) break;
       if (t.order[k].old == atomic_result(prev.op, prev.old, prev.operand)) ++t.chained;
     }
     targets.push_back(std::move(t));
@@ -334,6 +337,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
     }
     for (const AtomicTarget& t : build_targets(shared)) {
       for (const AtomicUpdate& u : t.order) {
+        if (u.op & kOpNoValues) continue;  // a binary trace: the value the atomic left is not known
         atomic_writes[{u.epoch, t.addr / kBankWidthBytes}] =
             static_cast<int32_t>(atomic_result(u.op, u.old, u.operand));
       }
@@ -479,6 +483,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
           for (int l = 0; l < kWarpSize; ++l) {
             if (!(sh.lanes >> l & 1u)) continue;
             const uint8_t from = src[l];
+            if (from >= kWarpSize) continue;  // kUnknownLane: the binary tracer could not tell
             sh.moves.push_back({from, static_cast<uint8_t>(l), sh.received[l]});
             // A lane that read from a lane not executing the shuffle got an undefined value.
             if (!(sh.lanes >> from & 1u) || sh.received[l] != sh.offered[from]) sh.consistent = false;

@@ -76,7 +76,14 @@ const char* to_string(GlobalBuffer b);  // "input", "output", "scratch", "input 
 
 // Bit 7 of TraceRecord::op: the record's values are float32 bit patterns, not int32.
 inline constexpr uint8_t kOpFloatBit = 0x80;
+// Bit 6 of TraceRecord::op (version 4, binary traces): the tracer did not see the record's values.
+// A shuffle's value, received value and member mask, an atomic's operand and old value are then 0
+// (the Compute Sanitizer API reports neither), and a view says so instead of drawing them.
+inline constexpr uint8_t kOpNoValues = 0x40;
 inline constexpr uint8_t kOpMask = 0x3f;
+// TraceRecord::lane_arg of a shuffle whose source lane the binary tracer could not work out (the
+// lane offset was in a register, not an immediate of the SHFL instruction). Only with kOpNoValues.
+inline constexpr uint8_t kUnknownLane = 0xff;
 
 // One event of one thread of the traced block. 32 bytes, no padding surprises.
 //
@@ -127,6 +134,16 @@ enum class DType : uint8_t { Int32 = 0, Float32 = 1 };
 const char* to_string(DType t);  // "int32", "float32"
 #endif
 
+// Which tracer recorded a trace (version 4; older files: SourceProbe). Append-only.
+//   SourceProbe: the tracing build of the kernel's source (tracing/probe.cuh's wrappers), which sees
+//                shuffle values and each atomic's operand and old value.
+//   Binary:      the Compute Sanitizer patching API on the kernel as compiled (tracing/binary/), which
+//                sees any kernel but not those values (docs/binary-trace.md).
+enum class Tracer : uint8_t { SourceProbe = 0, Binary = 1 };
+#ifndef __CUDACC_RTC__
+const char* to_string(Tracer t);  // "the source probe", "the binary backend"
+#endif
+
 #ifndef __CUDACC_RTC__  // host only from here on: strings, vectors, memcpy
 inline float bits_to_float(uint32_t b) {
   float f;
@@ -159,6 +176,13 @@ struct TraceMeta {
   // Version 3 (older files read as track "harris", int32):
   std::string track = "harris";  // track id, e.g. "lecture"
   DType dtype = DType::Int32;    // element type of the input, result and recorded values
+  // Version 4 (older files read as the source probe's, with these empty):
+  Tracer tracer = Tracer::SourceProbe;
+  uint64_t output_elements = 0;  // elements of the output buffer (GlobalBuffer::Output); 0: the rule of
+                                 // record_problem() (max(4 x grid_size, 256)). A binary trace names the
+                                 // program's own allocation, whatever its size.
+  std::string notes;             // what the tracer could not see or left out, one sentence a line
+                                 // (binary traces: "global accesses to 3 other allocations are not shown")
 };
 
 // Largest epoch a trace may hold; a reduction of a 1024-thread block has about 20.

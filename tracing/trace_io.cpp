@@ -44,6 +44,14 @@ const char* to_string(DType t) {
   return "?";
 }
 
+const char* to_string(Tracer t) {
+  switch (t) {
+    case Tracer::SourceProbe: return "the source probe";
+    case Tracer::Binary: return "the binary backend";
+  }
+  return "?";
+}
+
 std::string format_value(uint32_t bits, DType t) {
   if (t == DType::Float32) {
     char b[32];
@@ -86,6 +94,7 @@ std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
       const uint64_t size = (b == GlobalBuffer::Input || b == GlobalBuffer::Bytes) ? m.n
                             : b == GlobalBuffer::Scratch ? uint64_t{std::max<uint32_t>(m.grid_size, 1)} *
                                                                m.block_size * kMaxElementsPerThread
+                            : m.output_elements ? m.output_elements
                                                          : std::max<uint64_t>(4ull * m.grid_size, kMinOutputElements);
       // lane_arg: bytes per lane of a vector access (4, 8 or 16), 0 for one element.
       if (r.lane_arg != 0 && r.lane_arg != 4 && r.lane_arg != 8 && r.lane_arg != 16) {
@@ -100,7 +109,10 @@ std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
     }
     case AccessKind::Shuffle:
       if (op > static_cast<uint8_t>(ShuffleKind::Xor)) return "unknown shuffle variant " + std::to_string(op);
-      if (r.lane_arg >= kWarpLanes) return "shuffle source lane " + std::to_string(r.lane_arg) + " is not in 0..31";
+      // kUnknownLane: the binary tracer could not work the source lane out (only with kOpNoValues).
+      if (r.lane_arg >= kWarpLanes && !(r.lane_arg == kUnknownLane && (r.op & kOpNoValues))) {
+        return "shuffle source lane " + std::to_string(r.lane_arg) + " is not in 0..31";
+      }
       if (r.space > kWarpLanes || !power_of_two(r.space)) {
         return "shuffle width " + std::to_string(r.space) + " is not a power of two in 1..32";
       }
@@ -132,7 +144,7 @@ enum Tag : uint32_t { kTagMeta = 1, kTagSource = 2, kTagRecords = 3, kTagChecksu
 
 constexpr uint64_t kMaxRecords = 1ull << 26;  // 2 GiB of records: far beyond any one block
 
-void write_meta(Writer& w, const TraceMeta& m) {
+void write_meta(Writer& w, const TraceMeta& m, uint32_t version) {
   w.str(m.kernel);
   w.u32(m.block_size);
   w.u64(m.n);
@@ -148,6 +160,11 @@ void write_meta(Writer& w, const TraceMeta& m) {
   w.u32(static_cast<uint32_t>(m.result));
   w.str(m.track);  // version 3
   w.u8(static_cast<uint8_t>(m.dtype));
+  if (version >= 4) {
+    w.u8(static_cast<uint8_t>(m.tracer));
+    w.u64(m.output_elements);
+    w.str(m.notes);
+  }
 }
 
 TraceMeta read_meta(Reader& r, uint32_t version) {
@@ -172,6 +189,15 @@ TraceMeta read_meta(Reader& r, uint32_t version) {
       r.fail("unknown element type: dtype " + std::to_string(dtype) + " (this build reads 0 int32, 1 float32)");
     }
     m.dtype = static_cast<DType>(dtype);
+  }
+  if (version >= 4) {
+    const uint8_t tracer = r.u8();
+    if (tracer > static_cast<uint8_t>(Tracer::Binary)) {
+      r.fail("unknown tracer " + std::to_string(tracer) + " (this build reads 0 source probe, 1 binary)");
+    }
+    m.tracer = static_cast<Tracer>(tracer);
+    m.output_elements = r.u64();
+    m.notes = r.str();
   }
   return m;
 }
@@ -214,11 +240,23 @@ TraceRecord read_record(Reader& r, uint32_t version) {
 
 }  // namespace
 
+// The lowest version that holds `t`: 4 for a binary trace or one with version 4 fields, else 3.
+static uint32_t version_needed(const Trace& t) {
+  if (t.meta.tracer != Tracer::SourceProbe || t.meta.output_elements != 0 || !t.meta.notes.empty()) return 4;
+  for (const auto& r : t.records) {
+    if ((r.op & kOpNoValues) || (r.kind == static_cast<uint8_t>(AccessKind::Shuffle) && r.lane_arg == kUnknownLane)) {
+      return 4;
+    }
+  }
+  return 3;
+}
+
 std::string serialize_trace(const Trace& t) {
   Writer w;
-  detail::write_header(w, kMagic, kTraceFormatVersion);
+  const uint32_t version = version_needed(t);
+  detail::write_header(w, kMagic, version);
   Writer meta;
-  write_meta(meta, t.meta);
+  write_meta(meta, t.meta, version);
   section(w, kTagMeta, meta.data());
   section(w, kTagSource, t.source);
   Writer recs;
@@ -284,6 +322,10 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
     if (version < 3 && kind > static_cast<uint8_t>(AccessKind::WarpBarrier) && kind <= kMaxAccessKind) {
       throw TraceFormatError(name + ": record " + std::to_string(i) + ": kind " + std::to_string(kind) + " (" +
                              to_string(static_cast<AccessKind>(kind)) + ") needs format version 3, but the file is version " +
+                             std::to_string(version));
+    }
+    if (version < 4 && (t.records[i].op & kOpNoValues)) {
+      throw TraceFormatError(name + ": record " + std::to_string(i) + ": the no-values bit needs format version 4, but the file is version " +
                              std::to_string(version));
     }
     std::string why = record_problem(m, t.records[i]);

@@ -17,7 +17,10 @@ namespace rs {
 // later files must end with. Version 3 added record kinds 4-9 (global memory, shuffles, warp
 // reduce, atomics), the record fields op, lane_arg, space and aux in place of 7 reserved bytes,
 // and the metadata fields track and dtype. Versions 1 (no checksum) and 2 are still read.
-inline constexpr uint32_t kTraceFormatVersion = 3;
+// Version 4 added the metadata fields tracer, output_elements and notes, the op bit kOpNoValues and
+// the shuffle source lane kUnknownLane (binary traces). A writer uses the lowest version that holds
+// the trace: version 3 unless it is a binary trace or has those fields set.
+inline constexpr uint32_t kTraceFormatVersion = 4;
 
 // Raised for any file that is not a valid trace: unreadable, truncated, corrupt, a version
 // this build does not read. what() names the file and the problem, in one line.

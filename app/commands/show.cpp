@@ -36,6 +36,16 @@ std::string summarize_trace(const Trace& t, const Replay& replay) {
                 replay.num_warps(), value_str(m.result, m.dtype).c_str(), replay.load_conflicts(),
                 replay.store_conflicts());
   s += b;
+  s += std::string("recorded by ") + to_string(m.tracer) + "\n";
+  if (!m.notes.empty()) {
+    size_t start = 0;
+    while (start <= m.notes.size()) {
+      const size_t nl = m.notes.find('\n', start);
+      s += "  note: " + m.notes.substr(start, nl == std::string::npos ? std::string::npos : nl - start) + "\n";
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+  }
   if (replay.has_lane_work() || replay.has_atomics() || replay.has_global()) {
     std::snprintf(b, sizeof b,
                   "warp-level instructions: %d shuffles, %d shared atomics, %d global atomics, %d global load "

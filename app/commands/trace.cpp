@@ -26,6 +26,7 @@ std::string per_kernel_path(const std::string& path, const char* kernel) {
 }  // namespace
 
 int run_trace(const Options& o, std::ostream& out, std::ostream& err) {
+  if (!o.program.empty()) return run_attach(o, out, err);
   return guarded("trace", err, [&] {
     GpuReducer gpu;
     const bool many = o.kernels.size() > 1;
