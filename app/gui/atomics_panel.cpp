@@ -184,6 +184,16 @@ void AtomicsPanel::drawContent(AppState& s) {
     const DType type = op_type(t.op, meta.dtype);
     const std::string label = target_label(t, kinfo, meta);
     ImGui::Text("%s  (%s)", label.c_str(), intrinsic_name(t.kind, t.op));
+    if (meta.tracer == Tracer::Binary) {
+      // The Compute Sanitizer API reports no operand and no old value: no landing order, no values (one line).
+      ImGui::TextDisabled("%zu updates from this block; binary trace: no operands, old values or landing order", total);
+      note_widget("atomics/no-values");
+      std::snprintf(buf, sizeof buf, "%zu of %zu of the block's updates made by this step", landed, total);
+      bar(total ? static_cast<float>(landed) / static_cast<float>(total) : 0.f, with_alpha(color::kBlue, 0.9f), full_w,
+          buf);
+      ImGui::Spacing();
+      continue;
+    }
     ImGui::SameLine();
     if (total > 1) {
       if (t.kind == AccessKind::SharedAtomic) {

@@ -220,7 +220,14 @@ void draw_yours(AppState& s) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", y.path.c_str());
   }
   if (!y.session.empty()) {
-    ImGui::TextWrapped("%s %s", y.path.empty() ? "From the session" : "Its trace: the recording in", y.session.c_str());
+    ImGui::TextWrapped("%s %s", y.path.empty() ? "From" : "Its trace: the recording in", y.session.c_str());
+  }
+  // What its tracer could not see (a binary trace's notes: docs/binary-trace.md), one line each.
+  if (s.shown && !s.shown->trace.meta.notes.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.75f, 1));
+    ImGui::TextWrapped("%s", s.shown->trace.meta.notes.c_str());
+    ImGui::PopStyleColor();
+    note_widget("yours/notes");
   }
   if (!y.shape.empty()) ImGui::TextWrapped("Launch shape: %s", y.shape.c_str());
   if (y.busy) {

@@ -213,11 +213,26 @@ std::string DataFeed::open_file(AppState& s, const std::string& path) {
     } else {
       auto t = std::make_shared<LoadedTrace>(load_trace(path));
       t->origin = path;
-      if (auto k = find_kernel(t->trace.meta.kernel)) s.a.kernel = k->id;
-      s.a.block_size = t->trace.meta.block_size;
+      const TraceMeta& m = t->trace.meta;
+      const KernelInfo* k = find_kernel(m.kernel);
+      if (k) s.a.kernel = k->id;
+      s.a.block_size = m.block_size;
       s.session.reset();
       s.compare = false;
       s.yours_selected = false;  // side A: the trace opened
+      if ((!k || m.track == kYoursTrack) && !kernel_file_.is_open()) {
+        // Not a shipped kernel (a kernel file's trace, or any program's through the binary tracer): it heads the
+        // list as the user's kernel, with its own source and notes, not a shipped kernel's teaching note.
+        s.yours = YoursState{};
+        YoursState& y = s.yours;
+        y.name = m.kernel;
+        y.session = path;
+        y.compiled = true;
+        y.source = t->trace.source;
+        y.status = std::string("Recorded by ") + to_string(m.tracer) + " on " + m.gpu + ", " + m.date.substr(0, 10) + ".";
+        y.traces[m.block_size] = t;
+        s.yours_selected = true;
+      }
       show(s, 0, std::move(t));
     }
     s.notice = "opened " + path;

@@ -95,14 +95,25 @@ void LanesPanel::drawContent(AppState& s) {
   for (const WarpShuffle& sh : all) last_epoch[sh.warp] = std::max(last_epoch[sh.warp], sh.epoch);
 
   const WarpShuffle& head = all[shown.front()];
+  // A binary trace (docs/binary-trace.md): the Compute Sanitizer API reports which lanes ran a shuffle, not the
+  // values or the member mask; the source lanes come from the SHFL instruction's immediates.
+  const bool binary = meta.tracer == Tracer::Binary;
+  if (binary) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.75f, 1));
+    ImGui::TextWrapped("Binary trace: who read from whom, from the SASS; no values (the API does not report them).");
+    ImGui::PopStyleColor();
+    note_widget("lanes/no-values");
+  }
   const std::string line = source_line(v.trace->trace.source, head.line);
   if (after) {
     ImGui::TextWrapped("No shuffle in this step (shuffles: step%s %s). The warps' last shuffle, and the lane that "
                        "holds each warp's result:",
                        where.find_first_of("-,") == std::string::npos ? "" : "s", where.c_str());
   } else {
-    ImGui::Text("%s  mask %08x  width %d  line %u:  %s", intrinsic_name(head.kind, head.op), head.member_mask,
-                head.width, head.line, lane_rule(head).c_str());
+    char mask[16] = "?";
+    if (!binary) std::snprintf(mask, sizeof mask, "%08x", head.member_mask);
+    ImGui::Text("%s  mask %s  width %d  line %u:  %s", intrinsic_name(head.kind, head.op), mask, head.width, head.line,
+                lane_rule(head).c_str());
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
           "line %u: %s\n\n"
@@ -195,14 +206,14 @@ void LanesPanel::drawContent(AppState& s) {
       const float y = rec ? y_rec : y_off;
       for (int l = 0; l < kWarpSize; ++l) {
         const uint32_t bit = 1u << l;
-        const bool member = (sh.member_mask & bit) && (sh.lanes & bit);
+        const bool member = (binary || (sh.member_mask & bit)) && (sh.lanes & bit);
         const ImVec2 a(cell_x(l), y), z(cell_x(l) + cw - 1, y + ch);
         ImU32 fill = !member ? color::kEmpty : rec ? color::kOrange : (sent & bit) ? color::kSkyBlue : color::kCell;
         dl->AddRectFilled(a, z, fill);
         if (show_result && rec && l == result) {
           dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(z.x + 1, z.y + 1), color::kPurple, 0, 0, 3.0f);
         }
-        if (fits && member) {
+        if (fits && member && !binary) {
           compact_value(rec ? sh.received[l] : sh.offered[l], t, buf, sizeof buf);
           const ImVec2 ts = font->CalcTextSizeA(value_size, 1e9f, 0, buf);
           dl->AddText(font, value_size, ImVec2(a.x + (cw - 1 - ts.x) / 2, a.y + (ch - ts.y) / 2), color::kInk, buf);
@@ -254,8 +265,15 @@ void LanesPanel::drawContent(AppState& s) {
     ImGui::BeginTooltip();
     ImGui::Text("warp %u, lane %d = thread %u", sh.warp, l, sh.warp * kWarpSize + l);
     if (!(sh.lanes >> l & 1u)) {
-      ImGui::TextUnformatted(sh.member_mask >> l & 1u ? "in the mask, but did not execute the shuffle"
-                                                      : "not in the member mask: takes no part");
+      ImGui::TextUnformatted(binary                     ? "did not execute the shuffle"
+                             : sh.member_mask >> l & 1u ? "in the mask, but did not execute the shuffle"
+                                                        : "not in the member mask: takes no part");
+    } else if (binary) {  // the lanes only: the binary tracer has no values
+      for (const LaneMove& m : sh.moves) {
+        if (m.dst == l) ImGui::Text("read lane %d's value", m.src);
+        if (m.src == l && m.dst != l) ImGui::Text("sent its value to lane %d", m.dst);
+      }
+      ImGui::TextUnformatted("values: not recorded by the binary tracer");
     } else {
       ImGui::Text("offered %s", format_value(sh.offered[l], t).c_str());
       for (const LaneMove& m : sh.moves) {
@@ -264,7 +282,8 @@ void LanesPanel::drawContent(AppState& s) {
       }
       if (sh.kind == AccessKind::WarpReduce) ImGui::Text("received %s", format_value(sh.received[l], t).c_str());
     }
-    ImGui::Text("active mask %08x, member mask %08x", sh.active_mask, sh.member_mask);
+    if (binary) ImGui::Text("active mask %08x", sh.active_mask);
+    else ImGui::Text("active mask %08x, member mask %08x", sh.active_mask, sh.member_mask);
     ImGui::EndTooltip();
   }
 }
