@@ -124,6 +124,7 @@ struct Options {
   uint32_t launch = 1;                  // the K-th launch of a matching kernel, 1-based
   std::string block_index = "0";        // the traced block: "X" or "X,Y,Z"
   bool json = false;                    // check --json: the exercise's checks as JSON
+  bool binary = false;                  // verify --binary: the source probe's trace against the binary tracer's
   bool list = false;                    // check --list: the exercises, one name a line
   std::string html;                     // export --html FILE: the web page to write (block_sizes: the
                                         // traces it holds; empty: as many as fit 3.5 MB)

@@ -314,6 +314,14 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--type", .arg = "int32|float32"},
        },
         {
+            {.opt = "--binary", .required = true},
+            {.opt = "--kernel", .arg = "NAME", .required = true},
+            {.opt = "--block-size", .arg = "B"},
+            {.opt = "--type", .arg = "int32|float32"},
+            {.opt = "--n", .arg = "N"},
+            {.opt = "--out", .arg = "FILE", .in_overview = false},
+        },
+        {
             {.opt = "--kernel-file", .arg = "FILE.cu", .required = true},
             {.opt = "--block-size", .arg = "B"},
             {.opt = "--type", .arg = "int32|float32"},
@@ -324,7 +332,12 @@ const std::vector<CommandSpec>& command_table() {
        "default 256 threads), then runs `reducescope run` of the same launch under Nsight Compute (ncu, on\n"
        "the PATH) and prints each count beside its counter: shared load and store bank conflicts, shuffles,\n"
        "shared and global atomics, global load and store requests and load sectors.\n"
-       "Exit: 0 every counter matches, 1 one differs, no ncu or no GPU, 2 a usage error.\n"},
+       "With --binary: proof by agreement instead. Block 0 traced twice, by the source probe (the tracing build)\n"
+       "and by the binary tracer attached to `reducescope run` (the timing build as compiled, through the Compute\n"
+       "Sanitizer API); prints the steps, shared memory after each step, bank conflicts per step, global requests\n"
+       "and sectors, shuffles and atomics of both (default N = four blocks; --out keeps the binary trace).\n"
+       "Exit: 0 every counter matches (--binary: every figure agrees), 1 one differs, no ncu or no GPU, 2 a usage\n"
+       "error.\n"},
       {Command::Check, "check", Operands::One,
        {{
            {.opt = "FILE.cu", .required = true},

@@ -220,6 +220,7 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--exercise", true, [](Parsing& p, const std::string& v) { p.o.exercise = v; }},  // checked by the command
       {"--json", false, set_switch<&Options::json>},
+      {"--binary", false, set_switch<&Options::binary>},
       {"--list", false, set_switch<&Options::list>},
       {"--gpus", true,
        [](Parsing& p, const std::string& v) {

@@ -45,6 +45,10 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err);
 
 // The trace's counts against Nsight Compute's on a 1-block launch of --kernel or --kernel-file (app/commands/verify.cpp).
 int run_verify(const Options& o, std::ostream& out, std::ostream& err);
+// verify --binary (app/commands/verify_binary.cpp): the source probe's trace of block 0 against the binary tracer's
+// of the same launch of the timing build (tracing/binary/proof.hpp). Exit: 0 they agree, 1 a figure differs or no
+// GPU / binary tracer.
+int run_verify_binary(const Options& o, std::ostream& out, std::ostream& err);
 // run, trace, bench and record --kernel-file FILE.cu (app/commands/kernel_file.cpp): the user's kernel in place of
 // a shipped one; record stores its source, timings and traces (track "yours") in o.out.
 int run_kernel_file(const Options& o, std::ostream& out, std::ostream& err);

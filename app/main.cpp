@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
     case rs::Command::Check:
       return rs::run_check(o, std::cout, std::cerr);
     case rs::Command::Verify:
+      if (o.binary) return rs::run_verify_binary(o, std::cout, std::cerr);
       return rs::run_verify(o, std::cout, std::cerr);
     case rs::Command::Gui:
 #ifdef REDUCESCOPE_HAS_GUI

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +16,10 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "attach.hpp"
+
+#include <fcntl.h>
 
 #include "assemble.hpp"
 #include "capture.hpp"
@@ -64,9 +69,9 @@ std::string toolkit_program(const std::string& name) {
   return first_existing(c);
 }
 
-// Runs argv with the current environment plus `env`; its stdio is ours. Returns its exit code (128 + signal
+// Runs argv with the current environment plus `env`; its stdio is ours (stdout to /dev/null when `quiet`). Returns its exit code (128 + signal
 // when a signal ended it). Throws if it cannot be started.
-int run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+int run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env, bool quiet) {
   std::vector<std::string> envs;
   for (char** e = environ; *e; ++e) envs.emplace_back(*e);
   for (const auto& kv : env) envs.push_back(kv);
@@ -77,7 +82,11 @@ int run_program(const std::vector<std::string>& argv, const std::vector<std::str
   e.push_back(nullptr);
   std::fflush(nullptr);
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, a[0], nullptr, nullptr, a.data(), e.data());
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (quiet) posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  const int rc = posix_spawnp(&pid, a[0], &fa, nullptr, a.data(), e.data());
+  posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(rc));
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
@@ -116,84 +125,108 @@ struct TempDir {
 
 }  // namespace
 
+Attached attach_and_trace(const AttachRequest& q) {
+  const fs::path dir = exe_dir();
+  const char* bt_dir = std::getenv("RS_BT_DIR");
+  const std::string base = bt_dir && *bt_dir ? std::string(bt_dir) : dir.string();
+  const std::string injector = first_existing({base + "/libreducescope_inject.so"});
+  const std::string patches = first_existing({base + "/rs_bt_patches.fatbin"});
+  if (injector.empty() || patches.empty()) {
+    throw std::runtime_error(
+        "this build has no binary tracer: it was built without the Compute Sanitizer API's headers "
+        "(the CUDA toolkit's compute-sanitizer/include; docs/binary-trace.md)");
+  }
+  if (first_existing({cuda_home() + "/compute-sanitizer/libsanitizer-public.so",
+                      "/usr/local/cuda/compute-sanitizer/libsanitizer-public.so"})
+          .empty()) {
+    throw std::runtime_error("no Compute Sanitizer API on this machine (libsanitizer-public.so from the CUDA "
+                             "toolkit's compute-sanitizer folder): cannot attach to a program");
+  }
+  const std::string nvdisasm = toolkit_program("nvdisasm");
+  if (nvdisasm.empty()) throw std::runtime_error("nvdisasm (CUDA toolkit) not found: it reads the kernel's SASS and line table");
+
+  TempDir tmp;
+  const std::string capture_path = (tmp.path / "capture.rscapture").string();
+  Attached a;
+  const auto t0 = std::chrono::steady_clock::now();
+  a.program_rc = run_program(q.program,
+                             {"CUDA_INJECTION64_PATH=" + injector, "RS_BT_KERNEL=" + q.kernel,
+                              "RS_BT_LAUNCH=" + std::to_string(q.launch), "RS_BT_BLOCK=" + q.block,
+                              "RS_BT_OUT=" + capture_path, "RS_BT_PATCHES=" + patches},
+                             q.quiet_program);
+  const auto t1 = std::chrono::steady_clock::now();
+  std::error_code ec;
+  if (!fs::exists(capture_path, ec)) {
+    throw std::runtime_error(q.program[0] + " exited with " + std::to_string(a.program_rc) +
+                             " without starting CUDA on a GPU (no GPU here, or it launched no kernel): nothing traced");
+  }
+  const bt::Capture cap = bt::load_capture(capture_path);
+  if (cap.status == bt::CaptureStatus::NoMatch) {
+    std::string why = cap.message + ". Kernels " + q.program[0] + " launched:";
+    if (cap.launched.empty()) why += " none";
+    for (const auto& [name, count] : cap.launched) {
+      why += "\n  " + name + " (" + std::to_string(count) + " launch" + (count == 1 ? "" : "es") + ")";
+    }
+    throw std::runtime_error(why);
+  }
+  if (cap.status == bt::CaptureStatus::Failed) throw std::runtime_error("the binary tracer failed: " + cap.message);
+
+  const std::string cubin = (tmp.path / "kernel.cubin").string();
+  {
+    std::ofstream f(cubin, std::ios::binary);
+    f.write(cap.cubin.data(), static_cast<std::streamsize>(cap.cubin.size()));
+    if (!f) throw std::runtime_error("cannot write " + cubin);
+  }
+  const std::string listing = capture_stdout("'" + nvdisasm + "' -gi -c '" + cubin + "'");
+  if (!q.keep_stem.empty()) {  // RS_BT_KEEP: how tests/fixtures/binary/ was recorded
+    fs::copy_file(capture_path, q.keep_stem + ".rscapture", fs::copy_options::overwrite_existing);
+    std::ofstream(q.keep_stem + ".sass") << listing;
+  }
+  bt::AssembleOptions opt;
+  opt.dtype = q.dtype;
+  opt.tool_version = kToolVersion;
+  opt.date = utc_now();
+  opt.read_source = [](const std::string& path) -> std::optional<std::string> {
+    try {
+      return read_text_file(path);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  };
+  a.trace = bt::assemble_trace(cap, bt::parse_nvdisasm(listing), opt, &a.report);
+  a.kernel = cap.kernel;
+  a.launch = cap.launch;
+  a.program_s = std::chrono::duration<double>(t1 - t0).count();
+  a.after_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  return a;
+}
+
 int run_attach(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("trace", err, [&]() -> int {
-    const fs::path dir = exe_dir();
-    const char* bt_dir = std::getenv("RS_BT_DIR");
-    const std::string base = bt_dir && *bt_dir ? std::string(bt_dir) : dir.string();
-    const std::string injector = first_existing({base + "/libreducescope_inject.so"});
-    const std::string patches = first_existing({base + "/rs_bt_patches.fatbin"});
-    if (injector.empty() || patches.empty()) {
-      throw std::runtime_error(
-          "this build has no binary tracer: it was built without the Compute Sanitizer API's headers "
-          "(the CUDA toolkit's compute-sanitizer/include; docs/binary-trace.md)");
-    }
-    if (first_existing({cuda_home() + "/compute-sanitizer/libsanitizer-public.so",
-                        "/usr/local/cuda/compute-sanitizer/libsanitizer-public.so"})
-            .empty()) {
-      throw std::runtime_error("no Compute Sanitizer API on this machine (libsanitizer-public.so from the CUDA "
-                               "toolkit's compute-sanitizer folder): cannot attach to a program");
-    }
-    const std::string nvdisasm = toolkit_program("nvdisasm");
-    if (nvdisasm.empty()) throw std::runtime_error("nvdisasm (CUDA toolkit) not found: it reads the kernel's SASS and line table");
-
-    TempDir tmp;
-    const std::string capture_path = (tmp.path / "capture.rscapture").string();
-    const int program_rc = run_program(
-        o.program, {"CUDA_INJECTION64_PATH=" + injector, "RS_BT_KERNEL=" + o.attach_kernel,
-                    "RS_BT_LAUNCH=" + std::to_string(o.launch), "RS_BT_BLOCK=" + o.block_index,
-                    "RS_BT_OUT=" + capture_path, "RS_BT_PATCHES=" + patches});
-    std::error_code ec;
-    if (!fs::exists(capture_path, ec)) {
-      err << "reducescope trace: " << o.program[0] << " exited with " << program_rc
-          << " without starting CUDA on a GPU (no GPU here, or it launched no kernel): nothing traced\n";
-      return kExitRuntime;
-    }
-    const bt::Capture cap = bt::load_capture(capture_path);
-    if (cap.status == bt::CaptureStatus::NoMatch) {
-      err << "reducescope trace: " << cap.message << ". Kernels " << o.program[0] << " launched:";
-      if (cap.launched.empty()) err << " none";
-      err << "\n";
-      for (const auto& [name, count] : cap.launched) err << "  " << name << " (" << count << " launch" << (count == 1 ? "" : "es") << ")\n";
-      return kExitRuntime;
-    }
-    if (cap.status == bt::CaptureStatus::Failed) throw std::runtime_error("the binary tracer failed: " + cap.message);
-
-    const std::string cubin = (tmp.path / "kernel.cubin").string();
-    {
-      std::ofstream f(cubin, std::ios::binary);
-      f.write(cap.cubin.data(), static_cast<std::streamsize>(cap.cubin.size()));
-      if (!f) throw std::runtime_error("cannot write " + cubin);
-    }
-    const std::string listing = capture_stdout("'" + nvdisasm + "' -gi -c '" + cubin + "'");
-    // RS_BT_KEEP=DIR keeps the capture and the listing (how tests/fixtures/binary/ was recorded).
+    AttachRequest q;
+    q.program = o.program;
+    q.kernel = o.attach_kernel;
+    q.launch = o.launch;
+    q.block = o.block_index;
+    q.dtype = o.dtypes.empty() ? DType::Int32 : o.dtypes[0];
     if (const char* keep = std::getenv("RS_BT_KEEP"); keep && *keep) {
-      const std::string stem = std::string(keep) + "/" + fs::path(o.out).stem().string();
-      fs::copy_file(capture_path, stem + ".rscapture", fs::copy_options::overwrite_existing);
-      std::ofstream(stem + ".sass") << listing;
+      q.keep_stem = std::string(keep) + "/" + fs::path(o.out).stem().string();
     }
-    bt::AssembleOptions opt;
-    opt.dtype = o.dtypes.empty() ? DType::Int32 : o.dtypes[0];
-    opt.tool_version = kToolVersion;
-    opt.date = utc_now();
-    opt.read_source = [](const std::string& path) -> std::optional<std::string> {
-      try {
-        return read_text_file(path);
-      } catch (const std::exception&) {
-        return std::nullopt;
-      }
-    };
-    bt::AssembleReport rep;
-    const Trace t = bt::assemble_trace(cap, bt::parse_nvdisasm(listing), opt, &rep);
+    const Attached a = attach_and_trace(q);
+    const Trace& t = a.trace;
     Replay replay(t);
     out << "\n" << summarize_trace(t, replay);
     if (!o.quiet) {
       for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
     }
+    const auto t0 = std::chrono::steady_clock::now();
     save_trace(t, o.out);
-    out << "trace saved to " << o.out << " (" << rep.records << " records from " << rep.events << " events of block "
-        << o.block_index << ", launch " << cap.launch << " of " << cap.kernel << ")\n";
-    return program_rc;
+    const double save_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out << o.program[0] << " ran " << fmt("%.3f", a.program_s) << " s with the tracer attached; reading its SASS and "
+        << "writing the trace took " << fmt("%.3f", a.after_s + save_s) << " s\n";
+    out << "trace saved to " << o.out << " (" << a.report.records << " records from " << a.report.events
+        << " events of block " << o.block_index << ", launch " << a.launch << " of " << a.kernel << ")\n";
+    return a.program_rc;
   });
 }
 

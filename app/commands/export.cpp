@@ -10,6 +10,7 @@
 #ifdef REDUCESCOPE_HAS_CHARTS
 #include "charts.hpp"
 #endif
+#include "trace_io.hpp"
 #include "web_export.hpp"
 
 namespace rs {
@@ -17,8 +18,25 @@ namespace rs {
 using namespace cmd;
 
 // export SESSION --html FILE: the web page (app/export/web_export.hpp). Its errors reach `guarded`.
+// A trace file (`trace --out`, a binary trace of any program) becomes a session of that one trace, with no timings.
+static Session session_of(const std::string& path) {
+  if (is_session_file(path)) return load_session(path);
+  Session s;
+  Trace t = load_trace(path);
+  s.meta.gpu = t.meta.gpu;
+  s.meta.compute_capability = t.meta.compute_capability;
+  s.meta.cuda_version = t.meta.cuda_version;
+  s.meta.date = t.meta.date;
+  s.meta.tool_version = t.meta.tool_version;
+  s.meta.pattern = t.meta.pattern;
+  s.meta.n = t.meta.n;
+  s.meta.method = "no timings: one trace (" + path.substr(path.find_last_of('/') + 1) + ")";
+  s.traces.push_back(std::move(t));
+  return s;
+}
+
 static int run_export_html(const Options& o, std::ostream& out, std::ostream& err) {
-  const Session s = load_session(o.file);
+  const Session s = session_of(o.file);
   WebExportOptions w;
   w.block_sizes.assign(o.block_sizes.begin(), o.block_sizes.end());
   w.session_name = o.file.substr(o.file.find_last_of('/') + 1);  // npos + 1 == 0: no folder

@@ -305,6 +305,8 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
   j.kv("n", m.n).kv("grid", m.grid_size).kv("block", m.traced_block).kv("words", static_cast<uint64_t>(r.num_words()));
   j.kv("warps", r.num_warps()).kv("result", m.result).kv("pattern", m.pattern).kv("gpu", m.gpu).kv("date", m.date);
   j.kv("src", source_index);
+  // Version 4: a binary trace (docs/binary-trace.md) has no shuffle or atomic values; its notes say what it lacks.
+  j.kv("binary", m.tracer == Tracer::Binary).kv("notes", m.notes);
   j.kv("ldc", r.load_conflicts()).kv("stc", r.store_conflicts());
   j.key("has").obj();
   j.kv("shared", r.has_shared()).kv("lanes", r.has_lane_work()).kv("atomics", r.has_atomics());
@@ -427,8 +429,16 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
         j.kv("wd", s.width).kv("f", s.float_values).kv("l", s.line).kv("m", s.lanes).kv("mm", s.member_mask);
         j.kv("am", s.active_mask).kv("ok", s.consistent);
         if (s.kind == AccessKind::Shuffle) {
+          // One source lane per lane of `m`, in lane order; -1 where the binary tracer could not tell it.
           std::vector<int> src;
-          for (const LaneMove& mv : s.moves) src.push_back(mv.src);
+          for (int l = 0; l < kWarpSize; ++l) {
+            if (!(s.lanes >> l & 1u)) continue;
+            int from = -1;
+            for (const LaneMove& mv : s.moves) {
+              if (mv.dst == l) from = mv.src;
+            }
+            src.push_back(from);
+          }
           j.ints("src", src);
         }
         std::array<int32_t, kWarpSize> of{}, rc{};

@@ -15,12 +15,15 @@ nvcc -arch=sm_90 -o "$W/two_reductions_noline" examples/two_reductions.cu
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$W/gpu.txt"
 TIMEFORMAT='%R'
 {
-  echo "# run alone | traced (block 0 of reduce_strided's first launch), seconds, N = 2^24"
+  echo "# seconds, N = 2^24, block 0 of reduce_strided's first launch traced"
+  echo "# alone | trace (whole command) | program attached | trace, RS_BT_PATCH=load | program attached, load"
   for i in 1 2 3 4 5 6 7; do
     a=$( { time "$W/two_reductions" 16777216 > /dev/null; } 2>&1 )
-    t=$( { time timeout 120 "$R" trace --quiet --kernel reduce_strided --out "$W/s.rstrace" -- "$W/two_reductions" 16777216 > /dev/null; } 2>&1 )
-    s=$( { time timeout 120 "$R" trace --quiet --kernel reduce_shuffle --out "$W/s2.rstrace" -- "$W/two_reductions" 16777216 > /dev/null; } 2>&1 )
-    echo "$a $t $s"
+    t=$( { time timeout 120 "$R" trace --quiet --kernel reduce_strided --out "$W/s.rstrace" -- "$W/two_reductions" 16777216 > "$W/t.txt"; } 2>&1 )
+    ta=$(grep -o "ran [0-9.]* s with" "$W/t.txt" | cut -d" " -f2)
+    l=$( { time RS_BT_PATCH=load timeout 120 "$R" trace --quiet --kernel reduce_strided --out "$W/s.rstrace" -- "$W/two_reductions" 16777216 > "$W/t.txt"; } 2>&1 )
+    la=$(grep -o "ran [0-9.]* s with" "$W/t.txt" | cut -d" " -f2)
+    echo "$a $t $ta $l $la"
   done
 } | tee "$W/overhead.txt"
 cd "$W"

@@ -8,7 +8,12 @@
 //   RS_BT_OUT      the capture file to write (tracing/binary/capture.hpp)
 //   RS_BT_PATCHES  the patch module (rs_bt_patches.fatbin)
 //   RS_BT_CAPACITY events the device buffer holds (default 4194304: 192 MiB)
-// Every other launch gets a Control with tracing off, so its callbacks return at once. The capture
+//   RS_BT_UNPATCH  1: remove the patches after the traced launch, so the rest of the program runs
+//                  uninstrumented; 0 (default): keep them. Attached to reducescope itself (one large module),
+//                  removing them hung the program on the H200, so it is off (docs/binary-trace.md).
+// Every module is patched as it loads (what the Sanitizer samples do). Every launch but the traced one gets a
+// Control with tracing off, and the traced launch's other blocks fail its block filter: their callbacks return
+// at once (docs/binary-trace.md has the overhead). The capture
 // is written after the traced launch (its stream synchronised) or, when no launch matched, at exit
 // with the list of kernels that did launch. The program itself runs on unchanged.
 #include <cuda.h>
@@ -37,6 +42,7 @@ struct Config {
   uint32_t launch = 1;
   uint32_t block[3] = {0, 0, 0};
   uint32_t capacity = 1u << 22;
+  bool unpatch_after = false;
 };
 
 struct State {
@@ -45,6 +51,7 @@ struct State {
   std::map<CUcontext, bool> patches_loaded;
   std::map<CUcontext, Control*> disabled;          // one tracing-off Control per context
   std::map<CUmodule, std::string> cubins;
+  std::map<CUmodule, bool> patched;
   std::map<uint64_t, uint64_t> allocations;        // base -> bytes
   std::vector<std::pair<std::string, uint32_t>> launched;
   uint32_t matched = 0;
@@ -108,23 +115,30 @@ void fail(State& s, const std::string& why) {
     }                                                                                   \
   } while (0)
 
-void module_loaded(State& s, const Sanitizer_ResourceModuleData* d) {
-  if (s.in_patch_load) return;  // the patch module itself
-  if (!s.patches_loaded[d->context]) {
+// Loads the patch module into `ctx` once, then patches `module` with our callbacks.
+void patch(State& s, CUcontext ctx, CUmodule module) {
+  if (!s.patches_loaded[ctx]) {
     s.in_patch_load = true;
-    const SanitizerResult r = sanitizerAddPatchesFromFile(s.cfg.patches.c_str(), d->context);
+    const SanitizerResult r = sanitizerAddPatchesFromFile(s.cfg.patches.c_str(), ctx);
     s.in_patch_load = false;
     if (r != SANITIZER_SUCCESS) throw "cannot load the patch module " + s.cfg.patches;
-    s.patches_loaded[d->context] = true;
+    s.patches_loaded[ctx] = true;
   }
+  if (s.patched[module]) return;
+  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, module, "rs_bt_global"));
+  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, module, "rs_bt_shared"));
+  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_BARRIER, module, "rs_bt_barrier"));
+  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SYNCWARP, module, "rs_bt_syncwarp"));
+  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SHFL, module, "rs_bt_shfl"));
+  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_BLOCK_EXIT, module, "rs_bt_exit"));
+  RS_SAN(sanitizerPatchModule(module));
+  s.patched[module] = true;
+}
+
+void module_loaded(State& s, const Sanitizer_ResourceModuleData* d) {
+  if (s.in_patch_load) return;  // the patch module itself
   if (d->pCubin && d->cubinSize) s.cubins[d->module].assign(d->pCubin, d->cubinSize);
-  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, d->module, "rs_bt_global"));
-  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, d->module, "rs_bt_shared"));
-  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_BARRIER, d->module, "rs_bt_barrier"));
-  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SYNCWARP, d->module, "rs_bt_syncwarp"));
-  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SHFL, d->module, "rs_bt_shfl"));
-  RS_SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_BLOCK_EXIT, d->module, "rs_bt_exit"));
-  RS_SAN(sanitizerPatchModule(d->module));
+  patch(s, d->context, d->module);
 }
 
 Control* disabled_control(State& s, CUcontext ctx, Sanitizer_StreamHandle stream) {
@@ -150,9 +164,12 @@ void launch_begin(State& s, const Sanitizer_LaunchData* d) {
   if (!seen) s.launched.emplace_back(name, 1);
   const bool match = !s.done && name.find(s.cfg.kernel) != std::string::npos && ++s.matched == s.cfg.launch;
   if (!match) {
-    RS_SAN(sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, disabled_control(s, d->context, d->hStream)));
+    if (s.patched[d->module]) {
+      RS_SAN(sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, disabled_control(s, d->context, d->hStream)));
+    }
     return;
   }
+  patch(s, d->context, d->module);  // patched at load already; a module loaded before we subscribed is patched now
   Capture& c = s.capture;
   c.kernel_mangled = d->functionName ? d->functionName : "";
   c.kernel = name;
@@ -221,6 +238,12 @@ void launch_end(State& s, const Sanitizer_LaunchData* d) {
   c.status = CaptureStatus::Traced;
   c.launched = s.launched;
   write_capture(s);
+  // Nothing more to record: the rest of the program runs uninstrumented.
+  if (!s.cfg.unpatch_after) return;
+  for (auto& [module, on] : s.patched) {
+    if (on) sanitizerUnpatchModule(module);
+    on = false;
+  }
 }
 
 void callback(void* userdata, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const void* cbdata) {
@@ -299,6 +322,7 @@ int initialize() {
     fail(*s, std::string("RS_BT_CAPACITY '") + cap + "' is not a count");
     return 1;
   }
+  if (const char* u = std::getenv("RS_BT_UNPATCH")) s->cfg.unpatch_after = std::string(u) == "1";
   if (const char* b = std::getenv("RS_BT_BLOCK")) {
     std::string text = b;
     size_t start = 0;

@@ -17,7 +17,8 @@
     var show = sh.slice(0, 4), rows = Math.min(4, Math.max(tr.maxShf, 1));
     setText($('lanes-text'), sh.length + ' warp-level ' + (sh[0].k === 7 ? 'warp reduce' : 'shuffle') +
       (sh.length === 1 ? '' : 's') + ' this step' + (sh.length > show.length ? ' (the first ' + show.length + ' drawn)' : '') +
-      ': per warp, what each lane offered (top) and received (bottom).');
+      (tr.binary ? ': per warp, which lane read from which (from the SASS). A binary trace has no values: ' +
+        'the Compute Sanitizer API does not report them.' : ': per warp, what each lane offered (top) and received (bottom).'));
     var w = c.clientWidth || 600, labelW = 4, cw = (w - labelW) / 32, rowH = 26, band = 54, blockH = rowH * 2 + band + 46;
     var g = canvasCtx(c, rows * blockH), ctx = g.ctx;
     show.forEach(function (s, bi) {
@@ -30,7 +31,7 @@
       if (s.k === 6) {
         var lanes = lanesOf(s.m);
         for (var i = 0; i < lanes.length; i++) {
-          if (s.src[i] !== lanes[i]) {
+          if (s.src[i] >= 0 && s.src[i] !== lanes[i]) {
             var d = lanes[i], from = s.src[i];
             rule = s.op === 3 ? 'lane ' + ARROW + ' lane ^ ' + (from ^ d) : s.op === 2 ? 'lane ' + ARROW + ' lane + ' + (from - d)
               : s.op === 1 ? 'lane ' + ARROW + ' lane - ' + (d - from) : 'lane ' + ARROW + ' lane ' + from;
@@ -51,7 +52,7 @@
         ctx.fillStyle = on ? COL.cell : COL.empty;
         ctx.fillRect(x, yo, cw - 1, rowH);
         ctx.fillRect(x, yr, cw - 1, rowH);
-        if (on) {
+        if (on && !tr.binary) {
           ctx.fillStyle = COL.text;
           var a = fmt(of[l], s.f), b = fmt(rc[l], s.f);
           if (ctx.measureText(a).width >= cw - 1) a = compact(a);
@@ -67,7 +68,7 @@
       if (s.k === 6) {
         lanesAll.forEach(function (dst, i) {
           var src = s.src[i];
-          if (src === dst) return;
+          if (src < 0 || src === dst) return;
           var x1 = labelW + src * cw + cw / 2, x2 = labelW + dst * cw + cw / 2, y1 = yo + rowH, y2 = yr;
           ctx.beginPath();
           ctx.moveTo(x1, y1);
@@ -120,6 +121,11 @@
       var landed = 0, last = null, total = t.o.length / 5;
       for (var i = 0; i < t.o.length; i += 5) {
         if (t.o[i + 1] <= S.step) { landed++; last = i; }
+      }
+      if (tr.binary) {  // no operands, old values or landing order in a binary trace
+        h += '<div><b>' + esc(t.label) + '</b> (' + esc(t.fn) + '): ' + landed + ' of ' + total + ' updates made by this ' +
+          'step; a binary trace has no operands, old values or landing order.</div>';
+        return;
       }
       h += '<div><b>' + esc(t.label) + '</b> (' + esc(t.fn) + '): ' + landed + ' of ' + total + ' updates landed by ' +
         'this step' + (total > 1 ? ', ' + t.chained + ' of ' + (total - 1) + ' consecutive pairs chained' : '');

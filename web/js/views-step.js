@@ -96,6 +96,11 @@
         (held.length ? 'This page holds it at ' + held.join(', ') + ' threads. ' : '') +
         'The full session is in the .rssession file.';
     }
+    var tr = S.trace;
+    if (tr && tr.binary) {
+      h += '<br><span class="dim">Recorded by the binary backend (the kernel as compiled). ' +
+        esc(tr.notes || '').replace(/\n/g, ' ') + '</span>';
+    }
     el.innerHTML = h;
   }
 

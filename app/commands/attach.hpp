@@ -1,0 +1,39 @@
+// The binary tracer attached to a program (app/commands/attach.cpp), for `trace -- PROGRAM` and
+// `verify --binary`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "assemble.hpp"
+#include "trace_format.hpp"
+
+namespace rs {
+
+struct AttachRequest {
+  std::vector<std::string> program;  // PROGRAM ARGS
+  std::string kernel;                // text the demangled kernel name must contain
+  uint32_t launch = 1;               // the K-th matching launch, 1-based
+  std::string block = "0";           // "X" or "X,Y,Z"
+  DType dtype = DType::Int32;        // how the values are shown
+  bool quiet_program = false;        // the program's stdout to /dev/null (its stderr stays)
+  std::string keep_stem;             // non-empty: keep the capture and listing as STEM.rscapture, STEM.sass
+};
+
+struct Attached {
+  Trace trace;
+  bt::AssembleReport report;
+  int program_rc = 0;                // the program's exit code (128 + signal)
+  std::string kernel;                // the traced launch's kernel, demangled
+  uint32_t launch = 0;
+  double program_s = 0;              // seconds the program ran attached
+  double after_s = 0;                // seconds to disassemble and assemble the trace
+};
+
+// Runs the program with the injector, then builds the trace. Throws std::runtime_error with one line (or, for no
+// matching launch, the line and the kernels that did launch): no binary tracer in this build, no Sanitizer API or
+// nvdisasm on the machine, no GPU, no match, a tracer failure, a capture that cannot become a trace.
+Attached attach_and_trace(const AttachRequest& q);
+
+}  // namespace rs
