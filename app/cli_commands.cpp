@@ -129,7 +129,15 @@ const std::vector<CommandSpec>& command_table() {
        "shared-memory access with its source line and n-way bank conflict, warp shuffles (lane -> lane),\n"
        "atomics (contention per address) and global requests (32-byte sectors). --out saves the trace\n"
        "(.rstrace) for `reducescope show` and the window. Default --n 16777216. --track T without\n"
-       "--kernel traces each kernel of the track (summaries only with --quiet).\n"},
+       "--kernel traces each kernel of the track (summaries only with --quiet).\n"
+       "\n"
+       "Any program, as compiled (the binary tracer, docs/binary-trace.md):\n"
+       "  reducescope trace --kernel NAME [--launch K] [--block X[,Y,Z]] [--type int32|float32] --out F.rstrace\n"
+       "                    [--quiet] -- PROGRAM ARGS...\n"
+       "runs PROGRAM with ReduceScope injected (CUDA_INJECTION64_PATH, the Compute Sanitizer API) and records\n"
+       "block X (default 0) of the K-th launch (default 1) of the kernel whose demangled name contains NAME.\n"
+       "Build PROGRAM with nvcc -lineinfo for its source lines (without, the SASS stands in). Its output and\n"
+       "exit code pass through; a NAME no launch matches lists the kernels that did launch (exit 1).\n"},
       {Command::Show, "show", Operands::One,
        {{
            {.opt = "FILE", .required = true},

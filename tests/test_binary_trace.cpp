@@ -13,6 +13,7 @@
 #include "assemble.hpp"
 #include "proof.hpp"
 #include "capture.hpp"
+#include "cli.hpp"
 #include "replay.hpp"
 #include "sass.hpp"
 #include "test_util.hpp"
@@ -357,6 +358,41 @@ TEST(Proof, FindsAChangedWord) {
     EXPECT_NE(r.binary.find("step 0, word 5"), std::string::npos) << r.binary;
   }
   EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace rs
+
+namespace rs {
+namespace {
+
+// trace ... -- PROGRAM ARGS: the binary tracer's command line.
+TEST(AttachCli, ParsesOptionsAndTheProgram) {
+  const Options o = parse_cli({"trace", "--kernel", "reduce_strided", "--launch", "2", "--block", "3,1,0", "--out",
+                               "t.rstrace", "--type", "float32", "--", "./prog", "--n", "5", "--help"});
+  EXPECT_EQ(o.command, Command::Trace);
+  EXPECT_EQ(o.attach_kernel, "reduce_strided");
+  EXPECT_EQ(o.launch, 2u);
+  EXPECT_EQ(o.block_index, "3,1,0");
+  EXPECT_EQ(o.out, "t.rstrace");
+  ASSERT_EQ(o.dtypes.size(), 1u);
+  EXPECT_EQ(o.dtypes[0], DType::Float32);
+  // Everything after -- is the program's, --help included.
+  EXPECT_EQ(o.program, (std::vector<std::string>{"./prog", "--n", "5", "--help"}));
+  const Options d = parse_cli({"trace", "--kernel", "k", "--out", "t.rstrace", "--", "./prog"});
+  EXPECT_EQ(d.launch, 1u);
+  EXPECT_EQ(d.block_index, "0");
+}
+
+TEST(AttachCli, RefusesBadCommandLines) {
+  EXPECT_THROW(parse_cli({"trace", "--kernel", "k", "--out", "t", "--"}), UsageError);               // no program
+  EXPECT_THROW(parse_cli({"trace", "--out", "t", "--", "./p"}), UsageError);                        // no --kernel
+  EXPECT_THROW(parse_cli({"trace", "--kernel", "k", "--", "./p"}), UsageError);                     // no --out
+  EXPECT_THROW(parse_cli({"trace", "--kernel", "k", "--out", "t", "--launch", "0", "--", "./p"}), UsageError);
+  EXPECT_THROW(parse_cli({"trace", "--kernel", "k", "--out", "t", "--block", "1,2", "--", "./p"}), UsageError);
+  EXPECT_THROW(parse_cli({"trace", "--kernel", "k", "--out", "t", "--block", "x", "--", "./p"}), UsageError);
+  EXPECT_THROW(parse_cli({"trace", "--kernel", "k", "--out", "t", "--n", "5", "--", "./p"}), UsageError);
+  EXPECT_THROW(parse_cli({"trace", "--kernel", "k", "--out", "t", "--type", "int8", "--", "./p"}), UsageError);
 }
 
 }  // namespace
