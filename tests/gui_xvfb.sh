@@ -702,5 +702,20 @@ rc=$?
   && cmp -s "$yd/start.cu" "$yd/bench.cu" && ok "yours: --reload-bench without a GPU says it needs one, exit 1, file kept" \
   || bad "yours: --reload-bench without a GPU (exit $rc: $(grep '^reload-bench' "$dir/yours-bench.log" | tr '\n' ' '))"
 
+# 18. A binary trace (issue 28): examples/two_reductions.cu's reduce_shuffle, recorded on the H200 by the binary
+# tracer. It opens as the user's kernel (its name heads the list, not reduce1's teaching note), its notes say what
+# the tracer lacks, and the lanes view says in one line that it has no shuffle values.
+bt="$(dirname "$0")/fixtures/binary/shuffle.rstrace"
+MAP="$dir/binary.map"
+with_app binary "$bt --step 2" true >/dev/null
+grep -q "showing reduce_shuffle at 256 threads, step 2 of" "$dir/binary.log" && ok "binary trace opens" \
+  || bad "binary trace did not open: $(tail -2 "$dir/binary.log" | tr '\n' ' ')"
+grep -q "yours: reduce_shuffle (side A): Recorded by the binary backend" "$dir/binary.log" \
+  && ok "binary trace: shown as the user's kernel, recorded by the binary backend" || bad "binary trace: not shown as yours"
+for w in yours/notes lanes/no-values panel/lanesA; do
+  [ -n "$(rect "$MAP" "$w")" ] && ok "binary trace: $w drawn" || bad "binary trace: no $w"
+done
+check_png "$dir/binary.png" "binary trace"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
