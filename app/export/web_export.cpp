@@ -25,129 +25,13 @@
 #include "layout.hpp"  // views_in_order, bank_idle_sentence, wasteful, stores_warp_reduce_result: as the window
 #include "replay.hpp"
 #include "web_assets.hpp"
+#include "web_json.hpp"
 
 namespace rs {
 
 namespace {
 
-// ---- JSON text ---------------------------------------------------------------------------------
-
-// Appends JSON to a string; commas between values are automatic.
-class Json {
- public:
-  Json& obj() { open('{'); return *this; }
-  Json& end_obj() { close('}'); return *this; }
-  Json& arr() { open('['); return *this; }
-  Json& end_arr() { close(']'); return *this; }
-  Json& key(const char* k) {
-    sep();
-    str_raw(k);
-    s_ += ':';
-    after_key_ = true;
-    return *this;
-  }
-  Json& num(int64_t v) {
-    sep();
-    char b[24];
-    auto [p, ec] = std::to_chars(b, b + sizeof b, v);
-    s_.append(b, p);
-    return *this;
-  }
-  Json& num(double v) {
-    sep();
-    if (!std::isfinite(v)) {
-      s_ += "null";
-      return *this;
-    }
-    char b[40];
-    auto [p, ec] = std::to_chars(b, b + sizeof b, v);  // shortest form that reads back exactly
-    s_.append(b, p);
-    return *this;
-  }
-  Json& num(uint32_t v) { return num(static_cast<int64_t>(v)); }
-  Json& num(int v) { return num(static_cast<int64_t>(v)); }
-  Json& num(uint64_t v) { return num(static_cast<double>(v)); }
-  Json& boolean(bool v) {
-    sep();
-    s_ += v ? "true" : "false";
-    return *this;
-  }
-  Json& null() {
-    sep();
-    s_ += "null";
-    return *this;
-  }
-  Json& str(const std::string& v) {
-    sep();
-    str_raw(v);
-    return *this;
-  }
-  // key: value shorthands
-  template <class T>
-  Json& kv(const char* k, const T& v) {
-    key(k);
-    if constexpr (std::is_same_v<T, bool>) return boolean(v);
-    else if constexpr (std::is_convertible_v<T, std::string>) return str(std::string(v));
-    else if constexpr (std::is_floating_point_v<T>) return num(static_cast<double>(v));
-    else if constexpr (std::is_signed_v<T>) return num(static_cast<int64_t>(v));
-    else if constexpr (sizeof(T) <= 4) return num(static_cast<int64_t>(v));
-    else return num(static_cast<uint64_t>(v));
-  }
-  template <class Seq>
-  Json& ints(const char* k, const Seq& seq) {
-    key(k).arr();
-    for (auto v : seq) num(static_cast<int64_t>(v));
-    return end_arr();
-  }
-  std::string take() { return std::move(s_); }
-
- private:
-  void sep() {
-    if (after_key_) {
-      after_key_ = false;
-      return;
-    }
-    if (!first_.empty()) {
-      if (!first_.back()) s_ += ',';
-      first_.back() = false;
-    }
-  }
-  void open(char c) {
-    sep();
-    s_ += c;
-    first_.push_back(true);
-  }
-  void close(char c) {
-    s_ += c;
-    first_.pop_back();
-  }
-  void str_raw(const std::string& v) {
-    s_ += '"';
-    for (unsigned char c : v) {
-      switch (c) {
-        case '"': s_ += "\\\""; break;
-        case '\\': s_ += "\\\\"; break;
-        case '\n': s_ += "\\n"; break;
-        case '\r': s_ += "\\r"; break;
-        case '\t': s_ += "\\t"; break;
-        case '<': s_ += "\\u003c"; break;  // never "</script>" in the page, even uncompressed
-        default:
-          if (c < 0x20) {
-            char b[8];
-            std::snprintf(b, sizeof b, "\\u%04x", c);
-            s_ += b;
-          } else {
-            s_ += static_cast<char>(c);
-          }
-      }
-    }
-    s_ += '"';
-  }
-
-  std::string s_;
-  std::vector<bool> first_;
-  bool after_key_ = false;
-};
+using webjson::Json;
 
 // Runs of set flags as [start, count, start, count, ...].
 std::vector<uint32_t> ranges(const std::vector<uint8_t>& flags) {
@@ -517,64 +401,6 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
   return j.take();
 }
 
-// The multigpu track (tracing/multigpu.hpp, `record --track multigpu`), only when the session has one:
-// the GPUs, the rows (median ms per call; algbw and busbw in GB/s, nccl-tests' doc/PERFORMANCE.md), each
-// method in words, the size labels ("4 KiB"), the traced rings (times in us from the run's start) and,
-// per ring, which chunks each GPU holds fully summed after each number of steps (summed_chunks): the page
-// simulates the schedule itself and the browser test compares the two.
-void multigpu_json(Json& j, const SessionMultiGpu& m) {
-  j.key("multigpu").obj();
-  j.kv("gpus", m.gpus).key("names").arr();
-  for (const std::string& n : m.gpu_names) j.str(n);
-  j.end_arr();
-  j.kv("link", m.link).kv("nccl", m.nccl_version).kv("date", m.date).kv("method", m.method);
-  j.kv("peer_access", m.peer_access).kv("topology", m.topology);
-  j.kv("allreduce_factor", busbw_factor("allreduce", m.gpus));
-  std::set<uint64_t> sizes;
-  std::set<std::pair<std::string, std::string>> methods;
-  j.key("rows").arr();
-  for (const MultiGpuRow& r : m.rows) {
-    j.obj().kv("op", r.op).kv("method", r.method).kv("bytes", r.bytes).kv("gpus", r.gpus);
-    j.kv("median_ms", r.median_ms).kv("min_ms", r.min_ms).kv("max_ms", r.max_ms).kv("samples", r.samples);
-    j.kv("algbw_gbps", r.algbw_gbps).kv("busbw_gbps", r.busbw_gbps).kv("correct", r.correct).end_obj();
-    sizes.insert(r.bytes);
-    methods.insert({r.op, r.method});
-  }
-  j.end_arr();
-  j.key("methods").obj();  // "op method": the method in words
-  for (const auto& [op, method] : methods) j.kv((op + " " + method).c_str(), multigpu_method_text(op, method));
-  j.end_obj();
-  // [step, phase (0 reduce-scatter, 1 all-gather), from, to, chunk, chunk bytes, copy start, copy end, add start,
-  // add end] per transfer, in ring_schedule order.
-  j.key("rings").arr();
-  for (const RingRecording& r : m.rings) {
-    j.obj().kv("bytes", r.bytes).kv("gpus", r.gpus).kv("total_us", r.total_us);
-    j.key("events").arr();
-    for (const RingEvent& e : r.events) {
-      j.arr().num(e.step).num(static_cast<int>(e.phase)).num(e.from).num(e.to).num(e.chunk).num(e.chunk_bytes);
-      j.num(e.copy_start_us).num(e.copy_end_us).num(e.add_start_us).num(e.add_end_us).end_arr();
-      sizes.insert(e.chunk_bytes);
-    }
-    j.end_arr();
-    j.key("summed").arr();  // [steps done][GPU]: the chunks it holds summed over every GPU
-    for (uint32_t k = 0; r.gpus >= 2 && r.gpus <= 64 && k <= 2 * (r.gpus - 1); ++k) {
-      j.arr();
-      for (uint32_t g = 0; g < r.gpus; ++g) {
-        j.arr();
-        for (uint32_t c : summed_chunks(r.gpus, g, k)) j.num(c);
-        j.end_arr();
-      }
-      j.end_arr();
-    }
-    j.end_arr().end_obj();
-    sizes.insert(r.bytes);
-  }
-  j.end_arr();
-  j.key("labels").arr();  // [bytes, "4 KiB"] for every size above
-  for (uint64_t b : sizes) j.arr().num(b).str(bytes_label(b)).end_arr();
-  j.end_arr();
-  j.end_obj();
-}
 
 // The index part: everything but the steps.
 std::string index_json(const Session& s, const std::vector<TracePart>& parts, const std::vector<std::string>& sources,
@@ -700,7 +526,7 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
   }
   j.end_arr();
   j.end_obj();
-  if (!s.multigpu.empty()) multigpu_json(j, s.multigpu);
+  if (!s.multigpu.empty()) webjson::multigpu_json(j, s.multigpu);
   j.key("pitfall_words").arr();
   for (KernelId id : track_kernels("pitfalls")) {
     const KernelInfo& k = kernel_info(id);

@@ -1,0 +1,152 @@
+// What every panel shares (panels.hpp): the Panel frame (its begin/end, title and the one-line "nothing to
+// show" form), compact cell values, legends, colours with alpha, and the widget map the GUI tests read.
+#include <array>
+#include <cstdio>
+#include <map>
+
+#include "panels.hpp"
+
+namespace rs::gui {
+
+void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
+  // The first title that fits the title bar: in compare mode "Shared memory A: reduce1 @256", then
+  // "A: reduce1 @256", "A: reduce1"; else the full title, then the short one.
+  std::vector<std::string> titles;
+  if (s.compare && per_side_) {
+    const Pick& p = slot_ == 0 ? s.a : s.b;
+    const std::string side = std::string(1, slot_ == 0 ? 'A' : 'B') + ": " + s.side_name(slot_);
+    const std::string at = " @" + std::to_string(p.block_size);
+    titles = {std::string(short_title_) + " " + side + at, side + at, side};
+  } else {
+    titles = {title_};
+    if (short_title_) titles.emplace_back(short_title_);
+  }
+  const float room = size.x - 2 * ImGui::GetStyle().FramePadding.x - 2;
+  std::string name = titles.back();
+  for (const std::string& t : titles) {
+    if (ImGui::CalcTextSize(t.c_str()).x <= room) {
+      name = t;
+      break;
+    }
+  }
+  name += std::string("###") + id_;
+  ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+  ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+  if (ImGui::Begin(name.c_str(), nullptr,
+                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                       ImGuiWindowFlags_NoSavedSettings |
+                       (no_title_ ? ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar : 0))) {
+    note_rect(std::string("panel/") + id_, pos, ImVec2(pos.x + size.x, pos.y + size.y));
+    drawContent(s);
+  }
+  ImGui::End();
+}
+
+const Step* Panel::stepOrSay(const ReplayView& v) {
+  const Step* st = v.current();
+  if (!st) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", v.missing);
+    ImGui::PopStyleColor();
+  }
+  return st;
+}
+
+const char* compact_int(int32_t v, char* buf, size_t len) {
+  const double a = v < 0 ? -static_cast<double>(v) : v;
+  if (a < 1000) std::snprintf(buf, len, "%d", v);
+  else if (a < 1e4) std::snprintf(buf, len, "%.1fk", v / 1e3);
+  else if (a < 1e6) std::snprintf(buf, len, "%.0fk", v / 1e3);
+  else if (a < 1e7) std::snprintf(buf, len, "%.1fM", v / 1e6);
+  else if (a < 1e9) std::snprintf(buf, len, "%.0fM", v / 1e6);
+  else std::snprintf(buf, len, "%.1fG", v / 1e9);
+  return buf;
+}
+
+const char* compact_value(uint32_t bits, DType t, char* buf, size_t len) {
+  if (t == DType::Int32) return compact_int(static_cast<int32_t>(bits), buf, len);
+  const float f = bits_to_float(bits);
+  const float a = f < 0 ? -f : f;
+  // At most four characters where it can: 0.82, 2.3, 15, 512, 1.2k (the exact value shows on hover).
+  if (a != 0 && a < 0.01f) std::snprintf(buf, len, "%.0e", static_cast<double>(f));
+  else if (a < 10) std::snprintf(buf, len, "%.2g", static_cast<double>(f));
+  else if (a < 1000) std::snprintf(buf, len, "%.0f", static_cast<double>(f));
+  else if (a < 2e9f) return compact_int(static_cast<int32_t>(f), buf, len);
+  else std::snprintf(buf, len, "%.0e", static_cast<double>(f));
+  return buf;
+}
+
+void legend_swatch(ImU32 c, const char* label, const char* tip) {
+  float h = ImGui::GetTextLineHeight();
+  // On the next line where this entry would not fit the rest of this one (a legend wraps, never clips).
+  const float need = h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
+  if (ImGui::GetCursorPosX() > ImGui::GetCursorStartPos().x + 1 && ImGui::GetContentRegionAvail().x < need) {
+    ImGui::NewLine();
+  }
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + h, p.y + h), c);
+  ImGui::Dummy(ImVec2(h, h));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  if (tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+  ImGui::SameLine(0, h);
+}
+
+void legend(std::initializer_list<LegendEntry> entries, bool then_same_line) {
+  const float h = ImGui::GetTextLineHeight(), gap = ImGui::GetStyle().ItemSpacing.x;
+  float full = 0;
+  for (const LegendEntry& e : entries) full += h + gap + ImGui::CalcTextSize(e.label).x + h;
+  const bool labels = full - h <= ImGui::GetContentRegionAvail().x;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const LegendEntry& e : entries) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    dl->AddRectFilled(p, ImVec2(p.x + h, p.y + (e.lower ? h / 2 : h)), e.color);
+    if (e.lower) dl->AddRectFilled(ImVec2(p.x, p.y + h / 2), ImVec2(p.x + h, p.y + h), e.lower);
+    ImGui::Dummy(ImVec2(h, h));
+    if (!labels && ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s%s", e.label, e.tip ? ": " : "", e.tip ? e.tip : "");
+    ImGui::SameLine();
+    if (labels) {
+      ImGui::TextUnformatted(e.label);
+      if (e.tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.tip);
+      ImGui::SameLine(0, h);
+    }
+  }
+  if (!labels && ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize("(hover)").x) {
+    ImGui::TextDisabled("(hover)");
+    if (then_same_line) ImGui::SameLine();
+  } else if (!then_same_line) {
+    ImGui::NewLine();
+  }
+}
+
+ImU32 with_alpha(ImU32 c, float a) {
+  ImU32 alpha = static_cast<ImU32>(static_cast<float>((c >> 24) & 0xff) * a);
+  return (c & 0x00ffffffu) | alpha << 24;
+}
+
+namespace {
+// The rectangles noted in this frame, and in the frame last written: a widget or panel that is not
+// drawn any more (a view folded into the idle line) leaves the map.
+std::map<std::string, std::array<float, 4>> g_frame, g_written;
+}  // namespace
+
+void note_widget(const std::string& name) { note_rect(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()); }
+
+void note_rect(const std::string& name, ImVec2 a, ImVec2 b) { g_frame[name] = {a.x, a.y, b.x, b.y}; }
+
+void write_widget_map(const std::string& path) {
+  if (path.empty() || g_frame == g_written) {
+    g_frame.clear();
+    return;
+  }
+  g_written = std::move(g_frame);
+  g_frame.clear();
+  const std::string tmp = path + ".part";
+  if (FILE* f = std::fopen(tmp.c_str(), "w")) {
+    for (const auto& [name, r] : g_written) std::fprintf(f, "%s %.0f %.0f %.0f %.0f\n", name.c_str(), r[0], r[1], r[2], r[3]);
+    std::fclose(f);
+    std::rename(tmp.c_str(), path.c_str());
+  }
+}
+
+}  // namespace rs::gui
