@@ -397,3 +397,30 @@ TEST(AttachCli, RefusesBadCommandLines) {
 
 }  // namespace
 }  // namespace rs
+
+#include "session.hpp"
+#include "web_export.hpp"
+
+namespace rs {
+namespace {
+
+// A binary trace travels in a session like any other (the format holds version 4 traces) and becomes a page.
+TEST(BinaryTrace, TravelsInASessionAndAPage) {
+  const Fixture f = load("shuffle");
+  Session s;
+  s.meta.gpu = f.capture.gpu;
+  s.meta.n = 1;
+  s.traces.push_back(bt::assemble_trace(f.capture, f.sass, options()));
+  const Session back = parse_session(serialize_session(s), "s.rssession");
+  ASSERT_EQ(back.traces.size(), 1u);
+  EXPECT_EQ(back.traces[0].meta.tracer, Tracer::Binary);
+  EXPECT_EQ(back.traces[0].records.size(), s.traces[0].records.size());
+  EXPECT_EQ(back.traces[0].meta.notes, s.traces[0].meta.notes);
+  // The page's data says it is a binary trace, with its notes.
+  const std::string json = web_trace_json(back.traces[0], 0);
+  EXPECT_NE(json.find("\"binary\":true"), std::string::npos);
+  EXPECT_NE(json.find("no shuffle values"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rs
