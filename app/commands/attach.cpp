@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -25,7 +26,6 @@
 #include "capture.hpp"
 #include "commands.hpp"
 #include "common.hpp"
-#include "cuda_check.hpp"
 #include "trace_io.hpp"
 
 extern char** environ;
@@ -110,6 +110,16 @@ std::string capture_stdout(const std::string& cmd) {
   return out;
 }
 
+// Now, UTC, ISO 8601 ("2026-11-25T22:37:05Z"): the trace's date (no CUDA needed).
+std::string utc_now_iso() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char b[32];
+  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return b;
+}
+
 struct TempDir {
   fs::path path;
   TempDir() {
@@ -185,7 +195,7 @@ Attached attach_and_trace(const AttachRequest& q) {
   bt::AssembleOptions opt;
   opt.dtype = q.dtype;
   opt.tool_version = kToolVersion;
-  opt.date = utc_now();
+  opt.date = utc_now_iso();
   opt.read_source = [](const std::string& path) -> std::optional<std::string> {
     try {
       return read_text_file(path);
