@@ -119,8 +119,9 @@ void finish(cli::Parsing& p, const std::string& topic) {
 
   switch (cmd) {
     case Command::Bench:
-      // One explicit kernel at one explicit block size it cannot take: say why, as a usage error.
-      if (o.kernels.size() == 1 && o.have_block_size && !o.block_sizes_all) {
+      // One explicit kernel at one explicit block size it cannot take: say why, as a usage error (in a list of
+      // block sizes, bench skips the ones it cannot take, saying why, as with --block-size all).
+      if (o.kernels.size() == 1 && o.have_block_size && !o.block_sizes_all && o.block_sizes.size() == 1) {
         if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
       }
       break;

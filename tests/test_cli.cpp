@@ -168,6 +168,18 @@ TEST(ParseCli, BenchBlockSizeAllAcceptsUnrolledKernel) {
   EXPECT_TRUE(o.block_sizes_all);
 }
 
+// Issue 30: bench takes a list of block sizes, as export --html and pitfalls do; in a list, a size the kernel cannot
+// take is skipped by the bench with its reason, as with --block-size all.
+TEST(ParseCli, BenchTakesAListOfBlockSizes) {
+  Options o = parse_cli({"bench", "--kernel", "reduce6", "--block-size", "128,256"});
+  EXPECT_EQ(o.block_sizes, (std::vector<unsigned>{128, 256}));
+  EXPECT_FALSE(o.block_sizes_all);
+  Options p = parse_cli({"bench", "--kernel", "reduce4", "--block-size", "32,64"});
+  EXPECT_EQ(p.block_sizes, (std::vector<unsigned>{32, 64}));
+  EXPECT_TRUE(contains(usage_error({"bench", "--block-size", "128,7"}), "--block-size")) << "a bad size in the list";
+  EXPECT_TRUE(contains(usage_error({"bench", "--block-size", "128,"}), "--block-size")) << "an empty size";
+}
+
 TEST(ParseCli, BenchSingleKernelImpossibleBlockSize) {
   std::string msg = usage_error({"bench", "--kernel", "reduce5", "--block-size", "32"});
   EXPECT_TRUE(contains(msg, "at least 64")) << msg;
