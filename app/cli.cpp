@@ -5,9 +5,9 @@
 // at kUsageWidth, then its text; the overview prints every command's shorter usage lines.
 #include "cli.hpp"
 
-#include "cli_table.hpp"
-
 #include <cstdlib>
+
+#include "cli_table.hpp"
 #include "multigpu.hpp"
 #include "user_kernel.hpp"  // starting_file_names
 

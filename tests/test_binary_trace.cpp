@@ -135,7 +135,7 @@ TEST(Sass, DecodesShuffles) {
   EXPECT_FALSE(bt::decode_shuffle("LDS", "LDS R2, [R8]"));
 }
 
-TEST(Sass, NamesAtomicsAndBarriers) {
+TEST(Sass, NamesAtomics) {
   EXPECT_EQ(bt::atomic_op("ATOMS.ADD"), static_cast<uint8_t>(AtomicOp::Add));
   EXPECT_EQ(bt::atomic_op("RED.E.ADD.F32.FTZ.RN.STRONG.GPU"), static_cast<uint8_t>(AtomicOp::Add) | kOpFloatBit);
   EXPECT_EQ(bt::atomic_op("ATOMG.E.CAS.STRONG.GPU"), static_cast<uint8_t>(AtomicOp::Cas));
@@ -144,9 +144,6 @@ TEST(Sass, NamesAtomicsAndBarriers) {
   EXPECT_EQ(bt::atomic_op("RED.E.MAX.S32.STRONG.GPU"), static_cast<uint8_t>(AtomicOp::Max));
   EXPECT_FALSE(bt::atomic_op("LDG.E"));
   EXPECT_FALSE(bt::atomic_op("STS"));
-  EXPECT_TRUE(bt::is_block_barrier("BAR.SYNC.DEFER_BLOCKING"));
-  EXPECT_TRUE(bt::is_block_barrier("BAR.RED.POPC"));
-  EXPECT_FALSE(bt::is_block_barrier("BRA"));
 }
 
 TEST(Sass, ShortKernelNames) {

@@ -3,30 +3,31 @@
 // through CUDA_INJECTION64_PATH (the way compute-sanitizer attaches), lets its output and exit code pass
 // through, then turns the capture into a trace: the kernel's SASS and line table from nvdisasm, its source
 // from the file the line table names.
+#include "attach.hpp"
+
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <vector>
-
-#include "attach.hpp"
-
-#include <fcntl.h>
 
 #include "assemble.hpp"
 #include "capture.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "trace_io.hpp"
+#include "worker.hpp"
 
 extern char** environ;
 
@@ -36,13 +37,6 @@ using namespace cmd;
 namespace fs = std::filesystem;
 
 namespace {
-
-// The folder of this executable: the injector and the patch module are built beside it.
-fs::path exe_dir() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::current_path() : self.parent_path();
-}
 
 // The first existing file of `candidates`, or "".
 std::string first_existing(const std::vector<std::string>& candidates) {
@@ -60,17 +54,14 @@ std::string cuda_home() {
 
 // A tool of the CUDA toolkit: $CUDA_HOME/bin, /usr/local/cuda/bin, then the PATH.
 std::string toolkit_program(const std::string& name) {
-  std::vector<std::string> c = {cuda_home() + "/bin/" + name, "/usr/local/cuda/bin/" + name};
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    std::string dir;
-    while (std::getline(ss, dir, ':')) c.push_back(dir + "/" + name);
-  }
-  return first_existing(c);
+  const std::string in_toolkit = first_existing({cuda_home() + "/bin/" + name, "/usr/local/cuda/bin/" + name});
+  return in_toolkit.empty() ? find_on_path(name) : in_toolkit;
 }
 
-// Runs argv with the current environment plus `env`; its stdio is ours (stdout to /dev/null when `quiet`). Returns its exit code (128 + signal
-// when a signal ended it). Throws if it cannot be started.
+// Runs argv with the current environment plus `env`; its stdio is ours (stdout to /dev/null when `quiet`).
+// Returns its exit code (128 + signal when a signal ended it). Throws if it cannot be started. (run_worker,
+// worker.hpp, copies a child's output through pipes and sets no environment: the traced program keeps its own
+// terminal and needs CUDA_INJECTION64_PATH.)
 int run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env, bool quiet) {
   std::vector<std::string> envs;
   for (char** e = environ; *e; ++e) envs.emplace_back(*e);
@@ -97,17 +88,19 @@ int run_program(const std::vector<std::string>& argv, const std::vector<std::str
   return 1;
 }
 
-// stdout of `cmd` (a shell command line), or throws.
-std::string capture_stdout(const std::string& cmd) {
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) throw std::runtime_error("cannot run: " + cmd);
-  std::string out;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = pclose(p);
-  if (status != 0) throw std::runtime_error("failed (status " + std::to_string(status) + "): " + cmd);
-  return out;
+// The SASS of `cubin` with its line table, inlined calls included (`nvdisasm -gi -c`), or throws with what
+// nvdisasm said.
+std::string disassemble(const std::string& nvdisasm, const std::string& cubin) {
+  std::string listing, diagnostics;
+  WorkerOptions w;
+  w.out = [&](const std::string& s) { listing += s; };
+  w.err = [&](const std::string& s) { diagnostics += s; };
+  const WorkerResult r = run_worker(nvdisasm, {"-gi", "-c", cubin}, w);
+  if (r.end != WorkerEnd::Exited || r.exit_code != 0) {
+    throw std::runtime_error("nvdisasm could not read the kernel's module: " +
+                             (r.end == WorkerEnd::NotStarted ? r.message : diagnostics.substr(0, 500)));
+  }
+  return listing;
 }
 
 // Now, UTC, ISO 8601 ("2026-11-25T22:37:05Z"): the trace's date (no CUDA needed).
@@ -136,9 +129,9 @@ struct TempDir {
 }  // namespace
 
 Attached attach_and_trace(const AttachRequest& q) {
-  const fs::path dir = exe_dir();
+  // The injector and the patch module are built beside this executable.
   const char* bt_dir = std::getenv("RS_BT_DIR");
-  const std::string base = bt_dir && *bt_dir ? std::string(bt_dir) : dir.string();
+  const std::string base = bt_dir && *bt_dir ? std::string(bt_dir) : fs::path(self_executable()).parent_path().string();
   const std::string injector = first_existing({base + "/libreducescope_inject.so"});
   const std::string patches = first_existing({base + "/rs_bt_patches.fatbin"});
   if (injector.empty() || patches.empty()) {
@@ -187,7 +180,7 @@ Attached attach_and_trace(const AttachRequest& q) {
     f.write(cap.cubin.data(), static_cast<std::streamsize>(cap.cubin.size()));
     if (!f) throw std::runtime_error("cannot write " + cubin);
   }
-  const std::string listing = capture_stdout("'" + nvdisasm + "' -gi -c '" + cubin + "'");
+  const std::string listing = disassemble(nvdisasm, cubin);
   if (!q.keep_stem.empty()) {  // RS_BT_KEEP: how tests/fixtures/binary/ was recorded
     fs::copy_file(capture_path, q.keep_stem + ".rscapture", fs::copy_options::overwrite_existing);
     std::ofstream(q.keep_stem + ".sass") << listing;

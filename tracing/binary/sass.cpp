@@ -204,6 +204,4 @@ std::optional<uint8_t> atomic_op(const std::string& opcode) {
   return op;
 }
 
-bool is_block_barrier(const std::string& opcode) { return starts_with(opcode, "BAR.") || opcode == "BAR"; }
-
 }  // namespace rs::bt

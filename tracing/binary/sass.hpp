@@ -70,7 +70,4 @@ std::optional<ShuffleForm> decode_shuffle(const std::string& opcode, const std::
 // ATOMS.CAS, ...), with kOpFloatBit for a float form (.F32); nullopt if `opcode` is not an atomic.
 std::optional<uint8_t> atomic_op(const std::string& opcode);
 
-// True for block barriers (BAR.SYNC, BAR.RED.POPC, ...: __syncthreads and its _or/_and/_count forms).
-bool is_block_barrier(const std::string& opcode);
-
 }  // namespace rs::bt
