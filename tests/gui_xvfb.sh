@@ -702,7 +702,7 @@ rc=$?
   && cmp -s "$yd/start.cu" "$yd/bench.cu" && ok "yours: --reload-bench without a GPU says it needs one, exit 1, file kept" \
   || bad "yours: --reload-bench without a GPU (exit $rc: $(grep '^reload-bench' "$dir/yours-bench.log" | tr '\n' ' '))"
 
-# 18. A binary trace (issue 28): examples/two_reductions.cu's reduce_shuffle, recorded on the H200 by the binary
+# 18. A binary trace (issue 28): examples/two_reductions.cu's reduce_shuffle, recorded on the H100 by the binary
 # tracer. It opens as the user's kernel (its name heads the list, not reduce1's teaching note), its notes say what
 # the tracer lacks, and the lanes view says in one line that it has no shuffle values.
 bt="$(dirname "$0")/fixtures/binary/shuffle.rstrace"

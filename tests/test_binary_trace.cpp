@@ -319,7 +319,7 @@ TEST(BinaryTrace, UnknownShuffleLaneNeedsTheNoValuesBit) {
 namespace rs {
 namespace {
 
-// Proof by agreement on a pair recorded on the H200 (scripts/device/binary_trace.sh): reduce1 at 256 threads,
+// Proof by agreement on a pair recorded on the H100 (scripts/device/binary_trace.sh): reduce1 at 256 threads,
 // N = 65536, block 0 traced by the source probe (`trace`) and by the binary tracer attached to `reducescope run`.
 TEST(Proof, Reduce1SourceProbeAndBinaryAgree) {
   const Trace probe = load_trace(fixture_path("reduce1-probe.rstrace"));

@@ -16,14 +16,12 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$W/gpu.t
 TIMEFORMAT='%R'
 {
   echo "# seconds, N = 2^24, block 0 of reduce_strided's first launch traced"
-  echo "# alone | trace (whole command) | program attached | trace, RS_BT_PATCH=load | program attached, load"
-  for i in 1 2 3 4 5 6 7; do
+  echo "# alone | trace (whole command) | program attached (as the command prints it)"
+  for i in 1 2 3 4 5 6 7 8 9 10 11; do
     a=$( { time "$W/two_reductions" 16777216 > /dev/null; } 2>&1 )
     t=$( { time timeout 120 "$R" trace --quiet --kernel reduce_strided --out "$W/s.rstrace" -- "$W/two_reductions" 16777216 > "$W/t.txt"; } 2>&1 )
     ta=$(grep -o "ran [0-9.]* s with" "$W/t.txt" | cut -d" " -f2)
-    l=$( { time RS_BT_PATCH=load timeout 120 "$R" trace --quiet --kernel reduce_strided --out "$W/s.rstrace" -- "$W/two_reductions" 16777216 > "$W/t.txt"; } 2>&1 )
-    la=$(grep -o "ran [0-9.]* s with" "$W/t.txt" | cut -d" " -f2)
-    echo "$a $t $ta $l $la"
+    echo "$a $t $ta"
   done
 } | tee "$W/overhead.txt"
 cd "$W"
