@@ -90,6 +90,8 @@ struct Options {
                                         // (-1: saved); with multigpu, --step S opens its ring at step S
   float ui_scale = 0;                   // --scale F, 0.75..3 (0: saved)
   bool high_contrast = false;           // --high-contrast
+  std::string lang;                     // --lang zh|en: the window's and the page's language ("": the saved
+                                        // choice, else the system's locale; i18n/i18n.hpp)
   bool help_overlay = false;            // --help-overlay: open with the shortcuts shown
   bool play = false;                    // --play: start playing the replay
   bool large_charts = false;            // --large-charts: the timing charts in place of the replay

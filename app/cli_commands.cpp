@@ -61,6 +61,7 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--view", .arg = "table|live|blocksize|sweep|bits|multigpu", .section = Section::Window},
            {.opt = "--scale", .arg = "F", .section = Section::Window, .line_break = true},
            {.opt = "--high-contrast", .section = Section::Window},
+           {.opt = "--lang", .arg = "zh|en", .section = Section::Window, .note = "Chinese or English (default: the system's locale)"},
            {.opt = "--large-charts", .section = Section::Window},
            {.opt = "--play", .section = Section::Window},
            {.opt = "--help-overlay", .section = Section::Window},
@@ -198,6 +199,7 @@ const std::vector<CommandSpec>& command_table() {
                {.opt = "SESSION", .required = true},
                {.opt = "--html", .arg = "FILE.html", .required = true},
                {.opt = "--block-size", .arg = "B[,B...]|all"},
+               {.opt = "--lang", .arg = "zh|en"},
            },
            {
                {.opt = "--sweep", .required = true},
@@ -215,7 +217,8 @@ const std::vector<CommandSpec>& command_table() {
        "--html writes one self-contained web page (no install, no network: any current browser)\n"
        "that replays the session's traces step by step, with its timing table, GPU and date. It\n"
        "holds the traces at the given block sizes, or by default each track's own block size and as\n"
-       "many others as fit 3.5 MB; the page says which it holds.\n"},
+       "many others as fit 3.5 MB; the page says which it holds. --lang zh opens the page in\n"
+       "Chinese (default English); the page has its own switch between the two.\n"},
       {Command::Profile, "profile", Operands::One,
        {{
            {.opt = "SESSION", .required = true},

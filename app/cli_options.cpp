@@ -2,6 +2,7 @@
 // how that value is checked and stored in Options, with the one-line UsageError a bad value gets. Also
 // the value parsers the checks after the loop share (tracks, kernel names) and parse_count (cli.hpp).
 #include "cli_table.hpp"
+#include "i18n.hpp"
 #include "multigpu.hpp"
 
 #include <algorithm>
@@ -303,6 +304,12 @@ const std::vector<OptionSpec>& option_table() {
          }
        }},
       {"--high-contrast", false, set_switch<&Options::high_contrast>},
+      {"--lang", true,
+       [](Parsing& p, const std::string& v) {
+         const auto l = i18n::parse_lang(v);
+         if (!l) throw UsageError("--lang: '" + v + "' is not one of zh, en");
+         p.o.lang = i18n::lang_code(*l);
+       }},
       {"--help-overlay", false, set_switch<&Options::help_overlay>},
       {"--play", false, set_switch<&Options::play>},
       {"--stats", false, set_switch<&Options::stats>},

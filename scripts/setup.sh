@@ -9,6 +9,7 @@ pkgs=(
   libimgui-dev libglfw3-dev python3-glad libstb-dev   # GUI: Dear ImGui 1.86, GLFW, GL loader generator, stb
   libcairo2-dev                                       # chart export: PNG, SVG, PDF
   libgl-dev fonts-dejavu-core                        # OpenGL headers; the UI font
+  gettext fonts-noto-cjk                             # the Chinese catalogue (xgettext, msgfmt); its CJK font
   zlib1g-dev                                         # CRC-32 of trace files
   libgtest-dev                                       # unit tests
   clang-14 libclang-rt-14-dev                        # libFuzzer + ASan/UBSan for the trace reader

@@ -39,6 +39,8 @@ void apply_options(const Options& o, AppState& s) {
   if (o.view == static_cast<int>(TimingTab::MultiGpu) && o.step >= 0) s.ring_step_wanted = o.step;
   if (o.ui_scale > 0) s.ui_scale = o.ui_scale;
   if (o.high_contrast) s.high_contrast = true;
+  if (!o.lang.empty()) s.lang = *i18n::parse_lang(o.lang);
+  else if (!s.lang_saved) s.lang = i18n::system_language();
   if (o.large_charts) s.large_charts = true;
   s.show_help = o.help_overlay;
   s.playing = o.play;

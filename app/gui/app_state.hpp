@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpu_reduce.hpp"
+#include "i18n.hpp"
 #include "kernel_info.hpp"
 #include "replay.hpp"
 #include "session.hpp"
@@ -180,6 +181,8 @@ struct AppState {
   // Presentation (persisted by settings.cpp).
   float ui_scale = 1.0f;           // Ctrl+ / Ctrl-: 0.75 .. 3
   bool high_contrast = false;
+  i18n::Lang lang = i18n::Lang::En;  // View > Language, --lang; applied by frame() (i18n::set_language)
+  bool lang_saved = false;           // chosen in View > Language (now or saved): it wins over the system's locale
   TimingTab timing_tab = TimingTab::Table;
   bool show_help = false;
   bool large_charts = false;       // T: the timing panel fills the replay's place (for a projector)

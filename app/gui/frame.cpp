@@ -72,7 +72,15 @@ bool frame(App& a) {
   a.exports.poll(a.s, a.o.stats);
   const KeyInput keys = read_keys(a.s);
   run_actions(a, keys.actions);
-  a.theme.update(a.s);  // a new UI scale or contrast: rebuild the font atlas and the style
+  if (a.s.lang != i18n::language()) {  // View > Language: the messages first, then the font (CJK glyphs)
+    std::string why;
+    if (!i18n::set_language(a.s.lang, &why)) {
+      a.s.error = "Chinese is not available: " + why + ". Run scripts/setup.sh and rebuild.";
+      a.s.lang = i18n::Lang::En;
+    }
+  }
+  // A new UI scale, contrast or language: rebuild the font atlas and the style.
+  if (!a.theme.update(a.s)) a.s.error = _("The Chinese font is missing (Debian: fonts-noto-cjk); run scripts/setup.sh.");
 
   // UI.
   ImGui_ImplOpenGL3_NewFrame();

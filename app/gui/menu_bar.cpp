@@ -38,7 +38,9 @@ void file_menu(AppState& s, const std::string& export_dir, const std::string& we
 }
 
 void view_menu(AppState& s) {
-  if (!ImGui::BeginMenu("View")) return;
+  const bool view_open = ImGui::BeginMenu(_("View"));
+  note_widget("menu/View");
+  if (!view_open) return;
   if (ImGui::MenuItem("Compare two kernels (A above B)", "C", s.compare)) {
     s.compare = !s.compare;
     s.selection_changed = true;
@@ -48,7 +50,19 @@ void view_menu(AppState& s) {
   ImGui::MenuItem("High contrast", "Ctrl H", &s.high_contrast);
   if (ImGui::MenuItem("Larger", "Ctrl +")) s.ui_scale = std::min(3.0f, s.ui_scale + 0.25f);
   if (ImGui::MenuItem("Smaller", "Ctrl -")) s.ui_scale = std::max(0.75f, s.ui_scale - 0.25f);
-  if (ImGui::MenuItem("Normal size", "Ctrl 0")) s.ui_scale = 1.0f;
+  if (ImGui::MenuItem(_("Normal size"), "Ctrl 0")) s.ui_scale = 1.0f;
+  const bool lang_open = ImGui::BeginMenu(_("Language"));
+  note_widget("menu/View/Language");
+  if (lang_open) {
+    for (const i18n::Lang l : {i18n::Lang::En, i18n::Lang::Zh}) {
+      if (ImGui::MenuItem(i18n::lang_name(l), nullptr, s.lang == l)) {
+        s.lang = l;
+        s.lang_saved = true;
+      }
+      note_widget(std::string("menu/View/Language/") + i18n::lang_code(l));
+    }
+    ImGui::EndMenu();
+  }
   ImGui::EndMenu();
 }
 

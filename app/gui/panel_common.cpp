@@ -1,6 +1,9 @@
 // What every panel shares (panels.hpp): the Panel frame (its begin/end, title and the one-line "nothing to
 // show" form), compact cell values, legends, colours with alpha, and the widget map the GUI tests read.
+#include <imgui_internal.h>
+
 #include <array>
+#include <cstdarg>
 #include <cstdio>
 #include <map>
 
@@ -16,10 +19,10 @@ void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
     const Pick& p = slot_ == 0 ? s.a : s.b;
     const std::string side = std::string(1, slot_ == 0 ? 'A' : 'B') + ": " + s.side_name(slot_);
     const std::string at = " @" + std::to_string(p.block_size);
-    titles = {std::string(short_title_) + " " + side + at, side + at, side};
+    titles = {std::string(_(short_title_)) + " " + side + at, side + at, side};
   } else {
-    titles = {title_};
-    if (short_title_) titles.emplace_back(short_title_);
+    titles = {_(title_)};
+    if (short_title_) titles.emplace_back(_(short_title_));
   }
   const float room = size.x - 2 * ImGui::GetStyle().FramePadding.x - 2;
   std::string name = titles.back();
@@ -50,6 +53,30 @@ const Step* Panel::stepOrSay(const ReplayView& v) {
     ImGui::PopStyleColor();
   }
   return st;
+}
+
+void hover_english(const char* msgid) {
+  if (i18n::language() == i18n::Lang::En || !ImGui::IsItemHovered()) return;
+  if (ImGuiWindow* tip = ImGui::FindWindowByName("##Tooltip_00"); tip && tip->Active) return;  // one of its own
+  ImGui::SetTooltip("%s", msgid);
+}
+
+void text_tr(const char* msgid) {
+  ImGui::TextUnformatted(_(msgid));
+  hover_english(msgid);
+}
+
+std::string strf(const char* format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  va_list again;
+  va_copy(again, ap);
+  const int n = std::vsnprintf(nullptr, 0, format, ap);
+  va_end(ap);
+  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, again);
+  va_end(again);
+  return out;
 }
 
 const char* compact_int(int32_t v, char* buf, size_t len) {

@@ -87,7 +87,7 @@ enum class Key { Forward, Back, Start, End, PlayPause, Faster, Slower, PrevKerne
 
 class ControlsPanel : public Panel {
  public:
-  ControlsPanel() : Panel("Kernels and replay", "controls") {}
+  ControlsPanel() : Panel(N_("Kernels and replay"), "controls") {}
   // Advances the step while playing; call once a frame.
   static void tick(AppState& s);
   // Keyboard shortcuts pressed since the last frame, whichever panel has focus.
@@ -102,7 +102,7 @@ class ControlsPanel : public Panel {
 // 128 threads: ends at a warp shuffle, line 195"); the last error under them. Never scrolls away.
 class StepBar : public Panel {
  public:
-  StepBar() : Panel("Step", "stepbar") { no_title_ = true; }
+  StepBar() : Panel(N_("Step"), "stepbar") { no_title_ = true; }
   // Pixels the bar needs in a window `width` wide.
   static float height(const AppState& s, float width);
 
@@ -113,7 +113,7 @@ class StepBar : public Panel {
 class SmemPanel : public Panel {
  public:
   explicit SmemPanel(int slot)
-      : Panel("Shared memory (after this step)", "Shared memory", slot ? "smemB" : "smemA", slot) {}
+      : Panel(N_("Shared memory (after this step)"), N_("Shared memory"), slot ? "smemB" : "smemA", slot) {}
 
  protected:
   void drawContent(AppState& s) override;
@@ -131,7 +131,7 @@ class SmemPanel : public Panel {
 class GlobalPanel : public Panel {
  public:
   explicit GlobalPanel(int slot)
-      : Panel("Global memory (the block's slice, after this step)", "Global memory", slot ? "globalB" : "globalA",
+      : Panel(N_("Global memory (the block's slice, after this step)"), N_("Global memory"), slot ? "globalB" : "globalA",
               slot) {}
   // Pixels the view wants for `r` at the current font, without the grid's rows (grid_rows() of them).
   static float wanted_height(const Replay& r);
@@ -146,7 +146,7 @@ class GlobalPanel : public Panel {
 
 class WarpsPanel : public Panel {
  public:
-  explicit WarpsPanel(int slot) : Panel("Warps x lanes", "Warps x lanes", slot ? "warpsB" : "warpsA", slot) {}
+  explicit WarpsPanel(int slot) : Panel(N_("Warps x lanes"), N_("Warps x lanes"), slot ? "warpsB" : "warpsA", slot) {}
   // Pixels the view wants for step `st` of `r` in a window `width` wide at the current font: its legend,
   // a row per warp that made an instruction this step, as tall as a line of text (or as the lane cells
   // are wide, if wider), and one line for the other warps.
@@ -158,7 +158,7 @@ class WarpsPanel : public Panel {
 
 class BanksPanel : public Panel {
  public:
-  explicit BanksPanel(int slot) : Panel("Bank conflicts", "Banks", slot ? "banksB" : "banksA", slot) {}
+  explicit BanksPanel(int slot) : Panel(N_("Bank conflicts"), N_("Banks"), slot ? "banksB" : "banksA", slot) {}
 
  protected:
   void drawContent(AppState& s) override;
@@ -171,7 +171,7 @@ class BanksPanel : public Panel {
 
 class LanesPanel : public Panel {
  public:
-  explicit LanesPanel(int slot) : Panel("Lanes: warp shuffles", "Lanes", slot ? "lanesB" : "lanesA", slot) {}
+  explicit LanesPanel(int slot) : Panel(N_("Lanes: warp shuffles"), N_("Lanes"), slot ? "lanesB" : "lanesA", slot) {}
   // Pixels the view wants at the current font, without the title bar: its header and `warps` warps'
   // blocks (values offered, the arrows, values received).
   static float wanted_height(size_t warps);
@@ -182,7 +182,7 @@ class LanesPanel : public Panel {
 
 class AtomicsPanel : public Panel {
  public:
-  explicit AtomicsPanel(int slot) : Panel("Atomics", "Atomics", slot ? "atomicsB" : "atomicsA", slot) {}
+  explicit AtomicsPanel(int slot) : Panel(N_("Atomics"), N_("Atomics"), slot ? "atomicsB" : "atomicsA", slot) {}
   // Pixels the view wants for step `st` of `r` at the current font, without the title bar.
   static float wanted_height(const Replay& r, const Step& st);
 
@@ -192,7 +192,7 @@ class AtomicsPanel : public Panel {
 
 class SourcePanel : public Panel {
  public:
-  SourcePanel() : Panel("Kernel source", "source") {}
+  SourcePanel() : Panel(N_("Kernel source"), "source") {}
 
  protected:
   void drawContent(AppState& s) override;
@@ -238,7 +238,7 @@ class MultiGpuView {
 
 class TimingPanel : public Panel {
  public:
-  TimingPanel() : Panel("Timings", "timings") {}
+  TimingPanel() : Panel(N_("Timings"), "timings") {}
   // The keys the multigpu tab takes while it is shown (MultiGpuView::takeKeys); returns the others.
   std::vector<Key> takeKeys(const AppState& s, const std::vector<Key>& keys) { return multigpu_.takeKeys(s, keys); }
 
@@ -291,6 +291,15 @@ std::string origin_sentence(const AppState& s);
 // The same, from the whole of it down to shorter forms ("RECORDING, <GPU>", "RECORDING"), for where
 // room is short.
 std::vector<std::string> data_origin_forms(const AppState& s);
+
+// Chinese (issue 31): where the language is Chinese and the last item is hovered (with no tooltip of its own
+// shown this frame), a tooltip with the English it translates (`msgid`), since students read NVIDIA's English
+// docs too. Does nothing in English. Call right after the item.
+void hover_english(const char* msgid);
+// ImGui::TextUnformatted(_(msgid)), then hover_english(msgid): a term or a line that keeps its English on hover.
+void text_tr(const char* msgid);
+// printf into a std::string, for translated formats: strf(_("%d of %d checks passed"), passed, total).
+std::string strf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 // Short human form of an int for a small cell: 123, 12k, 1.2M, -5k.
 const char* compact_int(int32_t v, char* buf, size_t len);

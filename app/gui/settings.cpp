@@ -32,6 +32,12 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
   unsigned long long n = 0;
   if (std::sscanf(line, "UiScale=%f", &f) == 1) s.ui_scale = std::clamp(f, 0.75f, 3.0f);
   else if (std::sscanf(line, "HighContrast=%d", &i) == 1) s.high_contrast = i != 0;
+  else if (std::sscanf(line, "Language=%63s", text) == 1) {
+    if (auto l = i18n::parse_lang(text)) {
+      s.lang = *l;
+      s.lang_saved = true;
+    }
+  }
   else if (std::sscanf(line, "Speed=%f", &f) == 1) s.speed = std::clamp(f, 0.25f, 30.0f);
   else if (std::sscanf(line, "TimingTab=%d", &i) == 1 && i >= 0 && i <= kLastTimingTab) s.timing_tab = static_cast<TimingTab>(i);
   else if (std::sscanf(line, "Compare=%d", &i) == 1) s.compare = i != 0;
@@ -60,6 +66,7 @@ void write_all(ImGuiContext*, ImGuiSettingsHandler* h, ImGuiTextBuffer* out) {
   out->appendf("UiScale=%.2f\nHighContrast=%d\nSpeed=%.2f\nTimingTab=%d\nCompare=%d\n", s.ui_scale,
                s.high_contrast ? 1 : 0, s.speed, static_cast<int>(s.timing_tab), s.compare ? 1 : 0);
   out->appendf("LargeCharts=%d\n", s.large_charts ? 1 : 0);
+  if (s.lang_saved) out->appendf("Language=%s\n", i18n::lang_code(s.lang));  // chosen in View > Language
   out->appendf("N=%llu\nPattern=%s\n", static_cast<unsigned long long>(s.n), to_string(s.pattern));
   out->appendf("A=%s,%u\nB=%s,%u\n", kernel_info(s.a.kernel).name, s.a.block_size, kernel_info(s.b.kernel).name,
                s.b.block_size);

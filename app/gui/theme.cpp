@@ -5,8 +5,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
+
+#include "i18n.hpp"
 
 namespace rs::gui {
 
@@ -14,19 +18,60 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A large, readable UI font from Debian's fonts-dejavu-core; ImGui's built-in font if it is missing.
-void load_font(float scale) {
+// Noto Sans CJK SC (Debian's fonts-noto-cjk; face 2 of the collection: JP, KR, SC, TC, HK), for Chinese.
+constexpr const char* kCjkFont = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
+constexpr int kCjkFaceSc = 2;
+
+// The Chinese glyphs the atlas needs: Dear ImGui's 2500 common simplified characters and the CJK punctuation,
+// plus every character of the compiled catalogue (its bytes read as UTF-8: the translations' characters are
+// all there, whatever their frequency). `ranges` must outlive the atlas's build.
+void cjk_ranges(ImVector<ImWchar>* ranges) {
+  ImFontGlyphRangesBuilder b;
+  b.AddRanges(ImGui::GetIO().Fonts->GetGlyphRangesChineseSimplifiedCommon());
+  const std::string dir = i18n::catalogue_dir();
+  if (!dir.empty()) {
+    std::ifstream f(fs::path(dir) / "zh_CN" / "LC_MESSAGES" / "reducescope.mo", std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    // Control bytes (the file's NUL separators, its binary header) become spaces: a range from code point 0
+    // would end the zero-terminated ranges array before it begins.
+    for (char& c : bytes) {
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    }
+    b.AddText(bytes.data(), bytes.data() + bytes.size());
+  }
+  b.AddText("中文");
+  b.BuildRanges(ranges);
+}
+
+// A large, readable UI font from Debian's fonts-dejavu-core, with Noto Sans CJK SC merged in for Chinese;
+// ImGui's built-in font if DejaVu is missing. Returns false where Chinese needs the CJK font and it is missing.
+bool load_font(float scale, i18n::Lang lang, ImVector<ImWchar>* ranges) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   std::vector<std::string> candidates;
   if (const char* env = std::getenv("REDUCESCOPE_FONT")) candidates.push_back(env);
   candidates.push_back("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
+  bool loaded = false;
   for (const auto& path : candidates) {
-    if (fs::exists(path) && io.Fonts->AddFontFromFileTTF(path.c_str(), 17.0f * scale)) return;
+    if (fs::exists(path) && io.Fonts->AddFontFromFileTTF(path.c_str(), 17.0f * scale)) {
+      loaded = true;
+      break;
+    }
   }
-  ImFontConfig cfg;
-  cfg.SizePixels = 13.0f * scale;
-  io.Fonts->AddFontDefault(&cfg);
+  if (!loaded) {
+    ImFontConfig cfg;
+    cfg.SizePixels = 13.0f * scale;
+    io.Fonts->AddFontDefault(&cfg);
+  }
+  if (lang != i18n::Lang::Zh) return true;
+  if (!fs::exists(kCjkFont)) return false;
+  ranges->clear();
+  cjk_ranges(ranges);
+  ImFontConfig cjk;
+  cjk.MergeMode = true;
+  cjk.FontNo = kCjkFaceSc;
+  cjk.OversampleH = 1;  // the atlas stays small: CJK strokes gain little from horizontal oversampling
+  return io.Fonts->AddFontFromFileTTF(kCjkFont, (loaded ? 17.0f : 13.0f) * scale, &cjk, ranges->Data) != nullptr;
 }
 
 // Dark (default) or high-contrast: black ground, white text, bright borders and a yellow focus.
@@ -58,15 +103,17 @@ void apply_theme(bool high_contrast, float scale) {
 
 }  // namespace
 
-void Theme::update(const AppState& s) {
-  if (s.ui_scale == applied_scale_ && s.high_contrast == applied_contrast_) return;
+bool Theme::update(const AppState& s) {
+  if (s.ui_scale == applied_scale_ && s.high_contrast == applied_contrast_ && s.lang == applied_lang_) return true;
   applied_scale_ = s.ui_scale;
   applied_contrast_ = s.high_contrast;
-  load_font(content_scale_ * s.ui_scale);
+  applied_lang_ = s.lang;
+  const bool font_ok = load_font(content_scale_ * s.ui_scale, s.lang, &cjk_ranges_);
   ImGui::GetIO().Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   apply_theme(s.high_contrast, content_scale_ * s.ui_scale);
+  return font_ok;
 }
 
 }  // namespace rs::gui

@@ -3,6 +3,8 @@
 // Ctrl H, the View menu).
 #pragma once
 
+#include <imgui.h>
+
 #include "app_state.hpp"
 
 namespace rs::gui {
@@ -12,14 +14,17 @@ class Theme {
   // `content_scale`: the window's content scale (glfwGetWindowContentScale); fonts and sizes are that
   // times the UI scale. App's constructor.
   explicit Theme(float content_scale) : content_scale_(content_scale) {}
-  // Rebuilds the font atlas (and its texture) and the style if the scale or the contrast of `s` differ
-  // from those last applied (always on the first call). frame(), before ImGui::NewFrame.
-  void update(const AppState& s);
+  // Rebuilds the font atlas (and its texture) and the style if the scale, the contrast or the language of `s`
+  // differ from those last applied (always on the first call). frame(), before ImGui::NewFrame. Chinese merges
+  // Noto Sans CJK SC into the atlas; false where its font file is missing (the text then shows '?').
+  bool update(const AppState& s);
 
  private:
   float content_scale_;
   float applied_scale_ = 0;  // 0: nothing applied yet
   bool applied_contrast_ = false;
+  i18n::Lang applied_lang_ = i18n::Lang::En;
+  ImVector<ImWchar> cjk_ranges_;  // the Chinese glyph ranges the atlas was built with (it keeps a pointer)
 };
 
 }  // namespace rs::gui

@@ -1,0 +1,89 @@
+// The language switch (i18n/i18n.hpp, issue 31): GNU gettext over the catalogue built from po/zh_CN.po.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "i18n.hpp"
+
+namespace {
+
+using rs::i18n::Lang;
+
+// The build's compiled catalogue (po/CMakeLists.txt), found through RS_LOCALEDIR as a moved install would be.
+struct CatalogueEnv : ::testing::Test {
+  void SetUp() override { setenv("RS_LOCALEDIR", RS_LOCALE_DIR, 1); }
+  void TearDown() override {
+    rs::i18n::set_language(Lang::En);
+    unsetenv("RS_LOCALEDIR");
+  }
+};
+
+TEST(I18n, ParsesLanguageNames) {
+  EXPECT_EQ(rs::i18n::parse_lang("zh"), Lang::Zh);
+  EXPECT_EQ(rs::i18n::parse_lang("zh_CN.UTF-8"), Lang::Zh);
+  EXPECT_EQ(rs::i18n::parse_lang("zh-CN"), Lang::Zh);
+  EXPECT_EQ(rs::i18n::parse_lang("中文"), Lang::Zh);
+  EXPECT_EQ(rs::i18n::parse_lang("EN"), Lang::En);
+  EXPECT_EQ(rs::i18n::parse_lang("en_GB.UTF-8"), Lang::En);
+  EXPECT_FALSE(rs::i18n::parse_lang("fr"));
+  EXPECT_FALSE(rs::i18n::parse_lang(""));
+  EXPECT_STREQ(rs::i18n::lang_code(Lang::Zh), "zh");
+  EXPECT_STREQ(rs::i18n::lang_name(Lang::Zh), "中文");
+}
+
+TEST(I18n, SystemLanguageFollowsTheFirstSetVariable) {
+  const char* vars[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"};
+  for (const char* v : vars) unsetenv(v);
+  EXPECT_EQ(rs::i18n::system_language(), Lang::En);
+  setenv("LANG", "zh_CN.UTF-8", 1);
+  EXPECT_EQ(rs::i18n::system_language(), Lang::Zh);
+  setenv("LC_ALL", "en_US.UTF-8", 1);  // LC_ALL comes before LANG
+  EXPECT_EQ(rs::i18n::system_language(), Lang::En);
+  for (const char* v : vars) unsetenv(v);
+}
+
+TEST_F(CatalogueEnv, SwitchesToChineseAndBack) {
+  EXPECT_EQ(rs::i18n::catalogue_dir(), std::string(RS_LOCALE_DIR));
+  EXPECT_STREQ(_("View"), "View");  // English until switched
+  std::string why;
+  ASSERT_TRUE(rs::i18n::set_language(Lang::Zh, &why)) << why;
+  EXPECT_EQ(rs::i18n::language(), Lang::Zh);
+  EXPECT_STREQ(_("View"), "视图");
+  EXPECT_STREQ(_("a message the catalogue does not hold"), "a message the catalogue does not hold");
+  EXPECT_STREQ(_(""), "");  // not the catalogue's header
+  ASSERT_TRUE(rs::i18n::set_language(Lang::En));
+  EXPECT_STREQ(_("View"), "View");
+}
+
+TEST_F(CatalogueEnv, DictionaryLeavesTheLanguageInForce) {
+  const auto d = rs::i18n::dictionary(Lang::Zh, {"View", "not in the catalogue", ""});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].first, "View");
+  EXPECT_EQ(d[0].second, "视图");
+  EXPECT_EQ(rs::i18n::language(), Lang::En);
+  EXPECT_STREQ(_("View"), "View");
+  EXPECT_TRUE(rs::i18n::dictionary(Lang::En, {"View"}).empty());
+}
+
+// Without the compiled catalogue, Chinese is refused with a reason and every message stays English. In a fresh
+// process (a "threadsafe" death test re-runs the binary), as an earlier test of this one may have bound it.
+TEST(I18n, NoCatalogueStaysEnglishAndSaysWhy) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string empty = ::testing::TempDir() + "/rs-no-locale";
+  std::filesystem::create_directories(empty);
+  EXPECT_EXIT(
+      {
+        setenv("RS_LOCALEDIR", empty.c_str(), 1);
+        std::string why;
+        const bool ok = rs::i18n::set_language(Lang::Zh, &why);
+        const bool english = rs::i18n::language() == Lang::En && std::string(_("View")) == "View";
+        std::fprintf(stderr, "%s", why.c_str());
+        std::exit(!ok && english && rs::i18n::catalogue_dir().empty() ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "catalogue .* is not installed");
+}
+
+}  // namespace
