@@ -357,6 +357,7 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--json", .nested = true},
            {.opt = "--kernel-timeout", .arg = "S", .in_overview = false},
            {.opt = "--compiled", .arg = "FILE", .in_overview = false},
+           {.opt = "--lang", .arg = "zh|en", .in_overview = false},
        },
         {
             {.opt = "--list", .required = true},

@@ -2,13 +2,20 @@
 #include "exercises.hpp"
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
+#include "i18n.hpp"
+
 namespace rs {
 
 namespace {
+
+using i18n::strf;
+
+unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
 
 std::string at(const ExerciseRun& r) {
   return "N = " + std::to_string(r.n) + ", B = " + std::to_string(r.block_size);
@@ -23,12 +30,6 @@ unsigned log2u(unsigned v) {
   return l;
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 // Runs that carry a trace and pass `take`; their number.
 template <class Take>
 std::vector<const ExerciseRun*> traced(const ExerciseEvidence& e, Take take) {
@@ -39,7 +40,7 @@ std::vector<const ExerciseRun*> traced(const ExerciseEvidence& e, Take take) {
   return v;
 }
 
-// "in 12 traces (N = 4097, 1000003; B = 32 ... 1024)"
+// "in 12 traces (N = 4097, 1000003; B = 32 ... 1024)", said at the end of a figure
 std::string over(const std::vector<const ExerciseRun*>& runs) {
   std::vector<uint64_t> ns;
   std::vector<unsigned> bs;
@@ -48,20 +49,20 @@ std::string over(const std::vector<const ExerciseRun*>& runs) {
     if (std::find(bs.begin(), bs.end(), r->block_size) == bs.end()) bs.push_back(r->block_size);
   }
   std::sort(bs.begin(), bs.end());
-  std::string s = "in " + std::to_string(runs.size()) + (runs.size() == 1 ? " trace" : " traces") + " (N = ";
-  for (size_t i = 0; i < ns.size(); ++i) s += (i ? ", " : "") + std::to_string(ns[i]);
-  s += "; B = ";
-  if (!bs.empty()) s += std::to_string(bs.front()) + (bs.size() > 1 ? " ... " + std::to_string(bs.back()) : "");
-  return s + ")";
+  std::string n_list, b_range;
+  for (size_t i = 0; i < ns.size(); ++i) n_list += (i ? ", " : "") + std::to_string(ns[i]);
+  if (!bs.empty()) b_range = std::to_string(bs.front()) + (bs.size() > 1 ? " ... " + std::to_string(bs.back()) : "");
+  return strf(runs.size() == 1 ? _("in %zu trace (N = %s; B = %s)") : _("in %zu traces (N = %s; B = %s)"),
+                  runs.size(), n_list.c_str(), b_range.c_str());
 }
 
 ExerciseCheck nothing_traced(const char* name) {
-  return {name, false, "no trace to judge: the kernel was not traced at any N and block size",
-          "the trace is taken at block sizes the launch shape allows; check RS_LAUNCH_SHAPE"};
+  return {name, false, _("no trace to judge: the kernel was not traced at any N and block size"),
+          _("the trace is taken at block sizes the launch shape allows; check RS_LAUNCH_SHAPE")};
 }
 
 ExerciseCheck sums_right(const ExerciseEvidence& e) {
-  ExerciseCheck c{"sums right", true, "", ""};
+  ExerciseCheck c{_("sums right"), true, "", ""};
   int wrong = 0;
   const ExerciseRun* first = nullptr;
   for (const ExerciseRun& r : e.runs) {
@@ -71,7 +72,7 @@ ExerciseCheck sums_right(const ExerciseEvidence& e) {
     }
   }
   if (e.runs.empty()) {
-    return {"sums right", false, "the kernel was not run", "check RS_LAUNCH_SHAPE's minimum block size"};
+    return {_("sums right"), false, _("the kernel was not run"), _("check RS_LAUNCH_SHAPE's minimum block size")};
   }
   if (!wrong) {
     uint64_t lo = e.runs.front().n, hi = lo;
@@ -79,87 +80,93 @@ ExerciseCheck sums_right(const ExerciseEvidence& e) {
       lo = std::min(lo, r.n);
       hi = std::max(hi, r.n);
     }
-    c.figure = "right in all " + std::to_string(e.runs.size()) + " runs against the CPU (N = " + std::to_string(lo) +
-               " ... " + std::to_string(hi) + ", every block size, int32 and float32 where it compiles)";
+    c.figure = strf(_("right in all %zu runs against the CPU (N = %llu ... %llu, every block size, int32 and "
+                          "float32 where it compiles)"),
+                        e.runs.size(), ull(lo), ull(hi));
     return c;
   }
   c.pass = false;
-  c.figure = std::to_string(wrong) + " of " + std::to_string(e.runs.size()) + " sums wrong; first at " + at(*first) +
-             ", " + to_string(first->type) + ": got " + first->got + ", expected " + first->expected;
-  c.hint = "run it at that N and block size: `reducescope trace --kernel-file FILE.cu --n N --block-size B` shows "
-           "each step; look at the loads past the end of the input (i < n) and the last steps of the tree";
+  c.figure = strf(_("%d of %zu sums wrong; first at %s, %s: got %s, expected %s"), wrong, e.runs.size(),
+                      at(*first).c_str(), to_string(first->type), first->got.c_str(), first->expected.c_str());
+  c.hint = _("run it at that N and block size: `reducescope trace --kernel-file FILE.cu --n N --block-size B` shows "
+             "each step; look at the loads past the end of the input (i < n) and the last steps of the tree");
   return c;
 }
 
 std::vector<ExerciseCheck> check_bank_conflicts(const ExerciseEvidence& e) {
   const auto runs = traced(e, [](const ExerciseRun&) { return true; });
-  if (runs.empty()) return {nothing_traced("no bank conflicts")};
+  const char* name = _("no bank conflicts");
+  if (runs.empty()) return {nothing_traced(name)};
   for (const ExerciseRun* r : runs) {
     const TraceFeatures& f = *r->features;
     if (f.bank_conflicts > 0) {
-      return {{"no bank conflicts", false,
-               at(*r) + ": " + std::to_string(f.bank_conflicts) + " shared-memory bank conflicts, the worst " +
-                   std::to_string(f.worst_degree) + "-way at line " + std::to_string(f.worst_conflict_line),
-               "lanes of a warp that touch different words of one bank wait for each other. Let thread tid add "
-               "sdata[tid + s] for s = blockDim.x / 2 down to 1 (sequential addressing, Harris's Reduction #3): "
-               "consecutive lanes then read consecutive words"}};
+      return {{name, false,
+               strf(_("%s: %d shared-memory bank conflicts, the worst %d-way at line %u"), at(*r).c_str(),
+                        f.bank_conflicts, f.worst_degree, f.worst_conflict_line),
+               _("lanes of a warp that touch different words of one bank wait for each other. Let thread tid add "
+                 "sdata[tid + s] for s = blockDim.x / 2 down to 1 (sequential addressing, Harris's Reduction #3): "
+                 "consecutive lanes then read consecutive words")}};
     }
   }
-  return {{"no bank conflicts", true, "0 bank conflicts " + over(runs), ""}};
+  return {{name, true, strf(_("0 bank conflicts %s"), over(runs).c_str()), ""}};
 }
 
 std::vector<ExerciseCheck> check_divergence(const ExerciseEvidence& e) {
   // One warp cannot show it: a block of 32 threads has one warp, and the tree's last steps always leave
   // lanes of one warp idle.
   const auto runs = traced(e, [](const ExerciseRun& r) { return r.block_size >= 64; });
-  if (runs.empty()) return {nothing_traced("no divergent warps in the tree")};
+  const char* name = _("no divergent warps in the tree");
+  if (runs.empty()) return {nothing_traced(name)};
   for (const ExerciseRun* r : runs) {
     const TraceFeatures& f = *r->features;
     if (f.most_diverged_warps > 1) {
-      return {{"no divergent warps in the tree", false,
-               at(*r) + ": in step " + std::to_string(f.most_diverged_step + 1) + ", " +
-                   std::to_string(f.most_diverged_warps) + " of " + std::to_string(f.warps) +
-                   " warps ran with some lanes idle (line " + std::to_string(f.diverged_line) + ")",
-               "a branch on tid % (2*s) leaves lanes idle in every warp. Make the threads that add contiguous: "
-               "index = 2 * s * tid, if (index < blockDim.x) (Harris's Reduction #2), so whole warps add or sit "
-               "out"}};
+      return {{name, false,
+               strf(_("%s: in step %zu, %d of %d warps ran with some lanes idle (line %u)"), at(*r).c_str(),
+                        f.most_diverged_step + 1, f.most_diverged_warps, f.warps, f.diverged_line),
+               _("a branch on tid % (2*s) leaves lanes idle in every warp. Make the threads that add contiguous: "
+                 "index = 2 * s * tid, if (index < blockDim.x) (Harris's Reduction #2), so whole warps add or sit "
+                 "out")}};
     }
   }
-  return {{"no divergent warps in the tree", true,
-           "at most 1 warp with idle lanes in any step (the tree's last steps, under 32 threads) " + over(runs), ""}};
+  return {{name, true,
+           strf(_("at most 1 warp with idle lanes in any step (the tree's last steps, under 32 threads) %s"),
+                    over(runs).c_str()),
+           ""}};
 }
 
 std::vector<ExerciseCheck> check_first_add(const Exercise& x, const ExerciseEvidence& e) {
   std::vector<ExerciseCheck> out;
-  ExerciseCheck half{"half the blocks", true, "", ""};
+  ExerciseCheck half{_("half the blocks"), true, "", ""};
   for (const ExerciseRun& r : e.runs) {
     const uint64_t want = std::max<uint64_t>(1, (r.n + 2ull * r.block_size - 1) / (2ull * r.block_size));
     if (r.grid > want) {
       half.pass = false;
-      half.figure = at(r) + ": the first launch has " + std::to_string(r.grid) + " blocks; half would be " +
-                    std::to_string(want);
-      half.hint = "load two elements per thread and add them on the way into shared memory: i = blockIdx.x * "
-                  "(blockDim.x * 2) + threadIdx.x; sdata[tid] = in[i] + in[i + blockDim.x] (each checked against "
-                  "n), and say RS_LAUNCH_SHAPE(2, ...) so the host launches half the blocks";
+      half.figure = strf(_("%s: the first launch has %u blocks; half would be %llu"), at(r).c_str(), r.grid,
+                             ull(want));
+      half.hint = _("load two elements per thread and add them on the way into shared memory: i = blockIdx.x * "
+                    "(blockDim.x * 2) + threadIdx.x; sdata[tid] = in[i] + in[i + blockDim.x] (each checked against "
+                    "n), and say RS_LAUNCH_SHAPE(2, ...) so the host launches half the blocks");
       break;
     }
   }
-  if (half.pass) half.figure = "every first launch has ceil(N / 2B) blocks or fewer (" + std::to_string(e.runs.size()) + " runs)";
+  if (half.pass) {
+    half.figure = strf(_("every first launch has ceil(N / 2B) blocks or fewer (%zu runs)"), e.runs.size());
+  }
   out.push_back(half);
   if (x.reference_kernel) {
-    ExerciseCheck t{std::string("at least ") + fixed(x.min_speedup, 1) + "x " + x.reference_kernel, false, "", ""};
+    // "at least 1.5x reduce2"
+    ExerciseCheck t{strf(_("at least %.1fx %s"), x.min_speedup, x.reference_kernel), false, "", ""};
     if (e.user_ms <= 0 || e.reference_ms <= 0) {
-      t.figure = "not timed";
-      t.hint = "the timing runs on the GPU after the sums";
+      t.figure = _("not timed");
+      t.hint = _("the timing runs on the GPU after the sums");
     } else {
       const double ratio = e.reference_ms / e.user_ms;
       t.pass = ratio >= x.min_speedup;
-      t.figure = fixed(e.user_ms, 4) + " ms against " + x.reference_kernel + "'s " + fixed(e.reference_ms, 4) +
-                 " ms (N = " + std::to_string(e.timing_n) + ", B = " + std::to_string(e.timing_block_size) +
-                 ", medians, cold L2): " + fixed(ratio, 2) + "x";
+      t.figure = strf(_("%.4f ms against %s's %.4f ms (N = %llu, B = %u, medians, cold L2): %.2fx"), e.user_ms,
+                          x.reference_kernel, e.reference_ms, ull(e.timing_n), e.timing_block_size, ratio);
       if (!t.pass) {
-        t.hint = "half the blocks do twice the loads each, so fewer threads sit idle in the tree: the first add "
-                 "must happen during the load, not in shared memory";
+        t.hint = _("half the blocks do twice the loads each, so fewer threads sit idle in the tree: the first add "
+                   "must happen during the load, not in shared memory");
       }
     }
     out.push_back(t);
@@ -169,53 +176,56 @@ std::vector<ExerciseCheck> check_first_add(const Exercise& x, const ExerciseEvid
 
 std::vector<ExerciseCheck> check_unroll(const ExerciseEvidence& e) {
   const auto runs = traced(e, [](const ExerciseRun& r) { return r.block_size >= 64; });
-  if (runs.empty()) return {nothing_traced("the last warp without __syncthreads()")};
+  const char* name = _("the last warp without __syncthreads()");
+  if (runs.empty()) return {nothing_traced(name)};
   for (const ExerciseRun* r : runs) {
     const int most = static_cast<int>(log2u(r->block_size)) - 5;  // the load's, then one per s = B/2 ... 64
     if (r->features->barriers > most) {
-      return {{"the last warp without __syncthreads()", false,
-               at(*r) + ": thread 0 passed " + std::to_string(r->features->barriers) +
-                   " __syncthreads(); with the last warp unrolled it passes at most " + std::to_string(most),
-               "when s <= 32 only the first warp adds: stop the loop at s > 32 and unroll the six steps s = 32 ... 1 in "
-               "one if (tid < 32) block with __syncwarp() between them (Harris's Reduction #5 relies on volatile and "
-               "warp-synchronous execution; since Volta the lanes need __syncwarp)"}};
+      return {{name, false,
+               strf(_("%s: thread 0 passed %d __syncthreads(); with the last warp unrolled it passes at most %d"),
+                        at(*r).c_str(), r->features->barriers, most),
+               _("when s <= 32 only the first warp adds: stop the loop at s > 32 and unroll the six steps s = 32 ... 1 "
+                 "in one if (tid < 32) block with __syncwarp() between them (Harris's Reduction #5 relies on volatile "
+                 "and warp-synchronous execution; since Volta the lanes need __syncwarp)")}};
     }
   }
-  return {{"the last warp without __syncthreads()", true,
-           "at most log2(B) - 5 __syncthreads() per thread " + over(runs), ""}};
+  return {{name, true, strf(_("at most log2(B) - 5 __syncthreads() per thread %s"), over(runs).c_str()), ""}};
 }
 
 std::vector<ExerciseCheck> check_shuffle(const ExerciseEvidence& e) {
   const auto runs = traced(e, [](const ExerciseRun&) { return true; });
-  if (runs.empty()) return {nothing_traced("the last warp with shuffles")};
+  const char* name = _("the last warp with shuffles");
+  if (runs.empty()) return {nothing_traced(name)};
   for (const ExerciseRun* r : runs) {
     const TraceFeatures& f = *r->features;
     if (f.warp0_shuffles < 5) {
-      return {{"the last warp with shuffles", false,
-               at(*r) + ": warp 0 made " + std::to_string(f.warp0_shuffles) + " shuffles; the last warp needs 5 "
-                   "(offsets 16, 8, 4, 2, 1)",
-               "when 64 elements are left, let warp 0 take v = sdata[tid] + sdata[tid + 32] into a register and "
-               "finish with v += __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1"}};
+      return {{name, false,
+               strf(_("%s: warp 0 made %d shuffles; the last warp needs 5 (offsets 16, 8, 4, 2, 1)"),
+                        at(*r).c_str(), f.warp0_shuffles),
+               _("when 64 elements are left, let warp 0 take v = sdata[tid] + sdata[tid + 32] into a register and "
+                 "finish with v += __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1")}};
     }
     if (f.warp0_shared_after_shuffle > 0) {
-      return {{"the last warp with shuffles", false,
-               at(*r) + ": warp 0 still used shared memory " + std::to_string(f.warp0_shared_after_shuffle) +
-                   " times after its first shuffle (line " + std::to_string(f.shared_after_shuffle_line) + ")",
-               "after the first shuffle the partial sums live in registers: no sdata[] loads or stores, lane 0 "
-               "writes the block's sum"}};
+      return {{name, false,
+               strf(_("%s: warp 0 still used shared memory %d times after its first shuffle (line %u)"),
+                        at(*r).c_str(), f.warp0_shared_after_shuffle, f.shared_after_shuffle_line),
+               _("after the first shuffle the partial sums live in registers: no sdata[] loads or stores, lane 0 "
+                 "writes the block's sum")}};
     }
   }
-  return {{"the last warp with shuffles", true,
-           "warp 0 finishes with 5 or more shuffles and no shared memory after the first " + over(runs), ""}};
+  return {{name, true,
+           strf(_("warp 0 finishes with 5 or more shuffles and no shared memory after the first %s"),
+                    over(runs).c_str()),
+           ""}};
 }
 
 std::vector<ExerciseCheck> check_single_pass(const ExerciseEvidence& e) {
   for (const ExerciseRun& r : e.runs) {
     if (r.launches != 1) {
-      return {{"one launch", false, at(r) + ": " + std::to_string(r.launches) + " launches",
-               "finish in the kernel: each block writes its partial to out[2 + blockIdx.x], __threadfence(), then "
-               "thread 0 takes a ticket with atomicAdd on the counter out[1]; the block that draws the last ticket "
-               "adds the partials, writes out[0] and sets out[1] back to 0. RS_LAUNCH_SHAPE(..., SinglePass, ...)"}};
+      return {{_("one launch"), false, strf(_("%s: %u launches"), at(r).c_str(), r.launches),
+               _("finish in the kernel: each block writes its partial to out[2 + blockIdx.x], __threadfence(), then "
+                 "thread 0 takes a ticket with atomicAdd on the counter out[1]; the block that draws the last ticket "
+                 "adds the partials, writes out[0] and sets out[1] back to 0. RS_LAUNCH_SHAPE(..., SinglePass, ...)")}};
     }
   }
   std::string ns;
@@ -225,7 +235,7 @@ std::vector<ExerciseCheck> check_single_pass(const ExerciseEvidence& e) {
     seen.push_back(r.n);
     ns += (ns.empty() ? "" : ", ") + std::to_string(r.n);
   }
-  return {{"one launch", true, "1 launch at N = " + ns + ", every block size", ""}};
+  return {{_("one launch"), true, strf(_("1 launch at N = %s, every block size"), ns.c_str()), ""}};
 }
 
 }  // namespace
@@ -270,21 +280,21 @@ const std::vector<Exercise>& exercises() {
   static const std::vector<uint64_t> kNs = {1, 33, 1000, 4097, 1000003, 1u << 24};
   static const std::vector<uint64_t> kTraceNs = {4097, 1000003};
   static const std::vector<Exercise> table = {
-      {"bank_conflicts", "reduce1 without shared-memory bank conflicts",
-       "Harris, Optimizing Parallel Reduction in CUDA, Reduction #2 -> #3 (sequential addressing)", "reduce1",
+      {"bank_conflicts", N_("reduce1 without shared-memory bank conflicts"),
+       N_("Harris, Optimizing Parallel Reduction in CUDA, Reduction #2 -> #3 (sequential addressing)"), "reduce1",
        "reduce2", kNs, kTraceNs},
-      {"divergence", "reduce0 without divergent warps in the tree steps",
-       "Harris, Reduction #1 -> #2 (interleaved addressing with a strided index)", "reduce0", "reduce1", kNs,
+      {"divergence", N_("reduce0 without divergent warps in the tree steps"),
+       N_("Harris, Reduction #1 -> #2 (interleaved addressing with a strided index)"), "reduce0", "reduce1", kNs,
        kTraceNs},
-      {"first_add", "the first add during the global load: half the blocks, at least 1.5x reduce2",
-       "Harris, Reduction #4 (first add during load)", "reduce2", "reduce3", kNs, kTraceNs, "reduce2", 1.5},
-      {"unroll_last_warp", "the last warp's six steps without __syncthreads()",
-       "Harris, Reduction #5 (unroll the last warp)", "reduce3", "reduce4", kNs, kTraceNs},
-      {"shuffle", "the last warp with __shfl_down_sync instead of shared memory",
-       "The lecture's warp-shuffle reduction; CUDA Programming Guide, Warp Shuffle Functions", "reduce3", "", kNs,
+      {"first_add", N_("the first add during the global load: half the blocks, at least 1.5x reduce2"),
+       N_("Harris, Reduction #4 (first add during load)"), "reduce2", "reduce3", kNs, kTraceNs, "reduce2", 1.5},
+      {"unroll_last_warp", N_("the last warp's six steps without __syncthreads()"),
+       N_("Harris, Reduction #5 (unroll the last warp)"), "reduce3", "reduce4", kNs, kTraceNs},
+      {"shuffle", N_("the last warp with __shfl_down_sync instead of shared memory"),
+       N_("The lecture's warp-shuffle reduction; CUDA Programming Guide, Warp Shuffle Functions"), "reduce3", "", kNs,
        kTraceNs},
-      {"single_pass", "a single-pass finish: one launch, right at N = 1, 33, 1000003 and 2^24",
-       "The modern track's single-pass reduction (the last block finishes; threadFenceReduction in cuda-samples)",
+      {"single_pass", N_("a single-pass finish: one launch, right at N = 1, 33, 1000003 and 2^24"),
+       N_("The modern track's single-pass reduction (the last block finishes; threadFenceReduction in cuda-samples)"),
        "reduce3", "", {1, 33, 4097, 1000003, 1u << 24}, {4097}},
   };
   return table;

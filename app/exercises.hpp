@@ -64,6 +64,8 @@ struct ExerciseEvidence {
   unsigned timing_block_size = 0;
 };
 
+// Its words are in the language in force when judge_exercise() ran (i18n.hpp: English in the CLI; `check --lang zh`,
+// the window's worker for a window in Chinese, gives them in Chinese).
 struct ExerciseCheck {
   std::string name;    // "sums right", "no bank conflicts", ...
   bool pass = false;
@@ -73,8 +75,8 @@ struct ExerciseCheck {
 
 struct Exercise {
   const char* name;          // "bank_conflicts"
-  const char* title;         // one line
-  const char* source;        // the note and slide it comes from
+  const char* title;         // one line (an English msgid, N_(): i18n::tr() to show it)
+  const char* source;        // the note and slide it comes from (a msgid too)
   const char* start_kernel;  // the shipped kernel the starting file follows
   const char* solution_kernel;  // the shipped kernel that solves it ("" if none)
   std::vector<uint64_t> ns;  // sums checked at each N x every block size the launch shape takes x int32/float32

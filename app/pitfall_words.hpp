@@ -1,7 +1,8 @@
 // What a session says of a pitfall kernel (wrong code on purpose, or the float-atomic surprise), in
 // plain words, one sentence each: the same sentences in the window, `reducescope show` and the web page.
 // The figures come from `reducescope pitfalls --out` (SessionMetric "wrong_runs", "distinct_sums",
-// "racecheck_hazards"; SessionRace for racecheck's races).
+// "racecheck_hazards"; SessionRace for racecheck's races). The sentences are in the language in force
+// (i18n.hpp's _(): English in the CLI, Chinese in a window or a page switched to it).
 #pragma once
 
 #include <cstdint>

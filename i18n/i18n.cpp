@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <clocale>
+#include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -115,11 +117,38 @@ Lang language() {
   return g_lang;
 }
 
+std::string strf(const char* format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  va_list again;
+  va_copy(again, ap);
+  const int n = std::vsnprintf(nullptr, 0, format, ap);
+  va_end(ap);
+  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, again);
+  va_end(again);
+  return out;
+}
+
 const char* tr(const char* msgid) {
   if (!msgid || !*msgid) return msgid;  // gettext("") is the catalogue's header
   std::lock_guard lock(g_mutex);
   if (g_lang == Lang::En) return msgid;
   return dgettext(kDomain, msgid);
+}
+
+LanguageScope::LanguageScope(Lang l) {
+  g_mutex.lock();
+  saved_ = g_lang;
+  if (l == Lang::Zh && !bind(nullptr)) l = Lang::En;
+  use_catalogue(l == Lang::Zh ? kZhCatalogue : "en");
+  g_lang = l;
+}
+
+LanguageScope::~LanguageScope() {
+  if (g_bound) use_catalogue(saved_ == Lang::Zh ? kZhCatalogue : "en");
+  g_lang = saved_;
+  g_mutex.unlock();
 }
 
 std::vector<std::pair<std::string, std::string>> dictionary(Lang l, const std::vector<std::string>& msgids) {

@@ -61,9 +61,27 @@ Lang language();
 const char* tr(const char* msgid);
 inline std::string tr(const std::string& msgid) { return tr(msgid.c_str()); }
 
+// While it lives, this thread's lookups use `l` and every other thread's lookup waits (a recursive lock on the
+// language): the web export writes the page's sentences in both languages while the window keeps its own.
+// Where `l`'s catalogue is missing the lookups stay English. Not copyable; destroy it on the thread that made it.
+class LanguageScope {
+ public:
+  explicit LanguageScope(Lang l);
+  ~LanguageScope();
+  LanguageScope(const LanguageScope&) = delete;
+  LanguageScope& operator=(const LanguageScope&) = delete;
+
+ private:
+  Lang saved_;
+};
+
 // Every message of `msgids` with its translation into `l` (pairs whose translation equals the msgid are left
 // out), without changing the language in force. For the page, which carries its own dictionary.
 std::vector<std::pair<std::string, std::string>> dictionary(Lang l, const std::vector<std::string>& msgids);
+
+// printf into a std::string, for translated formats: strf(_("%d of %d checks passed"), passed, total). A
+// translation may reorder its arguments with %1$d, %2$s (glibc's printf; msgfmt --check compares them).
+std::string strf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 }  // namespace rs::i18n
 

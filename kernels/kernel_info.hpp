@@ -9,6 +9,11 @@
 //   block_size_problem()        why a block size cannot be used (for users)
 //   table_speedups()            step and cumulative speedups between kernels that do the same job
 //
+// Words for people (issue 31): the tables' texts (titles, fixes, costs, min_block_why, pitfall, a track's
+// title, source and source_gpu, and the names to_string(ReduceOp) and to_string(Finish) give) are English
+// msgids marked with N_(): show them through i18n::tr(). The sentences the functions below build are
+// translated already (_(): English unless the process switched to Chinese, so the CLI stays English).
+//
 // A track is one family of kernels from one source, in the source's order (../DESIGN.md,
 // "Tracks"). Adding a kernel touches its source (kernels/<track>_kernels.cuh: the kernel and
 // its one-line binding), one entry in kernels/kernel_info.cpp, and its tests
@@ -31,7 +36,7 @@ namespace rs {
 // there is no point (n < 3). Histogram: not a reduction to one value but to bins (the course track's
 // histograms, kernels/histogram.hpp): GpuReducer's histogram methods run them, over bytes.
 enum class ReduceOp : uint8_t { Sum = 0, Min = 1, Max = 2, Farthest = 3, Histogram = 4 };
-const char* to_string(ReduceOp op);
+const char* to_string(ReduceOp op);  // "sum", "min", ... (a msgid: i18n::tr() to show it)
 
 // How the host finishes the reduction after the kernel's first launch.
 enum class Finish : uint8_t {
@@ -47,7 +52,8 @@ enum class Finish : uint8_t {
                  // kernel's operator (the course note: "if the number of sums is small, the host can
                  // copy them back and add them together"). Farthest: 4 ints per block (index, x, y, z).
 };
-// "repeated launches", "global atomic", "second kernel", "single pass", "host sum", "host reduce"
+// "repeated launches", "global atomic", "second kernel", "single pass", "host sum", "host reduce" (msgids:
+// i18n::tr() to show them)
 const char* to_string(Finish f);
 
 // Index of a kernel in kernel_table(). The named values are the Harris kernels, which the

@@ -13,9 +13,11 @@ cxx=(app/*.cpp app/*.hpp app/gui/*.cpp app/gui/*.hpp app/export/*.cpp app/export
 common=(--from-code=UTF-8 --no-wrap --add-location=file --sort-by-file --package-name=ReduceScope --msgid-bugs-address=none)
 xgettext "${common[@]}" -L C++ -k_ -kN_ -o "$tmp/cxx.pot" "${cxx[@]}"
 xgettext "${common[@]}" -L JavaScript -kt -o "$tmp/js.pot" web/js/*.js
-# replay.html: the text of each element with data-t="...", as a JavaScript call so xgettext reads it.
-grep -o 'data-t="[^"]*"' web/replay.html | sed 's/^data-t=\(.*\)$/t(\1);/' > "$tmp/html.js" || true
-xgettext "${common[@]}" -L JavaScript -kt -o "$tmp/html.pot" "$tmp/html.js"
+# replay.html: each data-t, data-t-html and data-t-title value as a JavaScript call so xgettext reads it (in a file
+# named web/replay.html under $tmp, so the catalogue's locations name the page).
+mkdir -p "$tmp/web"
+grep -o 'data-t\(-html\|-title\)\?="[^"]*"' web/replay.html | sed 's/^data-t[a-z-]*=\(.*\)$/t(\1);/' > "$tmp/web/replay.html" || true
+(cd "$tmp" && xgettext "${common[@]}" -L JavaScript -kt -o html.pot web/replay.html)
 pots=()
 for p in "$tmp"/cxx.pot "$tmp"/js.pot "$tmp"/html.pot; do [ -s "$p" ] && pots+=("$p"); done
 msgcat --no-wrap --use-first -o "$tmp/all.pot" "${pots[@]}"
@@ -35,6 +37,7 @@ fi
 cp "$tmp/all.pot" po/reducescope.pot
 if [ -f po/zh_CN.po ]; then
   msgmerge --quiet --update --backup=none --no-wrap --no-fuzzy-matching po/zh_CN.po po/reducescope.pot
+  msgattrib --no-wrap --no-obsolete -o po/zh_CN.po po/zh_CN.po  # messages no source holds any more go
 else
   msginit --no-translator --no-wrap -l zh_CN.UTF-8 -i po/reducescope.pot -o po/zh_CN.po
 fi

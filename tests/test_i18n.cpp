@@ -68,6 +68,23 @@ TEST_F(CatalogueEnv, DictionaryLeavesTheLanguageInForce) {
   EXPECT_TRUE(rs::i18n::dictionary(Lang::En, {"View"}).empty());
 }
 
+TEST_F(CatalogueEnv, LanguageScopeSwitchesThisThreadForItsLifetime) {
+  {
+    rs::i18n::LanguageScope zh(Lang::Zh);
+    EXPECT_STREQ(_("View"), "视图");
+    {
+      rs::i18n::LanguageScope en(Lang::En);  // nested: back to English inside
+      EXPECT_STREQ(_("View"), "View");
+    }
+    EXPECT_STREQ(_("View"), "视图");
+  }
+  EXPECT_EQ(rs::i18n::language(), Lang::En);
+  EXPECT_STREQ(_("View"), "View");
+  ASSERT_TRUE(rs::i18n::set_language(Lang::Zh));
+  { rs::i18n::LanguageScope en(Lang::En); EXPECT_STREQ(_("View"), "View"); }
+  EXPECT_STREQ(_("View"), "视图");  // the language in force comes back
+}
+
 // Without the compiled catalogue, Chinese is refused with a reason and every message stays English. In a fresh
 // process (a "threadsafe" death test re-runs the binary), as an earlier test of this one may have bound it.
 TEST(I18n, NoCatalogueStaysEnglishAndSaysWhy) {

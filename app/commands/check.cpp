@@ -2,12 +2,16 @@
 // both builds (no GPU needed; kernels/user_kernel.hpp), then, on a GPU, its sums checked against the CPU
 // (kernels/user_kernel_gpu.hpp), or an exercise's checks judged from its runs, traces and timing
 // (app/exercises.hpp). main.cpp runs this in a worker process (app/worker.hpp) with a time limit.
+// --lang zh|en: the language of the exercise's words (its title, the checks' names, figures and hints): the window
+// passes --lang zh to its worker when it shows Chinese (app/gui/kernel_file_feed.cpp). The command's own lines stay
+// English, as every CLI message does (docs/chinese.md); without --lang everything is English.
 #include <algorithm>
 #include <ostream>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "exercises.hpp"
+#include "i18n.hpp"
 #include "user_kernel.hpp"
 #include "user_kernel_gpu.hpp"
 
@@ -97,7 +101,7 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
     out << exercise_json(x, o.file, checks);
     return all ? kExitOk : kExitRuntime;
   }
-  out << "exercise " << x.name << ": " << x.title << "\n";
+  out << "exercise " << x.name << ": " << i18n::tr(x.title) << "\n";
   for (const ExerciseCheck& c : checks) {
     out << "  " << (c.pass ? "\u2713 " : "\u2717 ") << c.name << ": " << c.figure << "\n";
     if (!c.pass && !c.hint.empty()) out << "      hint: " << c.hint << "\n";
@@ -111,6 +115,11 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
 }  // namespace
 
 int run_check(const Options& o, std::ostream& out, std::ostream& err) {
+  if (!o.lang.empty()) {  // --lang: the exercise's words in that language (English where the catalogue is missing)
+    const std::optional<i18n::Lang> lang = i18n::parse_lang(o.lang);
+    std::string why;
+    if (lang && !i18n::set_language(*lang, &why)) err << "reducescope check: --lang " << o.lang << ": " << why << "\n";
+  }
   if (o.list) {
     for (const Exercise& x : exercises()) out << x.name << "\n";
     return kExitOk;

@@ -11,7 +11,7 @@
 #include "charts.hpp"
 #endif
 #include "trace_io.hpp"
-#include "web_export.hpp"
+#include "web_export.hpp"  // and i18n.hpp
 
 namespace rs {
 
@@ -40,6 +40,12 @@ static int run_export_html(const Options& o, std::ostream& out, std::ostream& er
   WebExportOptions w;
   w.block_sizes.assign(o.block_sizes.begin(), o.block_sizes.end());
   w.session_name = o.file.substr(o.file.find_last_of('/') + 1);  // npos + 1 == 0: no folder
+  if (!o.lang.empty()) w.lang = *i18n::parse_lang(o.lang);
+  if (w.lang == i18n::Lang::Zh && i18n::catalogue_dir().empty()) {
+    err << "reducescope export: --lang zh: the Chinese catalogue (locale/zh_CN/LC_MESSAGES/reducescope.mo) is not "
+           "installed beside reducescope; rebuild with gettext installed (scripts/setup.sh)\n";
+    return kExitUsage;
+  }
   const WebExportResult r = export_web_page(s, o.html, w);
   out << "web page of " << s.meta.gpu << " (" << s.meta.date << ") written to " << r.path << ": " << r.bytes
       << " bytes, " << r.traces << " of " << r.traces_in_session << " traces"
@@ -50,6 +56,7 @@ static int run_export_html(const Options& o, std::ostream& out, std::ostream& er
     out << ";";
   }
   out << "\n";
+  if (w.lang == i18n::Lang::Zh) out << "the page opens in Chinese (its switch shows English)\n";
   if (r.traces < r.traces_in_session) out << "the page says the other traces are in " << o.file << "\n";
   if (r.over_budget) {
     err << "reducescope export: warning: the page is " << r.bytes << " bytes, more than " << kWebPageBudget

@@ -15,6 +15,7 @@ set(RS_WEB_CHUNK 16384)
 set(RS_WEB_JS_FILES
   00-head.js               # the page's header comment and index; opens the function scope
   errors.js                # every failure shown in #rs-error; the window.rs hook object
+  i18n.js                  # the page's words in English or Chinese: t(), data-t, the switch
   decode.js                # base64 -> container (length, CRC-32) -> parts -> zlib -> JSON
   values.js                # 32-bit values, masks, HTML text and step ranges for people
   prepare.js               # one trace's steps: snapshots rebuilt from the per-step deltas

@@ -25,6 +25,7 @@
 #include "layout.hpp"  // views_in_order, bank_idle_sentence, wasteful, stores_warp_reduce_result: as the window
 #include "replay.hpp"
 #include "web_assets.hpp"
+#include "web_i18n.hpp"
 #include "web_json.hpp"
 
 namespace rs {
@@ -180,6 +181,16 @@ uint32_t default_block_size(const std::string& track) {
 
 namespace {
 
+// The sentences of the page being exported, made in English and Chinese (web_i18n.hpp); null outside web_page()
+// (web_trace_json: English only).
+thread_local webi18n::Sentences* g_sentences = nullptr;
+template <class F>
+std::string sentence(F&& make) {
+  if (g_sentences) return (*g_sentences)(make);
+  i18n::LanguageScope english(i18n::Lang::En);
+  return make();
+}
+
 // `source`: the trace's kernel source (for the predicate barriers' names).
 std::string trace_json(const Replay& r, int source_index, const std::string& source) {
   const TraceMeta& m = r.meta();
@@ -247,7 +258,9 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
     j.obj();
     j.kv("end", static_cast<int>(st.ended_by)).kv("bl", st.barrier_line);
     // The predicate barriers by their name (the page's names for `end` say "__syncthreads()").
-    if (const std::string e = gui::step_end_name(st, source); e != to_string(st.ended_by)) j.kv("endname", e);
+    if (const std::string e = sentence([&] { return gui::step_end_name(st, source); }); e != to_string(st.ended_by)) {
+      j.kv("endname", e);
+    }
     j.ints("lines", st.lines);
     j.kv("ld", st.loads).kv("st", st.stores).kv("ldc", st.load_conflicts).kv("stc", st.store_conflicts);
     j.kv("deg", st.max_degree).kv("aw", st.active_warps());
@@ -275,10 +288,10 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
         else on |= 1 << static_cast<int>(v);
       }
       j.kv("on", on);
-      if (const std::string t = gui::idle_summary(r, st, idle); !t.empty()) j.kv("idle", t);
+      if (const std::string t = sentence([&] { return gui::idle_summary(r, st, idle); }); !t.empty()) j.kv("idle", t);
     }
     // The bank view's sentence for a step with no shared load or store.
-    if (st.accesses.empty()) j.kv("bank_idle", gui::bank_idle_sentence(r, st));
+    if (st.accesses.empty()) j.kv("bank_idle", sentence([&] { return gui::bank_idle_sentence(r, st); }));
     changed_cells(j, "set", prev_smem, prev_def, st.smem, st.defined);
     prev_smem = st.smem;
     prev_def = st.defined;
@@ -402,6 +415,10 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
 }
 
 
+// The titles of the index's own tracks (the page translates them with the kernel table's words).
+constexpr const char* kYoursTitle = N_("Yours: kernel files of your own (reducescope record --kernel-file)");
+constexpr const char* kOtherTitle = N_("Other kernels in the session (not in this build's registry)");
+
 // The index part: everything but the steps.
 std::string index_json(const Session& s, const std::vector<TracePart>& parts, const std::vector<std::string>& sources,
                        const std::map<std::string, std::vector<uint32_t>>& held, const WebExportOptions& o) {
@@ -456,8 +473,8 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
     for (const std::string& k : names) j.obj().kv("name", k).kv("title", k).kv("fixes", "").kv("costs", "").end_obj();
     j.end_arr().end_obj();
   };
-  unknown_track("yours", "Yours: kernel files of your own (reducescope record --kernel-file)", yours);
-  unknown_track("other", "Other kernels in the session (not in this build's registry)", other);
+  unknown_track("yours", kYoursTitle, yours);
+  unknown_track("other", kOtherTitle, other);
   j.end_arr();
 
   // Sources: per track the one this build embeds (for kernels without a trace here), then the
@@ -507,7 +524,7 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
     j.num(r.second_line).num(r.hazards);
     j.arr();
     for (uint32_t w : r.words) j.num(w);
-    j.end_arr().str(describe_race(r)).end_arr();
+    j.end_arr().str(sentence([&] { return describe_race(r); })).end_arr();
   }
   j.end_arr();
   // The bits view (`reducescope bits --out`): rows [kernel, bits, count, ulps from the exact sum, [block sizes]].
@@ -522,7 +539,8 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
     j.arr().str(r.kernel).num(r.bits).num(r.count).num(static_cast<int64_t>(ulps_between(r.bits, s.bits.exact_bits)));
     j.arr();
     for (uint32_t bs : r.block_sizes) j.num(bs);
-    j.end_arr().boolean(wrong).str(wrong ? float_sum_note(got, s.bits.exact) : std::string()).end_arr();
+    j.end_arr().boolean(wrong).str(wrong ? sentence([&] { return float_sum_note(got, s.bits.exact); }) : std::string());
+    j.end_arr();
   }
   j.end_arr();
   j.end_obj();
@@ -532,10 +550,12 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
     const KernelInfo& k = kernel_info(id);
     for (uint32_t bs : s.block_sizes()) {
       if (block_size_problem(id, bs)) continue;
-      const PitfallWords w = pitfall_words(&s, k, bs);
-      j.obj().kv("kernel", k.name).kv("bs", bs).kv("verdict", w.verdict).kv("results", w.results);
-      j.kv("results_how", w.results_how).kv("races", w.races).kv("races_how", w.races_how).kv("missing", w.missing);
-      j.kv("fix", w.fix).end_obj();
+      // Each of the words in English, and in Chinese for the dictionary (web_i18n.hpp).
+      auto words = [&](std::string PitfallWords::*m) { return sentence([&] { return pitfall_words(&s, k, bs).*m; }); };
+      j.obj().kv("kernel", k.name).kv("bs", bs).kv("verdict", words(&PitfallWords::verdict));
+      j.kv("results", words(&PitfallWords::results)).kv("results_how", words(&PitfallWords::results_how));
+      j.kv("races", words(&PitfallWords::races)).kv("races_how", words(&PitfallWords::races_how));
+      j.kv("missing", words(&PitfallWords::missing)).kv("fix", words(&PitfallWords::fix)).end_obj();
     }
   }
   j.end_arr();
@@ -621,6 +641,13 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     }
   }
 
+  // The sentences composed below, in English for the data and Chinese for the dictionary.
+  webi18n::Sentences sentences;
+  struct Collect {
+    explicit Collect(webi18n::Sentences* s) { g_sentences = s; }
+    ~Collect() { g_sentences = nullptr; }
+  } collect(&sentences);
+
   // Every candidate trace, encoded once. Sources are shared between traces of one track.
   std::vector<std::string> sources;
   for (const TrackInfo& t : track_table()) {
@@ -649,6 +676,10 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
   // Which traces: the chosen block sizes, or each track's default block size, then other block
   // sizes, cheapest first, while the page fits the budget.
   const std::string tmpl = web_asset_html();
+  std::vector<std::string> messages = webi18n::page_messages(web_asset_js(), tmpl);
+  for (const std::string& m : webi18n::data_messages()) messages.push_back(m);
+  messages.insert(messages.end(), {kYoursTitle, kOtherTitle, gui::kNcuReduxNote});
+  const auto catalogue = i18n::dictionary(i18n::Lang::Zh, messages);
   std::vector<uint32_t> extra_sizes;  // in the order they are tried
   std::map<uint32_t, size_t> cost;    // packed bytes per non-default block size
   for (const TracePart& p : all) {
@@ -686,6 +717,7 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     }
     for (auto& [t, v] : held) std::sort(v.begin(), v.end());
     const std::string index = index_json(s, ordered, sources, held, o);
+    const std::string dictionary = webi18n::dictionary_json(o.lang, catalogue, sentences.pairs());
     std::vector<std::string> packed{deflate_bytes(index)};
     std::vector<size_t> raw{index.size()};
     for (size_t i = 0; i < ordered.size(); ++i) {
@@ -701,6 +733,7 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     // The number of base64 characters (line breaks not counted): the page checks it first.
     replace_once(html, "@@RS_DATA_LENGTH@@", std::to_string(data.size() - std::count(data.begin(), data.end(), '\n')));
     replace_once(html, "@@RS_JS@@", web_asset_js());
+    replace_once(html, "@@RS_I18N@@", dictionary);
     replace_once(html, "@@RS_CSS@@", web_asset_css());
     replace_once(html, "@@RS_TITLE@@", html_escape(title));
     if (r) {

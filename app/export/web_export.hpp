@@ -48,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "i18n.hpp"
 #include "session.hpp"
 
 namespace rs {
@@ -70,6 +71,8 @@ struct WebExportOptions {
   std::vector<uint32_t> block_sizes;
   size_t max_bytes = kWebPageBudget;  // bytes of the whole page, for the default choice
   std::string session_name;           // the session's file name, shown in the page ("" : not shown)
+  i18n::Lang lang = i18n::Lang::En;   // the language the page opens in; it holds the Chinese dictionary either way
+                                      // (web_i18n.hpp) and switches in place
 };
 
 struct WebExportResult {

@@ -35,7 +35,7 @@ struct ReplayView {
   const LoadedTrace* trace = nullptr;  // nullptr: nothing to show yet
   size_t step = 0;                     // clamped to the trace's steps
   char tag = 'A';                      // 'A', or 'B' for the compare side
-  const char* missing = "No trace yet.";  // what a view says when `trace` is nullptr
+  const char* missing = N_("No trace yet.");  // what a view says when `trace` is nullptr (translated by view())
   size_t num_steps() const { return trace ? trace->replay.num_steps() : 0; }
   const Step* current() const { return step < num_steps() ? &trace->replay.step(step) : nullptr; }
 };
@@ -222,8 +222,9 @@ struct AppState {
     ReplayView v;
     v.tag = slot == 0 ? 'A' : 'B';
     v.trace = slot == 0 ? shown.get() : shown_b.get();
-    if (session) v.missing = "The session holds no trace of this kernel at this block size (the step bar says why).";
-    if (shows_yours(slot)) v.missing = yours.missing.c_str();
+    v.missing = _("No trace yet.");
+    if (session) v.missing = _("The session holds no trace of this kernel at this block size (the step bar says why).");
+    if (shows_yours(slot)) v.missing = yours.missing.c_str();  // in the window's language (DataFeed's yours_missing)
     const size_t n_steps = v.num_steps();
     v.step = n_steps == 0 ? 0 : std::min(step, n_steps - 1);
     return v;

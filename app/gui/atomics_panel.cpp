@@ -15,31 +15,25 @@ namespace rs::gui {
 namespace {
 
 // "shared +0", "global dev_sum", "global output[3]", "global input[7]"; a histogram's bins by the
-// bytes they count: "shared bin e-h" (histo_private[1]), "global bin 0x41 'A'".
+// bytes they count: "shared bin e-h" (histo_private[1]), "global bin 0x41 'A'". In the window's language (the
+// variable names stay).
 std::string target_label(const AtomicTarget& t, const KernelInfo* k, const TraceMeta& meta) {
-  char b[64];
   if (k && k->op == ReduceOp::Histogram && k->warp_bins && t.kind == AccessKind::SharedAtomic) {
     // histo_warp: each warp counts byte values (256 words per warp), not bins.
-    std::snprintf(b, sizeof b, "shared warp %u byte %s", t.addr / 4 / 256, bin_label(HistoBins::Bytes256, t.addr / 4 % 256).c_str());
-    return b;
+    return strf(_("shared warp %u byte %s"), t.addr / 4 / 256, bin_label(HistoBins::Bytes256, t.addr / 4 % 256).c_str());
   }
   if (k && k->op == ReduceOp::Histogram) {
     // The 7 letter bins for the text, 256 byte bins for the random inputs (kernels/histogram.hpp).
     const HistoBins bins = meta.pattern == to_string(HistoInput::Text) ? HistoBins::Letters7 : HistoBins::Bytes256;
     const uint32_t bin = t.kind == AccessKind::SharedAtomic ? t.addr / 4 : t.addr;
-    std::snprintf(b, sizeof b, "%s bin %s", t.kind == AccessKind::SharedAtomic ? "shared" : "global",
-                  bin_label(bins, bin).c_str());
-    return b;
+    return strf(t.kind == AccessKind::SharedAtomic ? _("shared bin %s") : _("global bin %s"), bin_label(bins, bin).c_str());
   }
-  if (t.kind == AccessKind::SharedAtomic) {
-    std::snprintf(b, sizeof b, "shared +%u", t.addr);
-  } else if (t.space == static_cast<uint8_t>(GlobalBuffer::Output)) {
-    if (k && k->finish == Finish::GlobalAtomic && t.addr == 0) std::snprintf(b, sizeof b, "global dev_sum");
-    else std::snprintf(b, sizeof b, "global output[%u]", t.addr);
-  } else {
-    std::snprintf(b, sizeof b, "global input[%u]", t.addr);
+  if (t.kind == AccessKind::SharedAtomic) return strf(_("shared +%u"), t.addr);
+  if (t.space == static_cast<uint8_t>(GlobalBuffer::Output)) {
+    if (k && k->finish == Finish::GlobalAtomic && t.addr == 0) return _("global dev_sum");
+    return strf(_("global output[%u]"), t.addr);
   }
-  return b;
+  return strf(_("global input[%u]"), t.addr);
 }
 
 std::string atomic_label(AccessKind kind, uint32_t addr, uint8_t space, const KernelInfo* k, const TraceMeta& meta) {
@@ -52,13 +46,15 @@ std::string atomic_label(AccessKind kind, uint32_t addr, uint8_t space, const Ke
 
 DType op_type(uint8_t op, DType dflt) { return op & kOpFloatBit ? DType::Float32 : dflt; }
 
-// Why a kernel without atomics does not need them.
-const char* no_atomics_why(const KernelInfo* k) {
-  if (!k) return "";
-  switch (k->finish) {
-    case Finish::Relaunch: return ": each block writes its partial sum, and the host launches the kernel again on them";
-    case Finish::SecondKernel: return ": each block writes its partial sum, and a second kernel adds them up";
-    default: return "";
+// The sentence for a kernel without atomics (a format of its name), with why it does not need them where known.
+const char* no_atomics_sentence(const KernelInfo* k) {
+  switch (k ? k->finish : Finish::GlobalAtomic) {
+    case Finish::Relaunch:
+      return _("%s makes no atomic operations: each block writes its partial sum, and the host launches the kernel "
+               "again on them.");
+    case Finish::SecondKernel:
+      return _("%s makes no atomic operations: each block writes its partial sum, and a second kernel adds them up.");
+    default: return _("%s makes no atomic operations.");
   }
 }
 
@@ -102,25 +98,28 @@ void AtomicsPanel::drawContent(AppState& s) {
   const TraceMeta& meta = v.trace->trace.meta;
   const KernelInfo* kinfo = find_kernel(meta.kernel);
   if (!r.has_atomics()) {
-    ImGui::TextWrapped("%s makes no atomic operations%s.", meta.kernel.c_str(), no_atomics_why(kinfo));
+    ImGui::TextWrapped(no_atomics_sentence(kinfo), meta.kernel.c_str());
     return;
   }
   const auto& atomics = r.atomics();
   const std::string where = step_ranges(r, [](const Step& x) { return !x.atomics.empty(); });
   const float full_w = ImGui::GetContentRegionAvail().x;
-  char buf[160];
+  std::string buf;
 
   // This step's warp-level atomic instructions and how many updates each address had to take in turn.
   if (st->atomics.empty()) {
-    ImGui::TextDisabled("No atomic in this step; atomics in step%s %s.",
-                        where.find_first_of("-,") == std::string::npos ? "" : "s", where.c_str());
+    ImGui::TextDisabled(where.find_first_of("-,") == std::string::npos ? _("No atomic in this step; atomics in step %s.")
+                                                                      : _("No atomic in this step; atomics in steps %s."),
+                        where.c_str());
   } else {
-    ImGui::Text("This step: %zu warp-level atomic instruction%s", st->atomics.size(), st->atomics.size() == 1 ? "" : "s");
+    ImGui::Text(st->atomics.size() == 1 ? _("This step: %zu warp-level atomic instruction")
+                                        : _("This step: %zu warp-level atomic instructions"),
+                st->atomics.size());
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
-          "One warp-level atomic instruction: the lanes of one warp running one atomic. Lanes that update the\n"
-          "same address are serialised: the memory system applies their updates one at a time, so n lanes on\n"
-          "one address cost about n updates in turn (contention). Lanes on different addresses go in parallel.");
+          "%s", _("One warp-level atomic instruction: the lanes of one warp running one atomic. Lanes that update the\n"
+                  "same address are serialised: the memory system applies their updates one at a time, so n lanes on\n"
+                  "one address cost about n updates in turn (contention). Lanes on different addresses go in parallel."));
     }
     // One row per (intrinsic, address, line, contention), the warps that made it grouped ("warps 0-7"):
     // eight warps making the same shared atomicAdd take one row, not eight.
@@ -133,8 +132,8 @@ void AtomicsPanel::drawContent(AppState& s) {
     for (size_t ai : st->atomics) {
       const WarpAtomic& a = atomics[ai];
       for (const auto& [addr, n] : a.contention) {
-        std::snprintf(buf, sizeof buf, "%s  %s  line %u", intrinsic_name(a.kind, a.op),
-                      atomic_label(a.kind, addr, a.space, kinfo, meta).c_str(), a.line);
+        buf = strf(_("%s  %s  line %u"), intrinsic_name(a.kind, a.op),
+                   atomic_label(a.kind, addr, a.space, kinfo, meta).c_str(), a.line);
         if (!rows.empty() && rows.back().what == buf && rows.back().n == n && rows.back().last_warp + 1 >= a.warp) {
           rows.back().last_warp = a.warp;
         } else {
@@ -146,28 +145,30 @@ void AtomicsPanel::drawContent(AppState& s) {
     for (size_t i = 0; i < show; ++i) {
       const Row& row = rows[i];
       const ImU32 c = row.n > 1 ? color::kVermillion : color::kGreen;
-      if (row.first_warp == row.last_warp) std::snprintf(buf, sizeof buf, "warp %u  %s", row.first_warp, row.what.c_str());
-      else std::snprintf(buf, sizeof buf, "warps %u-%u  %s", row.first_warp, row.last_warp, row.what.c_str());
-      ImGui::TextUnformatted(buf);
-      std::snprintf(buf, sizeof buf, row.n > 1 ? "%d updates contend%s" : "%d update, no contention%s", row.n,
-                    row.first_warp == row.last_warp ? "" : ", each warp");
+      if (row.first_warp == row.last_warp) buf = strf(_("warp %u  %s"), row.first_warp, row.what.c_str());
+      else buf = strf(_("warps %u-%u  %s"), row.first_warp, row.last_warp, row.what.c_str());
+      ImGui::TextUnformatted(buf.c_str());
+      const bool one_warp = row.first_warp == row.last_warp;
+      buf = strf(row.n > 1 ? (one_warp ? _("%d updates contend") : _("%d updates contend, each warp"))
+                           : (one_warp ? _("%d update, no contention") : _("%d update, no contention, each warp")),
+                 row.n);
       // The contention bar in a column at 62% of the width, or after the text where it is longer, or on
       // the next line where it would not fit beside it (so the text and the bar never overlap); at least
       // as wide as its words.
-      const float bar_w = std::min(full_w, std::max({60.0f, full_w * 0.36f, ImGui::CalcTextSize(buf).x + 8}));
+      const float bar_w = std::min(full_w, std::max({60.0f, full_w * 0.36f, ImGui::CalcTextSize(buf.c_str()).x + 8}));
       const float text_end =
           ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetScrollX() + ImGui::GetStyle().ItemSpacing.x;
       const float col = std::max(text_end, full_w * 0.62f);
       if (col + bar_w <= ImGui::GetCursorStartPos().x + full_w) ImGui::SameLine(col);
       else ImGui::SetCursorPosX(ImGui::GetCursorStartPos().x + std::max(0.0f, full_w - bar_w));
-      bar(static_cast<float>(row.n) / kWarpSize, c, bar_w, buf);
+      bar(static_cast<float>(row.n) / kWarpSize, c, bar_w, buf.c_str());
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%d lane(s) of a warp update this address in one instruction;\n"
-                          "the hardware applies them one after another.",
+        ImGui::SetTooltip(_("%d lane(s) of a warp update this address in one instruction;\n"
+                            "the hardware applies them one after another."),
                           row.n);
       }
     }
-    if (rows.size() > show) ImGui::TextDisabled("... and %zu more", rows.size() - show);
+    if (rows.size() > show) ImGui::TextDisabled(_("... and %zu more"), rows.size() - show);
   }
   ImGui::Separator();
 
@@ -186,37 +187,37 @@ void AtomicsPanel::drawContent(AppState& s) {
     ImGui::Text("%s  (%s)", label.c_str(), intrinsic_name(t.kind, t.op));
     if (meta.tracer == Tracer::Binary) {
       // The Compute Sanitizer API reports no operand and no old value: no landing order, no values (one line).
-      ImGui::TextDisabled("%zu updates from this block; binary trace: no operands, old values or landing order", total);
+      ImGui::TextDisabled(_("%zu updates from this block; binary trace: no operands, old values or landing order"), total);
       note_widget("atomics/no-values");
-      std::snprintf(buf, sizeof buf, "%zu of %zu of the block's updates made by this step", landed, total);
+      buf = strf(_("%zu of %zu of the block's updates made by this step"), landed, total);
       bar(total ? static_cast<float>(landed) / static_cast<float>(total) : 0.f, with_alpha(color::kBlue, 0.9f), full_w,
-          buf);
+          buf.c_str());
       ImGui::Spacing();
       continue;
     }
     ImGui::SameLine();
     if (total > 1) {
       if (t.kind == AccessKind::SharedAtomic) {
-        ImGui::TextDisabled("chained %d of %zu", t.chained, total - 1);
+        ImGui::TextDisabled(_("chained %d of %zu"), t.chained, total - 1);
       } else if (t.chained + 1 < static_cast<int>(total)) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kOrange),
-                           "chained %d of %zu: other blocks' updates landed in %zu gaps", t.chained, total - 1,
+                           _("chained %d of %zu: other blocks' updates landed in %zu gaps"), t.chained, total - 1,
                            total - 1 - static_cast<size_t>(t.chained));
       } else {
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), "chained %d of %zu", t.chained, total - 1);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), _("chained %d of %zu"), t.chained, total - 1);
       }
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(
-            "Landing order: the updates sorted by the old value each atomic returned. A pair of consecutive\n"
-            "updates is chained when the later one's old value is exactly the earlier one's result. Where it is\n"
-            "not, updates of other blocks landed in between (only global memory is shared with other blocks).");
+            "%s", _("Landing order: the updates sorted by the old value each atomic returned. A pair of consecutive\n"
+                    "updates is chained when the later one's old value is exactly the earlier one's result. Where it is\n"
+                    "not, updates of other blocks landed in between (only global memory is shared with other blocks)."));
       }
     } else {
-      ImGui::TextDisabled("1 update from this block");
+      ImGui::TextDisabled("%s", _("1 update from this block"));
     }
-    std::snprintf(buf, sizeof buf, "%zu of %zu of the block's updates landed by this step", landed, total);
+    buf = strf(_("%zu of %zu of the block's updates landed by this step"), landed, total);
     bar(total ? static_cast<float>(landed) / static_cast<float>(total) : 0.f, with_alpha(color::kBlue, 0.9f), full_w,
-        buf);
+        buf.c_str());
 
     // The landing order as a strip: one tick per update, landed ones filled (this step's orange),
     // a vermillion gap where another block's updates landed in between.
@@ -240,7 +241,7 @@ void AtomicsPanel::drawContent(AppState& s) {
       ImGui::Dummy(ImVec2(full_w, h + 2));
       if (hovered >= 0 && ImGui::IsWindowHovered()) {
         const AtomicUpdate& u = t.order[static_cast<size_t>(hovered)];
-        ImGui::SetTooltip("#%ld to land: thread %u (warp %u, lane %u), step of epoch %u\nold %s -> new %s (operand %s)",
+        ImGui::SetTooltip(_("#%ld to land: thread %u (warp %u, lane %u), step of epoch %u\nold %s -> new %s (operand %s)"),
                           hovered + 1, u.thread, u.thread / kWarpSize, u.thread % kWarpSize, u.epoch,
                           format_value(u.old, type).c_str(),
                           format_value(atomic_result(u.op, u.old, u.operand), type).c_str(),
@@ -256,22 +257,23 @@ void AtomicsPanel::drawContent(AppState& s) {
       for (size_t i = last_landed + 1; i-- > 0 && lastn.size() < rows;) {
         if (t.order[i].epoch <= st->epoch) lastn.push_back(i);
       }
-      ImGui::TextDisabled("last landed (landing order #, thread: old -> new):");
+      ImGui::TextDisabled("%s", _("last landed (landing order #, thread: old -> new):"));
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("#k: the k-th of this block's updates to land; tN: the thread (threadIdx.x); old -> new: the\n"
-                          "value the atomic returned and the value it left. 'other blocks' before an update: its old\n"
-                          "value is not the previous update's result, so other blocks' updates landed in between.");
+        ImGui::SetTooltip(
+            "%s", _("#k: the k-th of this block's updates to land; tN: the thread (threadIdx.x); old -> new: the\n"
+                    "value the atomic returned and the value it left. 'other blocks' before an update: its old\n"
+                    "value is not the previous update's result, so other blocks' updates landed in between."));
       }
       for (auto it = lastn.rbegin(); it != lastn.rend(); ++it) {
         const size_t i = *it;
         const AtomicUpdate& u = t.order[i];
         const bool gap = i > 0 && u.old != atomic_result(t.order[i - 1].op, t.order[i - 1].old, t.order[i - 1].operand);
-        std::snprintf(buf, sizeof buf, "  #%zu t%u: %s -> %s", i + 1, u.thread, format_value(u.old, type).c_str(),
-                      format_value(atomic_result(u.op, u.old, u.operand), type).c_str());
-        ImGui::TextUnformatted(buf);
+        buf = strf("  #%zu t%u: %s -> %s", i + 1, u.thread, format_value(u.old, type).c_str(),
+                   format_value(atomic_result(u.op, u.old, u.operand), type).c_str());
+        ImGui::TextUnformatted(buf.c_str());
         if (gap) {
           ImGui::SameLine();
-          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kVermillion), "(other blocks before)");
+          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kVermillion), "%s", _("(other blocks before)"));
         }
       }
     }

@@ -57,7 +57,9 @@ bool Automation::end_frame(GLFWwindow* win, const AppState& s, bool idle, bool e
                 << " s; showing " << (s.shown ? s.shown->trace.meta.kernel : std::string("nothing")) << " at "
                 << s.a.block_size << " threads, step " << s.step << " of " << s.num_steps()
                 << (s.recorded() ? "; recorded session" : "") << (s.compare ? "; compare" : "") << std::endl
-                << "origin: " << origin_sentence(s) << std::endl;
+                << "origin: " << origin_sentence(s) << std::endl
+                << "language: " << i18n::lang_code(i18n::language()) << " (the View menu reads " << _("View") << ")"
+                << std::endl;
       if (s.yours.open()) {  // the user's kernel (tests/gui_xvfb.sh, section 17)
         const YoursState& y = s.yours;
         std::cout << "yours: " << y.name << (s.shows_yours(0) ? " (side A)" : "") << ": " << y.status

@@ -3,12 +3,22 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <string>
 
 #include "panels.hpp"
 
 namespace rs::gui {
 
 namespace {
+
+// A shared access's kind in the window's language: "load", "store" (to_string for any other).
+const char* access_word(AccessKind k) {
+  switch (k) {
+    case AccessKind::Load: return _("load");
+    case AccessKind::Store: return _("store");
+    default: return to_string(k);
+  }
+}
 
 // The warp's lanes and the banks in rows of 32 columns: lane i and bank i share column i.
 struct BankFigure {
@@ -101,7 +111,7 @@ void draw_bank_figure(const WarpAccess& a, float height) {
   char degree[kNumBanks][16] = {};
   ImVec2 degree_at[kNumBanks];
   const float degree_y = f.bank_y - th - f.pad;  // the "n-way" labels sit on their banks
-  for (const char* fmt : {"%d-way", "%d"}) {
+  for (const char* fmt : {_("%d-way"), "%d"}) {
     float right = -1e9f;
     bool fits = true;
     for (int b = 0; b < kNumBanks; ++b) {
@@ -170,26 +180,26 @@ void draw_bank_figure(const WarpAccess& a, float height) {
     const size_t l = static_cast<size_t>(hover_lane);
     ImGui::BeginTooltip();
     if (!active(hover_lane)) {
-      ImGui::Text("lane %d: not in this %s", hover_lane, to_string(a.kind));
+      ImGui::Text(_("lane %d: not in this %s"), hover_lane, access_word(a.kind));
     } else {
       const int b = bank_of_lane(hover_lane);
-      ImGui::Text("lane %d -> sdata[%u] (byte %u): bank %d", hover_lane, a.addr[l] / 4, a.addr[l], b);
+      ImGui::Text(_("lane %d -> sdata[%u] (byte %u): bank %d"), hover_lane, a.addr[l] / 4, a.addr[l], b);
       const int lanes = a.banks.lanes_per_bank[static_cast<size_t>(b)];
       const int words = a.banks.words_per_bank[static_cast<size_t>(b)];
-      if (words > 1) ImGui::Text("bank %d serves %d distinct words: %d-way conflict", b, words, words);
-      else if (lanes > 1) ImGui::Text("bank %d serves this word to %d lanes: a broadcast, no conflict", b, lanes);
-      else ImGui::Text("bank %d serves this one word: no conflict", b);
+      if (words > 1) ImGui::Text(_("bank %d serves %d distinct words: %d-way conflict"), b, words, words);
+      else if (lanes > 1) ImGui::Text(_("bank %d serves this word to %d lanes: a broadcast, no conflict"), b, lanes);
+      else ImGui::Text(_("bank %d serves this one word: no conflict"), b);
     }
     ImGui::EndTooltip();
   } else if (hover_bank >= 0) {
     const size_t b = static_cast<size_t>(hover_bank);
     ImGui::BeginTooltip();
     const int lanes = a.banks.lanes_per_bank[b], words = a.banks.words_per_bank[b];
-    if (lanes == 0) ImGui::Text("bank %d: no lane of this %s", hover_bank, to_string(a.kind));
-    else if (words > 1) ImGui::Text("bank %d: %d lanes, %d distinct words: %d-way conflict", hover_bank, lanes, words,
+    if (lanes == 0) ImGui::Text(_("bank %d: no lane of this %s"), hover_bank, access_word(a.kind));
+    else if (words > 1) ImGui::Text(_("bank %d: %d lanes, %d distinct words: %d-way conflict"), hover_bank, lanes, words,
                                     words);
-    else if (lanes > 1) ImGui::Text("bank %d: %d lanes, one word: a broadcast, no conflict", hover_bank, lanes);
-    else ImGui::Text("bank %d: one lane, one word", hover_bank);
+    else if (lanes > 1) ImGui::Text(_("bank %d: %d lanes, one word: a broadcast, no conflict"), hover_bank, lanes);
+    else ImGui::Text(_("bank %d: one lane, one word"), hover_bank);
     for (int l = 0; l < kWarpSize; ++l) {
       if (active(l) && bank_of_lane(l) == hover_bank) {
         ImGui::Text("  lane %2d -> sdata[%u]", l, a.addr[static_cast<size_t>(l)] / 4);
@@ -215,8 +225,8 @@ void BanksPanel::drawContent(AppState& s) {
     ImGui::TextWrapped("%s", bank_idle_sentence(replay, *st).c_str());
     ImGui::PopStyleColor();
     if (shared_atomics > 0 && ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Lanes whose atomics update the same shared word take turns (contention: the Atomics view);\n"
-                        "this view shows the bank conflicts of plain shared loads and stores.");
+      ImGui::SetTooltip("%s", _("Lanes whose atomics update the same shared word take turns (contention: the Atomics "
+                                "view);\nthis view shows the bank conflicts of plain shared loads and stores."));
     }
     return;
   }
@@ -234,38 +244,39 @@ void BanksPanel::drawContent(AppState& s) {
       bytes += g.requested_bytes;
     }
     const double eff = sectors ? 100.0 * bytes / (32.0 * sectors) : 0;
-    ImGui::TextWrapped("Global memory: %d load, %d store requests", loads, stores);
+    ImGui::TextWrapped(_("Global memory: %d load, %d store requests"), loads, stores);
     bool any_wasteful = false;
     for (size_t gi : st->global_requests) any_wasteful = any_wasteful || wasteful(replay.global_requests()[gi]);
     if (any_wasteful) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
-      ImGui::TextWrapped("%d sectors of 32 bytes, %d more than needed (%d): %.0f%% of the bytes used", sectors,
+      ImGui::TextWrapped(_("%d sectors of 32 bytes, %d more than needed (%d): %.0f%% of the bytes used"), sectors,
                          sectors - min_sectors, min_sectors, eff);
       ImGui::PopStyleColor();
     } else {
-      ImGui::TextWrapped("%d sector%s of 32 bytes, the fewest possible; %.0f%% of the bytes used", sectors,
-                         sectors == 1 ? "" : "s", eff);
+      ImGui::TextWrapped(sectors == 1 ? _("%d sector of 32 bytes, the fewest possible; %.0f%% of the bytes used")
+                                      : _("%d sectors of 32 bytes, the fewest possible; %.0f%% of the bytes used"),
+                         sectors, eff);
     }
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
-          "One request: the lanes of one warp running one global load or store. The memory system moves\n"
-          "32-byte sectors; bytes used = bytes the lanes asked for / bytes in the sectors touched (nvprof's\n"
-          "gld_efficiency). 32 consecutive 4-byte words of one warp: 4 sectors, 100%%. One lane's 4-byte\n"
-          "store needs one sector whatever the layout: 12%% of its bytes, and nothing to coalesce.");
+          _("One request: the lanes of one warp running one global load or store. The memory system moves\n"
+            "32-byte sectors; bytes used = bytes the lanes asked for / bytes in the sectors touched (nvprof's\n"
+            "gld_efficiency). 32 consecutive 4-byte words of one warp: 4 sectors, 100%%. One lane's 4-byte\n"
+            "store needs one sector whatever the layout: 12%% of its bytes, and nothing to coalesce."));
     }
-    if (shared_atomics > 0) ImGui::TextDisabled("%d warp-level shared atomics (see Atomics)", shared_atomics);
+    if (shared_atomics > 0) ImGui::TextDisabled(_("%d warp-level shared atomics (see Atomics)"), shared_atomics);
     ImGui::Separator();
   }
   if (!replay.has_shared()) {
-    ImGui::TextWrapped("%s does not use shared memory: no banks to conflict.", v.trace->trace.meta.kernel.c_str());
+    ImGui::TextWrapped(_("%s does not use shared memory: no banks to conflict."), v.trace->trace.meta.kernel.c_str());
     return;
   }
   // Where Nsight Compute's counter disagrees with the addresses, say so first, in one line (why on hover).
   if (stores_warp_reduce_result(replay)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kSkyBlue));
-    ImGui::TextWrapped("Nsight Compute counts more store conflicts here: timing, not these addresses (hover)");
+    ImGui::TextWrapped("%s", _("Nsight Compute counts more store conflicts here: timing, not these addresses (hover)"));
     ImGui::PopStyleColor();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kNcuReduxNote);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _(kNcuReduxNote));
     note_widget(std::string(1, v.tag) + "/ncu-redux-note");
   }
   const auto& accesses = replay.accesses();
@@ -277,22 +288,25 @@ void BanksPanel::drawContent(AppState& s) {
   auto explain = [] {
     if (!ImGui::IsItemHovered()) return;
     ImGui::SetTooltip(
-        "Shared memory has 32 banks, 4 bytes wide. A warp's access needs one pass (wavefront) per distinct\n"
-        "4-byte word in its busiest bank: an n-way conflict takes n passes and counts n - 1 conflicts.\n"
-        "Lanes reading the same word share one pass (broadcast). Nsight Compute counts the same:\n"
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / _op_st.sum.");
+        "%s", _("Shared memory has 32 banks, 4 bytes wide. A warp's access needs one pass (wavefront) per distinct\n"
+                "4-byte word in its busiest bank: an n-way conflict takes n passes and counts n - 1 conflicts.\n"
+                "Lanes reading the same word share one pass (broadcast). Nsight Compute counts the same:\n"
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / _op_st.sum."));
   };
   // The step's and the whole block's conflicts; under the figure when there is one.
   auto totals = [&] {
-    ImGui::TextWrapped("Step %zu (%d load%s, %d store%s): %d load, %d store conflicts", v.step, st->loads,
-                       st->loads == 1 ? "" : "s", st->stores, st->stores == 1 ? "" : "s", st->load_conflicts,
-                       st->store_conflicts);
+    const std::string loads = strf(st->loads == 1 ? _("%d load") : _("%d loads"), st->loads);
+    const std::string stores = strf(st->stores == 1 ? _("%d store") : _("%d stores"), st->stores);
+    ImGui::TextWrapped(_("Step %zu (%s, %s): %d load, %d store conflicts"), v.step, loads.c_str(), stores.c_str(),
+                       st->load_conflicts, st->store_conflicts);
     explain();
-    ImGui::Text("Whole block: %d load, %d store conflicts", replay.load_conflicts(), replay.store_conflicts());
+    static const char* const kWhole = N_("Whole block: %d load, %d store conflicts");
+    ImGui::Text(_(kWhole), replay.load_conflicts(), replay.store_conflicts());
+    hover_english(strf(kWhole, replay.load_conflicts(), replay.store_conflicts()).c_str());
 
   };
   if (st->accesses.empty()) {
-    ImGui::TextDisabled("No shared load or store in this step.");
+    ImGui::TextDisabled("%s", _("No shared load or store in this step."));
     totals();
     return;
   }
@@ -305,8 +319,9 @@ void BanksPanel::drawContent(AppState& s) {
   // The selected access as the classic figure. It gets the height it wants when the totals and a row
   // of the table fit below it; when they cannot, it takes the visible height and the panel scrolls.
   const WarpAccess& sel = accesses[selected_];
-  ImGui::TextWrapped("warp %u %s, line %u: %d-way%s", sel.warp, to_string(sel.kind), sel.line, sel.banks.degree,
-                     sel.banks.degree > 1 ? " conflict" : " (conflict free)");
+  ImGui::TextWrapped(sel.banks.degree > 1 ? _("warp %u %s, line %u: %d-way conflict")
+                                          : _("warp %u %s, line %u: %d-way (conflict free)"),
+                     sel.warp, access_word(sel.kind), sel.line, sel.banks.degree);
   explain();
   const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
   const float table_min = 2 * row_h + 4;  // the header and one access
@@ -324,11 +339,12 @@ void BanksPanel::drawContent(AppState& s) {
                             ImGuiTableFlags_SizingFixedFit,
                         ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, table_min)))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("warp");
-    ImGui::TableSetupColumn("access");
-    ImGui::TableSetupColumn("line");
-    ImGui::TableSetupColumn("lanes");
-    ImGui::TableSetupColumn("n-way", ImGuiTableColumnFlags_WidthStretch);
+    // Columns keep their IDs (the English after ###) in every language.
+    ImGui::TableSetupColumn(strf("%s###warp", _("warp")).c_str());
+    ImGui::TableSetupColumn(strf("%s###access", _("access")).c_str());
+    ImGui::TableSetupColumn(strf("%s###line", _("line")).c_str());
+    ImGui::TableSetupColumn(strf("%s###lanes", _("lanes")).c_str());
+    ImGui::TableSetupColumn(strf("%s###n-way", _("n-way")).c_str(), ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     for (size_t ai : st->accesses) {
       const WarpAccess& a = accesses[ai];
@@ -338,14 +354,14 @@ void BanksPanel::drawContent(AppState& s) {
       std::snprintf(id, sizeof id, "%u##a%zu", a.warp, ai);
       if (ImGui::Selectable(id, ai == selected_, ImGuiSelectableFlags_SpanAllColumns)) selected_ = ai;
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(to_string(a.kind));
+      ImGui::TextUnformatted(access_word(a.kind));
       ImGui::TableNextColumn();
       ImGui::Text("%u", a.line);
       ImGui::TableNextColumn();
       ImGui::Text("%d", std::popcount(a.lanes));
       ImGui::TableNextColumn();
-      if (a.banks.degree > 1) ImGui::TextColored(ImVec4(0.84f, 0.37f, 0.0f, 1), "%d-way", a.banks.degree);
-      else ImGui::TextUnformatted("1 (none)");
+      if (a.banks.degree > 1) ImGui::TextColored(ImVec4(0.84f, 0.37f, 0.0f, 1), _("%d-way"), a.banks.degree);
+      else ImGui::TextUnformatted(_("1 (none)"));
     }
     ImGui::EndTable();
   }

@@ -18,23 +18,23 @@ namespace {
 void pitfall_results(AppState& s, const KernelInfo& k) {
   const PitfallWords w = pitfall_words(s.session.get(), k, s.a.block_size);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
-  ImGui::TextWrapped("%s", w.verdict.c_str());
+  ImGui::TextWrapped("%s", i18n::tr(w.verdict.c_str()));
   if (!w.results.empty()) {
-    ImGui::TextWrapped("%s", w.results.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", w.results_how.c_str());
+    ImGui::TextWrapped("%s", i18n::tr(w.results.c_str()));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr(w.results_how.c_str()));
     note_widget("A/pitfall-results");
   }
   if (!w.races.empty()) {
-    ImGui::TextWrapped("%s", w.races.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", w.races_how.c_str());
+    ImGui::TextWrapped("%s", i18n::tr(w.races.c_str()));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr(w.races_how.c_str()));
   }
   ImGui::PopStyleColor();
-  if (!w.missing.empty()) ImGui::TextWrapped("%s", w.missing.c_str());
+  if (!w.missing.empty()) ImGui::TextWrapped("%s", i18n::tr(w.missing.c_str()));
   const KernelInfo* fix = w.fix.empty() ? nullptr : find_kernel(w.fix);
   if (!fix) return;
   const Pick fixed = Pick{fix->id, s.a.block_size}.valid();
   const bool on = s.compare && s.b == fixed;
-  const std::string label = on ? "Comparing with the fix: " + w.fix : "Compare with the fix: " + w.fix;
+  const std::string label = strf(on ? _("Comparing with the fix: %s") : _("Compare with the fix: %s"), w.fix.c_str());
   ImGui::BeginDisabled(on);
   if (ImGui::Button(label.c_str())) {
     s.compare = true;
@@ -44,8 +44,8 @@ void pitfall_results(AppState& s, const KernelInfo& k) {
   ImGui::EndDisabled();
   note_widget("A/compare-fix");
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("%s (%s) is the same kernel with the bug fixed: B shows it below this one, step by step.",
-                      fix->name, fix->title);
+    ImGui::SetTooltip(_("%s (%s) is the same kernel with the bug fixed: B shows it below this one, step by step."),
+                      fix->name, i18n::tr(fix->title));
   }
 }
 
@@ -95,16 +95,16 @@ void select_yours(AppState& s, bool on) {
 void draw_yours(AppState& s) {
   YoursState& y = s.yours;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kYours));
-  ImGui::TextWrapped("%s: your kernel (track \"yours\")", y.name.c_str());
+  ImGui::TextWrapped(_("%s: your kernel (track \"yours\")"), y.name.c_str());
   note_widget("A/selected-title");
   ImGui::PopStyleColor();
   if (!y.path.empty()) {  // its name (the whole path on hover: a long one took three lines at 1280x720)
-    ImGui::TextWrapped("File: %s", std::filesystem::path(y.path).filename().string().c_str());
+    ImGui::TextWrapped(_("File: %s"), std::filesystem::path(y.path).filename().string().c_str());
     note_widget("yours/file");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", y.path.c_str());
   }
   if (!y.session.empty()) {
-    ImGui::TextWrapped("%s %s", y.path.empty() ? "From" : "Its trace: the recording in", y.session.c_str());
+    ImGui::TextWrapped(y.path.empty() ? _("From %s") : _("Its trace: the recording in %s"), y.session.c_str());
   }
   // What its tracer could not see (a binary trace's notes: docs/binary-trace.md), one line each.
   if (s.shown && !s.shown->trace.meta.notes.empty()) {
@@ -113,12 +113,14 @@ void draw_yours(AppState& s) {
     ImGui::PopStyleColor();
     note_widget("yours/notes");
   }
-  if (!y.shape.empty()) ImGui::TextWrapped("Launch shape: %s", y.shape.c_str());
+  if (!y.shape.empty()) ImGui::TextWrapped(_("Launch shape: %s"), y.shape.c_str());
   if (y.busy) {
     const char spin[] = "|/-\\";
     ImGui::TextWrapped("%c %s", spin[static_cast<int>(ImGui::GetTime() * 8) % 4], y.status.c_str());
+  } else if (y.stale) {
+    ImGui::TextWrapped(_("%s (STALE)"), y.status.c_str());
   } else {
-    ImGui::TextWrapped("%s%s", y.status.c_str(), y.stale ? " (STALE)" : "");
+    ImGui::TextWrapped("%s", y.status.c_str());
   }
   note_widget("yours/status");
   note_widget(std::string("yours/state/") + y.state());  // for the GUI tests: where the file stands
@@ -129,25 +131,28 @@ void draw_yours(AppState& s) {
     note_widget("yours/banner");
   }
   if (!y.path.empty()) {
-    ImGui::TextUnformatted("Exercise");
+    text_tr(N_("Exercise"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo("##exercise", y.exercise.empty() ? "(none)" : y.exercise.c_str())) {
-      if (ImGui::Selectable("(none)", y.exercise.empty())) y.exercise.clear();
+    if (ImGui::BeginCombo("##exercise", y.exercise.empty() ? _("(none)") : y.exercise.c_str())) {
+      if (ImGui::Selectable(strf("%s##none", _("(none)")).c_str(), y.exercise.empty())) y.exercise.clear();
       for (const Exercise& x : exercises()) {
         if (ImGui::Selectable(x.name, y.exercise == x.name)) y.exercise = x.name;
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(%s)", x.title, x.source);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(%s)", i18n::tr(x.title), i18n::tr(x.source));
       }
       ImGui::EndCombo();
     }
     note_widget("yours/exercise");
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("After each good run the window runs `reducescope check FILE --exercise NAME` on the GPU\n"
-                        "and shows its checks over the replay (`reducescope new --exercise NAME FILE.cu` writes its starting file).");
+      ImGui::SetTooltip("%s", _("After each good run the window runs `reducescope check FILE --exercise NAME` on the "
+                                "GPU\nand shows its checks over the replay (`reducescope new --exercise NAME FILE.cu` "
+                                "writes its starting file)."));
     }
   }
   if (!y.checks_note.empty()) {  // the checks themselves: over the replay (draw_exercise_band), where they have room
-    ImGui::TextWrapped("%s%s", y.checks_note.c_str(), y.checks.empty() || !s.shows_yours(0) ? "" : " (above the replay)");
+    const char* note = y.checks_note.c_str();
+    if (y.checks.empty() || !s.shows_yours(0)) ImGui::TextWrapped("%s", note);
+    else ImGui::TextWrapped(_("%s (above the replay)"), note);
     note_widget("yours/checks-note");
   }
 }
@@ -178,7 +183,9 @@ KernelLine kernel_line(const char* name, const char* title, float width, bool ti
   l.height = std::max(ImGui::GetTextLineHeight(), l.title_y + ImGui::CalcTextSize(title, nullptr, false, l.wrap).y);
   return l;
 }
-KernelLine kernel_line(const KernelInfo& k, float width, bool titles) { return kernel_line(k.name, k.title, width, titles); }
+KernelLine kernel_line(const KernelInfo& k, float width, bool titles) {
+  return kernel_line(k.name, i18n::tr(k.title), width, titles);
+}
 
 // The user's own kernel at the top of list A, a track of its own ("yours"): the header names its file, the entry
 // its name with its status as the title. Filled by the controls panel, read back after the list is drawn.
@@ -227,7 +234,9 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
     ImGui::TextWrapped("%s", yours->header.c_str());
     ImGui::PopStyleColor();
     note_widget(std::string(side) + "/yours-header");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Track \"yours\": your own kernel file, compiled on each save.");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s", _("Track \"yours\": your own kernel file, compiled on each save."));
+    }
     const KernelLine line = kernel_line(yours->name.c_str(), yours->title.c_str(), ImGui::GetContentRegionAvail().x, titles);
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     if (ImGui::Selectable("##yours", yours_on, 0, ImVec2(0, line.height))) yours->clicked = true;
@@ -243,11 +252,13 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
   }
   for (const TrackInfo& track : track_table()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kSkyBlue));
-    ImGui::TextWrapped("%s", track.title);
+    ImGui::TextWrapped("%s", i18n::tr(track.title));
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Track \"%s\": %s\nSource: %s%s%s", track.id, track.title, track.source,
-                        track.source_gpu[0] ? "\nIts timings are from " : "", track.source_gpu);
+      std::string tip =
+          strf(_("Track \"%s\": %s\nSource: %s"), track.id, i18n::tr(track.title), i18n::tr(track.source));
+      if (track.source_gpu[0]) tip += "\n" + strf(_("Its timings are from %s"), track.source_gpu);
+      ImGui::SetTooltip("%s", tip.c_str());
     }
     for (KernelId kid : track_kernels(track.id)) {
       const KernelInfo& k = kernel_info(kid);
@@ -261,7 +272,8 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
       ImGui::PopID();
       note_widget(std::string(side) + "/kernel/" + k.name);
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s: %s\nFixes: %s\nCosts: %s", k.name, k.title, k.fixes, k.costs);
+        ImGui::SetTooltip(_("%s: %s\nFixes: %s\nCosts: %s"), k.name, i18n::tr(k.title), i18n::tr(k.fixes),
+                          i18n::tr(k.costs));
       }
       if (scroll && p.kernel == k.id && !yours_on) {  // out of view, or at an edge: into the middle, with its neighbours
         const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
@@ -273,7 +285,7 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
       dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), text, k.name);
       if (titles) {
         dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(pos.x + line.title_x, pos.y + line.title_y),
-                    p.kernel == k.id && !yours_on ? text : dim, k.title, nullptr, line.wrap);
+                    p.kernel == k.id && !yours_on ? text : dim, i18n::tr(k.title), nullptr, line.wrap);
       }
     }
   }
@@ -286,7 +298,7 @@ float kernel_list_height(float width, bool titles, const YoursEntry* yours) {
   float h = st.WindowPadding.y;
   if (yours) h += yours_height(*yours, width, titles);
   for (const TrackInfo& track : track_table()) {
-    h += ImGui::CalcTextSize(track.title, nullptr, false, width).y + st.ItemSpacing.y;
+    h += ImGui::CalcTextSize(i18n::tr(track.title), nullptr, false, width).y + st.ItemSpacing.y;
     for (KernelId kid : track_kernels(track.id)) {
       h += kernel_line(kernel_info(kid), width, titles).height + st.ItemSpacing.y;
     }
@@ -309,10 +321,10 @@ Pick pick_widgets(const char* id, Pick p, float list_height, YoursEntry* yours =
   kernel_list("##kernels", id, p, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, std::min(want, list_height)),
               titles, yours);
   const bool yours_on = yours && ys && yours->selected && !yours->kernel_clicked;
-  ImGui::TextUnformatted("Threads per block");
+  ImGui::TextUnformatted(_("Threads per block"));
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("blockDim.x: threads in each thread block, in warps of 32 lanes.\n"
-                      "Each block reduces its part of the input in shared memory.");
+    ImGui::SetTooltip("%s", _("blockDim.x: threads in each thread block, in warps of 32 lanes.\n"
+                              "Each block reduces its part of the input in shared memory."));
   }
   for (unsigned bs : kBlockSizes) {
     char label[16];
@@ -326,10 +338,10 @@ Pick pick_widgets(const char* id, Pick p, float list_height, YoursEntry* yours =
       ImGui::PopStyleVar();
       if (ImGui::IsItemHovered()) {
         if (yours_on) {
-          ImGui::SetTooltip("%s needs at least %u threads per block (its RS_LAUNCH_SHAPE)", ys->name.c_str(),
+          ImGui::SetTooltip(_("%s needs at least %u threads per block (its RS_LAUNCH_SHAPE)"), ys->name.c_str(),
                             ys->min_block_size);
         } else {
-          ImGui::SetTooltip("%s", block_size_problem(p.kernel, bs)->c_str());
+          ImGui::SetTooltip("%s", i18n::tr(block_size_problem(p.kernel, bs)->c_str()));
         }
       }
     }
@@ -338,35 +350,51 @@ Pick pick_widgets(const char* id, Pick p, float list_height, YoursEntry* yours =
   return yours_on ? p : p.valid();
 }
 
-}  // namespace
+// Where the data comes from, in English (`english`: the automation's "origin:" line, tests/gui_xvfb.sh) or in the
+// window's language (i18n::tr). data_origin(), origin_sentence(): English; the window shows the translated forms.
+using Words = const char* (*)(const char* msgid);
+const char* english(const char* msgid) { return msgid; }
 
-std::string origin_sentence(const AppState& s) {
-  if (!s.session) return data_origin(s);
-  const std::string date = s.session->meta.date.substr(0, 10);
-  if (!s.have_device && s.device_known) {
-    return "No NVIDIA GPU here: showing the session recorded on " + s.session->meta.gpu + ", " + date + ".";
+std::string data_origin_in(const AppState& s, Words t) {
+  if (s.session) {
+    return strf(t(N_("RECORDING from %s, %s (%s)")), s.session->meta.gpu.c_str(), s.session->meta.date.c_str(),
+                s.session_path.c_str());
   }
-  return "RECORDING: replaying a session recorded on " + s.session->meta.gpu + ", " + date + ".";
+  if (s.have_device) return strf(t(N_("live on %s")), s.device.name.c_str());
+  if (s.shown) {
+    const TraceMeta& m = s.shown->trace.meta;
+    return strf(t(N_("trace file recorded on %s, %s")), m.gpu.c_str(), m.date.c_str());
+  }
+  return t(N_("no data yet"));
 }
 
+std::string origin_sentence_in(const AppState& s, Words t) {
+  if (!s.session) return data_origin_in(s, t);
+  const std::string date = s.session->meta.date.substr(0, 10);
+  if (!s.have_device && s.device_known) {
+    return strf(t(N_("No NVIDIA GPU here: showing the session recorded on %s, %s.")), s.session->meta.gpu.c_str(),
+                date.c_str());
+  }
+  return strf(t(N_("RECORDING: replaying a session recorded on %s, %s.")), s.session->meta.gpu.c_str(), date.c_str());
+}
+
+}  // namespace
+
+std::string origin_sentence(const AppState& s) { return origin_sentence_in(s, english); }
+
+// The menu bar's forms: the window's language (the first is the whole of it, its tooltip).
 std::vector<std::string> data_origin_forms(const AppState& s) {
   if (s.session) {
     const SessionMeta& m = s.session->meta;
     const std::string date = m.date.substr(0, 10);
-    return {data_origin(s), "RECORDING from " + m.gpu + ", " + m.date, "RECORDING from " + m.gpu + ", " + date,
-            "RECORDING, " + m.gpu, "RECORDING"};
+    return {data_origin_in(s, i18n::tr), strf(_("RECORDING from %s, %s"), m.gpu.c_str(), m.date.c_str()),
+            strf(_("RECORDING from %s, %s"), m.gpu.c_str(), date.c_str()), strf(_("RECORDING, %s"), m.gpu.c_str()),
+            _("RECORDING")};
   }
-  return {data_origin(s), s.have_device ? "live" : ""};
+  return {data_origin_in(s, i18n::tr), s.have_device ? _("live") : ""};
 }
 
-std::string data_origin(const AppState& s) {
-  if (s.session) {
-    return "RECORDING from " + s.session->meta.gpu + ", " + s.session->meta.date + " (" + s.session_path + ")";
-  }
-  if (s.have_device) return "live on " + s.device.name;
-  if (s.shown) return "trace file recorded on " + s.shown->trace.meta.gpu + ", " + s.shown->trace.meta.date;
-  return "no data yet";
-}
+std::string data_origin(const AppState& s) { return data_origin_in(s, english); }
 
 void step_to(AppState& s, long target) {
   const long last = static_cast<long>(s.max_steps()) - 1;
@@ -434,25 +462,27 @@ void draw_help(AppState& s) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(d.x * 0.5f, d.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.97f);
-  if (ImGui::Begin("Keyboard shortcuts (F1 or ? to close)", &s.show_help,
+  const std::string title = strf("%s###help", _("Keyboard shortcuts (F1 or ? to close)"));
+  if (ImGui::Begin(title.c_str(), &s.show_help,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+    // The keys' names stay as they are; what they do is translated where it is drawn.
     static const char* const kRows[][2] = {
-        {"Right / Left", "next / previous step (barrier epoch; on the multigpu tab, the ring's step)"},
-        {"Home / End", "first / last step (of the ring, on the multigpu tab)"},
-        {"Space", "play / pause"},
-        {"] / [", "play faster / slower"},
-        {"Down / Up", "next / previous kernel, through every track in order"},
-        {"Page Up / Page Down", "double / halve the threads per block"},
-        {"C", "compare mode: two kernels or two block sizes, A above B, stepping together"},
-        {"T", "large timing charts in place of the replay (and back)"},
-        {"F", "focus: the replay takes the whole width, larger cells (and back)"},
-        {"Ctrl + / Ctrl -  (Ctrl 0)", "larger / smaller UI (reset)"},
-        {"Ctrl H", "high-contrast theme on / off"},
-        {"Ctrl O", "open a session or trace file"},
-        {"Ctrl K", "open your own kernel file (.cu): compiled on each save, listed as \"yours\""},
-        {"Ctrl E", "export the timing charts (PNG, SVG, PDF, CSV)"},
-        {"F1 or ?", "this help"},
-        {"Ctrl Q", "quit"},
+        {"Right / Left", N_("next / previous step (barrier epoch; on the multigpu tab, the ring's step)")},
+        {"Home / End", N_("first / last step (of the ring, on the multigpu tab)")},
+        {"Space", N_("play / pause")},
+        {"] / [", N_("play faster / slower")},
+        {"Down / Up", N_("next / previous kernel, through every track in order")},
+        {"Page Up / Page Down", N_("double / halve the threads per block")},
+        {"C", N_("compare mode: two kernels or two block sizes, A above B, stepping together")},
+        {"T", N_("large timing charts in place of the replay (and back)")},
+        {"F", N_("focus: the replay takes the whole width, larger cells (and back)")},
+        {"Ctrl + / Ctrl -  (Ctrl 0)", N_("larger / smaller UI (reset)")},
+        {"Ctrl H", N_("high-contrast theme on / off")},
+        {"Ctrl O", N_("open a session or trace file")},
+        {"Ctrl K", N_("open your own kernel file (.cu): compiled on each save, listed as \"yours\"")},
+        {"Ctrl E", N_("export the timing charts (PNG, SVG, PDF, CSV)")},
+        {"F1 or ?", N_("this help")},
+        {"Ctrl Q", N_("quit")},
     };
     if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
       for (const auto& r : kRows) {
@@ -460,11 +490,11 @@ void draw_help(AppState& s) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r[0]);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r[1]);
+        ImGui::TextUnformatted(_(r[1]));
       }
       ImGui::EndTable();
     }
-    ImGui::TextDisabled("Hover any term (warp, lane, active mask, bank, n-way conflict...) for its meaning.");
+    ImGui::TextDisabled("%s", _("Hover any term (warp, lane, active mask, bank, n-way conflict...) for its meaning."));
   }
   ImGui::End();
 }
@@ -474,28 +504,28 @@ void ControlsPanel::drawContent(AppState& s) {
   if (s.session) {
     // A student's laptop: say what is shown in plain words; the CUDA runtime's reason on hover.
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.62f, 0.0f, 1));
-    ImGui::TextWrapped("%s", origin_sentence(s).c_str());
+    ImGui::TextWrapped("%s", origin_sentence_in(s, i18n::tr).c_str());
     if (!s.have_device && s.device_known) {
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("CUDA said: %s\nRecorded %s; file %s", s.no_device_reason.c_str(),
+        ImGui::SetTooltip(_("CUDA said: %s\nRecorded %s; file %s"), s.no_device_reason.c_str(),
                           s.session->meta.date.c_str(), s.session_path.c_str());
       }
     } else if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Recorded %s; file %s", s.session->meta.date.c_str(), s.session_path.c_str());
+      ImGui::SetTooltip(_("Recorded %s; file %s"), s.session->meta.date.c_str(), s.session_path.c_str());
     }
     ImGui::PopStyleColor();
     note_widget("controls/origin");
   } else if (!s.device_known) {
-    ImGui::TextDisabled("Looking for a CUDA GPU...");
+    ImGui::TextDisabled("%s", _("Looking for a CUDA GPU..."));
   } else if (s.have_device) {
-    ImGui::TextWrapped("Live on %s (cc %d.%d, %d SMs, peak %.0f GB/s)", s.device.name.c_str(), s.device.cc_major,
+    ImGui::TextWrapped(_("Live on %s (cc %d.%d, %d SMs, peak %.0f GB/s)"), s.device.name.c_str(), s.device.cc_major,
                        s.device.cc_minor, s.device.sm_count, s.device.peak_gbps());
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.55f, 0.2f, 1));
     ImGui::TextWrapped("%s", s.no_device_reason.c_str());
     ImGui::PopStyleColor();
-    if (s.shown) ImGui::TextWrapped("Showing %s.", data_origin(s).c_str());
-    else ImGui::TextWrapped("Open a recorded session with File > Open (Ctrl O).");
+    if (s.shown) ImGui::TextWrapped(_("Showing %s."), data_origin_in(s, i18n::tr).c_str());
+    else ImGui::TextWrapped("%s", _("Open a recorded session with File > Open (Ctrl O)."));
   }
   ImGui::Separator();
 
@@ -506,9 +536,9 @@ void ControlsPanel::drawContent(AppState& s) {
   YoursEntry ye;
   if (s.yours.open()) {
     const std::string from = s.yours.path.empty() ? s.yours.session : s.yours.path;
-    ye.header = "Yours: " + std::filesystem::path(from).filename().string();
+    ye.header = strf(_("Yours: %s"), std::filesystem::path(from).filename().string().c_str());
     ye.name = s.yours.name;
-    ye.title = s.yours.stale ? "STALE: " + s.yours.status : s.yours.status;
+    ye.title = s.yours.stale ? strf(_("STALE: %s"), s.yours.status.c_str()) : s.yours.status;
     ye.selected = s.shows_yours(0);
   }
   const Pick picked = pick_widgets("A", s.a, list_h, s.yours.open() ? &ye : nullptr, &s.yours);
@@ -527,11 +557,12 @@ void ControlsPanel::drawContent(AppState& s) {
   } else {
     const KernelInfo& info = kernel_info(s.a.kernel);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kernel_color(info.id)));
-    ImGui::TextWrapped("%s: %s", info.name, info.title);
+    ImGui::TextWrapped("%s: %s", info.name, i18n::tr(info.title));
     note_widget("A/selected-title");
+    hover_english(info.title);  // the kernel's title in the lecture's English words
     ImGui::PopStyleColor();
-    ImGui::TextWrapped("Fixes: %s", info.fixes);
-    ImGui::TextWrapped("Costs: %s", info.costs);
+    ImGui::TextWrapped(_("Fixes: %s"), i18n::tr(info.fixes));
+    ImGui::TextWrapped(_("Costs: %s"), i18n::tr(info.costs));
     if (info.pitfall) pitfall_results(s, info);
   }
 
@@ -547,22 +578,27 @@ void ControlsPanel::drawContent(AppState& s) {
     s.selection_changed = true;
   }
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip(s.recorded() ? "A recording keeps the N it was recorded with." : "Elements (int32) reduced.");
+    ImGui::SetTooltip("%s", s.recorded() ? _("A recording keeps the N it was recorded with.")
+                                         : _("Elements (int32) reduced."));
   }
   static const Pattern kPatterns[] = {Pattern::Ones, Pattern::RandomBytes, Pattern::Iota};
-  static const char* const kPatternNames[] = {"all ones", "random bytes", "0 .. N-1"};
+  static const char* const kPatternNames[] = {N_("all ones"), N_("random bytes"), "0 .. N-1"};
   for (int i = 0; i < 3; ++i) {
     if (i) ImGui::SameLine();
-    if (ImGui::RadioButton(kPatternNames[i], s.pattern == kPatterns[i]) && s.pattern != kPatterns[i]) {
+    if (ImGui::RadioButton(_(kPatternNames[i]), s.pattern == kPatterns[i]) && s.pattern != kPatterns[i]) {
       s.pattern = kPatterns[i];
       s.selection_changed = true;
     }
   }
   ImGui::EndDisabled();
 
-  if (ImGui::Checkbox("Compare (C)", &s.compare)) s.selection_changed = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show a second kernel (B), or the same kernel at another block size,\nunder this one (A); both step together.");
-  if (s.compare && ImGui::TreeNodeEx("B: the compare side", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (ImGui::Checkbox(strf("%s###compare", _("Compare (C)")).c_str(), &s.compare)) s.selection_changed = true;
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", _("Show a second kernel (B), or the same kernel at another block size,\n"
+                              "under this one (A); both step together."));
+  }
+  if (s.compare &&
+      ImGui::TreeNodeEx(strf("%s###compare_b", _("B: the compare side")).c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
     const Pick b = pick_widgets("B", s.b, ImGui::GetTextLineHeightWithSpacing() * 6);
     if (b != s.b) {
       s.b = b;
@@ -577,7 +613,7 @@ void ControlsPanel::drawContent(AppState& s) {
     const char spin[] = "|/-\\";
     ImGui::Text("%c %s", spin[static_cast<int>(ImGui::GetTime() * 8) % 4], s.status.c_str());
   } else if (s.have_device && !s.recorded() && !s.shows_yours(0)) {
-    ImGui::TextDisabled("GPU: re-running the selected kernel for the live plot");
+    ImGui::TextDisabled("%s", _("GPU: re-running the selected kernel for the live plot"));
   }
   if (!s.notice.empty()) ImGui::TextWrapped("%s", s.notice.c_str());
   // Errors show in the step bar, which never scrolls away.

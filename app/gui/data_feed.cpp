@@ -7,6 +7,7 @@
 
 #include "app_setup.hpp"  // asset_dir
 #include "commands.hpp"
+#include "panels.hpp"  // strf
 #include "trace_io.hpp"
 
 namespace rs::gui {
@@ -35,31 +36,40 @@ void DataFeed::start(AppState& s, const std::string& file, bool kernel_chosen) {
 
 namespace {
 
-// What side A says while the user's kernel is selected and has no trace at side A's block size.
+// to_string(Tracer)'s words (tracing/trace_io.cpp), marked here for the status that names the tracer.
+[[maybe_unused]] constexpr const char* kTracerWords[] = {N_("the source probe"), N_("the binary backend")};
+
+// What side A says while the user's kernel is selected and has no trace at side A's block size. In the window's
+// language (it is shown, never printed); made afresh by poll() each frame, so a language switch shows at once.
 std::string yours_missing(const AppState& s) {
   const YoursState& y = s.yours;
-  const std::string at = std::to_string(s.a.block_size) + " threads";
+  const char* name = y.name.c_str();
+  const unsigned bs = s.a.block_size;
   if (!y.session.empty() && y.path.empty()) {
-    return "The session holds no trace of " + y.name + " at " + at + " (it has " +
-           std::to_string(y.traces.size()) + "; `reducescope record --kernel-file` records one per --block-size).";
+    return strf(_("The session holds no trace of %s at %u threads (it has %zu; `reducescope record --kernel-file` "
+                  "records one per --block-size)."),
+                name, bs, y.traces.size());
   }
   const std::string file = std::filesystem::path(y.path).filename().string();
   if (y.compiled && !y.takes(s.a.block_size)) {
-    return y.name + " needs at least " + std::to_string(y.min_block_size) +
-           " threads per block (its RS_LAUNCH_SHAPE): choose a larger block size.";
+    return strf(_("%s needs at least %u threads per block (its RS_LAUNCH_SHAPE): choose a larger block size."), name,
+                y.min_block_size);
   }
-  if (y.busy && y.source.empty()) return "Compiling " + file + "...";
+  if (y.busy && y.source.empty()) return strf(_("Compiling %s..."), file.c_str());
   if (!y.compiled && !y.diagnostics.empty()) {
-    return file + " does not compile: the source view shows where. Nothing has run yet.";
+    return strf(_("%s does not compile: the source view shows where. Nothing has run yet."), file.c_str());
   }
-  if (!y.compiled) return "No trace of " + y.name + " yet: " + y.status + ".";
+  if (!y.compiled) return strf(_("No trace of %s yet: %s."), name, y.status.c_str());
   if (!s.have_device) {
-    return file + " compiles. Running it needs a CUDA GPU: on a machine with one, the window runs it in a worker "
-                  "process on each save and replays its trace here. `reducescope record --kernel-file " + file +
-           " --out S.rssession` there makes a session that replays anywhere (File > Open).";
+    return strf(_("%s compiles. Running it needs a CUDA GPU: on a machine with one, the window runs it in a worker "
+                  "process on each save and replays its trace here. `reducescope record --kernel-file %s --out "
+                  "S.rssession` there makes a session that replays anywhere (File > Open)."),
+                file.c_str(), file.c_str());
   }
-  if (y.busy) return "Running " + y.name + " at " + at + " in a worker process...";
-  return "No trace of " + y.name + " at " + at + (y.stale ? ": its run failed (the banner says why)." : " yet.");
+  if (y.busy) return strf(_("Running %s at %u threads in a worker process..."), name, bs);
+  return strf(y.stale ? _("No trace of %s at %u threads: its run failed (the banner says why).")
+                      : _("No trace of %s at %u threads yet."),
+              name, bs);
 }
 
 }  // namespace
@@ -81,14 +91,15 @@ void DataFeed::show_from_session(AppState& s) {
     const Trace* t = ses.find_trace(kernel_info(p.kernel).name, p.block_size);
     if (!t) {
       const KernelInfo& k = kernel_info(p.kernel);
-      s.error = "the session holds no trace of " + std::string(k.name) + " at " + std::to_string(p.block_size) +
-                " threads" +
-                (k.pitfall ? std::string(": wrong code on purpose is recorded by `reducescope pitfalls --out SESSION` "
-                                         "on a GPU, which this session has not had at this block size")
-                 : !k.takes(DType::Int32)
-                     ? std::string(": it adds float32 only and sessions record int32 runs (its results: the timing "
-                                   "panel's bits tab)")
-                     : std::string(": the session was recorded without it (`reducescope record` on a GPU records it)"));
+      s.error = strf(k.pitfall ? _("the session holds no trace of %s at %u threads: wrong code on purpose is recorded "
+                                   "by `reducescope pitfalls --out SESSION` on a GPU, which this session has not had "
+                                   "at this block size")
+                     : !k.takes(DType::Int32)
+                         ? _("the session holds no trace of %s at %u threads: it adds float32 only and sessions record "
+                             "int32 runs (its results: the timing panel's bits tab)")
+                         : _("the session holds no trace of %s at %u threads: the session was recorded without it "
+                             "(`reducescope record` on a GPU records it)"),
+                     k.name, p.block_size);
       continue;
     }
     auto& loaded = session_traces_[t];
@@ -161,7 +172,7 @@ void DataFeed::take_session_yours(AppState& s) {
     s.yours.name = name;
     s.yours.compiled = true;
     s.yours.source = traces.begin()->second->trace.source;
-    s.yours.status = "recorded on " + ses.meta.gpu + ", " + ses.meta.date.substr(0, 10);
+    s.yours.status = strf(_("recorded on %s, %s"), ses.meta.gpu.c_str(), ses.meta.date.substr(0, 10).c_str());
   }
   YoursState& y = s.yours;
   y.traces = std::move(traces);
@@ -229,13 +240,14 @@ std::string DataFeed::open_file(AppState& s, const std::string& path) {
         y.session = path;
         y.compiled = true;
         y.source = t->trace.source;
-        y.status = std::string("Recorded by ") + to_string(m.tracer) + " on " + m.gpu + ", " + m.date.substr(0, 10) + ".";
+        y.status = strf(_("Recorded by %s on %s, %s."), _(to_string(m.tracer)), m.gpu.c_str(),
+                        m.date.substr(0, 10).c_str());
         y.traces[m.block_size] = t;
         s.yours_selected = true;
       }
       show(s, 0, std::move(t));
     }
-    s.notice = "opened " + path;
+    s.notice = strf(_("opened %s"), path.c_str());
     return "";
   } catch (const std::exception& e) {
     return e.what();
@@ -258,7 +270,7 @@ void DataFeed::request(AppState& s) {
   }
   worker_.request(r);
   s.busy = true;
-  s.status = "queued";
+  s.status = _("queued");
   t_request_ = Clock::now();
   waiting_trace_ = waiting_timing_ = !yours;
 }
@@ -353,7 +365,7 @@ void DataFeed::apply_selection(AppState& s) {
   } else if (s.have_device) {
     request(s);
   } else if (s.device_known && !s.shows_yours(0)) {
-    s.error = "no GPU here, and the open file holds only this trace; open a session (File > Open) to change it";
+    s.error = _("no GPU here, and the open file holds only this trace; open a session (File > Open) to change it");
   }
 }
 

@@ -11,11 +11,13 @@ namespace {
 constexpr ImGuiWindowFlags kBandFlags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove |
                                         ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings;
 
+// The checks' names, figures and hints come from the worker in the window's language (`check --lang zh`,
+// kernel_file_feed.cpp); the notes were written by the feed with _().
 std::string heading(const YoursState& y) {
-  return "Exercise " + y.exercise + ": " + (y.checks_note.empty() ? "checks" : y.checks_note);
+  return strf(_("Exercise %s: %s"), y.exercise.c_str(), y.checks_note.empty() ? _("checks") : y.checks_note.c_str());
 }
-std::string line_of(const YoursCheck& c) { return c.name + ": " + c.figure; }
-std::string hint_of(const YoursCheck& c) { return "hint: " + c.hint; }
+std::string line_of(const YoursCheck& c) { return strf(_("%s: %s"), c.name.c_str(), c.figure.c_str()); }
+std::string hint_of(const YoursCheck& c) { return strf(_("hint: %s"), c.hint.c_str()); }
 
 // The room a tick or a cross and the space after it take.
 float mark_width() { return ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x; }

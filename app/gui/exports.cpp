@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "gpu_worker.hpp"  // kGuiSamples, kTimingWarmups
+#include "panels.hpp"      // strf
 #include "web_export.hpp"
 #ifdef REDUCESCOPE_HAS_CHARTS
 #include "charts.hpp"
@@ -18,6 +19,14 @@ namespace rs::gui {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A finished export's words, twice in Result::text: in English (stdout, with --stats), then kBoth, then in the
+// window's language (its notice). An error (an exception's what()) is once, in English.
+constexpr char kBoth = '\x1f';
+template <class... Args>
+std::string both(const char* format, Args... args) {
+  return strf(format, args...) + kBoth + strf(i18n::tr(format), args...);
+}
 
 // The live measurements as a session, for File > Export when no recording is open.
 Session live_session(const AppState& s) {
@@ -49,24 +58,24 @@ void Exports::start_charts(AppState& s) {
 #ifdef REDUCESCOPE_HAS_CHARTS
   if (job_.valid()) return;
   if (s.timings.empty() && !(s.session && !s.session->multigpu.empty())) {
-    s.error = "nothing to export yet: no timings";
+    s.error = _("nothing to export yet: no timings");
     return;
   }
   auto ses = s.session ? s.session : std::make_shared<const Session>(live_session(s));
-  s.notice = "exporting charts to " + dir_ + " ...";
+  s.notice = strf(_("exporting charts to %s ..."), dir_.c_str());
   // Every block size with timings, the N sweep and the multi-GPU chart where the session has them, as
   // `reducescope export` does without --block-size.
   job_ = std::async(std::launch::async, [ses, dir = dir_]() -> Result {
     try {
       const ChartFiles f = export_session(*ses, dir);
-      return {true, "exported " + std::to_string(f.paths.size()) + " files (PNG, SVG, PDF, CSV) to " +
-                        fs::absolute(dir).string()};
+      return {true, both(N_("exported %zu files (PNG, SVG, PDF, CSV) to %s"), f.paths.size(),
+                         fs::absolute(dir).string().c_str())};
     } catch (const std::exception& e) {
       return {false, e.what()};
     }
   });
 #else
-  s.error = "this build has no chart export (built with REDUCESCOPE_CHARTS=OFF)";
+  s.error = _("this build has no chart export (built with REDUCESCOPE_CHARTS=OFF)");
 #endif
 }
 
@@ -84,15 +93,16 @@ void Exports::start_web_page(AppState& s) {
     }
     ses = std::make_shared<const Session>(std::move(live));
   }
-  s.notice = "writing the web page " + web_page_path_ + " ...";
+  s.notice = strf(_("writing the web page %s ..."), web_page_path_.c_str());
   const std::string name = fs::path(s.session_path).filename().string();
-  job_ = std::async(std::launch::async, [ses, path = web_page_path_, name]() -> Result {
+  job_ = std::async(std::launch::async, [ses, path = web_page_path_, name, lang = s.lang]() -> Result {
     try {
       WebExportOptions w;
       w.session_name = name;
+      w.lang = lang;  // the page opens in the window's language (and has its own switch)
       const WebExportResult r = export_web_page(*ses, path, w);
-      return {true, "web page written to " + fs::absolute(path).string() + " (" + std::to_string(r.bytes / 1000) +
-                        " kB, " + std::to_string(r.traces) + " of " + std::to_string(r.traces_in_session) + " traces)"};
+      return {true, both(N_("web page written to %s (%zu kB, %zu of %zu traces)"), fs::absolute(path).string().c_str(),
+                         r.bytes / 1000, r.traces, r.traces_in_session)};
     } catch (const std::exception& e) {
       return {false, e.what()};
     }
@@ -102,9 +112,12 @@ void Exports::start_web_page(AppState& s) {
 void Exports::poll(AppState& s, bool print) {
   if (!job_.valid() || job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
   const Result r = job_.get();
-  if (r.ok) s.notice = r.text;
-  else s.error = "export failed: " + r.text;
-  if (print) std::cout << "export: " << r.text << std::endl;
+  const size_t cut = r.text.find(kBoth);
+  const std::string english = r.text.substr(0, cut);
+  const std::string shown = cut == std::string::npos ? r.text : r.text.substr(cut + 1);
+  if (r.ok) s.notice = shown;
+  else s.error = strf(_("export failed: %s"), shown.c_str());
+  if (print) std::cout << "export: " << english << std::endl;
 }
 
 void Exports::wait() {

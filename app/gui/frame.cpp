@@ -75,6 +75,7 @@ bool frame(App& a) {
   if (a.s.lang != i18n::language()) {  // View > Language: the messages first, then the font (CJK glyphs)
     std::string why;
     if (!i18n::set_language(a.s.lang, &why)) {
+      // English: the language stays English when Chinese cannot be had.
       a.s.error = "Chinese is not available: " + why + ". Run scripts/setup.sh and rebuild.";
       a.s.lang = i18n::Lang::En;
     }

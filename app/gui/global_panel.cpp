@@ -12,6 +12,7 @@
 
 namespace rs::gui {
 
+
 namespace {
 
 // Request lines shown at once; more scroll.
@@ -24,7 +25,7 @@ size_t most_requests(const Replay& r) {
 }
 
 // The elements a request's lanes touched, short: "scratch[0..31]", "scratch[0..62 step 2]",
-// "output[3]", "input[5..900], 32 elements".
+// "output[3]", "input[5..900], 32 elements". The buffer's name stays; the words are in the window's language.
 std::string elements(const GlobalRequest& q) {
   std::vector<uint32_t> idx;
   for (int l = 0; l < kWarpSize; ++l) {
@@ -33,19 +34,14 @@ std::string elements(const GlobalRequest& q) {
   std::sort(idx.begin(), idx.end());
   idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
   std::string s = to_string(static_cast<GlobalBuffer>(q.space));
-  char b[64];
   if (idx.empty()) return s;
-  if (idx.size() == 1) {
-    std::snprintf(b, sizeof b, "[%u]", idx[0]);
-    return s + b;
-  }
+  if (idx.size() == 1) return s + strf("[%u]", idx[0]);
   const uint32_t d = idx[1] - idx[0];
   bool even = true;
   for (size_t i = 2; i < idx.size() && even; ++i) even = idx[i] - idx[i - 1] == d;
-  if (even && d == 1) std::snprintf(b, sizeof b, "[%u..%u]", idx.front(), idx.back());
-  else if (even) std::snprintf(b, sizeof b, "[%u..%u step %u]", idx.front(), idx.back(), d);
-  else std::snprintf(b, sizeof b, "[%u..%u], %zu elements", idx.front(), idx.back(), idx.size());
-  return s + b;
+  if (even && d == 1) return s + strf("[%u..%u]", idx.front(), idx.back());
+  if (even) return s + strf(_("[%u..%u step %u]"), idx.front(), idx.back(), d);
+  return s + strf(_("[%u..%u], %zu elements"), idx.front(), idx.back(), idx.size());
 }
 
 // The step's requests, one line each (sectors touched against the fewest that hold the bytes), in a
@@ -63,18 +59,17 @@ std::vector<uint8_t> request_list(const Replay& r, const Step& st, const GlobalS
     for (size_t gi : st.global_requests) {
       const GlobalRequest& q = all[gi];
       const float y0 = ImGui::GetCursorScreenPos().y;
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "warp %u %s %s line %u:", q.warp,
-                    q.kind == AccessKind::GlobalStore ? "store" : "load", elements(q).c_str(), q.line);
-      ImGui::TextUnformatted(buf);
+      ImGui::TextUnformatted(strf(q.kind == AccessKind::GlobalStore ? _("warp %u store %s line %u:")
+                                                                    : _("warp %u load %s line %u:"),
+                                  q.warp, elements(q).c_str(), q.line)
+                                 .c_str());
       ImGui::SameLine();
       const double eff = 100.0 * q.efficiency();
-      std::snprintf(buf, sizeof buf, "%d sector%s (%d needed), %.0f%%", q.sectors, q.sectors == 1 ? "" : "s",
-                    q.min_sectors, eff);
       // Vermillion only where the request touched more sectors than its bytes need (uncoalesced); one
       // lane's 4-byte store (1 sector, 12% of its bytes) is as good as it can be.
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(wasteful(q) ? color::kVermillion : color::kGreen),
-                         "%s", buf);
+                         q.sectors == 1 ? _("%d sector (%d needed), %.0f%%") : _("%d sectors (%d needed), %.0f%%"),
+                         q.sectors, q.min_sectors, eff);
       if (ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y0 + line) hovered_req = static_cast<long>(gi);
     }
     if (hovered_req >= 0) {
@@ -88,10 +83,13 @@ std::vector<uint8_t> request_list(const Replay& r, const Step& st, const GlobalS
           }
         }
       }
-      ImGui::SetTooltip("warp %u, %d lanes (mask %08x), %s %s\n%d bytes in %d sectors of 32 bytes; %d would hold them",
-                        q.warp, std::popcount(q.lanes), q.lanes,
-                        q.kind == AccessKind::GlobalStore ? "store to" : "load from", elements(q).c_str(),
-                        q.requested_bytes, q.sectors, q.min_sectors);
+      ImGui::SetTooltip(q.kind == AccessKind::GlobalStore
+                            ? _("warp %u, %d lanes (mask %08x), store to %s\n%d bytes in %d sectors of 32 bytes; %d would "
+                                "hold them")
+                            : _("warp %u, %d lanes (mask %08x), load from %s\n%d bytes in %d sectors of 32 bytes; %d "
+                                "would hold them"),
+                        q.warp, std::popcount(q.lanes), q.lanes, elements(q).c_str(), q.requested_bytes, q.sectors,
+                        q.min_sectors);
     }
     ImGui::EndChild();
   }
@@ -125,13 +123,15 @@ void GlobalPanel::drawContent(AppState& s) {
   const TraceMeta& meta = v.trace->trace.meta;
   if (!r.has_global_slice()) {
     const bool any = most_requests(r) > 0;
-    ImGui::TextWrapped("%s does not reduce in global memory%s", meta.kernel.c_str(),
-                       !any ? "." : st->global_requests.empty() ? "; no global request in this step." : "; the step's global requests:");
+    ImGui::TextWrapped(!any                          ? _("%s does not reduce in global memory.")
+                       : st->global_requests.empty() ? _("%s does not reduce in global memory; no global request in this step.")
+                                                     : _("%s does not reduce in global memory; the step's global requests:"),
+                       meta.kernel.c_str());
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Its block stores nothing back into the input (or a scratch copy of it): it reduces in\n"
-                        "shared memory, registers or atomics and stores at most its result to the output.\n"
-                        "Its loads are listed one request a line: the lanes of one warp running one global load\n"
-                        "or store, the 32-byte sectors it touched and the fewest that hold its bytes.");
+      ImGui::SetTooltip("%s", _("Its block stores nothing back into the input (or a scratch copy of it): it reduces in\n"
+                                "shared memory, registers or atomics and stores at most its result to the output.\n"
+                                "Its loads are listed one request a line: the lanes of one warp running one global load\n"
+                                "or store, the 32-byte sectors it touched and the fewest that hold its bytes."));
     }
     if (any && !st->global_requests.empty()) request_list(r, *st, nullptr);
     return;
@@ -139,55 +139,58 @@ void GlobalPanel::drawContent(AppState& s) {
   const GlobalSlice& slice = r.global_slice();
   const char* buffer = to_string(static_cast<GlobalBuffer>(slice.space));
 
-  ImGui::Text("%s[%u..%u]: block %u's slice, reduced in place", buffer, slice.first, slice.first + slice.count - 1,
+  ImGui::Text(_("%s[%u..%u]: block %u's slice, reduced in place"), buffer, slice.first, slice.first + slice.count - 1,
               meta.traced_block);
   if (ImGui::IsItemHovered()) {
     const bool scratch = slice.space == static_cast<uint8_t>(GlobalBuffer::Scratch);
-    ImGui::SetTooltip("The elements the traced block loads or stores in the buffer it reduces in place:\n%s\n"
-                      "A row is 32 elements, 128 bytes (16, 64 or 128 where that gives larger cells); a group of 8\n"
-                      "cells is one 32-byte sector "
-                      "(cudaMalloc bases are 256-byte aligned).",
-                      scratch ? "a scratch copy of the input, padded with zeros to whole blocks (the input stays intact)."
-                              : "the kernel's input itself, which it destroys.");
+    ImGui::SetTooltip(_("The elements the traced block loads or stores in the buffer it reduces in place:\n%s\n"
+                        "A row is 32 elements, 128 bytes (16, 64 or 128 where that gives larger cells); a group of 8\n"
+                        "cells is one 32-byte sector "
+                        "(cudaMalloc bases are 256-byte aligned)."),
+                      scratch ? _("a scratch copy of the input, padded with zeros to whole blocks (the input stays intact).")
+                              : _("the kernel's input itself, which it destroys."));
   }
   if (slice.truncated) {
     ImGui::SameLine();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kOrange), "(first %u of %u elements)", slice.count,
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kOrange), _("(first %u of %u elements)"), slice.count,
                        slice.span);
   }
 
   // This step's requests, one line each: sectors touched against the fewest that hold the bytes.
   std::vector<uint8_t> outlined;
   if (st->global_requests.empty()) {
-    ImGui::TextDisabled("No global request in this step.");
+    ImGui::TextDisabled("%s", _("No global request in this step."));
   } else {
-    ImGui::Text("This step: %zu warp-level global request%s", st->global_requests.size(),
-                st->global_requests.size() == 1 ? "" : "s");
+    ImGui::Text(st->global_requests.size() == 1 ? _("This step: %zu warp-level global request")
+                                                : _("This step: %zu warp-level global requests"),
+                st->global_requests.size());
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
-          "One request: the lanes of one warp running one global load or store. The memory system moves\n"
-          "32-byte sectors; efficiency = bytes the lanes asked for / bytes in the sectors touched (nvprof's\n"
-          "gld_efficiency / gst_efficiency). 32 consecutive 4-byte elements of one warp: 4 sectors, 100%%.\n"
-          "Hover a request to frame its elements in the grid.");
+          _("One request: the lanes of one warp running one global load or store. The memory system moves\n"
+            "32-byte sectors; efficiency = bytes the lanes asked for / bytes in the sectors touched (nvprof's\n"
+            "gld_efficiency / gst_efficiency). 32 consecutive 4-byte elements of one warp: 4 sectors, 100%%.\n"
+            "Hover a request to frame its elements in the grid."));
     }
   }
   if (!st->global_requests.empty() || most_requests(r) > 0) outlined = request_list(r, *st, &slice);
 
-  legend({{color::kOrange, "written this step",
-           "A lane stored to this element in this step (between two barriers).\n"
-           "Hover the cell to see which elements its new value was computed from."},
-          {color::kSkyBlue, "read this step", "A lane loaded this element in this step."},
-          {color::kCell, "unchanged", "Holds the value the block last loaded or stored here."},
-          {color::kEmpty, "not touched yet",
-           "The block has not loaded or stored this element yet (its value is known only from then on)."}},
+  legend({tr_entry(color::kOrange, N_("written this step"),
+                   N_("A lane stored to this element in this step (between two barriers).\n"
+                      "Hover the cell to see which elements its new value was computed from.")),
+          tr_entry(color::kSkyBlue, N_("read this step"), N_("A lane loaded this element in this step.")),
+          tr_entry(color::kCell, N_("unchanged"), N_("Holds the value the block last loaded or stored here.")),
+          tr_entry(color::kEmpty, N_("not touched yet"),
+                   N_("The block has not loaded or stored this element yet (its value is known only from then on)."))},
          true);
-  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
-                    ImGui::CalcTextSize("rows used this step").x);
-  ImGui::Checkbox("rows used this step", &touched_only_);
+  // The label translated, its ID the same in every language.
+  const char* rows_label = _("rows used this step");
+  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(rows_label).x);
+  ImGui::Checkbox(strf("%s###global-touched-rows", rows_label).c_str(), &touched_only_);
   note_widget(std::string(1, v.tag) + "/global-touched-rows");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Hide the rows of 32 elements that no lane reads or writes in this step,\n"
-                      "so that wide slices (unrolled kernels, large blocks) get cells big enough for their values.");
+    ImGui::SetTooltip("%s", _("Hide the rows of 32 elements that no lane reads or writes in this step,\n"
+                              "so that wide slices (unrolled kernels, large blocks) get cells big enough for their "
+                              "values."));
   }
 
   CellGrid g;
@@ -219,34 +222,34 @@ void GlobalPanel::drawContent(AppState& s) {
       rows = std::move(wide_rows);
     }
   }
-  char note[64] = "";
+  std::string note;
   if (rows.never_used > 0) {
-    std::snprintf(note, sizeof note, "(%d of %d rows never used: hidden)", rows.never_used, rows.rows);
+    note = strf(_("(%d of %d rows never used: hidden)"), rows.never_used, rows.rows);
   } else if (g.columns != kCellGridColumns) {
-    std::snprintf(note, sizeof note, "(%d elements a row)", g.columns);
+    note = strf(_("(%d elements a row)"), g.columns);
   }
-  if (note[0]) {
-    same_line_if_fits(ImGui::CalcTextSize(note).x);
-    ImGui::TextDisabled("%s", note);
+  if (!note.empty()) {
+    same_line_if_fits(ImGui::CalcTextSize(note.c_str()).x);
+    ImGui::TextDisabled("%s", note.c_str());
   }
   const long hovered = draw_cell_grid(g, rows);
   if (hovered >= 0) {
     const size_t c = static_cast<size_t>(hovered);
     const size_t index = slice.first + c;
     ImGui::BeginTooltip();
-    ImGui::Text("%s[%zu]  (byte %zu, 32-byte sector %zu)", buffer, index, index * 4, index / 8);
+    ImGui::Text(_("%s[%zu]  (byte %zu, 32-byte sector %zu)"), buffer, index, index * 4, index / 8);
     if (st->global_defined[c]) {
-      ImGui::Text("value %s", format_value(static_cast<uint32_t>(st->global_values[c]), meta.dtype).c_str());
+      ImGui::Text(_("value %s"), format_value(static_cast<uint32_t>(st->global_values[c]), meta.dtype).c_str());
     } else {
-      ImGui::TextUnformatted("not loaded or stored by the block yet");
+      ImGui::TextUnformatted(_("not loaded or stored by the block yet"));
     }
     if (st->global_written[c]) {
-      ImGui::TextUnformatted("written this step, from:");
+      ImGui::TextUnformatted(_("written this step, from:"));
       for (const auto& [dst, src] : st->global_flows) {
         if (dst == c) ImGui::Text("  %s[%zu]", buffer, static_cast<size_t>(slice.first) + src);
       }
     } else if (st->global_read[c]) {
-      ImGui::TextUnformatted("read this step");
+      ImGui::TextUnformatted(_("read this step"));
     }
     ImGui::EndTooltip();
   }

@@ -13,6 +13,7 @@
 #include "commands.hpp"         // to_timing
 #include "commands/common.hpp"  // cmd::user_kernel_name
 #include "exercises.hpp"
+#include "panels.hpp"  // strf
 #include "user_kernel.hpp"
 #include "worker.hpp"
 
@@ -35,9 +36,9 @@ std::string base_name(const std::string& path) { return fs::path(path).filename(
 
 // "1 element per thread, repeated launches, 32 threads per block or more"
 std::string shape_words(const UserLaunchShape& s) {
-  return std::to_string(s.inputs_per_thread) + (s.inputs_per_thread == 1 ? " element" : " elements") +
-         " per thread, " + to_string(s.finish) + ", " + std::to_string(s.min_block_size) +
-         " threads per block or more";
+  return strf(s.inputs_per_thread == 1 ? _("%u element per thread, %s, %u threads per block or more")
+                                       : _("%u elements per thread, %s, %u threads per block or more"),
+              s.inputs_per_thread, i18n::tr(to_string(s.finish)), s.min_block_size);
 }
 
 // The banner for a compile that failed: the first error at its line, and how many more.
@@ -50,12 +51,11 @@ std::string compile_banner(const std::string& path, const std::vector<YoursDiagn
       if (!first) first = &x;
     }
   }
-  if (!first) return base_name(path) + " does not compile";
-  std::string out = base_name(path) + " does not compile: ";
-  if (first->line) out += "line " + std::to_string(first->line) + ": ";
-  out += first->message;
-  if (errors > 1) out += " (and " + std::to_string(errors - 1) + " more error" + (errors > 2 ? "s)" : ")");
-  return out;
+  if (!first) return strf(_("%s does not compile"), base_name(path).c_str());
+  std::string what = first->line ? strf(_("line %u: %s"), first->line, first->message.c_str())
+                                  : first->message;
+  if (errors > 1) what += strf(errors > 2 ? _(" (and %zu more errors)") : _(" (and %zu more error)"), errors - 1);
+  return strf(_("%s does not compile: %s"), base_name(path).c_str(), what.c_str());
 }
 
 // The last non-empty line of `text`, without a trailing newline.
@@ -114,11 +114,12 @@ void KernelFileFeed::open(AppState& s, const std::string& path_in, double timeou
   y = YoursState{};
   y.path = path;
   y.name = cmd::user_kernel_name(path);
-  y.status = "waiting for the GPU check";
+  y.status = _("waiting for the GPU check");
   y.busy = true;
   if (!exercise.empty()) {
     if (find_exercise(exercise)) y.exercise = exercise;
-    else y.checks_note = "--exercise: '" + exercise + "' is not an exercise (" + exercise_names() + ")";
+    else y.checks_note = strf(_("--exercise: '%s' is not an exercise (%s)"), exercise.c_str(),
+                              exercise_names().c_str());
   }
   exercise_seen_ = y.exercise;
   s.yours_selected = true;
@@ -190,13 +191,14 @@ bool KernelFileFeed::poll(AppState& s) {
       j.compile = true;
       j.run = s.have_device;
       j.check = s.have_device && !s.yours.exercise.empty();
-      s.yours.status = "compiling";
+      s.yours.status = _("compiling");
       submit(s, j);
     } else {
       s.yours.busy = false;
       s.yours.gone = true;
-      s.yours.status = "waiting for the file";
-      s.yours.banner = base_name(path_) + " is not there (yet): the window compiles it when it is saved";
+      s.yours.status = _("waiting for the file");
+      s.yours.banner =
+          strf(_("%s is not there (yet): the window compiles it when it is saved"), base_name(path_).c_str());
     }
   }
   watch(s);
@@ -216,12 +218,13 @@ void KernelFileFeed::watch(AppState& s) {
   y.gone = !now.exists;
   if (!now.exists) {
     if (seen_.exists) {
-      y.banner = base_name(path_) + " was deleted or moved: " +
-                 (y.traces.empty() ? std::string("save it again to go on")
-                                   : "the replay keeps its last good build; save the file again to go on");
+      y.banner = strf(y.traces.empty() ? _("%s was deleted or moved: save it again to go on")
+                                       : _("%s was deleted or moved: the replay keeps its last good build; save the "
+                                           "file again to go on"),
+                      base_name(path_).c_str());
       y.banner_more.clear();
       y.stale = !y.traces.empty();
-      if (!busy_) y.status = "waiting for the file";
+      if (!busy_) y.status = _("waiting for the file");
     }
     seen_ = last_poll_ = now;
     return;
@@ -239,7 +242,7 @@ void KernelFileFeed::watch(AppState& s) {
   j.compile = true;
   j.run = s.have_device;
   j.check = s.have_device && !y.exercise.empty();
-  y.status = "compiling the saved file";
+  y.status = _("compiling the saved file");
   submit(s, j);
 }
 
@@ -250,8 +253,8 @@ void KernelFileFeed::exercise_changed(AppState& s) {
   checks_build_ = 0;
   checks_failed_ = false;
   if (y.exercise.empty()) y.checks_note.clear();
-  else if (!s.have_device) y.checks_note = "The checks run the kernel: they need a CUDA GPU.";
-  else y.checks_note = "The checks run after the next good run.";
+  else if (!s.have_device) y.checks_note = _("The checks run the kernel: they need a CUDA GPU.");
+  else y.checks_note = _("The checks run after the next good run.");
 }
 
 // What the selection needs next, once nothing is in flight: a run at the selected block size and input where the
@@ -268,7 +271,7 @@ void KernelFileFeed::want_next(AppState& s) {
     Job j;
     j.run = true;
     j.check = !y.exercise.empty() && checks_build_ != build_;
-    y.status = "running at " + std::to_string(bs) + " threads";
+    y.status = strf(_("running at %u threads"), bs);
     submit(s, j);
     return;
   }
@@ -276,8 +279,8 @@ void KernelFileFeed::want_next(AppState& s) {
       !y.traces.empty() && !y.stale) {
     Job j;
     j.check = true;
-    y.status = "checking the exercise";
-    y.checks_note = "Running the checks (every N and block size the exercise asks for)...";
+    y.status = _("checking the exercise");
+    y.checks_note = _("Running the checks (every N and block size the exercise asks for)...");
     submit(s, j);
   }
 }
@@ -286,21 +289,21 @@ void KernelFileFeed::settle_status(AppState& s) const {
   YoursState& y = s.yours;
   y.busy = false;
   if (!seen_.exists) {
-    y.status = "waiting for the file";
+    y.status = _("waiting for the file");
   } else if (!y.compiled) {
     size_t errors = 0;
     for (const YoursDiagnostic& d : y.diagnostics) errors += d.severity == "error" || d.severity == "catastrophic error";
-    y.status = "does not compile: " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
+    y.status = strf(errors == 1 ? _("does not compile: %zu error") : _("does not compile: %zu errors"), errors);
   } else if (!s.have_device) {
-    y.status = y.traces.empty() ? "compiles; running it needs a CUDA GPU"
-               : y.stale        ? "compiles; the replay is a recording of an older text (running it needs a CUDA GPU)"
-                                : "compiles; the replay is the session's recording of this text";
+    y.status = y.traces.empty() ? _("compiles; running it needs a CUDA GPU")
+               : y.stale ? _("compiles; the replay is a recording of an older text (running it needs a CUDA GPU)")
+                         : _("compiles; the replay is the session's recording of this text");
   } else if (y.stale) {
-    y.status = "compiles; its run failed (the banner says why)";
+    y.status = _("compiles; its run failed (the banner says why)");
   } else if (auto it = y.traces.find(s.a.block_size); it != y.traces.end()) {
-    y.status = "compiles; traced at " + std::to_string(s.a.block_size) + " threads";
+    y.status = strf(_("compiles; traced at %u threads"), s.a.block_size);
   } else {
-    y.status = "compiles";
+    y.status = _("compiles");
   }
 }
 
@@ -323,7 +326,7 @@ void KernelFileFeed::take(AppState& s, Result& r, bool& new_trace) {
         y.banner.clear();
         y.banner_more.clear();
         if (!s.have_device) {
-          if (!y.exercise.empty()) y.checks_note = "The checks run the kernel: they need a CUDA GPU.";
+          if (!y.exercise.empty()) y.checks_note = _("The checks run the kernel: they need a CUDA GPU.");
           // No GPU to run it again: a session's recording (seeded) stands while the text is the one recorded.
           y.stale = !y.traces.empty() && y.traces.begin()->second->trace.source != y.source;
         } else if (s.yours_selected && s.a.block_size < y.min_block_size) {
@@ -334,9 +337,9 @@ void KernelFileFeed::take(AppState& s, Result& r, bool& new_trace) {
         y.banner_more.clear();
         y.stale = !y.traces.empty();
         if (!y.exercise.empty()) {
-          y.checks_note = y.checks.empty() ? "The checks wait for a build that compiles."
-                                           : "These checks are of the last good build; they run again once the file "
-                                             "compiles.";
+          y.checks_note = y.checks.empty() ? _("The checks wait for a build that compiles.")
+                                           : _("These checks are of the last good build; they run again once the "
+                                               "file compiles.");
         }
       }
       break;
@@ -351,8 +354,9 @@ void KernelFileFeed::take(AppState& s, Result& r, bool& new_trace) {
         failed_build_ = build_;
         failed_.push_back(key);
         if (!y.exercise.empty()) {
-          y.checks_note = y.checks.empty() ? "The checks wait for a good run."
-                                           : "These checks are of the last good build; they run again after a good run.";
+          y.checks_note = y.checks.empty() ? _("The checks wait for a good run.")
+                                           : _("These checks are of the last good build; they run again after a "
+                                               "good run.");
         }
         break;
       }
@@ -387,12 +391,13 @@ void KernelFileFeed::take(AppState& s, Result& r, bool& new_trace) {
         y.checks = std::move(r.checks);
         const size_t passed = static_cast<size_t>(
             std::count_if(y.checks.begin(), y.checks.end(), [](const YoursCheck& c) { return c.pass; }));
-        y.checks_note = std::to_string(passed) + " of " + std::to_string(y.checks.size()) + " checks passed" +
-                        (passed == y.checks.size() ? ": exercise done." : ".");
+        y.checks_note = strf(passed == y.checks.size() ? _("%zu of %zu checks passed: exercise done.")
+                                                       : _("%zu of %zu checks passed."),
+                             passed, y.checks.size());
       } else {
         checks_failed_ = true;
         y.checks.clear();
-        y.checks_note = "The checks did not run: " + r.text;
+        y.checks_note = strf(_("The checks did not run: %s"), r.text.c_str());
       }
       break;
     case K::Done:
@@ -431,7 +436,7 @@ void KernelFileFeed::loop() {
     };
     bool ok = true;
     if (j.compile) {
-      status("compiling " + base_name(j.path) + " (NVRTC, both builds)");
+      status(strf(_("compiling %s (NVRTC, both builds)"), base_name(j.path).c_str()));
       Result c = compile(j);
       ok = c.ok;
       post(std::move(c));
@@ -440,14 +445,14 @@ void KernelFileFeed::loop() {
       // The GPU to itself for the run and the checks: the window's GPU worker waits at its next boundary.
       const GpuGate::Held held(gate_);
       if (j.run) {
-        status("running " + base_name(j.path) + " at " + std::to_string(std::max(j.block_size, build_min_block_)) +
-               " threads in a worker (" + std::to_string(kYoursSamples) + " timed samples, then the trace)");
+        status(strf(_("running %s at %u threads in a worker (%d timed samples, then the trace)"),
+                    base_name(j.path).c_str(), std::max(j.block_size, build_min_block_), kYoursSamples));
         Result r = run(j);
         ok = r.ok;
         if (r.kind == Result::Kind::Ran) post(std::move(r));  // else stopped for a newer job
       }
       if (ok && j.check && !superseded()) {
-        status("checking the exercise " + j.exercise + " in a worker");
+        status(strf(_("checking the exercise %s in a worker"), j.exercise.c_str()));
         Result c = check(j);
         if (c.kind == Result::Kind::Checked) post(std::move(c));
       }
@@ -487,7 +492,7 @@ KernelFileFeed::Result KernelFileFeed::compile(const Job& j) {
     out.ok = true;
   } catch (const std::exception& e) {
     have_build_ = false;
-    out.diagnostics.push_back({0, 0, "error", std::string("cannot hand the build to the worker: ") + e.what()});
+    out.diagnostics.push_back({0, 0, "error", strf(_("cannot hand the build to the worker: %s"), e.what())});
   }
   return out;
 }
@@ -522,7 +527,7 @@ KernelFileFeed::Result KernelFileFeed::run(const Job& j) {
   }
   if (!fs::exists(session_path_, ec)) {
     std::string why = without_prefix(last_line(err));
-    if (why.empty()) why = "the worker ended with exit code " + std::to_string(wr.exit_code) + " and wrote no session";
+    if (why.empty()) why = strf(_("the worker ended with exit code %d and wrote no session"), wr.exit_code);
     out.text = base_name(j.path) + ": " + why;
     out.more = err;
     return out;
@@ -534,7 +539,7 @@ KernelFileFeed::Result KernelFileFeed::run(const Job& j) {
     for (const Trace& x : ses.traces) {
       if (x.meta.kernel == name) t = &x;  // one block size was recorded
     }
-    if (!t) throw std::runtime_error("the recorded session holds no trace of " + name);
+    if (!t) throw std::runtime_error(strf(_("the recorded session holds no trace of %s"), name.c_str()));
     auto loaded = std::make_shared<LoadedTrace>(*t);
     loaded->origin = j.path;
     if (const SessionTiming* st = ses.find_timing(name, t->meta.block_size)) {
@@ -555,8 +560,13 @@ KernelFileFeed::Result KernelFileFeed::run(const Job& j) {
 
 KernelFileFeed::Result KernelFileFeed::check(const Job& j) {
   Result out(Result::Kind::Checked, j.id);
-  const std::vector<std::string> args = {"check", j.path, "--compiled", compiled_path_, "--exercise", j.exercise,
-                                         "--json"};
+  std::vector<std::string> args = {"check", j.path, "--compiled", compiled_path_, "--exercise", j.exercise,
+                                   "--json"};
+  // The checks' words (names, figures, hints) come back in the window's language: the worker switches to it.
+  if (i18n::language() == i18n::Lang::Zh) {
+    args.push_back("--lang");
+    args.push_back("zh");
+  }
   std::string json, err;
   WorkerOptions w;
   w.timeout_s = j.timeout_s;
@@ -587,7 +597,7 @@ KernelFileFeed::Result KernelFileFeed::check(const Job& j) {
     out.ok = true;
   } catch (const std::exception&) {
     const std::string why = without_prefix(last_line(err));
-    out.text = why.empty() ? "exit code " + std::to_string(wr.exit_code) + ", no JSON" : why;
+    out.text = why.empty() ? strf(_("exit code %d, no JSON"), wr.exit_code) : why;
   }
   return out;
 }

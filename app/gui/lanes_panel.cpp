@@ -13,6 +13,7 @@
 
 namespace rs::gui {
 
+
 namespace {
 
 float cell_height() { return ImGui::GetTextLineHeight() + 6; }
@@ -23,7 +24,7 @@ float warp_block_height() { return 2 * cell_height() + band_height() + ImGui::Ge
 
 // The shuffle's lane distance in words: "lane ^ 16", "lane + 8" (down), "lane - 1" (up), "lane 0" (idx).
 std::string lane_rule(const WarpShuffle& sh) {
-  if (sh.kind == AccessKind::WarpReduce) return "every lane gets the reduction of all";
+  if (sh.kind == AccessKind::WarpReduce) return _("every lane gets the reduction of all");
   for (const LaneMove& m : sh.moves) {
     if (m.src == m.dst) continue;
     char b[48];
@@ -35,7 +36,7 @@ std::string lane_rule(const WarpShuffle& sh) {
     }
     return b;
   }
-  return "every lane keeps its own value";
+  return _("every lane keeps its own value");
 }
 
 void arrow(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float thick, float head) {
@@ -58,15 +59,16 @@ void LanesPanel::drawContent(AppState& s) {
   const Replay& r = v.trace->replay;
   const TraceMeta& meta = v.trace->trace.meta;
   if (!r.has_lane_work()) {
-    ImGui::TextWrapped("%s makes no warp shuffles: its lanes exchange values %s.", meta.kernel.c_str(),
-                       r.has_shared()         ? "through shared memory"
-                       : r.has_global_slice() ? "through global memory"
-                       : r.has_atomics()      ? "only through atomics"
-                                              : "not at all");
+    ImGui::TextWrapped(r.has_shared()         ? _("%s makes no warp shuffles: its lanes exchange values through shared memory.")
+                       : r.has_global_slice() ? _("%s makes no warp shuffles: its lanes exchange values through global memory.")
+                       : r.has_atomics()      ? _("%s makes no warp shuffles: its lanes exchange values only through atomics.")
+                                              : _("%s makes no warp shuffles: its lanes exchange values not at all."),
+                       meta.kernel.c_str());
     return;
   }
   const auto& all = r.shuffles();
   const std::string where = step_ranges(r, [](const Step& x) { return !x.shuffles.empty(); });
+  const bool one_step = where.find_first_of("-,") == std::string::npos;  // "step 3", else "steps 3-5"
 
   // What to show: this step's shuffles; after a warp's last shuffle, that shuffle, with the lane
   // that holds the warp's result.
@@ -86,8 +88,9 @@ void LanesPanel::drawContent(AppState& s) {
     after = !shown.empty();
   }
   if (shown.empty()) {
-    ImGui::TextWrapped("No warp shuffle in this step. %s shuffles in step%s %s (Right arrow to step on).",
-                       meta.kernel.c_str(), where.find_first_of("-,") == std::string::npos ? "" : "s", where.c_str());
+    ImGui::TextWrapped(one_step ? _("No warp shuffle in this step. %s shuffles in step %s (Right arrow to step on).")
+                                : _("No warp shuffle in this step. %s shuffles in steps %s (Right arrow to step on)."),
+                       meta.kernel.c_str(), where.c_str());
     return;
   }
   // A warp's last shuffle: from then on its result lane is highlighted.
@@ -100,38 +103,49 @@ void LanesPanel::drawContent(AppState& s) {
   const bool binary = meta.tracer == Tracer::Binary;
   if (binary) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.75f, 1));
-    ImGui::TextWrapped("Binary trace: who read from whom, from the SASS; no values (the API does not report them).");
+    ImGui::TextWrapped("%s", _("Binary trace: who read from whom, from the SASS; no values (the API does not report them)."));
     ImGui::PopStyleColor();
     note_widget("lanes/no-values");
   }
   const std::string line = source_line(v.trace->trace.source, head.line);
   if (after) {
-    ImGui::TextWrapped("No shuffle in this step (shuffles: step%s %s). The warps' last shuffle, and the lane that "
-                       "holds each warp's result:",
-                       where.find_first_of("-,") == std::string::npos ? "" : "s", where.c_str());
+    ImGui::TextWrapped(one_step ? _("No shuffle in this step (shuffles: step %s). The warps' last shuffle, and the lane "
+                                    "that holds each warp's result:")
+                                : _("No shuffle in this step (shuffles: steps %s). The warps' last shuffle, and the lane "
+                                    "that holds each warp's result:"),
+                       where.c_str());
   } else {
     char mask[16] = "?";
     if (!binary) std::snprintf(mask, sizeof mask, "%08x", head.member_mask);
-    ImGui::Text("%s  mask %s  width %d  line %u:  %s", intrinsic_name(head.kind, head.op), mask, head.width, head.line,
-                lane_rule(head).c_str());
+    ImGui::Text(_("%s  mask %s  width %d  line %u:  %s"), intrinsic_name(head.kind, head.op), mask, head.width,
+                head.line, lane_rule(head).c_str());
     if (ImGui::IsItemHovered()) {
+      // The line, what a shuffle is, where the kernel shuffles: three paragraphs.
       ImGui::SetTooltip(
-          "line %u: %s\n\n"
-          "A warp shuffle moves a register value from one lane to another inside the warp, without shared memory.\n"
-          "mask: the lanes that must take part (the intrinsic's first argument); width: the size of the lane\n"
-          "groups it works within. Each arrow runs from the lane that sent a value to the lane that got it.\n"
-          "Shuffles in step%s %s.",
-          head.line, line.c_str(), where.find_first_of("-,") == std::string::npos ? "" : "s", where.c_str());
+          "%s\n\n%s\n%s", strf(_("line %u: %s"), head.line, line.c_str()).c_str(),
+          _("A warp shuffle moves a register value from one lane to another inside the warp, without shared memory.\n"
+            "mask: the lanes that must take part (the intrinsic's first argument); width: the size of the lane\n"
+            "groups it works within. Each arrow runs from the lane that sent a value to the lane that got it."),
+          strf(one_step ? _("Shuffles in step %s.") : _("Shuffles in steps %s."), where.c_str()).c_str());
     }
   }
-  legend({{color::kSkyBlue, "sent", "The lane's value was read by another lane (the lane offered it)."},
-          {color::kOrange, "received", "The lane got a value from another lane."},
-          {color::kEmpty, "not in mask", "The lane is not in the member mask: it takes no part."},
-          {color::kPurple, "result lane", "The lane that holds the warp's result after its last shuffle."}});
+  legend({tr_entry(color::kSkyBlue, N_("sent"), N_("The lane's value was read by another lane (the lane offered it).")),
+          tr_entry(color::kOrange, N_("received"), N_("The lane got a value from another lane.")),
+          tr_entry(color::kEmpty, N_("not in mask"), N_("The lane is not in the member mask: it takes no part.")),
+          tr_entry(color::kPurple, N_("result lane"), N_("The lane that holds the warp's result after its last shuffle."))});
 
   const DType dtype = meta.dtype;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float label_w = ImGui::CalcTextSize("received").x + 8;
+  // The row labels' column: as wide as the widest of them as drawn ("offered", "received", "warp 7", "check!").
+  const char* offered_label = _("offered");
+  const char* received_label = _("received");
+  const char* check_label = _("check!");
+  uint32_t last_warp = 0;
+  for (size_t idx : shown) last_warp = std::max(last_warp, all[idx].warp);
+  const float label_w =
+      std::max({ImGui::CalcTextSize(offered_label).x, ImGui::CalcTextSize(received_label).x,
+                ImGui::CalcTextSize(check_label).x, ImGui::CalcTextSize(strf(_("warp %u"), last_warp).c_str()).x}) +
+      8;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float cw = std::max(8.0f, (avail.x - label_w - 4) / kWarpSize);
   const float ch = cell_height();
@@ -174,31 +188,30 @@ void LanesPanel::drawContent(AppState& s) {
     if (sh.kind == AccessKind::WarpReduce) sent = sh.lanes;
 
     o = ImGui::GetCursorScreenPos();
-    std::string info = std::to_string(std::popcount(sh.lanes)) + " lanes";
-    if (sh.member_mask != head.member_mask) {
-      char m[24];
-      std::snprintf(m, sizeof m, ", mask %08x", sh.member_mask);
-      info += m;
-    }
+    // "32 lanes, mask 0000ffff, its last shuffle: step 4; INCONSISTENT: ...", in the window's language.
+    std::string info = strf(_("%d lanes"), std::popcount(sh.lanes));
+    if (sh.member_mask != head.member_mask) info = strf(_("%s, mask %08x"), info.c_str(), sh.member_mask);
     if (after) {
       for (size_t i = 0; i < r.num_steps(); ++i) {
-        if (r.step(i).epoch == sh.epoch) info += ", its last shuffle: step " + std::to_string(i);
+        if (r.step(i).epoch == sh.epoch) info = strf(_("%s, its last shuffle: step %zu"), info.c_str(), i);
       }
     }
-    if (!sh.consistent) info += "; INCONSISTENT: a value does not match what its source lane offered";
+    if (!sh.consistent) {
+      info = strf(_("%s; INCONSISTENT: a value does not match what its source lane offered"), info.c_str());
+    }
     const float y_off = o.y;
-    std::snprintf(buf, sizeof buf, "warp %u", sh.warp);
-    dl->AddText(ImVec2(o.x, y_off + ch + band / 2 - ImGui::GetTextLineHeight()), text, buf);
+    dl->AddText(ImVec2(o.x, y_off + ch + band / 2 - ImGui::GetTextLineHeight()), text,
+                strf(_("warp %u"), sh.warp).c_str());
     if (ImGui::IsMouseHoveringRect(ImVec2(o.x, y_off + ch), ImVec2(o.x + label_w, y_off + ch + band)) &&
         ImGui::IsWindowHovered()) {
-      ImGui::SetTooltip("warp %u: %s", sh.warp, info.c_str());
+      ImGui::SetTooltip(_("warp %u: %s"), sh.warp, info.c_str());
     }
     if (!sh.consistent) {
-      dl->AddText(ImVec2(o.x, y_off + ch + band / 2), color::kVermillion, "check!");
+      dl->AddText(ImVec2(o.x, y_off + ch + band / 2), color::kVermillion, check_label);
     }
     const float y_rec = y_off + ch + band;
-    dl->AddText(ImVec2(o.x, y_off + (ch - ImGui::GetTextLineHeight()) / 2), dim, "offered");
-    dl->AddText(ImVec2(o.x, y_rec + (ch - ImGui::GetTextLineHeight()) / 2), dim, "received");
+    dl->AddText(ImVec2(o.x, y_off + (ch - ImGui::GetTextLineHeight()) / 2), dim, offered_label);
+    dl->AddText(ImVec2(o.x, y_rec + (ch - ImGui::GetTextLineHeight()) / 2), dim, received_label);
     auto cell_x = [&](int l) { return o.x + label_w + l * cw; };
 
     for (int row = 0; row < 2; ++row) {
@@ -222,7 +235,7 @@ void LanesPanel::drawContent(AppState& s) {
       }
     }
     if (show_result) {
-      const char* label = "result";
+      const char* label = _("result");
       const float tw = ImGui::CalcTextSize(label).x;
       const float cx = std::clamp(cell_x(result) + cw / 2 - tw / 2, cell_x(0), cell_x(kWarpSize) - tw);
       dl->AddText(ImVec2(cx, y_rec + ch + 1), color::kPurple, label);
@@ -263,27 +276,27 @@ void LanesPanel::drawContent(AppState& s) {
     const int l = hover.lane;
     const DType t = sh.float_values ? DType::Float32 : dtype;
     ImGui::BeginTooltip();
-    ImGui::Text("warp %u, lane %d = thread %u", sh.warp, l, sh.warp * kWarpSize + l);
+    ImGui::Text(_("warp %u, lane %d = thread %u"), sh.warp, l, sh.warp * kWarpSize + l);
     if (!(sh.lanes >> l & 1u)) {
-      ImGui::TextUnformatted(binary                     ? "did not execute the shuffle"
-                             : sh.member_mask >> l & 1u ? "in the mask, but did not execute the shuffle"
-                                                        : "not in the member mask: takes no part");
+      ImGui::TextUnformatted(binary                     ? _("did not execute the shuffle")
+                             : sh.member_mask >> l & 1u ? _("in the mask, but did not execute the shuffle")
+                                                        : _("not in the member mask: takes no part"));
     } else if (binary) {  // the lanes only: the binary tracer has no values
       for (const LaneMove& m : sh.moves) {
-        if (m.dst == l) ImGui::Text("read lane %d's value", m.src);
-        if (m.src == l && m.dst != l) ImGui::Text("sent its value to lane %d", m.dst);
+        if (m.dst == l) ImGui::Text(_("read lane %d's value"), m.src);
+        if (m.src == l && m.dst != l) ImGui::Text(_("sent its value to lane %d"), m.dst);
       }
-      ImGui::TextUnformatted("values: not recorded by the binary tracer");
+      ImGui::TextUnformatted(_("values: not recorded by the binary tracer"));
     } else {
-      ImGui::Text("offered %s", format_value(sh.offered[l], t).c_str());
+      ImGui::Text(_("offered %s"), format_value(sh.offered[l], t).c_str());
       for (const LaneMove& m : sh.moves) {
-        if (m.dst == l) ImGui::Text("received %s from lane %d", format_value(m.value, t).c_str(), m.src);
-        if (m.src == l && m.dst != l) ImGui::Text("sent its value to lane %d", m.dst);
+        if (m.dst == l) ImGui::Text(_("received %s from lane %d"), format_value(m.value, t).c_str(), m.src);
+        if (m.src == l && m.dst != l) ImGui::Text(_("sent its value to lane %d"), m.dst);
       }
-      if (sh.kind == AccessKind::WarpReduce) ImGui::Text("received %s", format_value(sh.received[l], t).c_str());
+      if (sh.kind == AccessKind::WarpReduce) ImGui::Text(_("received %s"), format_value(sh.received[l], t).c_str());
     }
-    if (binary) ImGui::Text("active mask %08x", sh.active_mask);
-    else ImGui::Text("active mask %08x, member mask %08x", sh.active_mask, sh.member_mask);
+    if (binary) ImGui::Text(_("active mask %08x"), sh.active_mask);
+    else ImGui::Text(_("active mask %08x, member mask %08x"), sh.active_mask, sh.member_mask);
     ImGui::EndTooltip();
   }
 }

@@ -1,16 +1,33 @@
 #include "layout.hpp"
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 
 namespace rs::gui {
 
+namespace {
+
+using i18n::strf;
+
+// `list` with `item` appended after a comma (a Chinese list: an enumeration comma).
+void append_item(std::string& list, const std::string& item) {
+  list = list.empty() ? item : strf(_("%s, %s"), list.c_str(), item.c_str());
+}
+
+// to_string(StepEnd)'s words (tracing/replay.cpp), marked here for step_end_name's translation; the CUDA names
+// (__syncthreads(), __syncwarp()) stay as they are.
+[[maybe_unused]] constexpr const char* kStepEndWords[] = {N_("end of kernel"), N_("a warp shuffle"),
+                                                          N_("a warp reduce")};
+
+}  // namespace
+
 const char* view_name(View v) {
   switch (v) {
-    case View::Smem: return "shared memory";
-    case View::Global: return "global memory";
-    case View::Lanes: return "lanes";
-    case View::Atomics: return "atomics";
+    case View::Smem: return N_("shared memory");
+    case View::Global: return N_("global memory");
+    case View::Lanes: return N_("lanes");
+    case View::Atomics: return N_("atomics");
   }
   return "?";
 }
@@ -139,7 +156,7 @@ std::string step_end_name(const Step& st, const std::string& source) {
       if (line.find(v) != std::string::npos) return std::string(v) + "()";
     }
   }
-  return to_string(st.ended_by);
+  return _(to_string(st.ended_by));
 }
 
 int shared_atomic_count(const Replay& r, const Step& st) {
@@ -151,39 +168,45 @@ int shared_atomic_count(const Replay& r, const Step& st) {
 std::string bank_idle_sentence(const Replay& r, const Step& st) {
   const int shared_atomics = shared_atomic_count(r, st);
   if (shared_atomics > 0) {
-    return "No shared load or store in this step; " + std::to_string(shared_atomics) + " warp-level shared atomic" +
-           (shared_atomics == 1 ? "" : "s") + " (see Atomics).";
+    return strf(shared_atomics == 1
+                      ? _("No shared load or store in this step; %d warp-level shared atomic (see Atomics).")
+                      : _("No shared load or store in this step; %d warp-level shared atomics (see Atomics)."),
+                  shared_atomics);
   }
-  return st.global_requests.empty() ? "No shared-memory access or global request in this step."
-                                    : "No shared load or store in this step.";
+  return st.global_requests.empty() ? _("No shared-memory access or global request in this step.")
+                                    : _("No shared load or store in this step.");
 }
 
 std::string idle_summary(const Replay& r, const Step& st, const std::vector<View>& idle,
                          const std::vector<View>& folded) {
+  // A view in a few words: "shared", "global", "lanes", "atomics".
+  auto short_name = [](View v) {
+    return _(v == View::Smem ? N_("shared") : v == View::Global ? N_("global") : view_name(v));
+  };
   std::string busy, never, room;
-  for (View v : folded) {
-    room += room.empty() ? "" : ", ";
-    room += v == View::Smem ? "shared" : v == View::Global ? "global" : view_name(v);
-  }
+  for (View v : folded) append_item(room, short_name(v));
   for (View v : idle) {
     if (view_active(st, v)) continue;
     if (!view_has(r, v)) {
-      never += never.empty() ? "" : ", ";
-      never += v == View::Smem      ? "shared memory"
-               : v == View::Global  ? "global requests"
-               : v == View::Lanes   ? "shuffles"
-                                    : "atomics";
+      append_item(never, _(v == View::Smem      ? N_("shared memory")
+                           : v == View::Global  ? N_("global requests")
+                           : v == View::Lanes   ? N_("shuffles")
+                                                : N_("atomics")));
       continue;
     }
     const std::string where = step_ranges(r, [v](const Step& x) { return view_active(x, v); });
-    busy += busy.empty() ? "" : ", ";
-    busy += std::string(v == View::Smem ? "shared" : v == View::Global ? "global" : view_name(v)) + " (step" +
-            (where.find_first_of(",-") == std::string::npos ? " " : "s ") + where + ")";
+    append_item(busy, strf(where.find_first_of(",-") == std::string::npos ? _("%s (step %s)") : _("%s (steps %s)"),
+                             short_name(v), where.c_str()));
   }
   std::string out;
-  if (!room.empty()) out = "Folded for room: " + room;
-  if (!busy.empty()) out += (out.empty() ? "" : ". ") + std::string("Not in this step: ") + busy;
-  if (!never.empty()) out += (out.empty() ? "No " : "; no ") + never;
+  if (!room.empty()) out = strf(_("Folded for room: %s"), room.c_str());
+  if (!busy.empty()) {
+    out = out.empty() ? strf(_("Not in this step: %s"), busy.c_str())
+                      : strf(_("%s. Not in this step: %s"), out.c_str(), busy.c_str());
+  }
+  if (!never.empty()) {
+    out = out.empty() ? strf(_("No %s"), never.c_str()) : strf(_("%s; no %s"), out.c_str(), never.c_str());
+  }
   return out;
 }
 
@@ -216,43 +239,50 @@ std::string duration_text(double us) {
 
 std::string ring_step_sentence(const RingRecording& r, uint32_t shown) {
   const uint32_t g = r.gpus, steps = 2 * (g - 1);
-  const std::string gs = std::to_string(g);
   if (shown == 0) {
-    return "Before the ring: each of the " + gs + " GPUs holds its own " + bytes_label(r.bytes) + " buffer, cut into " +
-           gs + " chunks of " + bytes_label(r.bytes / g) + "; nothing is summed yet. The " + std::to_string(steps) +
-           " steps took " + duration_text(r.total_us) + " in all (measured).";
+    return strf(_("Before the ring: each of the %u GPUs holds its own %s buffer, cut into %u chunks of %s; nothing "
+                    "is summed yet. The %u steps took %s in all (measured)."),
+                  g, bytes_label(r.bytes).c_str(), g, bytes_label(r.bytes / g).c_str(), steps,
+                  duration_text(r.total_us).c_str());
   }
   const uint32_t step = std::min(shown, steps) - 1;
   const bool scatter = step < g - 1;
-  std::string out = "Step " + std::to_string(step + 1) + " of " + std::to_string(steps) + " (" +
-                    to_string(scatter ? RingPhase::ReduceScatter : RingPhase::AllGather) + "): ";
+  // The phase's name is NCCL's (reduce-scatter, all-gather): not translated.
+  std::string out = strf(_("Step %u of %u (%s): "), step + 1, steps,
+                           to_string(scatter ? RingPhase::ReduceScatter : RingPhase::AllGather));
   std::vector<std::string> moves;
   for (const RingTransfer& t : ring_schedule(g)) {
     if (t.step != step) continue;
-    const std::string from = "GPU " + std::to_string(t.from), to = "GPU " + std::to_string(t.to);
-    const std::string chunk = std::to_string(t.chunk);
-    moves.push_back(scatter ? from + " sends chunk " + chunk + " to " + to + ", which adds it into its own chunk " + chunk
-                            : from + " sends its summed chunk " + chunk + " to " + to + ", which stores it");
+    moves.push_back(scatter ? strf(_("GPU %u sends chunk %u to GPU %u, which adds it into its own chunk %u"), t.from,
+                                     t.chunk, t.to, t.chunk)
+                            : strf(_("GPU %u sends its summed chunk %u to GPU %u, which stores it"), t.from, t.chunk,
+                                     t.to));
   }
-  if (g == 2) out += moves[0] + "; " + moves[1] + ". ";
-  else out += moves[0] + ", and so on round the ring: every GPU sends one chunk to its right neighbour (GPU " +
-              std::to_string(g - 1) + " to GPU 0). ";
+  if (g == 2) {
+    out += strf(_("%s; %s. "), moves[0].c_str(), moves[1].c_str());
+  } else {
+    out += strf(_("%s, and so on round the ring: every GPU sends one chunk to its right neighbour "
+                    "(GPU %u to GPU 0). "),
+                  moves[0].c_str(), g - 1);
+  }
   const uint32_t within = scatter ? step : step - (g - 1);  // 0-based step within the phase
   if (scatter && within + 2 < g) {
-    out += "Each chunk received now holds " + std::to_string(within + 2) + " of " + gs + " GPUs' values. ";
+    out += strf(_("Each chunk received now holds %u of %u GPUs' values. "), within + 2, g);
   } else if (scatter) {
-    out += "Now each GPU holds one chunk summed: ";
+    std::string held;  // "GPU 0 chunk 1, GPU 1 chunk 2"
     for (uint32_t k = 0; k < g && k < 4; ++k) {
-      out += (k ? ", GPU " : "GPU ") + std::to_string(k) + " chunk " + std::to_string((k + 1) % g);
+      held += strf(k ? _(", GPU %u chunk %u") : _("GPU %u chunk %u"), k, (k + 1) % g);
     }
-    out += g > 4 ? ", and so on (GPU g: chunk g + 1). " : ". ";
+    out += strf(g > 4 ? _("Now each GPU holds one chunk summed: %s, and so on (GPU g: chunk g + 1). ")
+                        : _("Now each GPU holds one chunk summed: %s. "),
+                  held.c_str());
   } else if (within + 2 < g) {
-    out += "Each GPU now holds " + std::to_string(within + 2) + " of " + gs + " chunks summed. ";
+    out += strf(_("Each GPU now holds %u of %u chunks summed. "), within + 2, g);
   } else {
-    out += g == 2 ? "Now both GPUs hold the whole sum. " : "Now every GPU holds the whole sum. ";
+    out += g == 2 ? _("Now both GPUs hold the whole sum. ") : _("Now every GPU holds the whole sum. ");
   }
   const RingSpan span = ring_step_span(r, step);
-  if (span.end_us > span.start_us) out += duration_text(span.end_us - span.start_us) + " measured.";
+  if (span.end_us > span.start_us) out += strf(_("%s measured."), duration_text(span.end_us - span.start_us).c_str());
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
 }

@@ -21,15 +21,19 @@
 #include <string>
 #include <vector>
 
+#include "i18n.hpp"  // N_
 #include "multigpu.hpp"
 #include "replay.hpp"
 
 namespace rs::gui {
 
+// Issue 31: the sentences below are made in the language in force (i18n::tr): Chinese in a window switched to it,
+// English elsewhere (the CLI, the tests); the web export makes each in both, under i18n::LanguageScope.
+
 // The replay views above the warps, one of each per side.
 enum class View : int { Smem = 0, Global = 1, Lanes = 2, Atomics = 3 };
 inline constexpr int kNumViews = 4;
-const char* view_name(View v);  // "shared memory", "global memory", "lanes", "atomics"
+const char* view_name(View v);  // "shared memory", "global memory", "lanes", "atomics" (English: i18n::tr() them)
 
 // Whether the kernel has anything for view `v` at all: shared loads or stores (shared atomics count:
 // they change its cells), global requests, warp shuffles or warp reduces, atomics.
@@ -85,7 +89,8 @@ int shared_atomic_count(const Replay& r, const Step& st);
 
 // What ends step `st`, in the source's words: to_string(st.ended_by) ("__syncthreads()", "a warp
 // shuffle"), or the predicate form the barrier line holds ("__syncthreads_or()", "_and()", "_count()";
-// the trace records them all as block barriers). `source` is the trace's kernel source.
+// the trace records them all as block barriers). `source` is the trace's kernel source. The CUDA names stay as
+// they are; the words are translated ("a warp shuffle").
 std::string step_end_name(const Step& st, const std::string& source);
 
 // The bank view's sentence for a step with no shared load or store (issue 17: it said "No shared-memory
@@ -100,10 +105,11 @@ std::string bank_idle_sentence(const Replay& r, const Step& st);
 // (docs/tracks.md, "Why Nsight Compute counts more store bank conflicts after __reduce_add_sync"); the
 // bank view says so.
 bool stores_warp_reduce_result(const Replay& r);
-inline constexpr const char* kNcuReduxNote =
+// An English msgid: the bank view shows i18n::tr(kNcuReduxNote).
+inline constexpr const char* kNcuReduxNote = N_(
     "Nsight Compute counts more store wavefronts (\"bank conflicts\") here than these addresses need: on the H100 "
     "a shared store of a __reduce_add_sync result, made right after it, is sometimes counted twice (timing, not "
-    "the addresses; 1-7 in the modern track's 512- and 1024-thread launches; docs/tracks.md).";
+    "the addresses; 1-7 in the modern track's 512- and 1024-thread launches; docs/tracks.md).");
 
 // Whether a global request is flagged as wasteful: it touched more 32-byte sectors than its bytes need
 // (uncoalesced). One lane's 4-byte store touches one sector, the fewest possible, though it uses 4 of its

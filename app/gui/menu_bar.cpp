@@ -12,28 +12,30 @@ namespace rs::gui {
 namespace {
 
 void file_menu(AppState& s, const std::string& export_dir, const std::string& web_page_path, Actions& act) {
-  const bool file_open = ImGui::BeginMenu("File");
+  const bool file_open = ImGui::BeginMenu(_("File"));
   note_widget("menu/File");
   if (!file_open) return;
-  if (ImGui::MenuItem("Open session or trace...", "Ctrl O")) act.open_file = true;
-  if (ImGui::MenuItem("Open kernel file...", "Ctrl K")) act.open_kernel_file = true;
+  if (ImGui::MenuItem(_("Open session or trace..."), "Ctrl O")) act.open_file = true;
+  if (ImGui::MenuItem(_("Open kernel file..."), "Ctrl K")) act.open_kernel_file = true;
   note_widget("menu/File/OpenKernel");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Your own kernel (a .cu file; `reducescope new --from reduce1 FILE.cu` writes one):\n"
-                      "compiled on each save, run and traced on a GPU, listed as \"yours\".");
+    ImGui::SetTooltip("%s", _("Your own kernel (a .cu file; `reducescope new --from reduce1 FILE.cu` writes one):\n"
+                              "compiled on each save, run and traced on a GPU, listed as \"yours\"."));
   }
-  if (ImGui::MenuItem("Export timing charts", "Ctrl E", false, !s.timings.empty())) act.export_charts = true;
+  if (ImGui::MenuItem(_("Export timing charts"), "Ctrl E", false, !s.timings.empty())) act.export_charts = true;
   note_widget("menu/File/Export");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("PNG, SVG, PDF and CSV into %s", export_dir.c_str());
-  if (ImGui::MenuItem("Export web page", nullptr, false, s.session || s.shown)) act.export_web_page = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip(_("PNG, SVG, PDF and CSV into %s"), export_dir.c_str());
+  if (ImGui::MenuItem(_("Export web page"), nullptr, false, s.session || s.shown)) act.export_web_page = true;
   note_widget("menu/File/WebPage");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One HTML file that replays in any browser: %s", web_page_path.c_str());
-  if (ImGui::MenuItem("Back to the live GPU", nullptr, false, s.have_device && s.recorded())) {
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(_("One HTML file that replays in any browser: %s"), web_page_path.c_str());
+  }
+  if (ImGui::MenuItem(_("Back to the live GPU"), nullptr, false, s.have_device && s.recorded())) {
     s.session.reset();
     s.clear_measurements();
     s.selection_changed = true;
   }
-  if (ImGui::MenuItem("Quit", "Ctrl Q")) act.quit = true;
+  if (ImGui::MenuItem(_("Quit"), "Ctrl Q")) act.quit = true;
   ImGui::EndMenu();
 }
 
@@ -41,15 +43,15 @@ void view_menu(AppState& s) {
   const bool view_open = ImGui::BeginMenu(_("View"));
   note_widget("menu/View");
   if (!view_open) return;
-  if (ImGui::MenuItem("Compare two kernels (A above B)", "C", s.compare)) {
+  if (ImGui::MenuItem(_("Compare two kernels (A above B)"), "C", s.compare)) {
     s.compare = !s.compare;
     s.selection_changed = true;
   }
-  ImGui::MenuItem("Large timing charts", "T", &s.large_charts);
-  ImGui::MenuItem("Focus on the replay", "F", &s.focus);
-  ImGui::MenuItem("High contrast", "Ctrl H", &s.high_contrast);
-  if (ImGui::MenuItem("Larger", "Ctrl +")) s.ui_scale = std::min(3.0f, s.ui_scale + 0.25f);
-  if (ImGui::MenuItem("Smaller", "Ctrl -")) s.ui_scale = std::max(0.75f, s.ui_scale - 0.25f);
+  ImGui::MenuItem(_("Large timing charts"), "T", &s.large_charts);
+  ImGui::MenuItem(_("Focus on the replay"), "F", &s.focus);
+  ImGui::MenuItem(_("High contrast"), "Ctrl H", &s.high_contrast);
+  if (ImGui::MenuItem(_("Larger"), "Ctrl +")) s.ui_scale = std::min(3.0f, s.ui_scale + 0.25f);
+  if (ImGui::MenuItem(_("Smaller"), "Ctrl -")) s.ui_scale = std::max(0.75f, s.ui_scale - 0.25f);
   if (ImGui::MenuItem(_("Normal size"), "Ctrl 0")) s.ui_scale = 1.0f;
   const bool lang_open = ImGui::BeginMenu(_("Language"));
   note_widget("menu/View/Language");
@@ -67,20 +69,21 @@ void view_menu(AppState& s) {
 }
 
 void help_menu(AppState& s) {
-  const bool help_open = ImGui::BeginMenu("Help");
+  const bool help_open = ImGui::BeginMenu(_("Help"));
   note_widget("menu/Help");
   if (!help_open) return;
-  if (ImGui::MenuItem("Keyboard shortcuts", "F1")) s.show_help = true;
+  if (ImGui::MenuItem(_("Keyboard shortcuts"), "F1")) s.show_help = true;
   ImGui::EndMenu();
 }
 
 // Where the data comes from, right-aligned in the room the menus leave: the longest form that fits
-// (the whole of it on hover), never over the menus.
+// (the whole of it on hover), never over the menus. In the window's language (data_origin_forms).
 void data_origin_text(const AppState& s) {
-  const std::string origin = data_origin(s);
+  const std::vector<std::string> forms = data_origin_forms(s);
+  const std::string& origin = forms.front();
   const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - 2 * ImGui::GetStyle().ItemSpacing.x - 8;
   std::string shown;
-  for (const std::string& t : data_origin_forms(s)) {
+  for (const std::string& t : forms) {
     if (ImGui::CalcTextSize(t.c_str()).x <= room) {
       shown = t;
       break;

@@ -23,12 +23,12 @@ namespace {
 
 struct Method {
   const char* id;     // MultiGpuRow::method
-  const char* label;  // in the legend and the table
+  const char* label;  // in the legend and the table (N_: translated where drawn; NCCL's name stays English)
   ImU32 color;
 };
 constexpr Method kAllReduce[] = {{"nccl", "NCCL all-reduce", color::kOrange},
-                                 {"ring", "hand ring", color::kSkyBlue},
-                                 {"naive", "naive (gather to GPU 0)", color::kPurple}};
+                                 {"ring", N_("hand ring"), color::kSkyBlue},
+                                 {"naive", N_("naive (gather to GPU 0)"), color::kPurple}};
 
 ImU32 mix(ImU32 a, ImU32 b, float f) {
   const ImVec4 x = ImGui::ColorConvertU32ToFloat4(a), y = ImGui::ColorConvertU32ToFloat4(b);
@@ -55,13 +55,13 @@ const std::string& first_fitting(const std::vector<std::string>& forms, float wi
 // What a chunk holds, in the longest form that fits: "GPU 0's own", "GPUs 0+1+3", "summed: all 4".
 std::string held_text(uint64_t mask, uint32_t gpus, float width) {
   const int count = std::popcount(mask);
-  if (count >= static_cast<int>(gpus)) return first_fitting({"summed: all " + std::to_string(gpus), "SUM", "S"}, width);
+  if (count >= static_cast<int>(gpus)) return first_fitting({strf(_("summed: all %u"), gpus), _("SUM"), "S"}, width);
   std::string list;
   for (uint32_t k = 0; k < gpus; ++k) {
     if (mask >> k & 1) list += (list.empty() ? "" : "+") + std::to_string(k);
   }
-  if (count == 1) return first_fitting({"GPU " + list + "'s own", "GPU " + list, list}, width);
-  return first_fitting({"GPUs " + list, std::to_string(count) + " of " + std::to_string(gpus), std::to_string(count)},
+  if (count == 1) return first_fitting({strf(_("GPU %s's own"), list.c_str()), "GPU " + list, list}, width);
+  return first_fitting({strf(_("GPUs %s"), list.c_str()), strf(_("%d of %u"), count, gpus), std::to_string(count)},
                        width);
 }
 
@@ -82,18 +82,72 @@ void arrow(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float thickness) {
                         ImVec2(base.x + u.y * head * 0.6f, base.y - u.x * head * 0.6f), c);
 }
 
-// `text` cut into lines of at most `width` pixels at its spaces only (ImGui's wrapping also breaks after a
-// '.', which splits "99.0 µs" in two); a word wider than `width` gets a line of its own.
+// Chinese text (issue 31) has no spaces between its words: a line may break before any CJK character, except
+// before closing punctuation ("，。：；）" stay with what precedes them) and after opening punctuation ("（"
+// stays with what follows).
+bool cjk(uint32_t cp) {
+  return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+         (cp >= 0xFF00 && cp <= 0xFFEF);
+}
+bool cjk_closing(uint32_t cp) {
+  switch (cp) {
+    case 0x3001: case 0x3002: case 0x3009: case 0x300B: case 0x300D: case 0x300F: case 0x3011:  // 、。〉》」』】
+    case 0xFF01: case 0xFF09: case 0xFF0C: case 0xFF1A: case 0xFF1B: case 0xFF1F: case 0xFF3D:  // ！），：；？］
+    case 0xFF5D: case 0x2026: case 0x201D: case 0x2019:                                         // ｝…"'
+      return true;
+    default:
+      return false;
+  }
+}
+bool cjk_opening(uint32_t cp) {
+  switch (cp) {
+    case 0x3008: case 0x300A: case 0x300C: case 0x300E: case 0x3010: case 0xFF08: case 0xFF3B: case 0xFF5B:
+    case 0x201C: case 0x2018:  // 〈《「『【（［｛"'
+      return true;
+    default:
+      return false;
+  }
+}
+
+// `text` cut into lines of at most `width` pixels at its spaces (ImGui's wrapping also breaks after a '.', which
+// splits "99.0 µs" in two) and, in Chinese, between CJK characters; a word wider than `width` gets a line of its own.
 std::vector<std::string> wrap_at_spaces(const std::string& text, float width) {
+  // The pieces a line may break between, each with whether a space separates it from the one before.
+  struct Piece {
+    std::string text;
+    bool space_before = false;
+  };
+  std::vector<Piece> pieces;
+  bool space = false, open = false;  // open: the last piece is an opening bracket, which takes what follows
+  bool last_cjk = false;
+  for (size_t at = 0; at < text.size();) {
+    const unsigned char c0 = static_cast<unsigned char>(text[at]);
+    const size_t len = c0 < 0x80 ? 1 : (c0 >> 5) == 6 ? 2 : (c0 >> 4) == 14 ? 3 : (c0 >> 3) == 30 ? 4 : 1;
+    const std::string ch = text.substr(at, len);
+    uint32_t cp = len == 1 ? c0 : c0 & (0x3F >> (len - 1));
+    for (size_t i = 1; i < len && at + i < text.size(); ++i) cp = cp << 6 | (static_cast<unsigned char>(text[at + i]) & 0x3F);
+    at += len;
+    if (cp == ' ') {
+      space = true;
+      open = false;
+      continue;
+    }
+    const bool is_cjk = cjk(cp);
+    // A new piece after a space, at a CJK character and after one; closing punctuation stays with the piece
+    // before it, and the character after an opening bracket with the bracket.
+    const bool joins = !pieces.empty() && !space &&
+                       (open || cjk_closing(cp) || (!is_cjk && !last_cjk));
+    if (joins) pieces.back().text += ch;
+    else pieces.push_back({ch, space && !pieces.empty()});
+    open = cjk_opening(cp);
+    last_cjk = is_cjk;
+    space = false;
+  }
   std::vector<std::string> lines(1);
-  size_t at = 0;
-  while (at < text.size()) {
-    const size_t space = text.find(' ', at);
-    const std::string word = text.substr(at, space == std::string::npos ? std::string::npos : space - at);
-    const std::string longer = lines.back().empty() ? word : lines.back() + " " + word;
-    if (!lines.back().empty() && ImGui::CalcTextSize(longer.c_str()).x > width) lines.push_back(word);
+  for (const Piece& p : pieces) {
+    const std::string longer = lines.back().empty() ? p.text : lines.back() + (p.space_before ? " " : "") + p.text;
+    if (!lines.back().empty() && ImGui::CalcTextSize(longer.c_str()).x > width) lines.push_back(p.text);
     else lines.back() = longer;
-    at = space == std::string::npos ? text.size() : space + 1;
   }
   return lines;
 }
@@ -129,13 +183,14 @@ std::vector<RingTransfer> transfers_of(uint32_t gpus, uint32_t step) {
 }
 
 // The figures table's columns, and the width it needs whole at the current font.
-constexpr const char* kTableColumns[] = {"size", "P2P GB/s", "NCCL busbw", "ring busbw", "ring/NCCL", "naive busbw",
-                                         "correct"};
+// (English msgids, translated where drawn and measured.)
+constexpr const char* kTableColumns[] = {N_("size"),      "P2P GB/s",         "NCCL busbw", N_("ring busbw"),
+                                         N_("ring/NCCL"), N_("naive busbw"), N_("correct")};
 float table_width() {
   const ImGuiStyle& st = ImGui::GetStyle();
   float w = st.ScrollbarSize + 2 * st.WindowPadding.x;
   for (const char* c : kTableColumns) {
-    w += std::max(ImGui::CalcTextSize(c).x, ImGui::CalcTextSize("256 MiB").x) + 2 * st.CellPadding.x + 2;
+    w += std::max(ImGui::CalcTextSize(i18n::tr(c)).x, ImGui::CalcTextSize("256 MiB").x) + 2 * st.CellPadding.x + 2;
   }
   return w;
 }
@@ -147,9 +202,9 @@ std::string header_text(const SessionMultiGpu& m) {
     if (names.find(n) == std::string::npos) names += (names.empty() ? "" : " / ") + n;
   }
   std::string out = std::to_string(m.gpus) + " \u00d7 " + (names.empty() ? std::string("GPU") : names);
-  out += m.link.empty() ? ", link unknown" : ", linked by " + m.link;
-  if (!m.peer_access) out += " (no peer access: copies go through the host)";
-  out += ", NCCL " + (m.nccl_version.empty() ? std::string("?") : m.nccl_version) + ", recorded " + m.date;
+  out += m.link.empty() ? std::string(_(", link unknown")) : strf(_(", linked by %s"), m.link.c_str());
+  if (!m.peer_access) out += _(" (no peer access: copies go through the host)");
+  out += strf(_(", NCCL %s, recorded %s"), m.nccl_version.empty() ? "?" : m.nccl_version.c_str(), m.date.c_str());
   return out;
 }
 
@@ -192,8 +247,8 @@ void MultiGpuView::draw(AppState& s) {
   text_wrapped(header_text(m));
   note_widget("multigpu/header");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Timing method: %s\n\nnvidia-smi topo -m:\n%s", m.method.c_str(),
-                      m.topology.empty() ? "(not recorded)" : m.topology.c_str());
+    ImGui::SetTooltip(_("Timing method: %s\n\nnvidia-smi topo -m:\n%s"), m.method.c_str(),
+                      m.topology.empty() ? _("(not recorded)") : m.topology.c_str());
   }
   const float font = ImGui::GetFontSize();
   const MultiGpuSplit split = multigpu_split(ImGui::GetContentRegionAvail().x, font * 30, table_width(), font);
@@ -211,17 +266,24 @@ void MultiGpuView::draw(AppState& s) {
     return;
   }
   if (!ImGui::BeginTabBar("##multigpu")) return;
-  if (ImGui::BeginTabItem("Ring, step by step")) {
+  // "###" keeps each tab's identity in both languages.
+  const bool ring_open = ImGui::BeginTabItem(strf("%s###Ring", _("Ring, step by step")).c_str());
+  hover_english("Ring, step by step");
+  if (ring_open) {
     drawRing(m);
     ImGui::EndTabItem();
   }
   note_widget("multigpu/tab/ring");
-  if (ImGui::BeginTabItem("busbw against size")) {
+  const bool chart_open = ImGui::BeginTabItem(strf("%s###busbw", _("busbw against size")).c_str());
+  hover_english("busbw against size");
+  if (chart_open) {
     drawChart(m, 0);
     ImGui::EndTabItem();
   }
   note_widget("multigpu/tab/chart");
-  if (ImGui::BeginTabItem("Figures")) {
+  const bool figures_open = ImGui::BeginTabItem(strf("%s###Figures", _("Figures")).c_str());
+  hover_english("Figures");
+  if (figures_open) {
     drawFigures(m);
     ImGui::EndTabItem();
   }
@@ -232,13 +294,13 @@ void MultiGpuView::draw(AppState& s) {
 // The ring's size choice and step controls, the step's sentence, the lanes, their legend, the timeline.
 void MultiGpuView::drawRing(const SessionMultiGpu& m) {
   if (m.rings.empty()) {
-    ImGui::TextWrapped("This recording traced no ring all-reduce (`record --track multigpu` traces one at 1 MiB and "
-                       "one at 256 MiB): its figures are on the bandwidth side.");
+    ImGui::TextWrapped("%s", _("This recording traced no ring all-reduce (`record --track multigpu` traces one at 1 MiB "
+                             "and one at 256 MiB): its figures are on the bandwidth side."));
     return;
   }
   const RingRecording& r = m.rings[ring_];
   if (m.rings.size() > 1) {
-    ImGui::TextUnformatted("Ring of");
+    ImGui::TextUnformatted(_("Ring of"));
     for (size_t i = 0; i < m.rings.size(); ++i) {
       ImGui::SameLine();
       const std::string label = bytes_label(m.rings[i].bytes);
@@ -249,30 +311,30 @@ void MultiGpuView::drawRing(const SessionMultiGpu& m) {
       note_widget("multigpu/ring/" + std::to_string(m.rings[i].bytes));
     }
   } else {
-    ImGui::Text("Ring of %s", bytes_label(r.bytes).c_str());
+    ImGui::Text(_("Ring of %s"), bytes_label(r.bytes).c_str());
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The buffer each GPU holds; the ring sums them element by element.");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("The buffer each GPU holds; the ring sums them element by element."));
   const float slider_w = ImGui::GetFontSize() * 8;
   same_line_if_fits(ImGui::GetFrameHeight() * 2 + slider_w + 3 * ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::Button("<")) step_ = step_ ? step_ - 1 : 0;
   note_widget("multigpu/prev");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Step back (Left arrow)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("Step back (Left arrow)"));
   ImGui::SameLine();
   if (ImGui::Button(">")) step_ = std::min(step_ + 1, steps());
   note_widget("multigpu/next");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next step (Right arrow)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("Next step (Right arrow)"));
   ImGui::SameLine();
   int st = static_cast<int>(step_);
-  char label[48];
-  if (st) std::snprintf(label, sizeof label, "step %d of %u", st, steps());
-  else std::snprintf(label, sizeof label, "start (0 of %u)", steps());
+  // The slider's text (its format, so a '%' in it would be read as one: there is none).
+  const std::string label = st ? strf(_("step %d of %u"), st, steps()) : strf(_("start (0 of %u)"), steps());
   ImGui::SetNextItemWidth(slider_w);
-  if (ImGui::SliderInt("##ringstep", &st, 0, static_cast<int>(steps()), label)) step_ = static_cast<uint32_t>(st);
+  if (ImGui::SliderInt("##ringstep", &st, 0, static_cast<int>(steps()), label.c_str())) step_ = static_cast<uint32_t>(st);
   note_widget("multigpu/step");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("0: before the ring; then the %u reduce-scatter steps (each GPU adds the chunk it receives)\n"
-                      "and the %u all-gather steps (each GPU stores the summed chunk it receives). Home / End: "
-                      "first / last.", r.gpus - 1, r.gpus - 1);
+    ImGui::SetTooltip(_("0: before the ring; then the %u reduce-scatter steps (each GPU adds the chunk it receives)\n"
+                        "and the %u all-gather steps (each GPU stores the summed chunk it receives). Home / End: "
+                        "first / last."),
+                      r.gpus - 1, r.gpus - 1);
   }
   text_wrapped(ring_step_sentence(r, step_));
   note_widget("multigpu/sentence");
@@ -283,12 +345,12 @@ void MultiGpuView::drawRing(const SessionMultiGpu& m) {
   const float avail = ImGui::GetContentRegionAvail().y;
   const RingRows rows = ring_rows(r.gpus, avail - line - timelineLeast(r), ImGui::GetTextLineHeight());
   drawLanes(r, rows);
-  const std::string all = "summed (all " + std::to_string(r.gpus) + ")";
-  const LegendEntry own{color::kCell, "own values", "a chunk that holds only its own GPU's values"},
-      sum{color::kGreen, all.c_str(), "a chunk that holds the sum of every GPU's values"},
-      got{color::kOrange, "received", "outlined: the chunk a GPU received this step and added or stored"},
-      sent{color::kSkyBlue, "sent", "outlined: the chunk a GPU sent to its right neighbour this step"};
-  if (r.gpus > 2) legend({own, {mix(color::kCell, color::kBlue, 0.6f), "partial sum"}, sum, got, sent});
+  const std::string all = strf(_("summed (all %u)"), r.gpus);
+  const LegendEntry own{color::kCell, _("own values"), _("a chunk that holds only its own GPU's values")},
+      sum{color::kGreen, all.c_str(), _("a chunk that holds the sum of every GPU's values")},
+      got{color::kOrange, _("received"), _("outlined: the chunk a GPU received this step and added or stored")},
+      sent{color::kSkyBlue, _("sent"), _("outlined: the chunk a GPU sent to its right neighbour this step")};
+  if (r.gpus > 2) legend({own, {mix(color::kCell, color::kBlue, 0.6f), _("partial sum")}, sum, got, sent});
   else legend({own, sum, got, sent});
   drawTimeline(r);
 }
@@ -326,17 +388,23 @@ void MultiGpuView::drawLanes(const RingRecording& r, const RingRows& rows) {
       const float lh = ImGui::GetTextLineHeight();
       if (rows.box_h >= lh * 2.2f) {
         const float y = (y0 + y1) / 2 - lh;
-        centered_text(dl, a, b, y, text, first_fitting({"chunk " + std::to_string(c), std::to_string(c)}, box_w));
+        centered_text(dl, a, b, y, text, first_fitting({strf(_("chunk %u"), c), std::to_string(c)}, box_w));
         centered_text(dl, a, b, y + lh, text, what);
       } else {
         centered_text(dl, a, b, (y0 + y1 - lh) / 2, text, what);
       }
       if (ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x <= b.x && mouse.y >= a.y && mouse.y <= b.y) {
         const ChunkRange e = ring_chunk(n, g, c);
-        ImGui::SetTooltip("GPU %u, chunk %u: float32 elements %llu-%llu (%s)\nholds %s after %s", k, c,
-                          static_cast<unsigned long long>(e.begin), static_cast<unsigned long long>(e.end ? e.end - 1 : 0),
-                          bytes_label(e.size() * 4).c_str(), held_text(held[k][c], g, 1e9f).c_str(),
-                          step_ ? ("step " + std::to_string(step_)).c_str() : "none of the steps");
+        const auto first = static_cast<unsigned long long>(e.begin);
+        const auto last = static_cast<unsigned long long>(e.end ? e.end - 1 : 0);
+        const std::string bytes = bytes_label(e.size() * 4), holds = held_text(held[k][c], g, 1e9f);
+        if (step_) {
+          ImGui::SetTooltip(_("GPU %u, chunk %u: float32 elements %llu-%llu (%s)\nholds %s after step %u"), k, c, first,
+                            last, bytes.c_str(), holds.c_str(), step_);
+        } else {
+          ImGui::SetTooltip(_("GPU %u, chunk %u: float32 elements %llu-%llu (%s)\nholds %s after none of the steps"), k,
+                            c, first, last, bytes.c_str(), holds.c_str());
+        }
       }
     }
   }
@@ -347,15 +415,15 @@ void MultiGpuView::drawLanes(const RingRecording& r, const RingRows& rows) {
     const float x = box_x(t.chunk) + box_w * 0.3f;
     const bool scatter = t.phase == RingPhase::ReduceScatter;
     const std::string c = std::to_string(t.chunk);
-    const std::string verb = scatter ? "added" : "stored";
     // The label's room: to the end of the column where 2 GPUs share their one gap, else to the right edge.
     const float room = (g == 2 ? box_x(t.chunk) + col_w : o.x + width) - x - font * 0.6f;
     const bool wraps = t.to != t.from + 1 && g > 2;  // drawn as "to GPU 0: ..." under the last lane
-    const std::string to = wraps ? "to GPU 0: " : "";
-    const std::string label = first_fitting({to + "chunk " + c + " -> GPU " + std::to_string(t.to) + ", " + verb,
-                                             to + "chunk " + c + ", " + verb, to + c + (scatter ? " +" : " ="),
-                                             c + (scatter ? " +" : " =")},
-                                            room);
+    const std::string to = wraps ? _("to GPU 0: ") : "";
+    const std::string label = first_fitting(
+        {to + (scatter ? strf(_("chunk %u -> GPU %u, added"), t.chunk, t.to) : strf(_("chunk %u -> GPU %u, stored"), t.chunk, t.to)),
+         to + (scatter ? strf(_("chunk %u, added"), t.chunk) : strf(_("chunk %u, stored"), t.chunk)),
+         to + c + (scatter ? " +" : " ="), c + (scatter ? " +" : " =")},
+        room);
     auto draw = [&](float y_from, float y_to, float label_y) {
       arrow(dl, ImVec2(x, y_from), ImVec2(x, y_to), text, thick);
       dl->AddText(ImVec2(x + font * 0.4f, label_y), text, label.c_str());
@@ -373,7 +441,7 @@ void MultiGpuView::drawLanes(const RingRecording& r, const RingRows& rows) {
       dl->AddText(ImVec2(x + font * 0.4f, bottom + (rows.edge_h - lh) / 2), text, label.c_str());
       arrow(dl, ImVec2(x, o.y + 2), ImVec2(x, top - 2), text, thick);
       dl->AddText(ImVec2(x + font * 0.4f, o.y + (rows.edge_h - lh) / 2), text,
-                  ("from GPU " + std::to_string(g - 1)).c_str());
+                  strf(_("from GPU %u"), g - 1).c_str());
     }
   }
   ImGui::Dummy(ImVec2(width, rows.total()));
@@ -383,10 +451,11 @@ void MultiGpuView::drawLanes(const RingRecording& r, const RingRows& rows) {
 // The timeline's sentence: the shown step's measured time (the whole ring's at step 0).
 std::string MultiGpuView::timelineText(const RingRecording& r) const {
   const RingSpan span = step_ ? ring_step_span(r, step_ - 1) : RingSpan{};
-  return "Measured, CUDA events on each GPU: " +
-         (step_ ? "step " + std::to_string(step_) + " took " + duration_text(span.end_us - span.start_us)
-                : duration_text(r.total_us) + " for the whole ring") +
-         ". NCCL is a black box: timed, not traced.";
+  return step_ ? strf(_("Measured, CUDA events on each GPU: step %u took %s. NCCL is a black box: timed, not traced."),
+                      step_, duration_text(span.end_us - span.start_us).c_str())
+               : strf(_("Measured, CUDA events on each GPU: %s for the whole ring. NCCL is a black box: timed, not "
+                        "traced."),
+                      duration_text(r.total_us).c_str());
 }
 
 // The least height the timeline is readable in: its sentence, the span's label, the lanes at 1.1 lines, the
@@ -441,13 +510,13 @@ void MultiGpuView::drawTimeline(const RingRecording& r) {
   if (step_) {  // the step's span, shaded over every lane, its time above it
     const float a = px(span.start_us), b = std::max(px(span.end_us), a + 2);
     dl->AddRectFilled(ImVec2(a, lanes_top), ImVec2(b, lanes_bottom), ImGui::GetColorU32(ImGuiCol_Text, 0.12f));
-    const std::string t = "step " + std::to_string(step_) + ": " + duration_text(span.end_us - span.start_us);
+    const std::string t = strf(_("step %u: %s"), step_, duration_text(span.end_us - span.start_us).c_str());
     const float w = ImGui::CalcTextSize(t.c_str()).x;
     dl->AddText(ImVec2(std::clamp((a + b - w) / 2, x0, x1 - w), o.y), text, t.c_str());
   } else {  // before the ring: every step named over its span, where the name fits
     for (uint32_t k = 0; k < steps(); ++k) {
       const RingSpan sp = ring_step_span(r, k);
-      const std::string t = "step " + std::to_string(k + 1);
+      const std::string t = strf(_("step %u"), k + 1);
       const float w = ImGui::CalcTextSize(t.c_str()).x, a = px(sp.start_us), b = px(sp.end_us);
       if (w <= b - a) dl->AddText(ImVec2((a + b - w) / 2, o.y), text, t.c_str());
     }
@@ -468,8 +537,8 @@ void MultiGpuView::drawTimeline(const RingRecording& r) {
       ImU32 color;
       const char* what;
     };
-    const Bar bars[] = {{e.from, e.copy_start_us, e.copy_end_us, 0, color::kSkyBlue, "peer copy"},
-                        {e.to, e.add_start_us, e.add_end_us, 1, color::kOrange, "add kernel"}};
+    const Bar bars[] = {{e.from, e.copy_start_us, e.copy_end_us, 0, color::kSkyBlue, _("peer copy")},
+                        {e.to, e.add_start_us, e.add_end_us, 1, color::kOrange, _("add kernel")}};
     for (const Bar& bar : bars) {
       if (bar.t1 <= bar.t0) continue;  // the all-gather has no add
       const float y = lanes_top + lane_h * static_cast<float>(bar.lane) + lane_h * (0.08f + 0.46f * bar.half);
@@ -477,7 +546,7 @@ void MultiGpuView::drawTimeline(const RingRecording& r) {
       dl->AddRectFilled(a, b, with_alpha(bar.color, alpha));
       if (shown) dl->AddRect(a, b, text, 0, 0, 1.5f);
       if (ImGui::IsWindowHovered() && mouse.x >= a.x - 1 && mouse.x <= b.x + 1 && mouse.y >= a.y && mouse.y <= b.y) {
-        ImGui::SetTooltip("step %u (%s), GPU %u -> GPU %u, chunk %u (%s)\n%s on GPU %u: %s, from %.1f to %.1f \u00b5s",
+        ImGui::SetTooltip(_("step %u (%s), GPU %u -> GPU %u, chunk %u (%s)\n%s on GPU %u: %s, from %.1f to %.1f \u00b5s"),
                           e.step + 1, to_string(e.phase), e.from, e.to, e.chunk, bytes_label(e.chunk_bytes).c_str(),
                           bar.what, bar.lane, duration_text(bar.t1 - bar.t0).c_str(), bar.t0, bar.t1);
       }
@@ -485,7 +554,7 @@ void MultiGpuView::drawTimeline(const RingRecording& r) {
   }
   ImGui::Dummy(ImVec2(avail.x, height));
   note_rect("multigpu/timeline", o, ImVec2(o.x + avail.x, o.y + height));
-  legend({{color::kSkyBlue, "peer copy (on the sender)"}, {color::kOrange, "add kernel (on the receiver)"}});
+  legend({{color::kSkyBlue, _("peer copy (on the sender)")}, {color::kOrange, _("add kernel (on the receiver)")}});
 }
 
 // The spread sum's caption and table, in pixels.
@@ -508,7 +577,7 @@ void MultiGpuView::drawChart(const SessionMultiGpu& m, float height) {
   const std::vector<uint64_t> sizes = m.sizes("allreduce");
   const ImVec2 chart_at = ImGui::GetCursorScreenPos();
   const float chart_h = height > 0 ? height : ImGui::GetContentRegionAvail().y;
-  if (plot::BeginPlot("##busbw", "busbw against buffer size", "bytes per GPU", "GB/s", ImVec2(0, chart_h),
+  if (plot::BeginPlot("##busbw", _("busbw against buffer size"), _("bytes per GPU"), "GB/s", ImVec2(0, chart_h),
                       plot::PlotFlags_LogX2)) {
     plot::SetupXFormat(bytes_format);
     for (const Method& me : kAllReduce) {
@@ -519,21 +588,21 @@ void MultiGpuView::drawChart(const SessionMultiGpu& m, float height) {
           ys.push_back(row_of->busbw_gbps);
         }
       }
-      plot::Line(me.label, xs.data(), ys.data(), static_cast<int>(xs.size()), me.color);
+      plot::Line(i18n::tr(me.label), xs.data(), ys.data(), static_cast<int>(xs.size()), me.color);
     }
     std::vector<double> xs, ys;
     for (uint64_t b : m.sizes("copy")) {
       xs.push_back(static_cast<double>(b));
       ys.push_back(m.find("copy", "p2p", b) ? m.find("copy", "p2p", b)->busbw_gbps : 0);
     }
-    plot::Line("P2P copy, GPU 0 -> 1", xs.data(), ys.data(), static_cast<int>(xs.size()),
+    plot::Line(_("P2P copy, GPU 0 -> 1"), xs.data(), ys.data(), static_cast<int>(xs.size()),
                ImGui::GetColorU32(ImGuiCol_Text), plot::LineFlags_Dashed);
     plot::EndPlot();
   }
   note_rect("multigpu/chart", chart_at, ImVec2(chart_at.x + ImGui::GetContentRegionAvail().x, chart_at.y + chart_h));
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("busbw (nccl-tests): bytes per GPU / time x 2(G-1)/G for an all-reduce, the bandwidth each link\n"
-                      "carries: comparable with the peer copy's whatever G is.\nNCCL: %s\nring: %s\nnaive: %s",
+    ImGui::SetTooltip(_("busbw (nccl-tests): bytes per GPU / time x 2(G-1)/G for an all-reduce, the bandwidth each link\n"
+                        "carries: comparable with the peer copy's whatever G is.\nNCCL: %s\nring: %s\nnaive: %s"),
                       multigpu_method_text("allreduce", "nccl").c_str(), multigpu_method_text("allreduce", "ring").c_str(),
                       multigpu_method_text("allreduce", "naive").c_str());
   }
@@ -549,7 +618,7 @@ void MultiGpuView::drawFigures(const SessionMultiGpu& m) {
   if (ImGui::BeginTable("##mgtable", cols, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
                         ImVec2(0, std::min(table_h, table_want)))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* c : kTableColumns) ImGui::TableSetupColumn(c);
+    for (const char* c : kTableColumns) ImGui::TableSetupColumn(i18n::tr(c));
     ImGui::TableHeadersRow();
     auto gbps = [](const MultiGpuRow* r) {
       if (r) ImGui::Text("%.1f", r->busbw_gbps);
@@ -570,7 +639,7 @@ void MultiGpuView::drawFigures(const SessionMultiGpu& m) {
       ImGui::TableNextColumn();
       if (ring && nccl && nccl->busbw_gbps > 0) ImGui::Text("%.2fx", ring->busbw_gbps / nccl->busbw_gbps);
       else ImGui::TextDisabled("-");
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("the ring's busbw / NCCL's (NCCL's time / the ring's)");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("the ring's busbw / NCCL's (NCCL's time / the ring's)"));
       ImGui::TableNextColumn();
       gbps(naive);
       ImGui::TableNextColumn();
@@ -578,24 +647,24 @@ void MultiGpuView::drawFigures(const SessionMultiGpu& m) {
       for (const MultiGpuRow* r : {nccl, ring, naive}) {
         if (r && !r->correct) wrong += (wrong.empty() ? "" : ", ") + r->method;
       }
-      if (wrong.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), "yes");
-      else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kVermillion), "NO: %s", wrong.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("every GPU's result checked against the sum on the CPU");
+      if (wrong.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kGreen), "%s", _("yes"));
+      else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kVermillion), _("NO: %s"), wrong.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("every GPU's result checked against the sum on the CPU"));
     }
     ImGui::EndTable();
   }
   note_widget("multigpu/table");
   if (sums.empty()) return;
-  ImGui::Text("Sum of N int32 spread over %u GPUs (shards, then ncclReduce) against one GPU:", m.gpus);
+  ImGui::Text(_("Sum of N int32 spread over %u GPUs (shards, then ncclReduce) against one GPU:"), m.gpus);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("%s\n%s", multigpu_method_text("sum", "nccl").c_str(), multigpu_method_text("sum", "one_gpu").c_str());
   }
-  const std::string many = std::to_string(m.gpus) + " GPUs ms";
+  const std::string many = strf(_("%u GPUs ms"), m.gpus);
   if (ImGui::BeginTable("##mgsum", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("N");
-    ImGui::TableSetupColumn("1 GPU ms");
+    ImGui::TableSetupColumn(_("1 GPU ms"));
     ImGui::TableSetupColumn(many.c_str());
-    ImGui::TableSetupColumn("speedup");
+    ImGui::TableSetupColumn(_("speedup"));
     ImGui::TableHeadersRow();
     for (uint64_t b : sums) {
       const MultiGpuRow *one = m.find("sum", "one_gpu", b), *spread = m.find("sum", "nccl", b);
@@ -607,7 +676,7 @@ void MultiGpuView::drawFigures(const SessionMultiGpu& m) {
       for (const MultiGpuRow* r : {one, spread}) {
         ImGui::TableNextColumn();
         if (!r) ImGui::TextDisabled("-");
-        else if (!r->correct) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kVermillion), "WRONG");
+        else if (!r->correct) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color::kVermillion), "%s", _("WRONG"));
         else ImGui::Text("%.3f", r->median_ms);
       }
       ImGui::TableNextColumn();

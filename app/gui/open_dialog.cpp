@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include "app_setup.hpp"  // asset_dir
-#include "panels.hpp"     // note_widget
+#include "panels.hpp"     // note_widget, strf
 
 namespace rs::gui {
 
@@ -38,8 +38,9 @@ std::vector<std::string> openable_files() {
   return files_in({asset_dir() / "sessions", fs::current_path(ec), asset_dir() / "traces"}, {".rssession", ".rstrace"});
 }
 
-constexpr const char* kSessionTitle = "Open a session or trace";
-constexpr const char* kKernelTitle = "Open your kernel file";
+// The dialogs' titles, with their ImGui IDs after "###" (the same in either language).
+std::string session_title() { return strf("%s###open_session", _("Open a session or trace")); }
+std::string kernel_title() { return strf("%s###open_kernel", _("Open your kernel file")); }
 
 }  // namespace
 
@@ -60,17 +61,17 @@ std::string OpenDialog::drawBody(const char* what, char* path, size_t size, cons
     ImGui::PopStyleColor();
   }
   std::string chosen;
-  if (ImGui::Button("Open") || enter) chosen = path;
+  if (ImGui::Button(_("Open")) || enter) chosen = path;
   note_widget("open/open");
   ImGui::SameLine();
-  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  if (ImGui::Button(_("Cancel"))) ImGui::CloseCurrentPopup();
   return chosen;
 }
 
 void OpenDialog::draw(AppState& s, DataFeed& feed) {
   if (requested_ != Kind::None) {
     const bool kernel = requested_ == Kind::KernelFile;
-    ImGui::OpenPopup(kernel ? kKernelTitle : kSessionTitle);
+    ImGui::OpenPopup((kernel ? kernel_title() : session_title()).c_str());
     std::error_code ec;
     files_ = kernel ? files_in({fs::current_path(ec)}, {".cu", ".cuh"}) : openable_files();
     if (kernel && !kernel_path_[0] && !s.yours.path.empty()) {
@@ -81,8 +82,8 @@ void OpenDialog::draw(AppState& s, DataFeed& feed) {
   }
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowSize(ImVec2(d.x * 0.6f, d.y * 0.5f), ImGuiCond_Appearing);
-  if (ImGui::BeginPopupModal(kSessionTitle)) {
-    const std::string chosen = drawBody("File (.rssession or .rstrace):", path_, sizeof path_, files_);
+  if (ImGui::BeginPopupModal(session_title().c_str())) {
+    const std::string chosen = drawBody(_("File (.rssession or .rstrace):"), path_, sizeof path_, files_);
     if (!chosen.empty()) {
       error_ = feed.open_file(s, chosen);
       if (error_.empty()) ImGui::CloseCurrentPopup();
@@ -90,15 +91,15 @@ void OpenDialog::draw(AppState& s, DataFeed& feed) {
     ImGui::EndPopup();
   }
   ImGui::SetNextWindowSize(ImVec2(d.x * 0.6f, d.y * 0.5f), ImGuiCond_Appearing);
-  if (ImGui::BeginPopupModal(kKernelTitle)) {
+  if (ImGui::BeginPopupModal(kernel_title().c_str())) {
     const std::string chosen = drawBody(
-        "Your kernel file (.cu; `reducescope new --from reduce1 FILE.cu` writes a starting file). The window compiles "
-        "it on each save and, on a GPU, runs and traces it:",
+        _("Your kernel file (.cu; `reducescope new --from reduce1 FILE.cu` writes a starting file). The window "
+          "compiles it on each save and, on a GPU, runs and traces it:"),
         kernel_path_, sizeof kernel_path_, files_);
     if (!chosen.empty()) {
       std::error_code ec;
       if (!fs::is_regular_file(chosen, ec)) {
-        error_ = chosen + ": no such file";
+        error_ = strf(_("%s: no such file"), chosen.c_str());
       } else {
         feed.open_kernel_file(s, chosen, s.yours.exercise);
         s.selection_changed = true;  // side A: the user's kernel; side B and the timings as before

@@ -55,6 +55,22 @@ const Step* Panel::stepOrSay(const ReplayView& v) {
   return st;
 }
 
+// A legend entry (panels.hpp's legend) from its English label and tip (msgids marked N_), translated. In Chinese
+// its tip starts with the English label, so that the term reads in English on hover too (hover_english's rule;
+// the entry's own tip is its tooltip). The views' legends (smem, global, warps, lanes, source) share it.
+LegendEntry tr_entry(ImU32 color, const char* label, const char* tip, ImU32 lower) {
+  LegendEntry e{color, _(label), tip ? _(tip) : nullptr, lower};
+  if (i18n::language() != i18n::Lang::En) {
+    // The combined tips by their msgids, kept for the process's life (LegendEntry holds pointers); a few dozen.
+    static std::map<std::pair<const char*, const char*>, std::string> tips;
+    std::string want = std::string(label) + (e.tip ? std::string("\n") + e.tip : std::string());
+    std::string& t = tips[{label, tip}];
+    if (t != want) t = std::move(want);
+    e.tip = t.c_str();
+  }
+  return e;
+}
+
 void hover_english(const char* msgid) {
   if (i18n::language() == i18n::Lang::En || !ImGui::IsItemHovered()) return;
   if (ImGuiWindow* tip = ImGui::FindWindowByName("##Tooltip_00"); tip && tip->Active) return;  // one of its own
@@ -64,19 +80,6 @@ void hover_english(const char* msgid) {
 void text_tr(const char* msgid) {
   ImGui::TextUnformatted(_(msgid));
   hover_english(msgid);
-}
-
-std::string strf(const char* format, ...) {
-  va_list ap;
-  va_start(ap, format);
-  va_list again;
-  va_copy(again, ap);
-  const int n = std::vsnprintf(nullptr, 0, format, ap);
-  va_end(ap);
-  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
-  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, again);
-  va_end(again);
-  return out;
 }
 
 const char* compact_int(int32_t v, char* buf, size_t len) {
@@ -138,8 +141,9 @@ void legend(std::initializer_list<LegendEntry> entries, bool then_same_line) {
       ImGui::SameLine(0, h);
     }
   }
-  if (!labels && ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize("(hover)").x) {
-    ImGui::TextDisabled("(hover)");
+  const char* hover = _("(hover)");
+  if (!labels && ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(hover).x) {
+    ImGui::TextDisabled("%s", hover);
     if (then_same_line) ImGui::SameLine();
   } else if (!then_same_line) {
     ImGui::NewLine();

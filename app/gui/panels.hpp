@@ -298,8 +298,8 @@ std::vector<std::string> data_origin_forms(const AppState& s);
 void hover_english(const char* msgid);
 // ImGui::TextUnformatted(_(msgid)), then hover_english(msgid): a term or a line that keeps its English on hover.
 void text_tr(const char* msgid);
-// printf into a std::string, for translated formats: strf(_("%d of %d checks passed"), passed, total).
-std::string strf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// printf into a std::string, for translated formats (i18n.hpp).
+using i18n::strf;
 
 // Short human form of an int for a small cell: 123, 12k, 1.2M, -5k.
 const char* compact_int(int32_t v, char* buf, size_t len);
@@ -347,6 +347,9 @@ struct LegendEntry {
 };
 // `then_same_line`: the next item may follow on the same line (same_line_if_fits), else a new line.
 void legend(std::initializer_list<LegendEntry> entries, bool then_same_line = false);
+// A legend entry from its English label and tip (msgids marked N_), translated; in Chinese its tip starts with
+// the English label (the term's English on hover). The views' legends share it (panel_common.cpp).
+LegendEntry tr_entry(ImU32 color, const char* label, const char* tip, ImU32 lower = 0);
 // A legend entry on the current line: a square of colour `c`, then `label`; `tip` on hover.
 // An entry that would not fit the rest of the line starts the next one.
 void legend_swatch(ImU32 c, const char* label, const char* tip = nullptr);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "i18n.hpp"
+
 namespace rs::plot {
 
 namespace {
@@ -47,6 +49,13 @@ struct LinePlot {
   bool open = false;
 };
 LinePlot g_plot;
+
+// The x unit's label in the header: "x: threads per block".
+std::string x_label(const std::string& unit) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, _("x: %s"), unit.c_str());
+  return buf;
+}
 
 const char* tick_format(double step) { return step < 0.01 ? "%.3f" : step < 0.1 ? "%.2f" : step < 1 ? "%.1f" : "%.0f"; }
 
@@ -161,11 +170,22 @@ void draw_y_grid(ImDrawList* dl, const YScale& s, float x0, float x1) {
   dl->AddLine(ImVec2(x0, s.y1), ImVec2(x1, s.y1), text);
 }
 
+// `text` without its last UTF-8 character (never half of one: a Chinese label is 3 bytes a character).
+void pop_char(std::string& t) {
+  while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80) t.pop_back();
+  if (!t.empty()) t.pop_back();
+}
+
 // `text` cut to `width` pixels with ".." where it was cut (at least one character stays).
 std::string fit(const std::string& text, float width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
   std::string t = text;
-  while (t.size() > 1 && ImGui::CalcTextSize((t + "..").c_str()).x > width) t.pop_back();
+  auto chars = [](const std::string& u) {
+    size_t n = 0;
+    for (unsigned char ch : u) n += (ch & 0xC0) != 0x80;
+    return n;
+  };
+  while (chars(t) > 1 && ImGui::CalcTextSize((t + "..").c_str()).x > width) pop_char(t);
   return t + "..";
 }
 
@@ -282,7 +302,7 @@ void EndBarChart() {
 
   const size_t n = c.bars.size();
   if (n == 0) {
-    const char* none = "no timings yet";
+    const char* none = _("no timings yet");
     ImVec2 ts = ImGui::CalcTextSize(none);
     dl->AddText(ImVec2((p0.x + p1.x - ts.x) / 2, (p0.y + p1.y - ts.y) / 2), grid, none);
     ImGui::PopID();
@@ -383,7 +403,7 @@ void EndPlot() {
 
   // Header: the y unit, the title, and the x unit right-aligned on the title's line, or on a line of
   // its own under it where both do not fit.
-  const std::string xlabel = "x: " + c.x_unit;
+  const std::string xlabel = x_label(c.x_unit);
   const float xlabel_w = ImGui::CalcTextSize(xlabel.c_str()).x;
   const float unit_w = std::max(fh * 4.0f, ImGui::CalcTextSize(c.y_unit.c_str()).x + fh * 0.6f);
   const bool xlabel_below = unit_w + ImGui::CalcTextSize(c.title.c_str()).x + fh + xlabel_w > c.size.x - fh * 0.5f;
@@ -497,7 +517,7 @@ void EndPlot() {
               xlabel.c_str());
   draw_y_grid(dl, ys, p0.x, p1.x);
   if (series.empty()) {
-    const char* none = "no timings yet";
+    const char* none = _("no timings yet");
     ImVec2 ts = ImGui::CalcTextSize(none);
     dl->AddText(ImVec2((p0.x + p1.x - ts.x) / 2, (p0.y + p1.y - ts.y) / 2), dim, none);
     ImGui::PopID();
@@ -567,7 +587,8 @@ void EndPlot() {
   if (hs && ImGui::IsWindowHovered()) {
     dl->AddCircle(ImVec2(px(hs->xs[hi]), ys.py(hs->ys[hi])), 6, text, 0, 2);
     x_text(hs->xs[hi], buf, sizeof buf);
-    ImGui::SetTooltip("%s: %s %s, %s %.4g", hs->label.c_str(), c.x_unit.c_str(), buf, c.y_unit.c_str(), hs->ys[hi]);
+    // TRANSLATORS: a point's hover: series: x unit, x value, y unit, y value ("reduce0: threads per block 256, ms 0.42").
+    ImGui::SetTooltip(_("%s: %s %s, %s %.4g"), hs->label.c_str(), c.x_unit.c_str(), buf, c.y_unit.c_str(), hs->ys[hi]);
   }
   ImGui::PopID();
 }

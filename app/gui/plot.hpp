@@ -18,6 +18,10 @@
 // labels that would touch their neighbour are skipped; bar labels that do not fit their slot
 // (even shortened) alternate between two rows and are cut to two slots; a reference line's label
 // goes where it covers no line, marker or other label, else into the legend.
+//
+// Titles, units, labels and tooltips are drawn as given: the caller passes them translated (_(), issue 31),
+// and every width is measured on that text. The module's own words ("no timings yet", "x: <unit>", a point's
+// hover) are translated here.
 #pragma once
 
 #include <imgui.h>

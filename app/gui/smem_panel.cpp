@@ -1,6 +1,7 @@
 // The shared-memory view, and the cell grid it shares with the global-memory view (CellGrid).
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -159,15 +160,16 @@ void SmemPanel::drawRaces(const AppState& s, const ReplayView& v, const std::vec
     race_values_.assign(words, 0);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
-  ImGui::TextWrapped("Not recorded here: this kernel's shared memory (the probe's wrapper would change what the "
-                     "compiler keeps in registers, which is the bug). In red: the words compute-sanitizer's racecheck "
-                     "found raced on in block 0, %s.",
+  ImGui::TextWrapped(_("Not recorded here: this kernel's shared memory (the probe's wrapper would change what the "
+                       "compiler keeps in registers, which is the bug). In red: the words compute-sanitizer's racecheck "
+                       "found raced on in block 0, %s."),
                      race_lines_phrase(races).c_str());
   ImGui::PopStyleColor();
   note_widget(std::string(1, v.tag) + "/races");
-  legend({{color::kVermillion, "raced on", "Two threads read and wrote (or both wrote) this word with no barrier "
-                                           "between them (racecheck). Hover a word for its races."},
-          {color::kEmpty, "no race found", "racecheck reported no hazard on this word."}});
+  legend({tr_entry(color::kVermillion, N_("raced on"),
+                   N_("Two threads read and wrote (or both wrote) this word with no barrier between them (racecheck). "
+                      "Hover a word for its races.")),
+          tr_entry(color::kEmpty, N_("no race found"), N_("racecheck reported no hazard on this word."))});
   CellGrid g;
   g.values = &race_values_;
   g.defined = &race_zero_;
@@ -181,16 +183,16 @@ void SmemPanel::drawRaces(const AppState& s, const ReplayView& v, const std::vec
   if (hovered < 0) return;
   const uint32_t w = static_cast<uint32_t>(hovered);
   ImGui::BeginTooltip();
-  ImGui::Text("sdata[%u]  (byte %u, bank %u)", w, w * 4, w % kNumBanks);
+  ImGui::Text(_("sdata[%u]  (byte %u, bank %u)"), w, w * 4, w % kNumBanks);
   bool any = false;
   for (const SessionRace* r : races) {
     if (!std::binary_search(r->words.begin(), r->words.end(), w)) continue;
     any = true;
-    ImGui::Text("%s: line %u %s, then line %u %s", r->kind.c_str(), r->first_line,
-                r->first_access == "Write" ? "writes" : "reads", r->second_line,
-                r->second_access == "Write" ? "writes" : "reads");
+    ImGui::Text(_("%s: line %u %s, then line %u %s"), r->kind.c_str(), r->first_line,
+                r->first_access == "Write" ? _("writes") : _("reads"), r->second_line,
+                r->second_access == "Write" ? _("writes") : _("reads"));
   }
-  if (!any) ImGui::TextUnformatted("no race found on this word");
+  if (!any) ImGui::TextUnformatted(_("no race found on this word"));
   ImGui::EndTooltip();
 }
 
@@ -204,23 +206,25 @@ void SmemPanel::drawContent(AppState& s) {
       drawRaces(s, v, races);
       return;
     }
-    ImGui::TextWrapped("%s does not use shared memory.", v.trace->trace.meta.kernel.c_str());
+    ImGui::TextWrapped(_("%s does not use shared memory."), v.trace->trace.meta.kernel.c_str());
     return;
   }
-  legend({{color::kOrange, "written this step",
-           "A lane stored to this 4-byte word in this step (between two barriers).\n"
-           "Hover the cell to see which words its new value was computed from."},
-          {color::kSkyBlue, "read this step", "A lane loaded this word in this step."},
-          {color::kCell, "unchanged", "Holds a value stored in an earlier step."},
-          {color::kEmpty, "never written", "No thread has stored to this word yet."}},
+  legend({tr_entry(color::kOrange, N_("written this step"),
+                   N_("A lane stored to this 4-byte word in this step (between two barriers).\n"
+                      "Hover the cell to see which words its new value was computed from.")),
+          tr_entry(color::kSkyBlue, N_("read this step"), N_("A lane loaded this word in this step.")),
+          tr_entry(color::kCell, N_("unchanged"), N_("Holds a value stored in an earlier step.")),
+          tr_entry(color::kEmpty, N_("never written"), N_("No thread has stored to this word yet."))},
          true);
 
-  same_line_if_fits(checkbox_width("rows used this step"));
-  ImGui::Checkbox("rows used this step", &touched_only_);
+  // The label translated, its ID the same in every language.
+  const char* rows_label = _("rows used this step");
+  same_line_if_fits(checkbox_width(rows_label));
+  ImGui::Checkbox(strf("%s###touched-rows", rows_label).c_str(), &touched_only_);
   note_widget(std::string(1, v.tag) + "/touched-rows");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Hide the rows of 32 words that no lane reads or writes in this step,\n"
-                      "so that large blocks (512, 1024 threads) get cells big enough for their values.");
+    ImGui::SetTooltip("%s", _("Hide the rows of 32 words that no lane reads or writes in this step,\n"
+                              "so that large blocks (512, 1024 threads) get cells big enough for their values."));
   }
 
   // The rows shown, top to bottom: those the kernel ever uses (a word stored by its end), or only
@@ -236,28 +240,27 @@ void SmemPanel::drawContent(AppState& s) {
   g.touched_only = touched_only_;
   const CellRows rows = cell_rows(g);
   if (rows.never_used > 0) {
-    char note[64];
-    std::snprintf(note, sizeof note, "(%d of %d rows never used: hidden)", rows.never_used, rows.rows);
-    same_line_if_fits(ImGui::CalcTextSize(note).x);
-    ImGui::TextDisabled("%s", note);
+    const std::string note = strf(_("(%d of %d rows never used: hidden)"), rows.never_used, rows.rows);
+    same_line_if_fits(ImGui::CalcTextSize(note.c_str()).x);
+    ImGui::TextDisabled("%s", note.c_str());
   }
   const long hovered = draw_cell_grid(g, rows);
 
   if (hovered >= 0) {
     const size_t w = static_cast<size_t>(hovered);
     ImGui::BeginTooltip();
-    ImGui::Text("sdata[%zu]  (byte %zu, bank %zu)", w, w * 4, w % kNumBanks);
+    ImGui::Text(_("sdata[%zu]  (byte %zu, bank %zu)"), w, w * 4, w % kNumBanks);
     if (st->defined[w]) {
-      ImGui::Text("value %s", format_value(static_cast<uint32_t>(st->smem[w]), v.trace->trace.meta.dtype).c_str());
+      ImGui::Text(_("value %s"), format_value(static_cast<uint32_t>(st->smem[w]), v.trace->trace.meta.dtype).c_str());
     }
-    else ImGui::TextUnformatted("never written yet");
+    else ImGui::TextUnformatted(_("never written yet"));
     if (st->written[w]) {
-      ImGui::TextUnformatted("written this step, from:");
+      ImGui::TextUnformatted(_("written this step, from:"));
       for (const auto& [dst, src] : st->flows) {
         if (dst == w) ImGui::Text("  sdata[%u]", src);
       }
     } else if (st->read[w]) {
-      ImGui::TextUnformatted("read this step");
+      ImGui::TextUnformatted(_("read this step"));
     }
     ImGui::EndTooltip();
   }

@@ -10,6 +10,7 @@
 
 namespace rs::gui {
 
+
 namespace {
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -28,18 +29,18 @@ bool has_line(const Step* st, int line) {
   return st && std::binary_search(st->lines.begin(), st->lines.end(), static_cast<uint16_t>(line));
 }
 
-// The races with an end on `line`, as the mark beside it says them: "race: 43 -> 44 (RAW), 44 (WAR)".
+// The races with an end on `line`, as the mark beside it says them: "<- race: 43 -> 44 (RAW), 44 (WAR)".
 std::string race_mark(const std::vector<const SessionRace*>& races, int line) {
   std::string out;
   for (const SessionRace* r : races) {
     if (static_cast<int>(r->first_line) != line && static_cast<int>(r->second_line) != line) continue;
-    out += out.empty() ? "<- race: " : ", ";
+    out += out.empty() ? "" : ", ";
     out += r->first_line == r->second_line
                ? std::to_string(r->first_line)
                : std::to_string(r->first_line) + " -> " + std::to_string(r->second_line);
     out += " (" + r->kind + ")";
   }
-  return out;
+  return out.empty() ? out : strf(_("<- race: %s"), out.c_str());
 }
 
 // Whether side `slot`'s listing is the user's kernel file as saved now rather than its trace's source: the user's
@@ -83,25 +84,28 @@ void SourcePanel::drawContent(AppState& s) {
     return;
   }
   const bool two = s.compare && s.view(1).trace;
+  // English msgids: tr_entry translates them.
   static const char* const kLinesTip =
-      "Source lines whose warp instructions (shared or global loads and stores, shuffles, atomics) ran in this step.";
-  static const char* const kBarrierTip = "The __syncthreads() or __syncwarp() (or the warp shuffle) that ends the step.";
+      N_("Source lines whose warp instructions (shared or global loads and stores, shuffles, atomics) ran in this step.");
+  static const char* const kBarrierTip = N_("The __syncthreads() or __syncwarp() (or the warp shuffle) that ends the step.");
   if (listing_of_file(s, 0) && !two) {  // the file as saved: no step to highlight
     bool errors = false, others = false;
     for (const YoursDiagnostic& d : s.yours.diagnostics) (is_error(d) ? errors : others) = true;
     if (errors && others) {
-      legend({{color::kVermillion, "compile error", "NVRTC's errors at their lines; the column underlined."},
-              {color::kOrange, "warning or note", "NVRTC's warnings, and notes (a file that ends mid-line)."}});
+      legend({tr_entry(color::kVermillion, N_("compile error"), N_("NVRTC's errors at their lines; the column underlined.")),
+              tr_entry(color::kOrange, N_("warning or note"),
+                       N_("NVRTC's warnings, and notes (a file that ends mid-line)."))});
     } else if (errors || others) {
-      legend({{errors ? color::kVermillion : color::kOrange, errors ? "compile error" : "warning or note",
-               "NVRTC's messages at their lines; the column underlined."}});
+      legend({tr_entry(errors ? color::kVermillion : color::kOrange, errors ? N_("compile error") : N_("warning or note"),
+                       N_("NVRTC's messages at their lines; the column underlined."))});
     }
   } else if (two) {
-    legend({{with_alpha(color::kOrange, 0.55f), "A: this step", kLinesTip},
-            {with_alpha(color::kSkyBlue, 0.55f), "B: this step", kLinesTip},
-            {color::kPurple, "the step's barrier", kBarrierTip}});
+    legend({tr_entry(with_alpha(color::kOrange, 0.55f), N_("A: this step"), kLinesTip),
+            tr_entry(with_alpha(color::kSkyBlue, 0.55f), N_("B: this step"), kLinesTip),
+            tr_entry(color::kPurple, N_("the step's barrier"), kBarrierTip)});
   } else {
-    legend({{with_alpha(color::kOrange, 0.55f), "this step", kLinesTip}, {color::kPurple, "the step's barrier", kBarrierTip}});
+    legend({tr_entry(with_alpha(color::kOrange, 0.55f), N_("this step"), kLinesTip),
+            tr_entry(color::kPurple, N_("the step's barrier"), kBarrierTip)});
   }
   if (!two) {
     drawListing(s, 0, 0.0f);
@@ -128,7 +132,7 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
   const std::vector<YoursDiagnostic> none;
   const std::vector<YoursDiagnostic>& diags = file ? s.yours.diagnostics : none;
   if (lines.size() <= 1 && !file) {
-    ImGui::TextDisabled("This trace holds no source text.");
+    ImGui::TextDisabled("%s", _("This trace holds no source text."));
     ImGui::EndChild();
     return;
   }
@@ -139,14 +143,14 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
   if (file) {  // what the listing is, and the first error whole (the file as a whole: line 0)
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
     if (v.trace && s.yours.stale) {
-      ImGui::TextWrapped("%sSTALE: the replay shows the last good build; below, %s as saved now.", tag.c_str(),
+      ImGui::TextWrapped(_("%sSTALE: the replay shows the last good build; below, %s as saved now."), tag.c_str(),
                          std::filesystem::path(s.yours.path).filename().string().c_str());
       note_widget("source/stale");
     }
     for (const YoursDiagnostic& d : diags) {
       if (!is_error(d)) continue;
       first_error = static_cast<int>(d.line);
-      if (d.line) ImGui::TextWrapped("%sline %u: %s: %s", tag.c_str(), d.line, d.severity.c_str(), d.message.c_str());
+      if (d.line) ImGui::TextWrapped(_("%sline %u: %s: %s"), tag.c_str(), d.line, d.severity.c_str(), d.message.c_str());
       else ImGui::TextWrapped("%s%s: %s", tag.c_str(), d.severity.c_str(), d.message.c_str());
       note_widget(slot == 0 ? "source/errorA" : "source/errorB");
       break;
@@ -155,7 +159,7 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
   }
   if (!file && s.shows_yours(slot) && s.yours.stale) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
-    ImGui::TextWrapped("%sSTALE: the replay and this listing are the last good build's; the file has changed since.",
+    ImGui::TextWrapped(_("%sSTALE: the replay and this listing are the last good build's; the file has changed since."),
                        tag.c_str());
     ImGui::PopStyleColor();
     note_widget("source/stale");
@@ -164,14 +168,15 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
     std::string text = lines[static_cast<size_t>(first - 1)];
     text.erase(0, std::min(text.find_first_not_of(" \t"), text.size()));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(slot == 0 ? color::kOrange : color::kSkyBlue));
-    ImGui::TextWrapped("%sline %d: %s", tag.c_str(), first, text.c_str());
+    ImGui::TextWrapped(_("%sline %d: %s"), tag.c_str(), first, text.c_str());
     ImGui::PopStyleColor();
     note_widget(slot == 0 ? "source/lineA" : "source/lineB");
   }
   if (!races.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
-    ImGui::TextWrapped("%sracecheck: %zu race%s on %s (red marks).", tag.c_str(),
-                       races.size(), races.size() == 1 ? "" : "s", race_lines_phrase(races).c_str());
+    ImGui::TextWrapped(races.size() == 1 ? _("%sracecheck: %zu race on %s (red marks).")
+                                         : _("%sracecheck: %zu races on %s (red marks)."),
+                       tag.c_str(), races.size(), race_lines_phrase(races).c_str());
     ImGui::PopStyleColor();
     note_widget(slot == 0 ? "source/racesA" : "source/racesB");
   }
@@ -236,7 +241,7 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
         ImGui::SameLine();
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%s", diag.c_str());
         note_rect("source/error-line/" + std::to_string(line), p, ImVec2(p.x + w, p.y + lh));  // the row, as seen
-        if (hovered || ImGui::IsItemHovered()) ImGui::SetTooltip("line %d: %s", line, diag.substr(3).c_str());
+        if (hovered || ImGui::IsItemHovered()) ImGui::SetTooltip(_("line %d: %s"), line, diag.substr(3).c_str());
         continue;
       }
       if (!mark.empty()) {
@@ -250,7 +255,7 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
               ImGui::TextUnformatted(describe_race(*r).c_str());
             }
           }
-          ImGui::TextDisabled("compute-sanitizer --tool racecheck, one block; the first line's access came first");
+          ImGui::TextDisabled("%s", _("compute-sanitizer --tool racecheck, one block; the first line's access came first"));
           ImGui::EndTooltip();
         }
         continue;
@@ -261,7 +266,7 @@ void SourcePanel::drawListing(AppState& s, int slot, float height) {
           const WarpAccess& acc = v.trace->replay.accesses()[ai];
           if (acc.line == line) (acc.kind == AccessKind::Load ? loads : stores)++;
         }
-        ImGui::SetTooltip("line %d: %d warp-level shared loads and %d stores in this step (side %c)", line, loads,
+        ImGui::SetTooltip(_("line %d: %d warp-level shared loads and %d stores in this step (side %c)"), line, loads,
                           stores, v.tag);
       }
     }

@@ -12,9 +12,8 @@ namespace {
 
 // What ends the step, in the source's words: "__syncthreads_or() (line 168)", "a warp shuffle (line 195)".
 std::string step_end(const LoadedTrace& t, const Step& st) {
-  std::string what = step_end_name(st, t.trace.source);
-  if (st.barrier_line) what += " (line " + std::to_string(st.barrier_line) + ")";
-  return what;
+  const std::string what = step_end_name(st, t.trace.source);
+  return st.barrier_line ? strf(_("%s (line %d)"), what.c_str(), st.barrier_line) : what;
 }
 
 // One side's sentence: "A  sum_shuffle @128: ends at a warp shuffle (line 195)" (the step number is on the
@@ -25,40 +24,48 @@ std::string sentence(const AppState& s, int slot) {
   if (!st) {
     const Pick& p = slot == 0 ? s.a : s.b;
     const std::string why = s.shows_yours(slot) ? s.yours.status
-                            : s.recorded()      ? "no trace in the session"
-                                                : "no trace yet";
+                            : s.recorded()      ? _("no trace in the session")
+                                                : _("no trace yet");
     return std::string(s.compare ? (slot ? "B  " : "A  ") : "") + s.side_name(slot) + " @" +
            std::to_string(p.block_size) + ": " + why;
   }
   const TraceMeta& m = v.trace->trace.meta;
-  char b[160];
-  std::snprintf(b, sizeof b, "%s%s%s @%u: ", s.compare ? (slot ? "B  " : "A  ") : "",
-                s.shows_yours(slot) && s.yours.stale ? "STALE " : "", m.kernel.c_str(), m.block_size);
-  std::string out = b;
-  if (slot == 1 && s.step >= v.num_steps()) out += "holds at its last step, " + std::to_string(v.step) + ", which ";
-  out += "ends at " + step_end(*v.trace, *st);
+  std::string out = strf("%s%s%s @%u: ", s.compare ? (slot ? "B  " : "A  ") : "",
+                         s.shows_yours(slot) && s.yours.stale ? (std::string(_("STALE")) + " ").c_str() : "",
+                         m.kernel.c_str(), m.block_size);
+  const std::string end = step_end(*v.trace, *st);
+  if (slot == 1 && s.step >= v.num_steps()) {
+    out += strf(_("holds at its last step, %zu, which ends at %s"), v.step, end.c_str());
+  } else {
+    out += strf(_("ends at %s"), end.c_str());
+  }
   // Focus (F) hides the source panel: the step's first line, whole, here instead.
   const int first = !st->lines.empty() ? st->lines.front() : st->barrier_line;
   if (s.focus && first > 0) {
-    std::string text = source_line(v.trace->trace.source, first);
-    out += "  |  line " + std::to_string(first) + ": " + text;
+    const std::string text = source_line(v.trace->trace.source, first);
+    out += "  |  " + strf(_("line %d: %s"), first, text.c_str());
   }
-  if (!v.trace->correct) out += "; the tracing build's sum differs from the CPU reference!";
+  if (!v.trace->correct) out = strf(_("%s; the tracing build's sum differs from the CPU reference!"), out.c_str());
   return out;
 }
 
 // The user's kernel's banner as one line that fits `width` pixels: the whole of it, or as much as fits and "..."
 // (the controls panel and the hover show all of it).
 std::string banner_line(const std::string& banner, float width) {
-  const std::string text = "Your kernel: " + banner;
+  const std::string text = strf(_("Your kernel: %s"), banner.c_str());
   if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  // A prefix ends at a character's first byte (a Chinese character is 3 bytes in UTF-8).
+  auto whole = [&](size_t n) {
+    while (n > 0 && n < text.size() && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+    return n;
+  };
   size_t lo = 0, hi = text.size();
   while (lo + 1 < hi) {  // the longest prefix that fits with "..."
     const size_t mid = (lo + hi) / 2;
-    if (ImGui::CalcTextSize((text.substr(0, mid) + "...").c_str()).x <= width) lo = mid;
+    if (ImGui::CalcTextSize((text.substr(0, whole(mid)) + "...").c_str()).x <= width) lo = mid;
     else hi = mid;
   }
-  return text.substr(0, lo) + "...";
+  return text.substr(0, whole(lo)) + "...";
 }
 
 // Whether the step bar shows the user's kernel's banner (it is open and has one).
@@ -67,7 +74,9 @@ bool has_banner(const AppState& s) { return s.yours.open() && !s.yours.banner.em
 float controls_width() {
   const ImGuiStyle& st = ImGui::GetStyle();
   float w = 0;
-  for (const char* b : {"|<", "<", "Pause", ">", ">|"}) w += ImGui::CalcTextSize(b).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
+  for (const char* b : {"|<", "<", ">", ">|"}) w += ImGui::CalcTextSize(b).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
+  w += std::max(ImGui::CalcTextSize(_("Play")).x, ImGui::CalcTextSize(_("Pause")).x) + 2 * st.FramePadding.x +
+       st.ItemSpacing.x;
   return w + ImGui::GetFontSize() * 9 + ImGui::GetFontSize() * 6 + 2 * st.ItemSpacing.x;  // the step and speed sliders
 }
 
@@ -83,7 +92,9 @@ float StepBar::height(const AppState& s, float width) {
     text_h += ImGui::CalcTextSize(sentence(s, slot).c_str(), nullptr, false, text_w).y;
   }
   float h = std::max(ImGui::GetFrameHeight(), text_h);
-  if (!s.error.empty()) h += ImGui::CalcTextSize(("Error: " + s.error).c_str(), nullptr, false, width).y + st.ItemSpacing.y;
+  if (!s.error.empty()) {
+    h += ImGui::CalcTextSize(strf(_("Error: %s"), s.error.c_str()).c_str(), nullptr, false, width).y + st.ItemSpacing.y;
+  }
   if (has_banner(s)) h += ImGui::GetTextLineHeight() + st.ItemSpacing.y;
   return h + 2 * st.WindowPadding.y;
 }
@@ -92,35 +103,37 @@ void StepBar::drawContent(AppState& s) {
   const size_t steps = s.max_steps();
   ImGui::BeginGroup();
   if (ImGui::Button("|<")) step_to(s, 0);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("First step (Home)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("First step (Home)"));
   ImGui::SameLine();
   if (ImGui::Button("<")) step_to(s, static_cast<long>(s.step) - 1);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Step back (Left arrow)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("Step back (Left arrow)"));
   ImGui::SameLine();
-  if (ImGui::Button(s.playing ? "Pause" : "Play")) play_pause(s);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play / pause (Space)");
+  if (ImGui::Button(strf("%s###play", s.playing ? _("Pause") : _("Play")).c_str())) play_pause(s);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("Play / pause (Space)"));
   ImGui::SameLine();
   if (ImGui::Button(">")) step_to(s, static_cast<long>(s.step) + 1);
   note_widget("step/next");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next step (Right arrow)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("Next step (Right arrow)"));
   ImGui::SameLine();
   if (ImGui::Button(">|")) step_to(s, static_cast<long>(steps) - 1);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Last step (End)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("Last step (End)"));
   ImGui::SameLine();
   int st = static_cast<int>(s.step);
-  char label[48];
-  std::snprintf(label, sizeof label, "step %d of 0-%d", st, steps ? static_cast<int>(steps) - 1 : 0);
+  // A slider's format is printf'd by ImGui: a '%' of the translation would need doubling (it has none).
+  const std::string label = strf(_("step %d of 0-%d"), st, steps ? static_cast<int>(steps) - 1 : 0);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  if (ImGui::SliderInt("##step", &st, 0, steps ? static_cast<int>(steps) - 1 : 0, label) && steps) step_to(s, st);
+  if (ImGui::SliderInt("##step", &st, 0, steps ? static_cast<int>(steps) - 1 : 0, label.c_str()) && steps) {
+    step_to(s, st);
+  }
   note_widget("step/slider");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("The timeline: one step per barrier epoch (between two __syncthreads() or __syncwarp()\n"
-                      "barriers, or a warp shuffle). Drag to scrub.");
+    ImGui::SetTooltip("%s", _("The timeline: one step per barrier epoch (between two __syncthreads() or __syncwarp()\n"
+                              "barriers, or a warp shuffle). Drag to scrub."));
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::SliderFloat("##speed", &s.speed, kMinSpeed, kMaxSpeed, "%.1f/s", ImGuiSliderFlags_Logarithmic);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play speed: steps per second (] faster, [ slower)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("Play speed: steps per second (] faster, [ slower)"));
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
@@ -136,7 +149,7 @@ void StepBar::drawContent(AppState& s) {
   ImGui::EndGroup();
   if (!s.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.35f, 1));
-    ImGui::TextWrapped("Error: %s", s.error.c_str());
+    ImGui::TextWrapped(_("Error: %s"), s.error.c_str());
     ImGui::PopStyleColor();
     note_widget("step/error");
   }

@@ -71,7 +71,11 @@ bool load_font(float scale, i18n::Lang lang, ImVector<ImWchar>* ranges) {
   cjk.MergeMode = true;
   cjk.FontNo = kCjkFaceSc;
   cjk.OversampleH = 1;  // the atlas stays small: CJK strokes gain little from horizontal oversampling
-  return io.Fonts->AddFontFromFileTTF(kCjkFont, (loaded ? 17.0f : 13.0f) * scale, &cjk, ranges->Data) != nullptr;
+  // Hanzi at DejaVu's pixel size look a size smaller than its Latin letters (DejaVu's large x-height): one size up,
+  // lowered a little so both sit on one baseline within DejaVu's line height.
+  const float px = (loaded ? 17.0f : 13.0f) * scale;
+  cjk.GlyphOffset = ImVec2(0, 0.06f * px);
+  return io.Fonts->AddFontFromFileTTF(kCjkFont, px * 1.12f, &cjk, ranges->Data) != nullptr;
 }
 
 // Dark (default) or high-contrast: black ground, white text, bright borders and a yellow focus.
@@ -112,6 +116,9 @@ bool Theme::update(const AppState& s) {
   ImGui::GetIO().Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
+  // The texture is on the GPU now: free the font files (Noto Sans CJK is a 19 MB collection). The pixels stay:
+  // freeing them too (ClearTexData) garbled every glyph on the next frame.
+  ImGui::GetIO().Fonts->ClearInputData();
   apply_theme(s.high_contrast, content_scale_ * s.ui_scale);
   return font_ok;
 }

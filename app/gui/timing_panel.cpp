@@ -48,44 +48,49 @@ std::string short_kernel_name(const KernelInfo& k) {
 
 void TimingPanel::drawContent(AppState& s) {
   if (s.timings.empty() && !s.have_device && !s.recorded()) {
-    ImGui::TextWrapped("Timings need a CUDA GPU or a recorded session (File > Open).");
+    ImGui::TextWrapped("%s", _("Timings need a CUDA GPU or a recorded session (File > Open)."));
     return;
   }
   if (s.recorded() && !s.multigpu_shown()) {  // (the multigpu tab has its own header: GPUs, link, NCCL, date)
     const SessionMeta& m = s.session->meta;
-    ImGui::TextWrapped("RECORDED on %s, %s; N = %llu int32 (%s)", m.gpu.c_str(), m.date.c_str(),
+    ImGui::TextWrapped(_("RECORDED on %s, %s; N = %llu int32 (%s)"), m.gpu.c_str(), m.date.c_str(),
                        static_cast<unsigned long long>(m.n), m.pattern.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Timing method: %s", m.method.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(_("Timing method: %s"), m.method.c_str());
   } else if (!s.recorded()) {
-    ImGui::TextWrapped("Live on %s; N = %llu int32 (%s)", s.device.name.c_str(), static_cast<unsigned long long>(s.n),
+    ImGui::TextWrapped(_("Live on %s; N = %llu int32 (%s)"), s.device.name.c_str(), static_cast<unsigned long long>(s.n),
                        to_string(s.pattern));
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Timing method: %s",
+      ImGui::SetTooltip(_("Timing method: %s"),
                         timing_method(kGuiSamples, kTimingWarmups, s.device.l2_bytes).c_str());
     }
   }
   if (ImGui::BeginTabBar("##timingtabs")) {
     struct Tab {
-      const char* name;
+      const char* name;  // N_: translated where drawn
+      const char* id;    // the tab's ImGui identity, the same in every language
       TimingTab tab;
       void (TimingPanel::*draw)(AppState&);
     };
-    static const Tab kTabs[] = {{"table", TimingTab::Table, &TimingPanel::drawTable},
-                                {"Live", TimingTab::Live, &TimingPanel::drawLive},
-                                {"vs block size", TimingTab::BlockSize, &TimingPanel::drawBlockSize},
-                                {"vs N", TimingTab::Sweep, &TimingPanel::drawSweep},
-                                {"bits", TimingTab::Bits, &TimingPanel::drawBits},
-                                {"multigpu", TimingTab::MultiGpu, &TimingPanel::drawMultiGpu}};
+    static const Tab kTabs[] = {{N_("table"), "###table", TimingTab::Table, &TimingPanel::drawTable},
+                                {N_("Live"), "###Live", TimingTab::Live, &TimingPanel::drawLive},
+                                {N_("vs block size"), "###vs block size", TimingTab::BlockSize, &TimingPanel::drawBlockSize},
+                                {N_("vs N"), "###vs N", TimingTab::Sweep, &TimingPanel::drawSweep},
+                                {N_("bits"), "###bits", TimingTab::Bits, &TimingPanel::drawBits},
+                                {N_("multigpu"), "###multigpu", TimingTab::MultiGpu, &TimingPanel::drawMultiGpu}};
     for (const Tab& t : kTabs) {
       const ImGuiTabItemFlags f = !tab_applied_ && s.timing_tab == t.tab ? ImGuiTabItemFlags_SetSelected : 0;
       // The table is the track's: "Harris table", "Lecture table".
-      std::string label = t.name;
+      std::string label = std::string(_(t.name)) + t.id;
+      std::string english = t.name;
       if (t.tab == TimingTab::Table) {
-        label = track_of(s.a.kernel).id;
-        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
-        label += " table###table";
+        std::string track = track_of(s.a.kernel).id;
+        track[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(track[0])));
+        label = strf(_("%s table"), track.c_str()) + t.id;
+        english = track + " table";
       }
-      if (ImGui::BeginTabItem(label.c_str(), nullptr, f)) {
+      const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, f);
+      hover_english(english.c_str());
+      if (open) {
         if (tab_applied_) s.timing_tab = t.tab;
         (this->*t.draw)(s);
         ImGui::EndTabItem();
@@ -128,27 +133,28 @@ void yours_rows(const AppState& s, unsigned bs, double peak, int cols, double fi
   if (s.shows_yours(0)) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(color::kPurple, 0.35f));
   const bool wrong = y.wrong_sum.count(bs) > 0;
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(wrong ? color::kVermillion : color::kYours), "%s%s%s", y.name.c_str(),
-                     y.stale ? " (stale)" : "", wrong ? " WRONG" : "");
+                     y.stale ? _(" (stale)") : "", wrong ? _(" WRONG") : "");
   note_widget("table/yours");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Your kernel (%s), timed in its own run%s%s.", y.path.empty() ? y.session.c_str() : y.path.c_str(),
-                      y.n ? (" at N = " + std::to_string(y.n)).c_str() : "",
-                      y.stale ? "; the file has changed since (stale)" : "");
+    const std::string at_n = y.n ? strf(_(" at N = %llu"), static_cast<unsigned long long>(y.n)) : std::string();
+    ImGui::SetTooltip(_("Your kernel (%s), timed in its own run%s%s."), y.path.empty() ? y.session.c_str() : y.path.c_str(),
+                      at_n.c_str(), y.stale ? _("; the file has changed since (stale)") : "");
   }
   if (!t) {
     ImGui::TableNextColumn();
     ImGui::TextDisabled("-");
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("%s", !y.takes(bs)          ? "Its launch shape does not take this block size."
-                              : !s.have_device && y.session.empty() ? "Timing your kernel needs a CUDA GPU."
-                                                                    : "Not timed at this block size yet.");
+      ImGui::SetTooltip("%s", !y.takes(bs)          ? _("Its launch shape does not take this block size.")
+                              : !s.have_device && y.session.empty() ? _("Timing your kernel needs a CUDA GPU.")
+                                                                    : _("Not timed at this block size yet."));
     }
     rest(2);
   } else {
     ImGui::TableNextColumn();
     ImGui::Text("%.4f", t->median_ms);
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("median %.4f ms, min %.4f, max %.4f, %d samples", t->median_ms, t->min_ms, t->max_ms, t->samples);
+      ImGui::SetTooltip(_("median %.4f ms, min %.4f, max %.4f, %d samples"), t->median_ms, t->min_ms, t->max_ms,
+                        t->samples);
     }
     ImGui::TableNextColumn();
     if (t->launches) ImGui::Text("%u", t->launches);
@@ -163,8 +169,8 @@ void yours_rows(const AppState& s, unsigned bs, double peak, int cols, double fi
     if (same_n && first_ms > 0) ImGui::Text("%.2fx", first_ms / t->median_ms);
     else ImGui::TextDisabled("-");
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(same_n ? "cumulative speedup: the track's first kernel's time / yours"
-                               : "Timed at another N than the table's kernels: no speedup.");
+      ImGui::SetTooltip("%s", same_n ? _("cumulative speedup: the track's first kernel's time / yours")
+                                     : _("Timed at another N than the table's kernels: no speedup."));
     }
     rest(7);
   }
@@ -175,8 +181,8 @@ void yours_rows(const AppState& s, unsigned bs, double peak, int cols, double fi
   ImGui::TextDisabled("cub::DeviceReduce::Sum");
   note_widget("table/cub");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("%s", y.cub_ms > 0 ? "CUB's sum, timed in your kernel's run: the time to beat."
-                                          : "CUB's sum on the same input: the time to beat.");
+    ImGui::SetTooltip("%s", y.cub_ms > 0 ? _("CUB's sum, timed in your kernel's run: the time to beat.")
+                                          : _("CUB's sum on the same input: the time to beat."));
   }
   ImGui::TableNextColumn();
   ImGui::Text("%.4f", cub_ms);
@@ -199,8 +205,8 @@ void TimingPanel::drawTable(AppState& s) {
   const TrackInfo& track = track_of(s.a.kernel);
   const std::vector<KernelId> kernels = track_kernels(track.id);
   const bool has_source = track.source_n > 0;
-  ImGui::TextDisabled("%s, %u threads per block", track.id, bs);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nSource: %s", track.title, track.source);
+  ImGui::TextDisabled(_("%s, %u threads per block"), track.id, bs);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip(_("%s\nSource: %s"), i18n::tr(track.title), i18n::tr(track.source));
   // The source's profiler metrics (the book's nvprof names), measured by Nsight Compute and stored
   // in the open session (`reducescope profile`): one column each when the session has any here.
   std::vector<const ProfilerMetric*> metric_cols;
@@ -231,37 +237,44 @@ void TimingPanel::drawTable(AppState& s) {
   if (ImGui::BeginTable("##harris", cols,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX, outer)) {
     ImGui::TableSetupScrollFreeze(1, 0);
-    ImGui::TableSetupColumn("kernel");
+    // The heads (English msgids; nullptr: a unit or a symbol, the same in every language), then the source's
+    // nvprof metric names, which stay as the book prints them.
+    std::vector<const char*> heads = {N_("kernel"), nullptr, nullptr, nullptr,
+                                      /* xgettext:no-c-format */ N_("% peak"), N_("step"), N_("cumul.")};
+    if (has_source) {
+      heads.push_back(N_("source us"));
+      heads.push_back(N_("src cum."));
+    }
+    ImGui::TableSetupColumn(_(heads[0]));
     ImGui::TableSetupColumn("ms");
     ImGui::TableSetupColumn("L");
     ImGui::TableSetupColumn("GB/s");
-    ImGui::TableSetupColumn("% peak");
-    ImGui::TableSetupColumn("step");
-    ImGui::TableSetupColumn("cumul.");
-    if (has_source) {
-      ImGui::TableSetupColumn("source us");
-      ImGui::TableSetupColumn("src cum.");
-    }
+    for (size_t c = 4; c < heads.size(); ++c) ImGui::TableSetupColumn(_(heads[c]));
     for (const ProfilerMetric* m : metric_cols) ImGui::TableSetupColumn(m->name);
-    // The headers one by one (ImGui's TableHeadersRow, unrolled), so the short "L" can explain itself.
+    // The headers one by one (ImGui's TableHeadersRow, unrolled), so the short "L" can explain itself (and a
+    // translated head shows its English).
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int c = 0; c < cols; ++c) {
       if (!ImGui::TableSetColumnIndex(c)) continue;
       ImGui::TableHeader(ImGui::TableGetColumnName(c));
-      if (c == 2 && ImGui::IsItemHovered()) ImGui::SetTooltip("L: kernel launches in one reduction");
+      if (c == 2 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("L: kernel launches in one reduction"));
+      if (static_cast<size_t>(c) < heads.size() && heads[static_cast<size_t>(c)]) hover_english(heads[static_cast<size_t>(c)]);
     }
     auto source_tip = [&] {
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("The time %s reports on %s at N = %llu; src cum. = its speedup over its first GPU\n"
-                          "kernel. Compare ratios, not times: the GPU and N differ.",
-                          track.source, track.source_gpu, static_cast<unsigned long long>(track.source_n));
+        ImGui::SetTooltip(_("The time %s reports on %s at N = %llu; src cum. = its speedup over its first GPU\n"
+                            "kernel. Compare ratios, not times: the GPU and N differ."),
+                          i18n::tr(track.source), i18n::tr(track.source_gpu),
+                          static_cast<unsigned long long>(track.source_n));
       }
     };
     if (has_source && track.cpu_name[0]) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextDisabled("%s (CPU)", track.cpu_name);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("The source's CPU loop; the window does not time it (`reducescope bench` does).");
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s", _("The source's CPU loop; the window does not time it (`reducescope bench` does)."));
+      }
       for (int c = 1; c < 7; ++c) {
         ImGui::TableNextColumn();
         ImGui::TextDisabled("-");
@@ -282,27 +295,31 @@ void TimingPanel::drawTable(AppState& s) {
         ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(color::kPurple, 0.35f));
       }
       if (s.wrong_sum.count({k.id, bs})) {
-        ImGui::TextColored(ImVec4(1, 0.35f, 0.25f, 1), "%s WRONG", k.name);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Its sum did not match the CPU reference: the time is not meaningful.");
+        ImGui::TextColored(ImVec4(1, 0.35f, 0.25f, 1), _("%s WRONG"), k.name);
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("%s", _("Its sum did not match the CPU reference: the time is not meaningful."));
+        }
       } else {
         ImGui::TextUnformatted(k.name);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.title);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr(k.title));
       }
       if (!t) {
         ImGui::TableNextColumn();
         if (auto why = block_size_problem(k.id, bs)) {
-          ImGui::TextDisabled("n/a");
+          ImGui::TextDisabled("%s", _("n/a"));
           if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why->c_str());
         } else {
           ImGui::TextDisabled(s.busy ? "..." : "-");
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip(s.busy ? "not measured yet" : "no timing at this block size");
+          if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("%s", s.busy ? _("not measured yet") : _("no timing at this block size"));
+          }
         }
         for (int c = 2; c < 7; ++c) ImGui::TableNextColumn();
       } else {
         ImGui::TableNextColumn();
         ImGui::Text("%.4f", t->median_ms);
         if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("median %.4f ms, min %.4f, max %.4f, %d samples", t->median_ms, t->min_ms, t->max_ms,
+          ImGui::SetTooltip(_("median %.4f ms, min %.4f, max %.4f, %d samples"), t->median_ms, t->min_ms, t->max_ms,
                             t->samples);
         }
         // Launches: what the end-to-end time includes besides the kernels' work (docs/tracks.md, "The timing
@@ -314,35 +331,43 @@ void TimingPanel::drawTable(AppState& s) {
         else ImGui::TextDisabled("?");
         if (ImGui::IsItemHovered()) {
           if (launches) {
-            ImGui::SetTooltip("%u kernel launch%s per reduction (%s)%s.\nThe time includes every launch and the "
-                              "gaps between them: a few microseconds each,\nwhich is most of the time at small N.",
-                              launches, launches == 1 ? "" : "es", to_string(k.finish),
-                              k.finish == Finish::GlobalAtomic ? ", after a memset of the accumulator, timed too" : "");
+            // One message for one launch, one for several (the English plural; Chinese has one form).
+            ImGui::SetTooltip(launches == 1 ? _("%u kernel launch per reduction (%s)%s.\nThe time includes every launch "
+                                                "and the gaps between them: a few microseconds each,\nwhich is most of "
+                                                "the time at small N.")
+                                            : _("%u kernel launches per reduction (%s)%s.\nThe time includes every "
+                                                "launch and the gaps between them: a few microseconds each,\nwhich is "
+                                                "most of the time at small N."),
+                              launches, i18n::tr(to_string(k.finish)),
+                              k.finish == Finish::GlobalAtomic ? _(", after a memset of the accumulator, timed too") : "");
           } else {
-            ImGui::SetTooltip("Not stored: the session was recorded before launch counts were (reducescope sweep adds "
-                              "them from bench rows).");
+            ImGui::SetTooltip("%s", _("Not stored: the session was recorded before launch counts were (reducescope "
+                                      "sweep adds them from bench rows)."));
           }
         }
         ImGui::TableNextColumn();
         ImGui::Text("%.0f", t->gbps);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("effective bandwidth: N x 4 bytes read / median time");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("effective bandwidth: N x 4 bytes read / median time"));
         ImGui::TableNextColumn();
         ImGui::Text("%.1f%%", peak > 0 ? 100 * t->gbps / peak : 0);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("of the theoretical peak, %.0f GB/s (2 x memory clock x bus width)", peak);
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip(_("of the theoretical peak, %.0f GB/s (2 x memory clock x bus width)"), peak);
+        }
         ImGui::TableNextColumn();
         if (sp.step > 0) ImGui::Text("%.2fx", sp.step);
         else ImGui::TextDisabled("-");
         if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip(sp.step > 0 ? "step speedup: time of the nearest kernel above that computes the same "
-                                          "thing (%s) / this kernel's time"
-                                        : "no kernel above computes the same thing (%s): no step speedup",
-                            to_string(k.op));
+          ImGui::SetTooltip(sp.step > 0 ? _("step speedup: time of the nearest kernel above that computes the same "
+                                            "thing (%s) / this kernel's time")
+                                        : _("no kernel above computes the same thing (%s): no step speedup"),
+                            i18n::tr(to_string(k.op)));
         }
         ImGui::TableNextColumn();
         ImGui::Text("%.2fx", sp.cumulative);
         if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("cumulative speedup: time of the track's first kernel that computes the same thing (%s) / "
-                            "this one's", to_string(k.op));
+          ImGui::SetTooltip(_("cumulative speedup: time of the track's first kernel that computes the same thing (%s) / "
+                              "this one's"),
+                            i18n::tr(to_string(k.op)));
         }
       }
       if (has_source) {
@@ -365,7 +390,8 @@ void TimingPanel::drawTable(AppState& s) {
         }
         ImGui::TextUnformatted(metric_text(*v).c_str());
         if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("%s: %s\nNsight Compute: %s = %.6g %s\nmeasured on %s (reducescope profile)", m->name, m->what,
+          ImGui::SetTooltip(_("%s: %s\nNsight Compute: %s = %.6g %s\nmeasured on %s (reducescope profile)"), m->name,
+                            i18n::tr(m->what),
                             v->ncu_metric.c_str(), v->value, v->unit.c_str(), s.session->meta.gpu.c_str());
         }
       }
@@ -402,8 +428,8 @@ void TimingPanel::drawTable(AppState& s) {
   if (!metric_cols.empty()) {
     const KernelInfo& sel = kernel_info(s.a.kernel);
     const KernelInfo& base = kernel_info(kernels.front());
-    ImGui::TextDisabled("Nsight Compute on %s, %s at %u threads (the book's nvprof names):", s.session->meta.gpu.c_str(),
-                        sel.name, bs);
+    ImGui::TextDisabled(_("Nsight Compute on %s, %s at %u threads (the book's nvprof names):"),
+                        s.session->meta.gpu.c_str(), sel.name, bs);
     for (const ProfilerMetric* m : metric_cols) {
       const SessionMetric* v = s.session->find_metric(sel.name, bs, m->name);
       const SessionMetric* b = s.session->find_metric(base.name, bs, m->name);
@@ -413,27 +439,25 @@ void TimingPanel::drawTable(AppState& s) {
         ImGui::SameLine();
         ImGui::TextDisabled("(%s: %s)", base.name, metric_text(*b).c_str());
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nNsight Compute: %s", m->what, v->ncu_metric.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nNsight Compute: %s", i18n::tr(m->what), v->ncu_metric.c_str());
     }
   }
-  char title[96];
-  std::snprintf(title, sizeof title, "median time, %s, %u threads per block", track.id, bs);
-  if (plot::BeginBarChart("##times", title, "ms")) {
+  const std::string title = strf(_("median time, %s, %u threads per block"), track.id, bs);
+  if (plot::BeginBarChart("##times", title.c_str(), "ms")) {
     for (KernelId kid : kernels) {
       const KernelInfo& k = kernel_info(kid);
       const Timing* t = s.timing(k.id, bs);
       if (!t) continue;
-      char tip[256];
-      std::snprintf(tip, sizeof tip, "%s at %u threads: %.4f ms (min %.4f, max %.4f)\n%.0f GB/s, %.1f%% of peak",
-                    k.name, bs, t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak);
-      plot::Bar(k.name, t->median_ms, k.id == s.a.kernel && !s.shows_yours(0) ? color::kPurple : color::kBlue, tip,
-                short_kernel_name(k).c_str());
+      const std::string tip = strf(_("%s at %u threads: %.4f ms (min %.4f, max %.4f)\n%.0f GB/s, %.1f%% of peak"),
+                                   k.name, bs, t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak);
+      plot::Bar(k.name, t->median_ms, k.id == s.a.kernel && !s.shows_yours(0) ? color::kPurple : color::kBlue,
+                tip.c_str(), short_kernel_name(k).c_str());
     }
     if (auto it = s.yours.timings.find(bs); it != s.yours.timings.end()) {  // the user's kernel, in its own colour
-      char tip[256];
-      std::snprintf(tip, sizeof tip, "%s (yours) at %u threads: %.4f ms, %.0f GB/s%s", s.yours.name.c_str(), bs,
-                    it->second.median_ms, it->second.gbps, s.yours.n == s.n ? "" : " (timed at another N)");
-      plot::Bar(s.yours.name.c_str(), it->second.median_ms, color::kYours, tip, "yours");
+      const std::string tip = strf(_("%s (yours) at %u threads: %.4f ms, %.0f GB/s%s"), s.yours.name.c_str(), bs,
+                                   it->second.median_ms, it->second.gbps,
+                                   s.yours.n == s.n ? "" : _(" (timed at another N)"));
+      plot::Bar(s.yours.name.c_str(), it->second.median_ms, color::kYours, tip.c_str(), _("yours"));
     }
     plot::EndBarChart();
   }
@@ -443,12 +467,12 @@ void TimingPanel::drawTable(AppState& s) {
 // kernel/block-size pair is its own coloured series, so a toggle shows at once.
 void TimingPanel::drawLive(AppState& s) {
   if (s.recorded() || !s.have_device) {
-    ImGui::TextWrapped("The live plot needs a CUDA GPU: it shows each launch's time while the GPU re-runs the "
-                       "selected kernel. A recording keeps medians only (see the other tabs).");
+    ImGui::TextWrapped("%s", _("The live plot needs a CUDA GPU: it shows each launch's time while the GPU re-runs the "
+                             "selected kernel. A recording keeps medians only (see the other tabs)."));
     return;
   }
-  ImGui::TextWrapped("Each point: one whole reduction (L2 flushed first), timed with CUDA events. Change the kernel "
-                     "or block size and watch the line move.");
+  ImGui::TextWrapped("%s", _("Each point: one whole reduction (L2 flushed first), timed with CUDA events. Change the "
+                           "kernel or block size and watch the line move."));
   std::map<std::pair<KernelId, unsigned>, std::pair<std::vector<double>, std::vector<double>>> series;
   const double now = s.live.empty() ? 0 : s.live.back().t;
   for (const LiveSample& l : s.live) {
@@ -465,10 +489,10 @@ void TimingPanel::drawLive(AppState& s) {
     yours[l.block_size].second.push_back(l.ms);
   }
   if (!yours.empty() && s.shows_yours(0)) {
-    ImGui::TextWrapped("%s: one point per save (the median of its %d timed runs in the worker).", y.name.c_str(),
+    ImGui::TextWrapped(_("%s: one point per save (the median of its %d timed runs in the worker)."), y.name.c_str(),
                        kYoursSamples);
   }
-  if (plot::BeginPlot("##live", "time per launch", "seconds ago", "ms", ImVec2(0, 0), plot::PlotFlags_NoMarkers)) {
+  if (plot::BeginPlot("##live", _("time per launch"), _("seconds ago"), "ms", ImVec2(0, 0), plot::PlotFlags_NoMarkers)) {
     for (auto& [key, xy] : series) {
       char label[48];
       std::snprintf(label, sizeof label, "%s @%u", kernel_info(key.first).name, key.second);
@@ -476,7 +500,7 @@ void TimingPanel::drawLive(AppState& s) {
       plot::Line(label, xy.first.data(), xy.second.data(), static_cast<int>(xy.first.size()), kernel_color(key.first));
     }
     for (auto& [bs, xy] : yours) {
-      const std::string label = y.name + " @" + std::to_string(bs) + " (per save)";
+      const std::string label = y.name + " @" + std::to_string(bs) + _(" (per save)");
       plot::Line(label.c_str(), xy.first.data(), xy.second.data(), static_cast<int>(xy.first.size()), color::kYours,
                  plot::LineFlags_Markers);
     }
@@ -487,25 +511,27 @@ void TimingPanel::drawLive(AppState& s) {
 // Median time and effective bandwidth against block size, one line per kernel. The time axis is
 // logarithmic unless "log time axis" is off: from zero, the fast kernels' lines crowd at the bottom.
 void TimingPanel::drawBlockSize(AppState& s) {
-  ImGui::Checkbox("log time axis", &log_time_);
+  ImGui::Checkbox(strf("%s###log time axis", _("log time axis")).c_str(), &log_time_);
   note_widget("bs/log-time");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("The time in decades (ticks at 1, 2 and 5 x 10^k ms), so that the fast kernels\n"
-                      "do not crowd together at the bottom; off: from zero.");
+    ImGui::SetTooltip("%s", _("The time in decades (ticks at 1, 2 and 5 x 10^k ms), so that the fast kernels\n"
+                              "do not crowd together at the bottom; off: from zero."));
   }
   // Both charts where each gets 8 lines of text; else the time alone, and T shows both, large.
   const bool both = ImGui::GetContentRegionAvail().y >= ImGui::GetTextLineHeightWithSpacing() * 16;
   if (!both) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(T: with bandwidth)");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("T shows the timing panel in place of the replay, with both charts.");
+    ImGui::TextDisabled("%s", _("(T: with bandwidth)"));
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s", _("T shows the timing panel in place of the replay, with both charts."));
+    }
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   for (int which = 0; which < (both ? 2 : 1); ++which) {
     const bool bw = which == 1;
     const int flags = plot::PlotFlags_LogX2 | (!bw && log_time_ ? plot::PlotFlags_LogY : 0);
-    const char* title = bw ? "effective bandwidth" : log_time_ ? "median time (log scale)" : "median time";
-    if (!plot::BeginPlot(bw ? "##bsbw" : "##bstime", title, "threads per block", bw ? "GB/s" : "ms",
+    const char* title = bw ? _("effective bandwidth") : log_time_ ? _("median time (log scale)") : _("median time");
+    if (!plot::BeginPlot(bw ? "##bsbw" : "##bstime", title, _("threads per block"), bw ? "GB/s" : "ms",
                          ImVec2(0, both ? avail.y * 0.5f - 4 : 0), flags)) {
       continue;
     }
@@ -530,8 +556,8 @@ void TimingPanel::drawBlockSize(AppState& s) {
       plot::Line(s.yours.name.c_str(), xs.data(), ys.data(), static_cast<int>(xs.size()), color::kYours);
     }
     if (bw) {
-      plot::HLine("theoretical peak", s.peak_gbps(), ImGui::GetColorU32(ImGuiCol_TextDisabled));
-      plot::HLine("copy ceiling (measured)", s.copy_gbps, ImGui::GetColorU32(ImGuiCol_Text));
+      plot::HLine(_("theoretical peak"), s.peak_gbps(), ImGui::GetColorU32(ImGuiCol_TextDisabled));
+      plot::HLine(_("copy ceiling (measured)"), s.copy_gbps, ImGui::GetColorU32(ImGuiCol_Text));
     } else if (s.cub_ms > 0) {
       plot::HLine("CUB DeviceReduce::Sum", s.cub_ms, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     }
@@ -548,19 +574,19 @@ void TimingPanel::drawBlockSize(AppState& s) {
 void TimingPanel::drawBits(AppState& s) {
   const SessionBits* v = s.session && !s.session->bits.empty() ? &s.session->bits : nullptr;
   if (!v) {
-    ImGui::TextWrapped("No bits view here: `reducescope bits --out SESSION` on a GPU runs every float32 sum at every "
-                       "block size and stores the distinct results. The bundled H100 session has one.");
+    ImGui::TextWrapped("%s", _("No bits view here: `reducescope bits --out SESSION` on a GPU runs every float32 sum at "
+                             "every block size and stores the distinct results. The bundled H100 session has one."));
     return;
   }
-  ImGui::TextWrapped("float32, N = %llu (%s), %u runs at each block size: distinct results; ulps from the exact sum "
-                     "rounded once (%s)",
+  ImGui::TextWrapped(_("float32, N = %llu (%s), %u runs at each block size: distinct results; ulps from the exact sum "
+                       "rounded once (%s)"),
                      static_cast<unsigned long long>(v->n), v->pattern.c_str(), v->runs,
                      format_value(v->exact_bits, DType::Float32).c_str());
   if (!ImGui::BeginTable("##bits", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("kernel");
-  ImGui::TableSetupColumn("patterns");
-  ImGui::TableSetupColumn("most frequent (ulps) x runs", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(_("kernel"));
+  ImGui::TableSetupColumn(_("patterns"));
+  ImGui::TableSetupColumn(_("most frequent (ulps) x runs"), ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   const std::string selected = kernel_info(s.a.kernel).name;
   for (size_t i = 0; i < v->rows.size();) {
@@ -590,7 +616,8 @@ void TimingPanel::drawBits(AppState& s) {
       const std::string why = float_sum_note(got, v->exact);
       ImGui::SameLine();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
-      ImGui::TextWrapped("WRONG%s%s", why.empty() ? "" : ": ", why.c_str());
+      if (why.empty()) ImGui::TextWrapped("%s", _("WRONG"));
+      else ImGui::TextWrapped(_("WRONG: %s"), why.c_str());
       ImGui::PopStyleColor();
       note_widget("bits/wrong/" + top.kernel);
     }
@@ -605,7 +632,7 @@ void TimingPanel::drawBits(AppState& s) {
         ImGui::Text("%s (%s) x%u%s%s", format_value(r.bits, DType::Float32).c_str(),
                     ulps_text(r.bits, v->exact_bits).c_str(), r.count, sizes.c_str(), sizes.empty() ? "" : "]");
       }
-      if (j - i > 12) ImGui::Text("... %zu more", j - i - 12);
+      if (j - i > 12) ImGui::Text(_("... %zu more"), j - i - 12);
       ImGui::EndTooltip();
     }
     i = j;
@@ -615,9 +642,9 @@ void TimingPanel::drawBits(AppState& s) {
 
 void TimingPanel::drawMultiGpu(AppState& s) {
   if (!s.session || s.session->multigpu.empty()) {
-    ImGui::TextWrapped("No multi-GPU recording here: `reducescope record --track multigpu --out SESSION` on a machine "
-                       "with 2 or more GPUs records one (NCCL's all-reduce, a hand ring and the naive way); with --add it "
-                       "goes into an existing session.");
+    ImGui::TextWrapped("%s", _("No multi-GPU recording here: `reducescope record --track multigpu --out SESSION` on a "
+                             "machine with 2 or more GPUs records one (NCCL's all-reduce, a hand ring and the naive "
+                             "way); with --add it goes into an existing session."));
     note_widget("multigpu/none");
     return;
   }
@@ -628,16 +655,16 @@ void TimingPanel::drawSweep(AppState& s) {
   const Sweep* sw = s.session && !s.session->sweep.empty() ? &s.session->sweep : nullptr;
   if (!sw) {
     ImGui::TextWrapped(
-        "No N sweep here. A sweep is `reducescope bench --csv` at several N (2^16 ... 2^30), stored into a session "
-        "with `reducescope sweep BENCH.csv ... --out SESSION`. The bundled H100 session has one: File > Open "
-        "assets/sessions/h100-tracks.rssession.");
+        "%s", _("No N sweep here. A sweep is `reducescope bench --csv` at several N (2^16 ... 2^30), stored into a "
+                "session with `reducescope sweep BENCH.csv ... --out SESSION`. The bundled H100 session has one: File > "
+                "Open assets/sessions/h100-tracks.rssession."));
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("RECORDED on %s: each track's fastest correct kernel over every block size, at each N",
+  ImGui::TextWrapped(_("RECORDED on %s: each track's fastest correct kernel over every block size, at each N"),
                      sw->gpu.c_str());
   ImGui::PopStyleColor();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Timing method: %s", sw->method.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip(_("Timing method: %s"), sw->method.c_str());
   const std::vector<std::string> series = sw->series();
   const std::vector<uint64_t> ns = sw->ns();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -648,8 +675,8 @@ void TimingPanel::drawSweep(AppState& s) {
   // A small panel (the right column at 1280x720) keeps the table, which carries the lesson, and leaves the
   // plot to the large-charts view.
   if (avail.y - table_h - line * 2 < line * 10) {
-    ImGui::TextDisabled("(T: the plot, in the large-charts view)");
-  } else if (plot::BeginPlot("##sweep", "effective bandwidth against N", "N", "GB/s", ImVec2(0, plot_h),
+    ImGui::TextDisabled("%s", _("(T: the plot, in the large-charts view)"));
+  } else if (plot::BeginPlot("##sweep", _("effective bandwidth against N"), "N", "GB/s", ImVec2(0, plot_h),
                       plot::PlotFlags_LogX2 | plot::PlotFlags_Pow2Labels)) {
     static constexpr ImU32 kColors[] = {color::kOrange, color::kSkyBlue, color::kGreen,     color::kBlue,
                                         color::kVermillion, color::kPurple, color::kYellow};
@@ -664,20 +691,22 @@ void TimingPanel::drawSweep(AppState& s) {
       const ImU32 c = name == kCubSeries    ? ImGui::GetColorU32(ImGuiCol_TextDisabled)
                       : name == kCopySeries ? ImGui::GetColorU32(ImGuiCol_Text)
                                             : kColors[track_index++ % std::size(kColors)];
-      plot::Line(name.c_str(), xs.data(), ys.data(), static_cast<int>(xs.size()), c);
+      // The copy's name is a sentence's words; CUB's and the tracks' are names.
+      plot::Line(name == kCopySeries ? _("device-to-device copy") : name.c_str(), xs.data(), ys.data(),
+                 static_cast<int>(xs.size()), c);
     }
-    if (sw->peak_gbps > 0) plot::HLine("theoretical peak", sw->peak_gbps, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    if (sw->peak_gbps > 0) plot::HLine(_("theoretical peak"), sw->peak_gbps, ImGui::GetColorU32(ImGuiCol_TextDisabled));
     plot::EndPlot();
   }
   const std::string track = track_of(s.a.kernel).id;
-  ImGui::Text("%s against CUB at each N", track.c_str());
+  ImGui::Text(_("%s against CUB at each N"), track.c_str());
   if (ImGui::BeginTable("##sweeptable", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX)) {
     ImGui::TableSetupColumn("N");
     ImGui::TableSetupColumn("CUB GB/s");
-    ImGui::TableSetupColumn("fastest kernel (threads)");
+    ImGui::TableSetupColumn(_("fastest kernel (threads)"));
     ImGui::TableSetupColumn("GB/s");
-    ImGui::TableSetupColumn("vs CUB");
-    ImGui::TableSetupColumn("launches");
+    ImGui::TableSetupColumn(_("vs CUB"));
+    ImGui::TableSetupColumn(_("launches"));
     ImGui::TableHeadersRow();
     for (uint64_t n : ns) {
       const SweepPoint* cub = sw->find(kCubSeries, n);
@@ -685,17 +714,17 @@ void TimingPanel::drawSweep(AppState& s) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::Text("2^%d", static_cast<int>(std::bit_width(n)) - 1);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%llu int32 elements", static_cast<unsigned long long>(n));
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip(_("%llu int32 elements"), static_cast<unsigned long long>(n));
       ImGui::TableNextColumn();
       if (cub) ImGui::Text("%.0f", cub->gbps);
       else ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
       if (!p) {
-        ImGui::TextDisabled("not measured");
+        ImGui::TextDisabled("%s", _("not measured"));
         continue;
       }
       ImGui::Text("%s (%u)", p->kernel.c_str(), p->block_size);
-      if (ImGui::IsItemHovered() && p->median_ms > 0) ImGui::SetTooltip("median %.4f ms", p->median_ms);
+      if (ImGui::IsItemHovered() && p->median_ms > 0) ImGui::SetTooltip(_("median %.4f ms"), p->median_ms);
       ImGui::TableNextColumn();
       ImGui::Text("%.0f", p->gbps);
       ImGui::TableNextColumn();
@@ -703,7 +732,7 @@ void TimingPanel::drawSweep(AppState& s) {
         const double r = p->gbps / cub->gbps;
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(r >= 1.0 ? color::kGreen : ImGui::GetColorU32(ImGuiCol_Text)),
                            "%.2fx", r);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("CUB's time / this kernel's time, measured in the same run");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("CUB's time / this kernel's time, measured in the same run"));
       } else {
         ImGui::TextDisabled("-");
       }

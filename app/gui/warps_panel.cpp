@@ -8,7 +8,16 @@
 
 namespace rs::gui {
 
+
 namespace {
+
+// A row's label ("warp 7", or "w7" where narrow) and its flag ("DIVERGED 100%", " 100%", or "100%" where narrow), in
+// the window's language: the grid is measured with the same words it draws.
+std::string warp_label(bool compact, int w) { return compact ? strf("w%d", w) : strf(_("warp %d"), w); }
+std::string warp_flag(bool compact, bool diverged, double percent) {
+  if (compact) return strf("%3.0f%%", percent);
+  return diverged ? strf(_("DIVERGED %3.0f%%"), percent) : strf(" %3.0f%%", percent);
+}
 
 // The grid's geometry in a window `width` wide: row labels ("warp 7", or "w7" where narrow), 32 lane
 // cells, then each warp's flag ("DIVERGED 100%", or "100%" where narrow, vermillion when diverged).
@@ -20,10 +29,11 @@ struct WarpGrid {
 };
 WarpGrid warp_grid(float width) {
   WarpGrid g;
-  const float full = ImGui::CalcTextSize("warp 31").x + 8 + ImGui::CalcTextSize("DIVERGED 100%").x + 12;
+  const float full = ImGui::CalcTextSize(warp_label(false, 31).c_str()).x + 8 +
+                     ImGui::CalcTextSize(warp_flag(false, true, 100).c_str()).x + 12;
   g.compact = (width - full) / kWarpSize < 8;
-  g.label_w = ImGui::CalcTextSize(g.compact ? "w31" : "warp 31").x + 8;
-  g.flag_w = ImGui::CalcTextSize(g.compact ? "100%" : "DIVERGED 100%").x + 12;
+  g.label_w = ImGui::CalcTextSize(warp_label(g.compact, 31).c_str()).x + 8;
+  g.flag_w = ImGui::CalcTextSize(warp_flag(g.compact, true, 100).c_str()).x + 12;
   g.cell_w = std::clamp((width - g.label_w - g.flag_w) / kWarpSize, 3.0f, 40.0f);
   g.row_h = std::min(std::max(g.cell_w, ImGui::GetTextLineHeight() + 2), 40.0f);
   return g;
@@ -62,27 +72,29 @@ void WarpsPanel::drawContent(AppState& s) {
   if (!st) return;
   const Replay& r = v.trace->replay;
   if (!r.has_shared() && !r.has_lane_work() && !r.has_atomics() && !r.has_global()) {
-    ImGui::TextWrapped("%s: the trace holds no warp instruction, only barriers.", v.trace->trace.meta.kernel.c_str());
+    ImGui::TextWrapped(_("%s: the trace holds no warp instruction, only barriers."), v.trace->trace.meta.kernel.c_str());
     return;
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  legend({{color::kGreen, "useful",
-           "The lane made every warp instruction its warp made this step: shared or global loads and stores,\n"
-           "shuffles, atomics."},
-          {color::kGreen, "in some",
-           "The lane made some of its warp's instructions this step and sat out others (masked off):\n"
-           "for example the last iterations of a loop that other lanes of the warp still run.",
-           color::kCell},
-          {color::kYellow, "active, idle",
-           "In the warp's active mask (__activemask()) but made no instruction the trace records: the lane ran the\n"
-           "instruction predicated off. The compiler often predicates a short `if` instead of branching."},
-          {color::kCell, "inactive", "Not in the active mask: the warp diverged and this lane waited."},
-          {color::kEmpty, "exited", "The thread has finished the kernel."}});
+  legend({tr_entry(color::kGreen, N_("useful"),
+                   N_("The lane made every warp instruction its warp made this step: shared or global loads and stores,\n"
+                      "shuffles, atomics.")),
+          tr_entry(color::kGreen, N_("in some"),
+                   N_("The lane made some of its warp's instructions this step and sat out others (masked off):\n"
+                      "for example the last iterations of a loop that other lanes of the warp still run."),
+                   color::kCell),
+          tr_entry(color::kYellow, N_("active, idle"),
+                   N_("In the warp's active mask (__activemask()) but made no instruction the trace records: the lane ran the\n"
+                      "instruction predicated off. The compiler often predicates a short `if` instead of branching.")),
+          tr_entry(color::kCell, N_("inactive"), N_("Not in the active mask: the warp diverged and this lane waited.")),
+          tr_entry(color::kEmpty, N_("exited"), N_("The thread has finished the kernel."))});
   const int warps = static_cast<int>(st->warps.size());
   const std::vector<int> rows = shown_warps(*st);
   ImVec2 avail = ImGui::GetContentRegionAvail();
   const WarpGrid grid = warp_grid(avail.x);
-  ImGui::Text("Active warps: %d of %d", st->active_warps(), warps);
+  static const char* const kActive = N_("Active warps: %d of %d");
+  ImGui::Text(_(kActive), st->active_warps(), warps);
+  hover_english(strf(kActive, st->active_warps(), warps).c_str());
   // The warps that made no instruction this step, in one line instead of rows.
   if (static_cast<int>(rows.size()) < warps) {
     std::string idle, gone;
@@ -98,12 +110,15 @@ void WarpsPanel::drawContent(AppState& s) {
       out += (out.empty() ? "" : ", ") + std::to_string(w) + (e > w ? "-" + std::to_string(e) : "");
       w = e + 1;
     }
+    auto many = [](const std::string& list) { return list.find_first_of(",-") != std::string::npos; };
     std::string line;
-    if (!idle.empty()) line = "warp" + std::string(idle.find_first_of(",-") != std::string::npos ? "s " : " ") + idle +
-                              ": no instruction this step";
+    if (!idle.empty()) {
+      line = strf(many(idle) ? _("warps %s: no instruction this step") : _("warp %s: no instruction this step"),
+                  idle.c_str());
+    }
     if (!gone.empty()) {
-      line += (line.empty() ? "" : "; ") + std::string(gone.find_first_of(",-") != std::string::npos ? "warps " : "warp ") +
-              gone + ": exited";
+      const std::string exited = strf(many(gone) ? _("warps %s: exited") : _("warp %s: exited"), gone.c_str());
+      line = line.empty() ? exited : strf(_("%s; %s"), line.c_str(), exited.c_str());
     }
     ImGui::TextDisabled("%s", line.c_str());
   }
@@ -123,16 +138,15 @@ void WarpsPanel::drawContent(AppState& s) {
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   int hw = -1, hl = -1;
-  char buf[64];
   int label_every = 1;
   while (label_every * cell < th * 0.8f && label_every < n_rows) label_every *= 2;
   for (int row = 0; row < n_rows; ++row) {
     const int w = rows[static_cast<size_t>(row)];
     const WarpStep& ws = st->warps[w];
     float y = o.y + row * cell;
-    std::snprintf(buf, sizeof buf, grid.compact ? "w%d" : "warp %d", w);
     if (row % label_every == 0) {
-      dl->AddText(ImVec2(o.x, y + (label_every == 1 ? (cell - th) / 2 : 0)), ws.active() ? text : dim, buf);
+      dl->AddText(ImVec2(o.x, y + (label_every == 1 ? (cell - th) / 2 : 0)), ws.active() ? text : dim,
+                  warp_label(grid.compact, w).c_str());
     }
     for (int l = 0; l < kWarpSize; ++l) {
       const uint32_t bit = 1u << l;
@@ -149,9 +163,8 @@ void WarpsPanel::drawContent(AppState& s) {
     }
     const float fx = o.x + label_w + kWarpSize * cw + 6;
     if (row_text) {
-      if (grid.compact) std::snprintf(buf, sizeof buf, "%3.0f%%", 100.0 * ws.efficiency);
-      else std::snprintf(buf, sizeof buf, "%s %3.0f%%", ws.diverged ? "DIVERGED" : "", 100.0 * ws.efficiency);
-      dl->AddText(ImVec2(fx, y + (cell - th) / 2), ws.diverged ? color::kVermillion : text, buf);
+      dl->AddText(ImVec2(fx, y + (cell - th) / 2), ws.diverged ? color::kVermillion : text,
+                  warp_flag(grid.compact, ws.diverged, 100.0 * ws.efficiency).c_str());
     } else if (ws.diverged) {  // rows too short for text: a marker, explained below
       dl->AddRectFilled(ImVec2(fx, y + 1), ImVec2(fx + std::min(cell * 2, grid.flag_w - 12), y + cell - 1),
                         color::kVermillion);
@@ -161,42 +174,45 @@ void WarpsPanel::drawContent(AppState& s) {
   if (diverged > 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
     if (row_text) {
-      ImGui::Text("%d warp%s diverged", diverged, diverged == 1 ? "" : "s");
+      ImGui::Text(diverged == 1 ? _("%d warp diverged") : _("%d warps diverged"), diverged);
     } else {
-      ImGui::Text("%d warp%s diverged (vermillion marks)", diverged, diverged == 1 ? "" : "s");
+      ImGui::Text(diverged == 1 ? _("%d warp diverged (vermillion marks)") : _("%d warps diverged (vermillion marks)"),
+                  diverged);
     }
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("DIVERGED: at least one of the warp's instructions this step ran with part of its live\n"
-                        "lanes masked off (__activemask() smaller than the lanes that have not exited).");
+      ImGui::SetTooltip("%s", _("DIVERGED: at least one of the warp's instructions this step ran with part of its live\n"
+                                "lanes masked off (__activemask() smaller than the lanes that have not exited)."));
     }
     ImGui::PopStyleColor();
     ImGui::SameLine();
-    ImGui::TextDisabled("branch or predicate? (hover)");
+    ImGui::TextDisabled("%s", _("branch or predicate? (hover)"));
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
-          "The lanes shown come from the tracing build, where __activemask() saw a real branch: the\n"
-          "idle lanes were masked off (inactive). In the timing build the compiler turns a short `if`\n"
-          "like `if (tid < s) sdata[tid] += sdata[tid + s];` into predicated instructions instead\n"
-          "(sm_90 SASS: @!P1 LDS / @!P1 STS, no branch): there the idle lanes stay active and\n"
-          "issue the instruction with their predicate off. Either way they do no useful work and\n"
-          "the warp spends the same issue slots. See docs/gpu-results.md.");
+          "%s", _("The lanes shown come from the tracing build, where __activemask() saw a real branch: the\n"
+                  "idle lanes were masked off (inactive). In the timing build the compiler turns a short `if`\n"
+                  "like `if (tid < s) sdata[tid] += sdata[tid + s];` into predicated instructions instead\n"
+                  "(sm_90 SASS: @!P1 LDS / @!P1 STS, no branch): there the idle lanes stay active and\n"
+                  "issue the instruction with their predicate off. Either way they do no useful work and\n"
+                  "the warp spends the same issue slots. See docs/gpu-results.md."));
     }
   } else if (row_text && !rows.empty()) {
-    ImGui::TextDisabled("%%: warp execution efficiency (useful lanes / 32)");
+    static const char* const kEfficiency = N_("%%: warp execution efficiency (useful lanes / 32)");
+    ImGui::TextDisabled(_(kEfficiency));
+    hover_english(strf(kEfficiency).c_str());
   }
   if (hw >= 0 && ImGui::IsWindowHovered()) {
     const WarpStep& ws = st->warps[hw];
     ImGui::BeginTooltip();
-    ImGui::Text("warp %d, lane %d = thread %d", hw, hl, hw * kWarpSize + hl);
-    ImGui::Text("active mask %08x, useful lanes %08x (%d), in every instruction %08x (%d)", ws.active_mask, ws.useful,
-                std::popcount(ws.useful), ws.every, std::popcount(ws.every));
-    ImGui::Text("warp execution efficiency %.0f%% (useful lanes / 32, mean over its %d instructions)",
+    ImGui::Text(_("warp %d, lane %d = thread %d"), hw, hl, hw * kWarpSize + hl);
+    ImGui::Text(_("active mask %08x, useful lanes %08x (%d), in every instruction %08x (%d)"), ws.active_mask,
+                ws.useful, std::popcount(ws.useful), ws.every, std::popcount(ws.every));
+    ImGui::Text(_("warp execution efficiency %.0f%% (useful lanes / 32, mean over its %d instructions)"),
                 100.0 * ws.efficiency, ws.instructions);
     if (ws.diverged) {
-      ImGui::Text("diverged: %d of its %d instructions ran with part of the warp masked off", ws.partial,
+      ImGui::Text(_("diverged: %d of its %d instructions ran with part of the warp masked off"), ws.partial,
                   ws.instructions);
     } else {
-      ImGui::TextUnformatted("converged: every live lane was active");
+      ImGui::TextUnformatted(_("converged: every live lane was active"));
     }
     ImGui::EndTooltip();
   }

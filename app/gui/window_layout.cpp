@@ -114,7 +114,8 @@ float draw_views(AppState& s, Panels& p, int slot, const std::vector<ViewAsk>& a
       pad;
   const ColumnFit f = fit_views(asks, avail, idle_h, !also.empty());
   std::string text = idle_summary(v.trace->replay, *v.current(), idle, f.folded);
-  if (!also.empty()) text = also + (text.empty() ? "" : ". ") + text;  // first: a one-line idle line cuts its end
+  // `also` first: a one-line idle line cuts its end.
+  if (!also.empty()) text = text.empty() ? also : strf(_("%s. %s"), also.c_str(), text.c_str());
   if (f.idle_line > 0 && !text.empty()) {
     const std::string id = std::string("##idle") + (slot ? "B" : "A");
     ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
@@ -127,8 +128,9 @@ float draw_views(AppState& s, Panels& p, int slot, const std::vector<ViewAsk>& a
     else ImGui::TextWrapped("%s", text.c_str());
     ImGui::PopStyleColor();
     if (ImGui::IsWindowHovered()) {
-      ImGui::SetTooltip("%s\nA view with nothing in this step is folded into this line; it opens on the steps "
-                        "where it has something.", text.c_str());
+      ImGui::SetTooltip(_("%s\nA view with nothing in this step is folded into this line; it opens on the steps "
+                          "where it has something."),
+                        text.c_str());
     }
     note_rect(std::string("panel/idle") + (slot ? "B" : "A"), ImVec2(x, y), ImVec2(x + w, y + f.idle_line));
     ImGui::End();
@@ -161,8 +163,9 @@ std::string warps_line(const AppState& s, int slot) {
   if (!st) return "";
   int diverged = 0;
   for (const WarpStep& ws : st->warps) diverged += ws.diverged;
-  return "Warps folded for room: " + std::to_string(st->active_warps()) + " of " + std::to_string(st->warps.size()) +
-         " active" + (diverged ? ", " + std::to_string(diverged) + " diverged" : std::string());
+  const int active = st->active_warps();
+  return diverged ? strf(_("Warps folded for room: %d of %zu active, %d diverged"), active, st->warps.size(), diverged)
+                  : strf(_("Warps folded for room: %d of %zu active"), active, st->warps.size());
 }
 
 // Over side A's replay while it shows a stale trace of the user's kernel (the file does not compile now, is
@@ -173,7 +176,7 @@ void stale_mark(const AppState& s, float x, float y, float w, float h) {
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const float t = std::max(3.0f, ImGui::GetFontSize() * 0.2f);
   dl->AddRect(ImVec2(x + t / 2, y + t / 2), ImVec2(x + w - t / 2, y + h - t / 2), color::kVermillion, 0, 0, t);
-  const char* words = "STALE: the last good build (the file has changed)";
+  const char* words = _("STALE: the last good build (the file has changed)");
   const ImVec2 ts = ImGui::CalcTextSize(words);
   const float pad = ImGui::GetFontSize() * 0.3f;
   const float bx1 = x + w - t, bx0 = std::max(x + t, bx1 - ts.x - 2 * pad);
@@ -304,7 +307,7 @@ void draw_panels(AppState& s, Panels& p, float top) {
   // Idle: its one sentence, wrapped to the panel (two lines at a projector scale).
   const float bank_w = (s.compare ? c.right / 2 : c.right) - 2 * ImGui::GetStyle().WindowPadding.x;
   const float idle_text =
-      ImGui::CalcTextSize("No shared-memory access or global request in this step.", nullptr, false, bank_w).y;
+      ImGui::CalcTextSize(_("No shared-memory access or global request in this step."), nullptr, false, bank_w).y;
   const float banks = busy ? h * 0.27f : chrome() + std::min(idle_text, 3 * line());
   if (s.compare) {
     p.banks[0].draw(s, ImVec2(rx, top + src), ImVec2(c.right / 2, banks));

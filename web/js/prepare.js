@@ -15,16 +15,16 @@
     }
     return a;
   }
-  function prepare(t) {
-    var words = t.words, v = new Int32Array(words), d = new Uint8Array(words);
-    var gn = t.slice ? t.slice.count : 0, gv = new Int32Array(gn), gd = new Uint8Array(gn);
-    t.isFloat = t.dtype === 'float32';
-    t.stepsWith = { shf: [], atm: [], req: [], acc: [] };
+  function prepare(tr) {
+    var words = tr.words, v = new Int32Array(words), d = new Uint8Array(words);
+    var gn = tr.slice ? tr.slice.count : 0, gv = new Int32Array(gn), gd = new Uint8Array(gn);
+    tr.isFloat = tr.dtype === 'float32';
+    tr.stepsWith = { shf: [], atm: [], req: [], acc: [] };
     // The largest n-way degree and shuffle count of any step: the banks and lanes canvases keep one
     // height through the trace, so the page does not jump (nor lay itself out again) while stepping.
-    t.maxDeg = 1;
-    t.maxShf = 0;
-    t.steps.forEach(function (st, si) {
+    tr.maxDeg = 1;
+    tr.maxShf = 0;
+    tr.steps.forEach(function (st, si) {
       var set = st.set || [];
       for (var i = 0; i + 1 < set.length; i += 2) { v[set[i]] = set[i + 1]; d[set[i]] = 1; }
       st.smem = v.slice(); st.def = d.slice();
@@ -37,13 +37,13 @@
       }
       (st.acc || []).forEach(function (a) { a.addr = undelta(a.m, a.a); });
       (st.req || []).forEach(function (q) { q.index = undelta(q.m, q.ix); });
-      ['shf', 'atm', 'req', 'acc'].forEach(function (k) { if (st[k] && st[k].length) t.stepsWith[k].push(si); });
-      t.maxDeg = Math.max(t.maxDeg, st.deg || 1);
-      t.maxShf = Math.max(t.maxShf, st.shf ? st.shf.length : 0);
+      ['shf', 'atm', 'req', 'acc'].forEach(function (k) { if (st[k] && st[k].length) tr.stepsWith[k].push(si); });
+      tr.maxDeg = Math.max(tr.maxDeg, st.deg || 1);
+      tr.maxShf = Math.max(tr.maxShf, st.shf ? st.shf.length : 0);
       st.flowsTo = {};
       var fl = st.flows || [];
       for (i = 0; i + 1 < fl.length; i += 2) (st.flowsTo[fl[i]] = st.flowsTo[fl[i]] || []).push(fl[i + 1]);
     });
-    return t;
+    return tr;
   }
 

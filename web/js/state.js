@@ -21,7 +21,7 @@
     return (D.races || []).filter(function (r) { return r[0] === k && r[1] === b; });
   }
   // The race in the window's words (app/pitfall_words.hpp, describe_race), as the exporter wrote it.
-  function describeRace(r) { return r[9] || ''; }
+  function describeRace(r) { return r[9] ? t(r[9]) : ''; }
   // The pitfall's results in the window's sentences (index "pitfall_words"), or null.
   function pitfallWords(k, b) {
     var all = D.pitfall_words || [];
@@ -56,17 +56,18 @@
     S.loading = true;
     renderAll();
     if (!cache[entry.part]) {
-      cache[entry.part] = inflateJson(parts[entry.part], 'the trace of ' + name + ' at ' + bs + ' threads').then(prepare);
+      var what = function () { return t('the trace of {0} at {1} threads', name, bs); };
+      cache[entry.part] = inflateJson(parts[entry.part], what).then(prepare);
     }
-    return cache[entry.part].then(function (t) {
+    return cache[entry.part].then(function (tr) {
       if (S.kernel !== name || S.bs !== bs) return;
-      S.trace = t;
+      S.trace = tr;
       S.loading = false;
-      S.step = keepStep >= 0 ? Math.min(keepStep, t.steps.length - 1) : 0;
+      S.step = keepStep >= 0 ? Math.min(keepStep, tr.steps.length - 1) : 0;
       renderAll();
     }, function (e) {
       S.loading = false;
-      showError(e.message);
+      showError(errorOf(e));
     });
   }
 
@@ -98,13 +99,14 @@
   function setPlaying(on) {
     S.playing = on && !!S.trace;
     if (S.playing && S.step >= S.trace.steps.length - 1) S.step = 0;
-    $('btn-play').textContent = S.playing ? 'pause' : 'play';
+    playWords();
     $('btn-play').classList.toggle('sel', S.playing);
     lastTick = 0;
     carry = 0;
     if (S.playing) requestAnimationFrame(tick);
     renderStep();
   }
+  function playWords() { $('btn-play').textContent = S.playing ? t('pause') : t('play'); }
   function tick(now) {
     if (!S.playing || !S.trace) return;
     if (lastTick) {

@@ -1,33 +1,66 @@
   // ---- start ----------------------------------------------------------------------------------
   function describeHeld() {
     var parts2 = [];
-    D.tracks.forEach(function (t) {
-      var held = D.held[t.id];
-      if (held && held.length) parts2.push(t.id + ' ' + held.join(', '));
+    D.tracks.forEach(function (tk) {
+      var held = D.held[tk.id];
+      if (held && held.length) parts2.push(tk.id + ' ' + held.join(', '));
     });
     return parts2.join('; ');
   }
 
-  function start(index) {
-    D = index;
-    D.tracks.forEach(function (t) {
-      t.kernels.forEach(function (k) { kernels.push({ name: k.name, track: t.id, info: k }); });
-    });
-    D.traces.forEach(function (e) { traceOf[key(e.kernel, e.bs)] = traceOf[key(e.kernel, e.bs)] || e; });
+  // The words start() writes once: the banner, the footer, the Nsight Compute note, the keys, the play button,
+  // the controls' labels for screen readers. Said again after a language switch.
+  function renderWords() {
     var m = D.meta, mg = D.multigpu;
     // One line on screen (a laptop's first screen is for the replay); the rest behind "details".
     var where = D.traces.length || !mg ? esc(m.gpu) : mg.gpus + ' ' + TIMES + ' ' + esc(mg.names[0] || m.gpu);
-    $('rec-line').innerHTML = '<b>recorded</b> on <b>' + where + '</b>, ' + esc(String(m.date).slice(0, 10)) +
-      '; nothing runs on your GPU.';
-    $('rec-text').innerHTML = 'This page replays a session <b>recorded</b> on <b>' + esc(m.gpu) + '</b> on <b>' +
-      esc(m.date) + '</b>; nothing runs on your computer\'s GPU. Steps come from ReduceScope\'s replay model. ' +
-      'Traces held (threads per block): ' + esc(describeHeld()) + ' (' + D.traces.length + ' of ' + D.traces_in_session +
-      ' traces). The full session' + (D.session_name ? ', <b>' + esc(D.session_name) + '</b>,' : '') +
-      ' holds every block size; open it in ReduceScope.';
-    $('footer').textContent = 'Exported by ' + D.exporter + ' from a session recorded by ReduceScope ' + m.tool +
-      '. Bank model: 32 banks of 4 bytes. Global efficiency: bytes requested / (32-byte sectors touched ' + TIMES +
-      ' 32).';
-    $('ncu-note').title = D.ncu_redux_note || '';
+    if (!hook.error || hook.ready) {  // else it says the session could not be loaded (showError)
+      $('rec-line').innerHTML = t('<b>recorded</b> on <b>{0}</b>, {1}; nothing runs on your GPU.', where,
+        esc(String(m.date).slice(0, 10)));
+    }
+    $('rec-text').innerHTML = t('This page replays a session <b>recorded</b> on <b>{0}</b> on <b>{1}</b>; nothing runs on ' +
+      'your computer\'s GPU.', esc(m.gpu), esc(m.date)) + ' ' + t('Steps come from ReduceScope\'s replay model.') + ' ' +
+      t('Traces held (threads per block): {0} ({1} of {2} traces).', esc(describeHeld()), D.traces.length, D.traces_in_session) +
+      ' ' + (D.session_name ? t('The full session, <b>{0}</b>, holds every block size; open it in ReduceScope.', esc(D.session_name))
+        : t('The full session holds every block size; open it in ReduceScope.'));
+    $('footer').textContent = t('Exported by {0} from a session recorded by ReduceScope {1}.', D.exporter, m.tool) + ' ' +
+      t('Bank model: 32 banks of 4 bytes.') + ' ' + t('Global efficiency: bytes requested / (32-byte sectors touched \u00d7 32).');
+    $('ncu-note').textContent = t('Nsight Compute counts more store conflicts here: timing, not these addresses (hover)');
+    $('ncu-note').title = D.ncu_redux_note ? t(D.ncu_redux_note) : '';
+    $('keys').textContent = t('Keys: \u2190 \u2192 step, Home / End first / last step, Space play / pause, \u2191 \u2193 kernel, ' +
+      'Page Up / Page Down block size.');
+    playWords();
+    [['mg-ring-select', t('traced ring')], ['mg-step', t('ring step')],
+      ['banks', t('the warp\'s 32 lanes, the 32 banks, a line from each lane to its bank')],
+      ['chart-bars', t('median time per kernel')], ['chart-bs', t('median time against block size')],
+      ['chart-sweep', t('effective bandwidth against N')], ['mg-ring', t('each GPU\'s chunks after the step, and the step\'s copies')],
+      ['mg-timeline', t('the traced ring\'s copies and adds against time')],
+      ['chart-mg', t('busbw against size: NCCL, ring, naive, the P2P copy')]].forEach(function (a) {
+      $(a[0]).setAttribute('aria-label', a[1]);
+    });
+  }
+  // A language switch: every view says its words again; the selection, the step and the scroll stay.
+  function renderLanguage() {
+    renderWords();
+    if (mgStarted) mgWords();
+    if (S.kernel) {
+      highlightLines.sig = null;  // the source's line and race marks
+      sourceTitleWords();
+      renderAll();
+      if (smemEvent) smemHover(smemEvent);
+    }
+    renderMultiGpu();
+  }
+
+  function start(index) {
+    D = index;
+    D.tracks.forEach(function (tk) {
+      tk.kernels.forEach(function (k) { kernels.push({ name: k.name, track: tk.id, info: k }); });
+    });
+    D.traces.forEach(function (e) { traceOf[key(e.kernel, e.bs)] = traceOf[key(e.kernel, e.bs)] || e; });
+    var mg = D.multigpu;
+    renderWords();
+    onLanguage(renderLanguage);
     $('app').hidden = false;
     document.addEventListener('keydown', onKey);
     document.addEventListener('keyup', function (e) { if (e.key === ' ' && D) e.preventDefault(); });
@@ -89,7 +122,7 @@
       hook.ready = true;
       return Promise.resolve();
     }
-    if (!first) throw new Error('the page holds no trace');
+    if (!first) throw pageError(function () { return t('the page holds no trace'); });
     var tr = trackOf(first.track);
     S.bs = tr ? tr.bs : 0;
     return select(first.name, tr ? tr.bs : 0).then(function () { hook.ready = true; });
@@ -143,11 +176,17 @@
   // The data block follows this script in the page: read it once the document is parsed (also when
   // the file was cut short inside the data, which then fails the length check and says so).
   function load() {
+    loadI18n();
+    onLanguage(function () {
+      if (!D && !hook.error) $('rec-line').textContent = t('Loading the recorded session\u2026');
+      renderError();
+    });
+    if (I18N.lang !== 'en') $('rec-line').textContent = t('Loading the recorded session\u2026');
     try {
       parts = readContainer();
-      inflateJson(parts[0], 'the index').then(start).catch(function (e) { showError(e.message || String(e)); });
+      inflateJson(parts[0], function () { return t('the index'); }).then(start).catch(function (e) { showError(errorOf(e)); });
     } catch (e) {
-      showError(e.message || String(e));
+      showError(errorOf(e));
     }
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', load);

@@ -94,8 +94,8 @@
   }
 
   // A line chart. o: {h, xs (tick positions), xLabel(x) -> text | {pow2: k}, xTitle, yTitle, yLog,
-  // series: [{name, color, pts: [[x, y], ...], width, dash (a measured reference: dashed)}], hlines: [{y, color, label}],
-  // band: x or null}.
+  // series: [{name, color, pts: [[x, y], ...], width, dash (a measured reference: dashed)}], hlines: [{y, color, label,
+  // en (the label in English, for the test hook)}], band: x or null}. Returns {shown: the labels placed, in English}.
   // Labels (ticks, titles, the reference lines') sit outside the data: a reference line's label takes
   // the first place beside its line that no data line, marker or other label crosses, or none.
   function lineChart(c, o) {
@@ -103,7 +103,7 @@
     var ys = [];
     o.series.forEach(function (s) { s.pts.forEach(function (p) { ys.push(p[1]); }); });
     o.hlines.forEach(function (l) { if (l.y > 0) ys.push(l.y); });
-    if (!ys.length || !(Math.max.apply(null, ys) > 0)) { chartMessage(c, h, o.empty || 'no data'); return null; }
+    if (!ys.length || !(Math.max.apply(null, ys) > 0)) { chartMessage(c, h, o.empty || t('no data')); return null; }
     var yMax = Math.max.apply(null, ys), yMin = Math.min.apply(null, ys), ticks, ylo, yhi;
     var plotH0 = h - 2 * th - 30;
     if (o.yLog) {
@@ -118,7 +118,7 @@
     }
     ctx.font = '16px ' + LABEL_FONT;
     var tickW = 0;
-    ticks.forEach(function (t) { tickW = Math.max(tickW, ctx.measureText(axisNum(t)).width); });
+    ticks.forEach(function (v) { tickW = Math.max(tickW, ctx.measureText(axisNum(v)).width); });
     var left = Math.ceil(tickW) + 14, top = th + 10, bottom = h - (2 * th + 16), right = w - 24;
     var xlo = o.xs[0], xhi = o.xs[o.xs.length - 1];
     if (xhi === xlo) { xlo -= 1; xhi += 1; }
@@ -135,12 +135,12 @@
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'right';
     ctx.lineWidth = 1;
-    ticks.forEach(function (t) {
-      var y = Math.round(Y(t)) + 0.5;
+    ticks.forEach(function (v) {
+      var y = Math.round(Y(v)) + 0.5;
       ctx.strokeStyle = GRID;
       ctx.beginPath(); ctx.moveTo(left, y); ctx.lineTo(right, y); ctx.stroke();
       ctx.fillStyle = COL.dim;
-      ctx.fillText(axisNum(t), left - 8, y);
+      ctx.fillText(axisNum(v), left - 8, y);
     });
     ctx.strokeStyle = AXIS;
     ctx.beginPath();
@@ -151,7 +151,7 @@
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
     ctx.fillStyle = COL.text;
-    var yTitle = o.yTitle + (o.yLog ? ' (log scale)' : '');
+    var yTitle = o.yLog ? t('{0} (log scale)', o.yTitle) : o.yTitle;
     ctx.fillText(yTitle, 4, 2);
     var titleBox = { x: 0, y: 0, w: ctx.measureText(yTitle).width + 12, h: th + 2 };
     // x ticks: a label where it does not touch the one before it.
@@ -234,7 +234,7 @@
         ctx.fillRect(r.x, r.y, r.w, r.h);
         ctx.fillStyle = l.color;
         ctx.fillText(l.label, r.x + 3, r.y + 2);
-        shown.push(l.label);
+        shown.push(l.en || l.label);
         break;
       }
     });

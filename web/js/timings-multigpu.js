@@ -11,31 +11,34 @@
     mgSizes('copy').forEach(function (b) { if (sizes.indexOf(b) < 0) sizes.push(b); });
     sizes.sort(function (a, b) { return a - b; });
     var log2 = function (v) { return Math.log(v) / Math.LN2; };
-    var defs = [['allreduce', 'nccl', 'NCCL all-reduce'], ['allreduce', 'ring', 'hand ring all-reduce'],
-      ['allreduce', 'naive', 'naive gather to GPU 0'], ['copy', 'p2p', 'P2P copy GPU 0 ' + RARROW + ' 1, one way']];
+    var lines = function () {
+      return [['allreduce', 'nccl', t('NCCL all-reduce')], ['allreduce', 'ring', t('hand ring all-reduce')],
+        ['allreduce', 'naive', t('naive gather to GPU 0')], ['copy', 'p2p', t('P2P copy GPU 0 \u2192 1, one way')]];
+    };
+    var defs = lines(), en = english(lines);  // the names in English for the test hook
     var series = [], legend = [];
-    defs.forEach(function (d) {
+    defs.forEach(function (d, i) {
       var pts = [];
       sizes.forEach(function (b) { var row = mgRow(d[0], d[1], b); if (row && row.busbw_gbps > 0) pts.push([log2(b), row.busbw_gbps]); });
       if (!pts.length) return;
-      var s = { name: d[2], color: MG_COLORS[d[1]], pts: pts, dash: d[0] === 'copy' };
+      var s = { name: d[2], en: en[i][2], color: MG_COLORS[d[1]], pts: pts, dash: d[0] === 'copy' };
       series.push(s);
-      legend.push({ name: d[2] + (s.dash ? ' (bytes / time)' : ''), color: s.color, dash: s.dash });
+      legend.push({ name: s.dash ? t('{0} (bytes / time)', d[2]) : d[2], color: s.color, dash: s.dash });
     });
     setHtml($('legend-mg'), legendHtml(legend));
     var r = D.multigpu.rings[MG.ring];
     lineChart($('chart-mg'), {
       h: Math.max(280, Math.min(420, Math.round((window.innerHeight || 800) * 0.5))), xs: sizes.map(log2),
       xLabel: function (x) { return mgLabel(sizes[nearest(x)]); },
-      xTitle: 'bytes per GPU (log2 scale)', yTitle: 'busbw, GB/s', yLog: MG.log, series: series,
-      band: r ? log2(r.bytes) : null, hlines: [], empty: 'No all-reduce timings in the multi-GPU recording.' });
+      xTitle: t('bytes per GPU (log2 scale)'), yTitle: t('busbw, GB/s'), yLog: MG.log, series: series,
+      band: r ? log2(r.bytes) : null, hlines: [], empty: t('No all-reduce timings in the multi-GPU recording.') });
     function nearest(x) {
       var best = 0;
       sizes.forEach(function (b, i) { if (Math.abs(log2(b) - x) < Math.abs(log2(sizes[best]) - x)) best = i; });
       return best;
     }
-    hook.mg.chart = { series: series.map(function (s) { return s.name; }),
-      dashed: series.filter(function (s) { return s.dash; }).map(function (s) { return s.name; }), log: MG.log };
+    hook.mg.chart = { series: series.map(function (s) { return s.en; }),
+      dashed: series.filter(function (s) { return s.dash; }).map(function (s) { return s.en; }), log: MG.log };
   }
 
   function mgTables() {
@@ -43,14 +46,15 @@
     var bidir = mgSizes('copy_bidir').length > 0;
     var cell = function (row) {
       if (!row) return '<td>-</td>';
-      return '<td title="median ' + row.median_ms.toFixed(4) + ' ms (' + row.min_ms.toFixed(4) + DASH + row.max_ms.toFixed(4) +
-        ', ' + row.samples + ' samples); algbw ' + row.algbw_gbps.toFixed(1) + ' GB/s"' + (row.correct ? '' : ' class="bad"') + '>' +
-        row.busbw_gbps.toFixed(1) + '</td>';
+      return '<td title="' + esc(t('median {0} ms ({1}\u2013{2}, {3} samples); algbw {4} GB/s', row.median_ms.toFixed(4),
+        row.min_ms.toFixed(4), row.max_ms.toFixed(4), row.samples, row.algbw_gbps.toFixed(1))) + '"' +
+        (row.correct ? '' : ' class="bad"') + '>' + row.busbw_gbps.toFixed(1) + '</td>';
     };
-    var h = '<table><caption>All-reduce on ' + G + ' GPUs: busbw, GB/s</caption><tr>' +
-      '<th>size</th><th title="' + esc(mg.methods['copy p2p'] || '') + '">P2P copy</th>' +
-      (bidir ? '<th title="' + esc(mg.methods['copy_bidir p2p'] || '') + '">both ways</th>' : '') +
-      '<th>NCCL</th><th>ring</th><th>naive</th><th title="the ring\'s busbw / NCCL\'s">ring / NCCL</th><th>results</th></tr>';
+    var h = '<table><caption>' + t('All-reduce on {0} GPUs: busbw, GB/s', G) + '</caption><tr>' +
+      '<th>' + t('size') + '</th><th title="' + esc(mg.methods['copy p2p'] || '') + '">' + t('P2P copy') + '</th>' +
+      (bidir ? '<th title="' + esc(mg.methods['copy_bidir p2p'] || '') + '">' + t('both ways') + '</th>' : '') +
+      '<th>NCCL</th><th>' + t('ring') + '</th><th>' + t('naive') + '</th><th title="' + esc(t('the ring\'s busbw / NCCL\'s')) + '">' +
+      t('ring / NCCL') + '</th><th>' + t('results') + '</th></tr>';
     mgSizes('allreduce').forEach(function (b) {
       var rows = { p2p: mgRow('copy', 'p2p', b), bi: mgRow('copy_bidir', 'p2p', b), nccl: mgRow('allreduce', 'nccl', b),
         ring: mgRow('allreduce', 'ring', b), naive: mgRow('allreduce', 'naive', b) };
@@ -62,29 +66,30 @@
       h += '<tr' + (ring && ring.bytes === b ? ' class="cur"' : '') + '><td>' + esc(mgLabel(b)) + '</td>' + cell(rows.p2p) +
         (bidir ? cell(rows.bi) : '') + cell(rows.nccl) + cell(rows.ring) + cell(rows.naive) + '<td' +
         (ratio >= 1 ? ' class="ratio-good"' : '') + '>' + (ratio ? ratio.toFixed(2) + TIMES : '-') + '</td><td>' +
-        (wrong.length ? '<span class="bad">WRONG: ' + esc(wrong.join(', ')) + '</span>' : 'correct') + '</td></tr>';
+        (wrong.length ? '<span class="bad">' + t('WRONG: {0}', esc(wrong.join(', '))) + '</span>' : t('correct')) + '</td></tr>';
     });
-    h += '</table><div class="small">NCCL: ' + esc(['allreduce nccl', 'allreduce ring', 'allreduce naive'].map(function (m) {
+    h += '</table><div class="small">' + t('NCCL: {0}.', esc(['allreduce nccl', 'allreduce ring', 'allreduce naive'].map(function (m) {
       return mg.methods[m] || '';
-    }).join('; ')) + '.</div>';
+    }).join('; '))) + '</div>';
     setHtml($('mg-table'), mgSizes('allreduce').length ? h : '');
-    var sums = mgSizes('sum'), t = '';
+    var sums = mgSizes('sum'), sh = '';
     if (sums.length) {
-      t = '<table><caption>A sum of N int32 spread over the GPUs, against one GPU</caption><tr><th>N</th><th>bytes</th>' +
-        '<th>1 GPU ms</th><th>GB/s</th><th>' + G + ' GPUs ms</th><th>GB/s</th><th title="1 GPU\'s time / ' + G +
-        ' GPUs\' time">speedup</th><th>results</th></tr>';
+      sh = '<table><caption>' + t('A sum of N int32 spread over the GPUs, against one GPU') + '</caption><tr><th>N</th><th>' +
+        t('bytes') + '</th><th>' + t('1 GPU ms') + '</th><th>GB/s</th><th>' + t('{0} GPUs ms', G) + '</th><th>GB/s</th><th title="' +
+        esc(t('1 GPU\'s time / {0} GPUs\' time', G)) + '">' + t('speedup') + '</th><th>' + t('results') + '</th></tr>';
       sums.forEach(function (b) {
         var one = mgRow('sum', 'one_gpu', b), many = mgRow('sum', 'nccl', b);
         var ms = function (row) {
           return row ? '<td>' + row.median_ms.toFixed(4) + '</td><td>' + row.algbw_gbps.toFixed(1) + '</td>' : '<td>-</td><td>-</td>';
         };
         var up = one && many && many.median_ms > 0 ? one.median_ms / many.median_ms : 0;
-        t += '<tr><td>' + (b / 4).toLocaleString('en-US') + '</td><td>' + esc(mgLabel(b)) + '</td>' + ms(one) + ms(many) + '<td' +
+        sh += '<tr><td>' + (b / 4).toLocaleString('en-US') + '</td><td>' + esc(mgLabel(b)) + '</td>' + ms(one) + ms(many) + '<td' +
           (up >= 1 ? ' class="ratio-good"' : '') + '>' + (up ? up.toFixed(2) + TIMES : '-') + '</td><td>' +
-          ((one && !one.correct) || (many && !many.correct) ? '<span class="bad">WRONG</span>' : 'correct') + '</td></tr>';
+          ((one && !one.correct) || (many && !many.correct) ? '<span class="bad">' + t('WRONG') + '</span>' : t('correct')) + '</td></tr>';
       });
-      t += '</table><div class="small">GB/s = N ' + TIMES + ' 4 bytes / median time. 1 GPU = ' +
-        esc(mg.methods['sum one_gpu'] || '') + '. ' + G + ' GPUs = ' + esc(mg.methods['sum nccl'] || '') + '.</div>';
+      sh += '</table><div class="small">' + t('GB/s = N \u00d7 4 bytes / median time.') + ' ' +
+        t('1 GPU = {0}.', esc(mg.methods['sum one_gpu'] || '')) + ' ' + t('{0} GPUs = {1}.', G, esc(mg.methods['sum nccl'] || '')) +
+        '</div>';
     }
-    setHtml($('mg-sum-table'), t);
+    setHtml($('mg-sum-table'), sh);
   }

@@ -9,18 +9,18 @@
       return { k: k, t: timingOf(k.name, bs), color: kernelColor(track, k.name) };
     });
     var vals = rows.filter(function (r) { return r.t; }).map(function (r) { return r.t[2]; });
-    if (!vals.length) { chartMessage(c, h, 'No timings of ' + track.id + ' at ' + bs + ' threads in the session.'); return; }
+    if (!vals.length) { chartMessage(c, h, t('No timings of {0} at {1} threads in the session.', track.id, bs)); return; }
     ctx.textBaseline = 'middle';
     ctx.font = 'bold 17px ' + LABEL_FONT;
     var nameW = 0;
     rows.forEach(function (r) { nameW = Math.max(nameW, ctx.measureText(r.k.name).width); });
     ctx.font = '16px ' + LABEL_FONT;
-    var unit = 'median ms', left = Math.max(Math.min(Math.ceil(nameW) + 16, Math.floor(w * 0.42)),
+    var unit = t('median ms'), left = Math.max(Math.min(Math.ceil(nameW) + 16, Math.floor(w * 0.42)),
       Math.ceil(ctx.measureText(unit).width) + 24);
     var valW = 0;
     rows.forEach(function (r) {
-      r.label = r.t ? r.t[2].toFixed(4) + (r.t[8] ? '' : ' WRONG')
-        : r.k.min_bs > bs ? 'needs ' + r.k.min_bs + '+ threads' : 'no timing';
+      r.label = r.t ? r.t[2].toFixed(4) + (r.t[8] ? '' : ' ' + t('WRONG'))
+        : r.k.min_bs > bs ? t('needs {0}+ threads', r.k.min_bs) : t('no timing');
       r.lw = ctx.measureText(r.label).width;
       if (r.t) valW = Math.max(valW, r.lw);
     });
@@ -35,12 +35,12 @@
     ctx.lineWidth = 1;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    ticks.forEach(function (t) {
-      var x = Math.round(X(t)) + 0.5;
+    ticks.forEach(function (v) {
+      var x = Math.round(X(v)) + 0.5;
       ctx.strokeStyle = GRID;
       ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
       ctx.fillStyle = COL.dim;
-      ctx.fillText(axisNum(t), Math.min(x, w - ctx.measureText(axisNum(t)).width / 2 - 2), bottom + 6);
+      ctx.fillText(axisNum(v), Math.min(x, w - ctx.measureText(axisNum(v)).width / 2 - 2), bottom + 6);
     });
     ctx.textAlign = 'right';
     ctx.fillStyle = COL.text;
@@ -113,7 +113,7 @@
     var series = [], legend = [];
     track.kernels.forEach(function (k) {
       var pts = [];
-      D.block_sizes.forEach(function (b) { var t = timingOf(k.name, b); if (t && t[2] > 0) pts.push([log2(b), t[2]]); });
+      D.block_sizes.forEach(function (b) { var tm = timingOf(k.name, b); if (tm && tm[2] > 0) pts.push([log2(b), tm[2]]); });
       if (!pts.length) return;
       var col = kernelColor(track, k.name);
       series.push({ name: k.name, color: col, pts: pts, sel: k.name === current });
@@ -127,9 +127,9 @@
     var r = lineChart($('chart-bs'), {
       h: Math.max(260, Math.min(400, Math.round((window.innerHeight || 800) * 0.4))), xs: D.block_sizes.map(log2),
       xLabel: function (x) { return String(Math.round(Math.pow(2, x))); },
-      xTitle: 'threads per block', yTitle: 'median ms', yLog: S.logTime, series: series, band: log2(S.bs),
+      xTitle: t('threads per block'), yTitle: t('median ms'), yLog: S.logTime, series: series, band: log2(S.bs),
       hlines: series.length && cub > 0 ? [{ y: cub, color: COL.dim, label: 'CUB ' + cub.toFixed(4) }] : [],
-      empty: 'No timings of ' + track.id + ' in the session.' });
+      empty: t('No timings of {0} in the session.', track.id) });
     hook.charts.bs = { series: series.length, labels: r ? r.shown : [], log: !!S.logTime };
   }
 
@@ -139,26 +139,27 @@
     var v = D.bits, rows = v && v.rows ? v.rows : [];
     var cap = $('bits-caption'), table = $('bits-table');
     if (!rows.length) {
-      setText(cap, 'No bits view in this session (`reducescope bits --out SESSION` on a GPU records it).');
+      setText(cap, t('No bits view in this session (`reducescope bits --out SESSION` on a GPU records it).'));
       setHtml(table, '');
       return;
     }
-    setText(cap, 'Each float32 sum run ' + v.runs + ' times at every block size on N = ' + v.n + ' (' + v.pattern +
-      '). Float addition is not associative, so a kernel\'s bits change with its block size (the tree\'s shape) and, ' +
-      'with atomics, with every run. ulps: distance from the exact sum rounded once (' + fmt(v.exact_bits, true) +
-      '). reproducible_sum adds exactly and rounds once: one pattern in all.');
+    setText(cap, t('Each float32 sum run {0} times at every block size on N = {1} ({2}). Float addition is not associative, so a ' +
+      'kernel\'s bits change with its block size (the tree\'s shape) and, with atomics, with every run. ulps: distance from ' +
+      'the exact sum rounded once ({3}). reproducible_sum adds exactly and rounds once: one pattern in all.', v.runs, v.n,
+      v.pattern, fmt(v.exact_bits, true)));
     var by = [], at = {};
     rows.forEach(function (r) {
       if (!(r[0] in at)) { at[r[0]] = by.length; by.push({ name: r[0], rows: [] }); }
       by[at[r[0]]].rows.push(r);
     });
-    var h = '<table><tr><th>kernel</th><th>patterns</th><th style="text-align:left">most frequent: value (ulps) &times; runs [block sizes]</th></tr>';
+    var h = '<table><tr><th>' + t('kernel') + '</th><th>' + t('patterns') + '</th><th style="text-align:left">' +
+      t('most frequent: value (ulps) \u00d7 runs [block sizes]') + '</th></tr>';
     by.forEach(function (k) {
       var list = k.rows.slice(0, 4).map(function (r) {
         return esc(fmt(r[1], true)) + ' (' + (r[3] > 0 ? '+' : '') + r[3] + ') ' + TIMES + r[2] +
           (r[4].length && r[4][0] ? ' [' + r[4].join(',') + ']' : '') +
-          (r[5] ? ' <span class="bad">WRONG</span>' + (r[6] ? ' (' + esc(r[6]) + ')' : '') : '');
-      }).join('; ') + (k.rows.length > 4 ? '; ' + MDASH + ' ' + (k.rows.length - 4) + ' more' : '');
+          (r[5] ? ' <span class="bad">' + t('WRONG') + '</span>' + (r[6] ? ' (' + esc(t(r[6])) + ')' : '') : '');
+      }).join('; ') + (k.rows.length > 4 ? '; ' + MDASH + ' ' + t('{0} more', k.rows.length - 4) : '');
       h += '<tr' + (k.name === S.kernel ? ' class="cur"' : '') + '><td>' + esc(k.name) + '</td><td' +
         (k.rows.length === 1 && !k.rows[0][5] ? ' class="good"' : '') + '>' + k.rows.length + '</td><td style="text-align:left">' + list +
         '</td></tr>';
@@ -171,17 +172,17 @@
     var sw = D.sweep, pts = sw && sw.points ? sw.points : [];
     var fig = $('sweep-figure'), cap = $('sweep-caption'), table = $('sweep-table');
     if (!pts.length) {
-      cap.textContent = 'No N sweep in this session. A sweep is `reducescope bench --csv` at several N (2^16 ... 2^30), ' +
-        'stored into a session with `reducescope sweep BENCH.csv ... --out SESSION`.';
+      cap.textContent = t('No N sweep in this session. A sweep is `reducescope bench --csv` at several N (2^16 ... 2^30), ' +
+        'stored into a session with `reducescope sweep BENCH.csv ... --out SESSION`.');
       fig.hidden = true;
       setHtml(table, '');
       hook.charts.sweep = { series: 0 };
       return;
     }
     fig.hidden = false;
-    cap.textContent = 'Recorded on ' + sw.gpu + ' (reducescope sweep). Method: ' + (sw.method ||
-      'each track\'s fastest correct kernel over every block size, at each N') + '. CUB and the device-to-device copy ' +
-      '(bytes read + written) for reference; the selected kernel\'s track drawn thick.';
+    cap.textContent = t('Recorded on {0} (reducescope sweep). Method: {1}. CUB and the device-to-device copy (bytes read + ' +
+      'written) for reference; the selected kernel\'s track drawn thick.', sw.gpu,
+      sw.method || t('each track\'s fastest correct kernel over every block size, at each N'));
     var names = [], ns = [];
     pts.forEach(function (p) {
       if (names.indexOf(p[0]) < 0) names.push(p[0]);
@@ -195,16 +196,16 @@
       var s = { name: name, color: col, sel: name === mine, pts: [] };
       pts.forEach(function (p) { if (p[0] === name) s.pts.push([log2(p[1]), p[2]]); });
       series.push(s);
-      legend.push({ name: name, color: col, sel: s.sel });
+      legend.push({ name: name === sw.copy ? t('device-to-device copy') : name, color: col, sel: s.sel });
     });
-    if (sw.peak_gbps > 0) {
-      legend.push({ name: 'theoretical peak ' + sw.peak_gbps.toFixed(0) + ' GB/s', color: COL.dim, dash: true });
-    }
+    var peak = sw.peak_gbps > 0 ? sw.peak_gbps.toFixed(0) : '';
+    if (peak) legend.push({ name: t('theoretical peak {0} GB/s', peak), color: COL.dim, dash: true });
     setHtml($('legend-sweep'), legendHtml(legend));
     var r = lineChart($('chart-sweep'), {
-      h: 420, xs: ns.map(log2), xLabel: function (x) { return { pow2: Math.round(x) }; }, xTitle: 'N (int32 elements)',
-      yTitle: 'effective bandwidth, GB/s', yLog: false, series: series, band: null,
-      hlines: sw.peak_gbps > 0 ? [{ y: sw.peak_gbps, color: COL.dim, label: 'theoretical peak ' + sw.peak_gbps.toFixed(0) + ' GB/s' }] : [] });
+      h: 420, xs: ns.map(log2), xLabel: function (x) { return { pow2: Math.round(x) }; }, xTitle: t('N (int32 elements)'),
+      yTitle: t('effective bandwidth, GB/s'), yLog: false, series: series, band: null,
+      hlines: peak ? [{ y: sw.peak_gbps, color: COL.dim, label: t('theoretical peak {0} GB/s', peak),
+        en: 'theoretical peak ' + peak + ' GB/s' }] : [] });
     hook.charts.sweep = { series: series.length, labels: r ? r.shown : [] };
     // The selected kernel's track against CUB at each N, as the window's table.
     var find = function (name, n) {
@@ -212,19 +213,21 @@
       return null;
     };
     if (!track || names.indexOf(mine) < 0) {
-      setHtml(table, '<div class="small">' + esc(mine || 'This kernel') + ' is not in the sweep (its tracks: ' +
-        esc(names.filter(function (x) { return x !== sw.cub && x !== sw.copy; }).join(', ')) + ').</div>');
+      setHtml(table, '<div class="small">' + t('{0} is not in the sweep (its tracks: {1}).', esc(mine || t('This kernel')),
+        esc(names.filter(function (x) { return x !== sw.cub && x !== sw.copy; }).join(', '))) + '</div>');
       return;
     }
-    var h = '<table><caption>' + esc(mine) + ' against CUB at each N</caption><tr><th>N</th><th>CUB GB/s</th>' +
-      '<th class="name">fastest kernel (threads)</th><th>GB/s</th><th title="CUB\'s time / this kernel\'s time, measured in the same run">' +
-      'vs CUB</th><th title="kernel launches in one reduction">launches</th></tr>';
+    var h = '<table><caption>' + t('{0} against CUB at each N', esc(mine)) + '</caption><tr><th>N</th><th>CUB GB/s</th>' +
+      '<th class="name">' + t('fastest kernel (threads)') + '</th><th>GB/s</th><th title="' +
+      esc(t('CUB\'s time / this kernel\'s time, measured in the same run')) + '">' + t('vs CUB') + '</th><th title="' +
+      esc(t('kernel launches in one reduction')) + '">' + t('launches') + '</th></tr>';
     ns.forEach(function (n) {
       var c = find(sw.cub, n), p = find(mine, n), k = Math.round(Math.log(n) / Math.LN2);
-      h += '<tr><td title="' + n + ' int32 elements">2<sup>' + k + '</sup></td><td>' + (c ? c[2].toFixed(0) : '-') + '</td>';
-      if (!p) { h += '<td>not measured</td><td></td><td></td><td></td></tr>'; return; }
+      h += '<tr><td title="' + esc(t('{0} int32 elements', n)) + '">2<sup>' + k + '</sup></td><td>' + (c ? c[2].toFixed(0) : '-') + '</td>';
+      if (!p) { h += '<td>' + t('not measured') + '</td><td></td><td></td><td></td></tr>'; return; }
       var ratio = c && c[2] > 0 ? p[2] / c[2] : 0;
-      h += '<td class="name"' + (p[5] > 0 ? ' title="median ' + p[5].toFixed(4) + ' ms"' : '') + '>' + esc(p[3]) + ' (' + p[4] + ')</td><td>' +
+      h += '<td class="name"' + (p[5] > 0 ? ' title="' + esc(t('median {0} ms', p[5].toFixed(4))) + '"' : '') + '>' + esc(p[3]) + ' (' + p[4] +
+        ')</td><td>' +
         p[2].toFixed(0) + '</td><td' + (ratio >= 1 ? ' class="ratio-good"' : '') + '>' + (ratio ? ratio.toFixed(2) + TIMES : '-') +
         '</td><td>' + (p[6] ? p[6] : '?') + '</td></tr>';
     });
@@ -235,51 +238,52 @@
   function timingTable(track, bs, current) {
     var rows = [];
     track.kernels.forEach(function (k) {
-      var t = timingOf(k.name, bs);
-      if (t) rows.push([t, k]);
+      var tm = timingOf(k.name, bs);
+      if (tm) rows.push([tm, k]);
     });
     if (!rows.length) return '';
-    var h = '<table><caption>' + esc(track.id) + ' at ' + bs + ' threads</caption><tr><th>kernel</th><th>median ms</th>' +
-      '<th class="l" title="L: kernel launches in one reduction (? = not recorded)">L</th>' +
-      '<th>GB/s</th><th>% of peak</th><th>vs CUB</th><th>result</th></tr>';
+    var h = '<table><caption>' + t('{0} at {1} threads', esc(track.id), bs) + '</caption><tr><th>' + t('kernel') + '</th><th>' +
+      t('median ms') + '</th><th class="l" title="' + esc(t('L: kernel launches in one reduction (? = not recorded)')) + '">L</th>' +
+      '<th>GB/s</th><th>' + t('{0} of peak', '%') + '</th><th>' + t('vs CUB') + '</th><th>' + t('result') + '</th></tr>';
     rows.forEach(function (r) {
-      var t = r[0], L = launchesOf(t, r[1]);
-      h += '<tr' + (t[0] === current ? ' class="cur"' : '') + '><td>' + esc(t[0]) + '</td><td>' + t[2].toFixed(4) +
-        '</td><td class="l">' + (L ? L : '?') + '</td><td>' + t[5].toFixed(0) + '</td><td>' + t[6].toFixed(1) + '%</td><td>' +
-        (t[7] ? t[7].toFixed(2) + TIMES : '') + '</td><td>' + (t[8] ? 'correct' : '<span class="bad">WRONG</span>') + '</td></tr>';
+      var tm = r[0], L = launchesOf(tm, r[1]);
+      h += '<tr' + (tm[0] === current ? ' class="cur"' : '') + '><td>' + esc(tm[0]) + '</td><td>' + tm[2].toFixed(4) +
+        '</td><td class="l">' + (L ? L : '?') + '</td><td>' + tm[5].toFixed(0) + '</td><td>' + tm[6].toFixed(1) + '%</td><td>' +
+        (tm[7] ? tm[7].toFixed(2) + TIMES : '') + '</td><td>' + (tm[8] ? t('correct') : '<span class="bad">' + t('WRONG') + '</span>') +
+        '</td></tr>';
     });
     return h + '</table>';
   }
   function renderTimings() {
     var k = kernelInfo(S.kernel);
-    var sig = S.kernel + '@' + S.bs + '@' + (S.logTime ? 'log' : 'lin') + '@' + ($('timing-panel').clientWidth || 0);
+    var sig = S.kernel + '@' + S.bs + '@' + (S.logTime ? 'log' : 'lin') + '@' + ($('timing-panel').clientWidth || 0) + '@' + I18N.lang;
     if (sig === timingsShown) return;
     timingsShown = sig;
     var m = D.meta;
-    $('timing-caption').textContent = 'Recorded on ' + m.gpu + ' (compute capability ' + m.cc + ', CUDA ' + m.cuda +
-      ') on ' + m.date + '. N = ' + m.n + ' elements (' + m.pattern + '). Method: ' + m.method + '. Theoretical peak ' +
-      m.peak_gbps.toFixed(0) + ' GB/s; device copy ' + m.copy_gbps.toFixed(0) + ' GB/s; cub::DeviceReduce::Sum ' +
-      m.cub_ms.toFixed(4) + ' ms (' + m.cub_gbps.toFixed(0) + ' GB/s). vs CUB = CUB time / kernel time. ' +
-      'L = kernel launches in one reduction.';
+    $('timing-caption').textContent = t('Recorded on {0} (compute capability {1}, CUDA {2}) on {3}.', m.gpu, m.cc, m.cuda, m.date) +
+      ' ' + t('N = {0} elements ({1}).', m.n, m.pattern) + ' ' + t('Method: {0}.', m.method) + ' ' +
+      t('Theoretical peak {0} GB/s; device copy {1} GB/s; cub::DeviceReduce::Sum {2} ms ({3} GB/s).', m.peak_gbps.toFixed(0),
+        m.copy_gbps.toFixed(0), m.cub_ms.toFixed(4), m.cub_gbps.toFixed(0)) + ' ' + t('vs CUB = CUB time / kernel time.') + ' ' +
+      t('L = kernel launches in one reduction.');
     var tr = k ? trackOf(k.track) : null;
-    setHtml($('timing-tables'), tr ? timingTable(tr, S.bs, S.kernel) || '<div class="small">No timings of ' + esc(tr.id) +
-      ' at ' + S.bs + ' threads in the session.</div>' : '');
+    setHtml($('timing-tables'), tr ? timingTable(tr, S.bs, S.kernel) || '<div class="small">' +
+      t('No timings of {0} at {1} threads in the session.', esc(tr.id), S.bs) + '</div>' : '');
     var all = '';
-    D.tracks.forEach(function (t) {
-      D.block_sizes.forEach(function (b) { all += timingTable(t, b, S.kernel); });
+    D.tracks.forEach(function (tk) {
+      D.block_sizes.forEach(function (b) { all += timingTable(tk, b, S.kernel); });
     });
     setHtml($('timing-all-tables'), all);
     bitsView();
     // A track without any timing (the pitfalls): its table says so, no empty charts.
     var timed = !!tr && tr.kernels.some(function (x) {
-      return D.timings.some(function (t) { return t[0] === x.name; });
+      return D.timings.some(function (tm) { return tm[0] === x.name; });
     });
     $('bars-figure').hidden = !timed;
     $('bs-figure').hidden = !timed;
     if (timed) {
-      setText($('bars-title'), 'Median time per kernel: ' + tr.id + ', ' + S.bs + ' threads per block');
+      setText($('bars-title'), t('Median time per kernel: {0}, {1} threads per block', tr.id, S.bs));
       barChart($('chart-bars'), tr, S.bs, S.kernel);
-      setText($('bs-title'), 'Median time against block size: ' + tr.id);
+      setText($('bs-title'), t('Median time against block size: {0}', tr.id));
       blockSizeChart(tr, S.kernel);
     }
     sweepView(tr);

@@ -40,10 +40,10 @@
   // innerHTML / textContent set only when it changes, compared with what was set last (reading
   // innerHTML back would serialise the DOM on every step).
   function setHtml(el, h) { if (el._rsHtml !== h) { el._rsHtml = h; el.innerHTML = h; } }
-  function setText(el, t) { if (el._rsHtml !== '\u0000' + t) { el._rsHtml = '\u0000' + t; el.textContent = t; } }
+  function setText(el, s) { if (el._rsHtml !== '\u0000' + s) { el._rsHtml = '\u0000' + s; el.textContent = s; } }
   function hex(m) { return ('0000000' + (m >>> 0).toString(16)).slice(-8); }
   function esc(s) {
-    return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; });
+    return String(s).replace(/[&<>\u0022]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; });
   }
   // Steps as ranges for messages: "2-4, 7".
   function stepRanges(list) {
@@ -56,7 +56,37 @@
     }
     return out.join(', ');
   }
-  var END_NAMES = ['__syncthreads()', '__syncwarp()', 'end of kernel', 'a warp shuffle', 'a warp reduce'];
-  var KIND_NAMES = { 0: 'load', 1: 'store', 4: 'global load', 5: 'global store', 6: 'shuffle', 7: 'warp reduce',
-    8: 'shared atomic', 9: 'global atomic' };
-
+  // What ended a step (the index's end kind) and an access's kind, in words.
+  function endName(end) {
+    switch (end) {
+      case 0: return '__syncthreads()';
+      case 1: return '__syncwarp()';
+      case 2: return t('end of kernel');
+      case 3: return t('a warp shuffle');
+      case 4: return t('a warp reduce');
+      default: return undefined;
+    }
+  }
+  function kindName(k) {
+    switch (k) {
+      case 0: return t('load');
+      case 1: return t('store');
+      case 4: return t('global load');
+      case 5: return t('global store');
+      case 6: return t('shuffle');
+      case 7: return t('warp reduce');
+      case 8: return t('shared atomic');
+      case 9: return t('global atomic');
+      default: return undefined;
+    }
+  }
+  // What f() says in English: the test hook's values (window.rs) stay English whatever the page's language.
+  function english(f) {
+    var lang = I18N.lang;
+    I18N.lang = 'en';
+    try {
+      return f();
+    } finally {
+      I18N.lang = lang;
+    }
+  }

@@ -14,7 +14,7 @@
   function bankLayout(ctx, w) {
     var L = { th: 20, font: 16, pad: 5 };
     ctx.font = L.font + 'px ' + LABEL_FONT;
-    L.labelW = Math.ceil(ctx.measureText('lanes').width) + 12;
+    L.labelW = Math.ceil(ctx.measureText(t('lanes')).width) + 12;
     L.x = L.labelW;
     L.pitch = (w - L.labelW - 2) / 32;
     L.boxW = L.pitch - Math.max(1, L.pitch * 0.15);
@@ -56,32 +56,35 @@
     ctx.font = L.font + 'px ' + LABEL_FONT;
     ctx.fillStyle = COL.dim;
     ctx.textAlign = 'left';
-    ctx.fillText('lanes', 0, L.laneY + L.boxH / 2 - L.th / 2 + 1);
-    ctx.fillText('banks', 0, L.bankY + L.boxH / 2 - L.th / 2 + 1);
+    ctx.fillText(t('lanes'), 0, L.laneY + L.boxH / 2 - L.th / 2 + 1);
+    ctx.fillText(t('banks'), 0, L.bankY + L.boxH / 2 - L.th / 2 + 1);
 
     // "n-way" over each conflicted bank where every label fits beside its neighbours, else just "n";
     // a label that would still overlap the one before it is left out (its bank stays vermillion).
+    // hook.bankMarks: the labels drawn, in English.
     ctx.font = 'bold 17px ' + LABEL_FONT;
-    var degree = [], degreeX = [];
+    var degree = [], degreeX = [], marks = [];
     var lo = L.x, hi = L.x + 32 * L.pitch;
     [true, false].some(function (long) {
       var right = -1e9, fits = true;
       degree = [];
       degreeX = [];
+      marks = [];
       for (var b = 0; b < 32; b++) {
         degree.push('');
         degreeX.push(0);
         if (!sel || !conflicted(b)) continue;
-        var text = wpb[b] + (long ? '-way' : ''), tw = ctx.measureText(text).width;
+        var text = long ? t('{0}-way', wpb[b]) : String(wpb[b]), tw = ctx.measureText(text).width;
         var x = clampLabel(tw, L.midX(b), lo, hi);
         if (x < right) { fits = false; continue; }
         right = x + tw + 6;
         degree[b] = text;
         degreeX[b] = x;
+        marks.push(wpb[b] + (long ? '-way' : ''));
       }
       return fits;
     });
-    hook.bankMarks = degree.filter(function (d) { return d; });
+    hook.bankMarks = marks;
 
     // The lines: conflict-free first, then the conflicts on top, then the hovered lane's or bank's.
     var line = function (l, col, width) {
@@ -149,29 +152,30 @@
     return { lane: -1, bank: -1 };
   }
   function bankHoverText() {
-    var sel = bankFig && bankFig.sel, what = sel ? KIND_NAMES[sel.k] : '';
+    var sel = bankFig && bankFig.sel, what = sel ? kindName(sel.k) : '';
     if (!sel || (bankHover.lane < 0 && bankHover.bank < 0)) return '';
     var RA = '\u2192';
-    var word = function (l) { return 'lane ' + l + ' ' + RA + ' sdata[' + sel.addr[l] + ']'; };
+    var word = function (l) { return t('lane {0}', l) + ' ' + RA + ' sdata[' + sel.addr[l] + ']'; };
     var lanesOn = function (b) {
       return lanesOf(sel.m).filter(function (l) { return sel.addr[l] % 32 === b; });
     };
     var serves = function (b, n) {
       var words = sel.wpb[b];
-      return words > 1 ? '<span class="bad">' + words + ' distinct words: ' + words + '-way conflict</span>'
-        : n > 1 ? 'one word for ' + n + ' lanes: a broadcast, no conflict' : 'one word: no conflict';
+      return words > 1 ? '<span class="bad">' + t('{0} distinct words: {0}-way conflict', words) + '</span>'
+        : n > 1 ? t('one word for {0} lanes: a broadcast, no conflict', n) : t('one word: no conflict');
     };
     if (bankHover.lane >= 0) {
       var l = bankHover.lane;
-      if (!((sel.m >>> l) & 1)) return 'lane ' + l + ': not in this ' + what + '.';
+      if (!((sel.m >>> l) & 1)) return t('lane {0}: not in this {1}.', l, what);
       var b = sel.addr[l] % 32;
-      return word(l) + ' (byte ' + sel.addr[l] * 4 + '): bank ' + b + '. Bank ' + b + ' serves ' +
-        serves(b, lanesOn(b).length) + '.';
+      return t('{0} (byte {1}): bank {2}. Bank {2} serves {3}.', word(l), sel.addr[l] * 4, b, serves(b, lanesOn(b).length));
     }
     var bk = bankHover.bank, on = lanesOn(bk);
-    if (!on.length) return 'bank ' + bk + ': no lane of this ' + what + '.';
-    return 'bank ' + bk + ': ' + on.length + ' lane' + (on.length === 1 ? '' : 's') + ', ' + serves(bk, on.length) + '.<br>' +
-      on.slice(0, 8).map(word).join(', ') + (on.length > 8 ? ' and ' + (on.length - 8) + ' more' : '') + '.';
+    if (!on.length) return t('bank {0}: no lane of this {1}.', bk, what);
+    var list = on.slice(0, 8).map(word).join(', ');
+    return (on.length === 1 ? t('bank {0}: {1} lane, {2}.', bk, 1, serves(bk, 1))
+      : t('bank {0}: {1} lanes, {2}.', bk, on.length, serves(bk, on.length))) + '<br>' +
+      (on.length > 8 ? t('{0} and {1} more.', list, on.length - 8) : t('{0}.', list));
   }
   // The tooltip by the mouse, kept inside the panel.
   var bankMousePos = null;
@@ -203,7 +207,7 @@
     if (ncu.hidden === !!tr.ncu_redux) ncu.hidden = !tr.ncu_redux;
     if (!tr.has.shared) {
       setText($('bank-caption'), '');
-      setText($('banks-text'), tr.kernel + ' does not use shared memory: no banks to conflict.');
+      setText($('banks-text'), t('{0} does not use shared memory: no banks to conflict.', tr.kernel));
       setHtml(list, '');
       $('bank-hover').hidden = true;
       $('bank-legend').hidden = true;
@@ -214,15 +218,23 @@
     }
     $('bank-legend').hidden = false;
     var acc = st.acc || [];
-    setHtml($('banks-text'), (acc.length ? 'Step ' + S.step + ': ' + st.ld + ' warp load' + (st.ld === 1 ? '' : 's') + ', ' +
-      st.st + ' store' + (st.st === 1 ? '' : 's') + '; ' + st.ldc + ' load, ' + st.stc + ' store bank conflicts. ' : '') +
-      'Whole block: ' + tr.ldc + ' load, ' + tr.stc + ' store conflicts.' + (acc.length ? ' Click an access to draw it.' : ''));
+    var say = '';
+    if (acc.length) {
+      var one = st.ld === 1, oneSt = st.st === 1;
+      say = (one && oneSt ? t('Step {0}: {1} warp load, {2} store; {3} load, {4} store bank conflicts.', S.step, st.ld, st.st, st.ldc, st.stc)
+        : one ? t('Step {0}: {1} warp load, {2} stores; {3} load, {4} store bank conflicts.', S.step, st.ld, st.st, st.ldc, st.stc)
+          : oneSt ? t('Step {0}: {1} warp loads, {2} store; {3} load, {4} store bank conflicts.', S.step, st.ld, st.st, st.ldc, st.stc)
+            : t('Step {0}: {1} warp loads, {2} stores; {3} load, {4} store bank conflicts.', S.step, st.ld, st.st, st.ldc, st.stc)) + ' ';
+    }
+    say += t('Whole block: {0} load, {1} store conflicts.', tr.ldc, tr.stc) + (acc.length ? ' ' + t('Click an access to draw it.') : '');
+    setHtml($('banks-text'), say);
     if (!acc.length) {
       // The list keeps its height (the page does not move while stepping) and says where the accesses are.
       var at = tr.stepsWith.acc;
-      setHtml(list, '<div class="small">No warp-level shared-memory access in this step' + (at.length ? '; accesses in step' +
-        (at.length > 1 ? 's ' : ' ') + esc(stepRanges(at)) : '') + '.</div>');
-      setText($('bank-caption'), st.bank_idle || 'No shared load or store in this step.');
+      setHtml(list, '<div class="small">' + (!at.length ? t('No warp-level shared-memory access in this step.')
+        : at.length > 1 ? t('No warp-level shared-memory access in this step; accesses in steps {0}.', esc(stepRanges(at)))
+          : t('No warp-level shared-memory access in this step; accesses in step {0}.', esc(stepRanges(at)))) + '</div>');
+      setText($('bank-caption'), st.bank_idle ? t(st.bank_idle) : t('No shared load or store in this step.'));
       drawBankFigure(c, null);
       $('bank-hover').hidden = true;
       return;
@@ -235,16 +247,18 @@
     var shown = Math.min(acc.length, 24);
     for (i = 0; i < shown; i++) {
       var a = acc[i];
-      html += '<div class="item' + (i === S.acc ? ' sel' : '') + '" data-acc="' + i + '">warp ' + a.w + ' ' +
-        KIND_NAMES[a.k] + ', line ' + a.l + ': ' + popcount(a.m) + ' lanes, ' +
-        (a.deg > 1 ? '<span class="bad">' + a.deg + '-way conflict</span>' : '<span class="good">conflict free</span>') + '</div>';
+      html += '<div class="item' + (i === S.acc ? ' sel' : '') + '" data-acc="' + i + '">' +
+        t('warp {0} {1}, line {2}: {3} lanes, {4}', a.w, kindName(a.k), a.l, popcount(a.m),
+          a.deg > 1 ? '<span class="bad">' + t('{0}-way conflict', a.deg) + '</span>' : '<span class="good">' + t('conflict free') + '</span>') +
+        '</div>';
     }
-    if (acc.length > shown) html += '<div>' + (acc.length - shown) + ' more</div>';
+    if (acc.length > shown) html += '<div>' + t('{0} more', acc.length - shown) + '</div>';
     setHtml(list, html);
     var sel = acc[S.acc];
-    setHtml($('bank-caption'), 'warp ' + sel.w + ' ' + KIND_NAMES[sel.k] + ', line ' + sel.l + ': ' +
-      (sel.deg > 1 ? '<span class="bad">' + sel.deg + '-way conflict</span> <span class="pass">' + sel.deg + ' passes, ' +
-        (sel.deg - 1) + ' bank conflict' + (sel.deg > 2 ? 's' : '') + '</span>' : 'conflict free <span class="pass">one pass</span>'));
+    setHtml($('bank-caption'), t('warp {0} {1}, line {2}: {3}', sel.w, kindName(sel.k), sel.l,
+      sel.deg > 1 ? '<span class="bad">' + t('{0}-way conflict', sel.deg) + '</span> <span class="pass">' +
+        (sel.deg > 2 ? t('{0} passes, {1} bank conflicts', sel.deg, sel.deg - 1) : t('{0} passes, {1} bank conflict', sel.deg, sel.deg - 1)) +
+        '</span>' : t('conflict free') + ' <span class="pass">' + t('one pass') + '</span>'));
     drawBankFigure(c, sel);
     if (bankMousePos) showBankTip();
   }

@@ -1,24 +1,27 @@
   function drawLanes(tr, st) {
     var c = $('lanes');
     if (!tr.has.lanes) {
-      setText($('lanes-text'), tr.kernel + ' makes no warp shuffles: its lanes exchange values ' +
-        (tr.has.shared ? 'through shared memory.' : tr.has.slice ? 'through global memory.' :
-          tr.has.atomics ? 'only through atomics.' : 'not at all.'));
+      setText($('lanes-text'), tr.has.shared ? t('{0} makes no warp shuffles: its lanes exchange values through shared memory.', tr.kernel)
+        : tr.has.slice ? t('{0} makes no warp shuffles: its lanes exchange values through global memory.', tr.kernel)
+          : tr.has.atomics ? t('{0} makes no warp shuffles: its lanes exchange values only through atomics.', tr.kernel)
+            : t('{0} makes no warp shuffles: its lanes exchange values not at all.', tr.kernel));
       hide(c);
       return;
     }
     var sh = st.shf || [];
     if (!sh.length) {
-      setText($('lanes-text'), 'No shuffle in this step; shuffles in step' +
-        (tr.stepsWith.shf.length > 1 ? 's ' : ' ') + stepRanges(tr.stepsWith.shf) + '.');
+      setText($('lanes-text'), tr.stepsWith.shf.length > 1 ? t('No shuffle in this step; shuffles in steps {0}.', stepRanges(tr.stepsWith.shf))
+        : t('No shuffle in this step; shuffles in step {0}.', stepRanges(tr.stepsWith.shf)));
       hide(c);
       return;
     }
     var show = sh.slice(0, 4), rows = Math.min(4, Math.max(tr.maxShf, 1));
-    setText($('lanes-text'), sh.length + ' warp-level ' + (sh[0].k === 7 ? 'warp reduce' : 'shuffle') +
-      (sh.length === 1 ? '' : 's') + ' this step' + (sh.length > show.length ? ' (the first ' + show.length + ' drawn)' : '') +
-      (tr.binary ? ': per warp, which lane read from which (from the SASS). A binary trace has no values: ' +
-        'the Compute Sanitizer API does not report them.' : ': per warp, what each lane offered (top) and received (bottom).'));
+    var n = sh.length, head = sh[0].k === 7 ? (n === 1 ? t('{0} warp-level warp reduce this step', n)
+      : t('{0} warp-level warp reduces this step', n)) : n === 1 ? t('{0} warp-level shuffle this step', n)
+      : t('{0} warp-level shuffles this step', n);
+    if (n > show.length) head = t('{0} (the first {1} drawn)', head, show.length);
+    setText($('lanes-text'), tr.binary ? t('{0}: per warp, which lane read from which (from the SASS). A binary trace has no values: ' +
+      'the Compute Sanitizer API does not report them.', head) : t('{0}: per warp, what each lane offered (top) and received (bottom).', head));
     var w = c.clientWidth || 600, labelW = 4, cw = (w - labelW) / 32, rowH = 26, band = 54, blockH = rowH * 2 + band + 46;
     var g = canvasCtx(c, rows * blockH), ctx = g.ctx;
     show.forEach(function (s, bi) {
@@ -39,9 +42,9 @@
           }
         }
       }
-      ctx.fillText('warp ' + s.w + '  ' + s.fn + (s.k === 6 ? ' width ' + s.wd : '') + '  line ' + s.l +
-        (rule ? '  (' + rule + ')' : s.k === 7 ? '  (every lane gets the reduction of all)' : '') +
-        (s.ok ? '' : '  INCONSISTENT: a lane did not get what its source held'), labelW, y0 + 10);
+      ctx.fillText(t('warp {0}', s.w) + '  ' + s.fn + (s.k === 6 ? ' ' + t('width {0}', s.wd) : '') + '  ' + t('line {0}', s.l) +
+        (rule ? '  (' + rule + ')' : s.k === 7 ? '  ' + t('(every lane gets the reduction of all)') : '') +
+        (s.ok ? '' : '  ' + t('INCONSISTENT: a lane did not get what its source held')), labelW, y0 + 10);
       var yo = y0 + 22, yr = yo + rowH + band;
       var lanesAll = lanesOf(s.m), of = {}, rc = {};
       lanesAll.forEach(function (l, i) { of[l] = s.of[i]; rc[l] = s.rc[i]; });
@@ -82,15 +85,14 @@
         });
       } else {
         ctx.textAlign = 'center';
-        ctx.fillText('reduction of the ' + lanesAll.length + ' lanes ' + ARROW + ' every lane', w / 2, yo + rowH + band / 2);
+        ctx.fillText(t('reduction of the {0} lanes \u2190 every lane', lanesAll.length), w / 2, yo + rowH + band / 2);
       }
       var rl = tr.result_lanes[s.w];
       if (rl >= 0) {
         ctx.fillStyle = COL.dim;
         ctx.textAlign = 'left';
         ctx.font = '13px "DejaVu Sans", sans-serif';
-        ctx.fillText('after its last shuffle, lane ' + rl + ' of warp ' + s.w + ' holds the warp\'s result', labelW,
-          yr + rowH + 12);
+        ctx.fillText(t('after its last shuffle, lane {0} of warp {1} holds the warp\'s result', rl, s.w), labelW, yr + rowH + 12);
       }
     });
   }
@@ -98,43 +100,44 @@
   function drawAtomics(tr, st) {
     var list = $('atomics-list');
     if (!tr.has.atomics) {
-      setText($('atomics-text'), tr.kernel + ' makes no atomic operations.');
+      setText($('atomics-text'), t('{0} makes no atomic operations.', tr.kernel));
       setHtml(list, '');
       return;
     }
     var at = st.atm || [], h = '';
-    setText($('atomics-text'), at.length ? 'This step: ' + at.length + ' warp-level atomic instruction' +
-      (at.length === 1 ? '' : 's') + '. Lanes on one address take their turn (contention).'
-      : 'No atomic in this step; atomics in step' + (tr.stepsWith.atm.length > 1 ? 's ' : ' ') +
-        stepRanges(tr.stepsWith.atm) + '.');
+    var atIn = stepRanges(tr.stepsWith.atm);
+    setText($('atomics-text'), at.length === 1 ? t('This step: {0} warp-level atomic instruction. Lanes on one address take their ' +
+      'turn (contention).', 1) : at.length ? t('This step: {0} warp-level atomic instructions. Lanes on one address take their turn ' +
+      '(contention).', at.length) : tr.stepsWith.atm.length > 1 ? t('No atomic in this step; atomics in steps {0}.', atIn)
+      : t('No atomic in this step; atomics in step {0}.', atIn));
     at.slice(0, 8).forEach(function (a) {
       for (var i = 0; i + 1 < a.ct.length; i += 2) {
         var n = a.ct[i + 1];
-        h += '<div>warp ' + a.w + ' ' + esc(a.fn) + ' ' + esc(a.labels[i / 2]) + ', line ' + a.l + ': ' +
-          (n > 1 ? '<span class="bad">' + n + ' updates contend</span>' : '<span class="good">1 update, no contention</span>') +
-          '</div>';
+        h += '<div>' + t('warp {0} {1} {2}, line {3}: {4}', a.w, esc(a.fn), esc(a.labels[i / 2]), a.l, n > 1 ? '<span class="bad">' +
+          t('{0} updates contend', n) + '</span>' : '<span class="good">' + t('1 update, no contention') + '</span>') + '</div>';
       }
     });
-    if (at.length > 8) h += '<div>' + (at.length - 8) + ' more instructions this step</div>';
+    if (at.length > 8) h += '<div>' + t('{0} more instructions this step', at.length - 8) + '</div>';
     // Every target: the updates landed by the end of this step, in landing order.
-    tr.targets.slice(0, 12).forEach(function (t) {
-      var landed = 0, last = null, total = t.o.length / 5;
-      for (var i = 0; i < t.o.length; i += 5) {
-        if (t.o[i + 1] <= S.step) { landed++; last = i; }
+    tr.targets.slice(0, 12).forEach(function (tg) {
+      var landed = 0, last = null, total = tg.o.length / 5;
+      for (var i = 0; i < tg.o.length; i += 5) {
+        if (tg.o[i + 1] <= S.step) { landed++; last = i; }
       }
       if (tr.binary) {  // no operands, old values or landing order in a binary trace
-        h += '<div><b>' + esc(t.label) + '</b> (' + esc(t.fn) + '): ' + landed + ' of ' + total + ' updates made by this ' +
-          'step; a binary trace has no operands, old values or landing order.</div>';
+        h += '<div>' + t('<b>{0}</b> ({1}): {2} of {3} updates made by this step; a binary trace has no operands, old values or ' +
+          'landing order.', esc(tg.label), esc(tg.fn), landed, total) + '</div>';
         return;
       }
-      h += '<div><b>' + esc(t.label) + '</b> (' + esc(t.fn) + '): ' + landed + ' of ' + total + ' updates landed by ' +
-        'this step' + (total > 1 ? ', ' + t.chained + ' of ' + (total - 1) + ' consecutive pairs chained' : '');
+      var say = total > 1 ? t('<b>{0}</b> ({1}): {2} of {3} updates landed by this step, {4} of {5} consecutive pairs chained',
+        esc(tg.label), esc(tg.fn), landed, total, tg.chained, total - 1)
+        : t('<b>{0}</b> ({1}): {2} of {3} updates landed by this step', esc(tg.label), esc(tg.fn), landed, total);
       if (last !== null) {
-        h += '; last: thread ' + t.o[last] + ' ' + fmt(t.o[last + 3], t.f) + ' ' + '\u2192' + ' ' + fmt(t.o[last + 4], t.f);
+        say += t('; last: thread {0} {1} \u2192 {2}', tg.o[last], fmt(tg.o[last + 3], tg.f), fmt(tg.o[last + 4], tg.f));
       }
-      h += '</div>';
+      h += '<div>' + say + '</div>';
     });
-    if (tr.targets.length > 12) h += '<div>' + (tr.targets.length - 12) + ' more addresses</div>';
+    if (tr.targets.length > 12) h += '<div>' + t('{0} more addresses', tr.targets.length - 12) + '</div>';
     setHtml(list, h);
   }
 
@@ -147,14 +150,15 @@
     if (idx.length === 1) return q.buf + '[' + idx[0] + ']';
     var d = idx[1] - idx[0], even = true;
     for (var i = 2; i < idx.length && even; i++) even = idx[i] - idx[i - 1] === d;
-    return q.buf + '[' + idx[0] + '..' + idx[idx.length - 1] + (even ? (d === 1 ? '' : ' step ' + d) : '') + ']' +
-      (even ? '' : ', ' + idx.length + ' elements');
+    var lo = idx[0], hi = idx[idx.length - 1];
+    if (even && d !== 1) return t('{0}[{1}..{2} step {3}]', q.buf, lo, hi, d);
+    return even ? q.buf + '[' + lo + '..' + hi + ']' : t('{0}, {1} elements', q.buf + '[' + lo + '..' + hi + ']', idx.length);
   }
 
   function drawGlobal(tr, st) {
     var list = $('global-list'), c = $('gslice');
     if (!tr.has.global) {
-      setText($('global-text'), tr.kernel + ' makes no global load or store that the trace records.');
+      setText($('global-text'), t('{0} makes no global load or store that the trace records.', tr.kernel));
       setHtml(list, '');
       hide(c);
       return;
@@ -162,21 +166,23 @@
     var req = st.req || [], h = '', text;
     if (st.gsum) {
       var g = st.gsum;
-      text = 'This step: ' + g[0] + ' load, ' + g[1] + ' store requests; ' + g[2] +
-        ' sectors of 32 bytes, ' + (g[2] > g[3] ? '<span class="bad">' + (g[2] - g[3]) + ' more than needed (' + g[3] +
-        ')</span>' : '<span class="good">the fewest possible</span>') + '; ' + Math.round(g[5] * 100) +
-        '% of the bytes used.';
+      text = t('This step: {0} load, {1} store requests; {2} sectors of 32 bytes, {3}; {4} of the bytes used.', g[0], g[1], g[2],
+        g[2] > g[3] ? '<span class="bad">' + t('{0} more than needed ({1})', g[2] - g[3], g[3]) + '</span>'
+          : '<span class="good">' + t('the fewest possible') + '</span>', Math.round(g[5] * 100) + '%');
     } else {
-      text = 'No global request in this step; requests in step' +
-        (tr.stepsWith.req.length > 1 ? 's ' : ' ') + esc(stepRanges(tr.stepsWith.req)) + '.';
+      var reqIn = esc(stepRanges(tr.stepsWith.req));
+      text = tr.stepsWith.req.length > 1 ? t('No global request in this step; requests in steps {0}.', reqIn)
+        : t('No global request in this step; requests in step {0}.', reqIn);
     }
     if (S.req >= req.length) S.req = -1;
     req.slice(0, 64).forEach(function (q, i) {
-      h += '<div class="item' + (i === S.req ? ' sel' : '') + '" data-req="' + i + '">warp ' + q.w + ' ' + KIND_NAMES[q.k] +
-        ' ' + esc(elements(q)) + ', line ' + q.l + ': ' + q.sec + ' sector' + (q.sec === 1 ? '' : 's') + ' (' + q.min +
-        ' needed), <span class="' + (q.sec > q.min ? 'bad' : 'good') + '">' + Math.round(q.eff * 100) + '%</span></div>';
+      var eff = '<span class="' + (q.sec > q.min ? 'bad' : 'good') + '">' + Math.round(q.eff * 100) + '%</span>';
+      h += '<div class="item' + (i === S.req ? ' sel' : '') + '" data-req="' + i + '">' + (q.sec === 1
+        ? t('warp {0} {1} {2}, line {3}: {4} sector ({5} needed), {6}', q.w, kindName(q.k), esc(elements(q)), q.l, q.sec, q.min, eff)
+        : t('warp {0} {1} {2}, line {3}: {4} sectors ({5} needed), {6}', q.w, kindName(q.k), esc(elements(q)), q.l, q.sec, q.min, eff)) +
+        '</div>';
     });
-    if (req.length > 64) h += '<div>' + (req.length - 64) + ' more requests</div>';
+    if (req.length > 64) h += '<div>' + t('{0} more requests', req.length - 64) + '</div>';
     setHtml(list, h);
     if (!tr.slice) { setHtml($('global-text'), text); hide(c); return; }
     var sl = tr.slice, n = sl.count;
@@ -190,9 +196,10 @@
       if (outline && outline[i]) return COL.purple;
       return st.gwrf[i] ? COL.orange : st.grdf[i] ? COL.sky : st.gdef[i] ? COL.cell : COL.empty;
     }, function (i) { return st.gdef[i] ? fmt(st.gval[i], tr.isFloat) : null; }, sl.first);
-    setHtml($('global-text'), text + '<br>The block\'s slice of ' + esc(sl.name) + ', elements ' + sl.first + '..' +
-      (sl.first + n - 1) + (sl.truncated ? ' (the first ' + n + ' of ' + sl.span + ')' : '') +
-      ' after the step: written orange, read blue' + (outline ? ', the selected request purple' : '') +
-      '; click a request to outline its elements.');
+    var slice = t('The block\'s slice of {0}, elements {1}..{2}', esc(sl.name), sl.first, sl.first + n - 1);
+    if (sl.truncated) slice = t('{0} (the first {1} of {2})', slice, n, sl.span);
+    setHtml($('global-text'), text + '<br>' + (outline ? t('{0} after the step: written orange, read blue, the selected request ' +
+      'purple; click a request to outline its elements.', slice) : t('{0} after the step: written orange, read blue; click a ' +
+      'request to outline its elements.', slice)));
   }
 

@@ -55,10 +55,10 @@
     var sched = ringSchedule(G);
     for (var step = 0; step < steps; step++) {
       var next = held.map(function (row) { return row.slice(); });
-      sched.forEach(function (t) {
-        if (t.step !== step) return;
-        var sent = held[t.from][t.chunk];
-        next[t.to][t.chunk] = t.rs ? next[t.to][t.chunk].concat(sent).sort(function (a, b) { return a - b; }) : sent.slice();
+      sched.forEach(function (m) {
+        if (m.step !== step) return;
+        var sent = held[m.from][m.chunk];
+        next[m.to][m.chunk] = m.rs ? next[m.to][m.chunk].concat(sent).sort(function (a, b) { return a - b; }) : sent.slice();
       });
       held = next;
     }
@@ -82,7 +82,7 @@
     return [lo, hi];
   }
   function chunkText(evs) {
-    if (!evs.length) return 'unrecorded size';
+    if (!evs.length) return t('unrecorded size');
     var b = evs.map(function (e) { return e.bytes; });
     var lo = Math.min.apply(null, b), hi = Math.max.apply(null, b);
     return lo === hi ? mgLabel(lo) : mgLabel(lo) + DASH + mgLabel(hi);
@@ -92,42 +92,44 @@
   function ringSentence(r, evs, k) {
     var G = r.gpus, T = 2 * (G - 1);
     if (k === 0) {
-      return 'Before the first step: each GPU holds its own ' + mgLabel(r.bytes) + ' buffer, cut into ' + G +
-        ' chunks of ' + chunkText(evs) + '; no chunk holds another GPU\'s values yet. The ring takes 2(G ' + MINUS +
-        ' 1) = ' + T + ' steps: ' + us(r.total_us) + ' in all, measured.';
+      return t('Before the first step: each GPU holds its own {0} buffer, cut into {1} chunks of {2}; no chunk holds another ' +
+        'GPU\'s values yet. The ring takes 2(G \u2212 1) = {3} steps: {4} in all, measured.', mgLabel(r.bytes), G, chunkText(evs), T,
+        us(r.total_us));
     }
     var s = k - 1, rs = s < G - 1, i = rs ? s : s - (G - 1);
     var mine = evs.filter(function (e) { return e.step === s; });
-    var held = ringHeld(G, k), txt = 'Step ' + k + ' of ' + T + ', ' + (rs ? 'reduce-scatter ' : 'all-gather ') + (i + 1) +
-      ' of ' + (G - 1) + ': ';
-    var moves = ringSchedule(G).filter(function (t) { return t.step === s; });
+    var held = ringHeld(G, k), moved;
+    var moves = ringSchedule(G).filter(function (m) { return m.step === s; });
     if (G <= 4) {
-      txt += moves.map(function (t) { return 'GPU ' + t.from + ' sends chunk ' + t.chunk + ' to GPU ' + t.to; }).join(', ');
+      moved = moves.map(function (m) { return t('GPU {0} sends chunk {1} to GPU {2}', m.from, m.chunk, m.to); }).join(', ');
     } else {  // the rule: chunk (g - s) mod G in the reduce-scatter, (g + 1 - t) mod G in the all-gather
       var d = rs ? -i : 1 - i;
-      txt += 'every GPU g sends chunk ' + (d === 0 ? 'g' : '(g ' + (d > 0 ? '+ ' : MINUS + ' ') + Math.abs(d) + ') mod ' + G) +
-        ' to GPU g + 1';
+      moved = t('every GPU g sends chunk {0} to GPU g + 1', d === 0 ? 'g' : '(g ' + (d > 0 ? '+ ' : MINUS + ' ') + Math.abs(d) +
+        ') mod ' + G);
     }
-    txt += rs ? '; each receiver adds it into its own copy of that chunk. ' : '; each receiver stores it over its own copy. ';
+    var txt = (rs ? t('Step {0} of {1}, reduce-scatter {2} of {3}: {4}; each receiver adds it into its own copy of that chunk.',
+      k, T, i + 1, G - 1, moved) : t('Step {0} of {1}, all-gather {2} of {3}: {4}; each receiver stores it over its own copy.',
+      k, T, i + 1, G - 1, moved)) + ' ';
     if (rs) {
       var n = held[moves[0].to][moves[0].chunk].length;
       if (n === G) {
-        txt += 'Now each GPU holds one chunk summed over all ' + G + ' GPUs: ' + (G <= 4 ? moves.map(function (t) {
-          return 'GPU ' + t.to + ' chunk ' + t.chunk;
-        }).join(', ') : 'GPU g has chunk (g + 1) mod ' + G) + '. ';
+        txt += t('Now each GPU holds one chunk summed over all {0} GPUs: {1}.', G, G <= 4 ? moves.map(function (m) {
+          return t('GPU {0} chunk {1}', m.to, m.chunk);
+        }).join(', ') : t('GPU g has chunk (g + 1) mod {0}', G)) + ' ';
       } else {
-        txt += 'The chunks just added now hold ' + n + ' of ' + G + ' GPUs\' values. ';
+        txt += t('The chunks just added now hold {0} of {1} GPUs\' values.', n, G) + ' ';
       }
     } else {
       var whole = held[0].filter(function (h) { return h.length === G; }).length;
-      txt += whole === G ? 'Now every GPU holds the whole sum: the all-reduce is done. '
-        : 'Now each GPU holds ' + whole + ' of its ' + G + ' chunks summed. ';
+      txt += (whole === G ? t('Now every GPU holds the whole sum: the all-reduce is done.')
+        : t('Now each GPU holds {0} of its {1} chunks summed.', whole, G)) + ' ';
     }
-    if (!mine.length) return txt + 'This step has no measured times in the recording.';
-    var span = stepSpan(evs, s);
-    txt += 'Measured: the copies took ' + usRange(mine.map(function (e) { return e.c1 - e.c0; })) +
-      (rs ? ', the adds ' + usRange(mine.map(function (e) { return e.a1 - e.a0; })) : '') + '; the step ran from ' +
-      span[0].toFixed(1) + ' to ' + us(span[1]) + '.' + (k === T ? ' The whole ring: ' + us(r.total_us) + '.' : '');
+    if (!mine.length) return txt + t('This step has no measured times in the recording.');
+    var span = stepSpan(evs, s), copies = usRange(mine.map(function (e) { return e.c1 - e.c0; }));
+    txt += rs ? t('Measured: the copies took {0}, the adds {1}; the step ran from {2} to {3}.', copies,
+      usRange(mine.map(function (e) { return e.a1 - e.a0; })), span[0].toFixed(1), us(span[1]))
+      : t('Measured: the copies took {0}; the step ran from {1} to {2}.', copies, span[0].toFixed(1), us(span[1]));
+    if (k === T) txt += ' ' + t('The whole ring: {0}.', us(r.total_us));
     return txt;
   }
 
@@ -163,7 +165,7 @@
     var boxX = function (gpu) { return x0 + gpu * (laneW + gap); };
     var rowY = function (chunk) { return headH + chunk * rowH + 4; };
     var boxH = rowH - 8;
-    var moves = k > 0 ? ringSchedule(G).filter(function (t) { return t.step === k - 1; }) : [];
+    var moves = k > 0 ? ringSchedule(G).filter(function (m) { return m.step === k - 1; }) : [];
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     for (var gpu = 0; gpu < G; gpu++) {
@@ -175,36 +177,36 @@
         ctx.fillStyle = col;
         ctx.fillRect(x, y, laneW, boxH);
         ctx.fillStyle = col === COL.cell ? COL.text : COL.ink;
-        var fits = function (t) { return ctx.measureText(t).width <= laneW - 6; };
+        var fits = function (text) { return ctx.measureText(text).width <= laneW - 6; };
         var count = who.length + '/' + G;
         if (rowH >= 50) {  // two lines: the chunk, then whose values it holds
           ctx.font = '16px ' + LABEL_FONT;
-          var line2 = who.length === G ? 'summed: all ' + G : who.length === 1 ? 'GPU ' + gpu + ' only' : 'GPUs ' + who.join('+');
-          ctx.fillText(fits('chunk ' + ch) ? 'chunk ' + ch : 'c' + ch, x + laneW / 2, y + boxH * 0.3);
+          var line2 = who.length === G ? t('summed: all {0}', G) : who.length === 1 ? t('GPU {0} only', gpu) : t('GPUs {0}', who.join('+'));
+          ctx.fillText(fits(t('chunk {0}', ch)) ? t('chunk {0}', ch) : 'c' + ch, x + laneW / 2, y + boxH * 0.3);
           ctx.fillText(fits(line2) ? line2 : count, x + laneW / 2, y + boxH * 0.72);
         } else {  // one line: the chunk and how many GPUs' values it holds
           ctx.font = '14px ' + LABEL_FONT;
-          var one = ['chunk ' + ch + ': ' + count, 'c' + ch + ' ' + count, count].filter(fits)[0];
+          var one = [t('chunk {0}: {1}', ch, count), 'c' + ch + ' ' + count, count].filter(fits)[0];
           if (one) ctx.fillText(one, x + laneW / 2, y + boxH / 2);
         }
       }
     }
     // The step's copies: the receiver's box framed thick, the sender's thin, an arrow between them.
-    moves.forEach(function (t) {
-      var color = t.rs ? MG_ADD : MG_STORE, y = rowY(t.chunk) + boxH / 2, verb = t.rs ? 'add' : 'store';
+    moves.forEach(function (m) {
+      var color = m.rs ? MG_ADD : MG_STORE, y = rowY(m.chunk) + boxH / 2;
       ctx.strokeStyle = color;
       ctx.fillStyle = color;
       ctx.lineWidth = 2;
-      ctx.strokeRect(boxX(t.from) + 1, rowY(t.chunk) + 1, laneW - 2, boxH - 2);
+      ctx.strokeRect(boxX(m.from) + 1, rowY(m.chunk) + 1, laneW - 2, boxH - 2);
       ctx.lineWidth = 5;
-      ctx.strokeRect(boxX(t.to) + 2.5, rowY(t.chunk) + 2.5, laneW - 5, boxH - 5);
+      ctx.strokeRect(boxX(m.to) + 2.5, rowY(m.chunk) + 2.5, laneW - 5, boxH - 5);
       ctx.lineWidth = 3;
       ctx.font = 'bold 15px ' + LABEL_FONT;
-      var from = boxX(t.from) + laneW + 3, to = boxX(t.to) - 3, label = 'chunk ' + t.chunk + ', ' + verb;
-      if (t.to === t.from + 1) {
+      var from = boxX(m.from) + laneW + 3, to = boxX(m.to) - 3, label = m.rs ? t('chunk {0}, add', m.chunk) : t('chunk {0}, store', m.chunk);
+      if (m.to === m.from + 1) {
         ctx.beginPath(); ctx.moveTo(from, y); ctx.lineTo(to - 10, y); ctx.stroke();
         arrowHead(ctx, to, y, 12);
-        if (ctx.measureText(label).width > gap - 8) label = 'c' + t.chunk + ' ' + verb;
+        if (ctx.measureText(label).width > gap - 8) label = m.rs ? t('c{0} add', m.chunk) : t('c{0} store', m.chunk);
         labelBox(ctx, label, (from + to) / 2, y - 14, color);
       } else {  // the ring wraps round: out of the last lane's right, under the lanes, into the first lane's left
         var xr = from + side * 0.6, xl = to - side * 0.6, yb = headH + G * rowH + 14;
@@ -212,7 +214,7 @@
         ctx.moveTo(from, y); ctx.lineTo(xr, y); ctx.lineTo(xr, yb); ctx.lineTo(xl, yb); ctx.lineTo(xl, y); ctx.lineTo(to - 10, y);
         ctx.stroke();
         arrowHead(ctx, to, y, 12);
-        labelBox(ctx, 'GPU ' + t.from + ' ' + RARROW + ' GPU ' + t.to + ' (the ring wraps round): ' + label, w / 2, yb + 20, color);
+        labelBox(ctx, t('GPU {0} \u2192 GPU {1} (the ring wraps round): {2}', m.from, m.to, label), w / 2, yb + 20, color);
       }
     });
   }
@@ -224,10 +226,10 @@
     var h = top + G * laneH + axisH, g = canvasCtx(c, h), ctx = g.ctx, w = g.w;
     var left = 70, right = w - 24, tmax = r.total_us;
     evs.forEach(function (e) { tmax = Math.max(tmax, e.c1, e.rs ? e.a1 : 0); });
-    if (!(tmax > 0)) { chartMessage(c, h, 'The traced ring has no measured times.'); return; }
+    if (!(tmax > 0)) { chartMessage(c, h, t('The traced ring has no measured times.')); return; }
     var ticks = linearTicks(tmax, Math.max(2, Math.floor((right - left) / 90)));
     var xmax = Math.max(tmax, ticks[ticks.length - 1]);
-    var X = function (t) { return left + t / xmax * (right - left); };
+    var X = function (v) { return left + v / xmax * (right - left); };
     var shown = k - 1, bottom = top + G * laneH;
     if (shown >= 0) {
       var sp = stepSpan(evs, shown);
@@ -239,7 +241,7 @@
     ctx.font = '15px ' + LABEL_FONT;
     ctx.textBaseline = 'middle';
     for (var s = 0; s < 2 * (G - 1); s++) {
-      var span = stepSpan(evs, s), lab = 'step ' + (s + 1);
+      var span = stepSpan(evs, s), lab = t('step {0}', s + 1);
       if (!(span[1] > 0)) continue;
       ctx.textAlign = 'center';
       ctx.fillStyle = s === shown ? COL.text : COL.dim;
@@ -277,7 +279,7 @@
     evs.forEach(function (e) {
       var on = shown < 0 || e.step === shown;
       bar(e.from, 0, e.c0, e.c1, MG_COPY_BAR, on, 'c' + e.chunk + ' ' + RARROW + ' GPU ' + e.to);
-      if (e.rs && e.a1 > e.a0) bar(e.to, 1, e.a0, e.a1, MG_ADD_BAR, on, 'add c' + e.chunk);
+      if (e.rs && e.a1 > e.a0) bar(e.to, 1, e.a0, e.a1, MG_ADD_BAR, on, t('add c{0}', e.chunk));
     });
     ctx.strokeStyle = AXIS;
     ctx.lineWidth = 1;
@@ -285,16 +287,16 @@
     ctx.font = '15px ' + LABEL_FONT;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    ticks.forEach(function (t) {
-      var x = Math.round(X(t)) + 0.5;
+    ticks.forEach(function (v) {
+      var x = Math.round(X(v)) + 0.5;
       ctx.strokeStyle = AXIS;
       ctx.beginPath(); ctx.moveTo(x, bottom); ctx.lineTo(x, bottom + 5); ctx.stroke();
       ctx.fillStyle = COL.dim;
-      ctx.fillText(axisNum(t), x, bottom + 7);
+      ctx.fillText(axisNum(v), x, bottom + 7);
     });
     ctx.fillStyle = COL.text;
     ctx.textAlign = 'right';
-    ctx.fillText(MICRO + ' from the run\'s start', right, bottom + 25);
+    ctx.fillText(t('\u00b5s from the run\'s start'), right, bottom + 25);
   }
 
   function renderRing() {
@@ -304,7 +306,7 @@
       return;
     }
     var T = 2 * (r.gpus - 1), k = MG.step, evs = ringEvents(r);
-    setText($('mg-counter'), k === 0 ? 'start' : 'step ' + k + ' of ' + T);
+    setText($('mg-counter'), k === 0 ? t('start') : t('step {0} of {1}', k, T));
     var slider = $('mg-step');
     slider.max = T;
     slider.value = k;
@@ -320,7 +322,7 @@
     hook.mg.ring = MG.ring;
     hook.mg.step = k;
     hook.mg.steps = T;
-    hook.mg.sentence = sentence;
+    hook.mg.sentence = I18N.lang === 'en' ? sentence : english(function () { return ringSentence(r, evs, k); });
     hook.mg.draws = (hook.mg.draws || 0) + 1;
   }
   function setRingStep(k) {
@@ -356,8 +358,8 @@
       });
       var sched = ringSchedule(r.gpus);
       ringEvents(r).forEach(function (e, i) {
-        var t = sched[i];
-        if (!t || t.step !== e.step || t.from !== e.from || t.to !== e.to || t.chunk !== e.chunk || t.rs !== e.rs) okSchedule = false;
+        var m = sched[i];
+        if (!m || m.step !== e.step || m.from !== e.from || m.to !== e.to || m.chunk !== e.chunk || m.rs !== e.rs) okSchedule = false;
       });
     });
     hook.mg.summedMatches = okSummed;
@@ -369,24 +371,11 @@
     var mg = D.multigpu;
     $('multigpu-panel').hidden = false;
     mgStarted = true;
-    var names = mg.names.filter(function (n, i) { return mg.names.indexOf(n) === i; });
-    var gpusText = mg.gpus + ' ' + TIMES + ' ' + (names.length === 1 ? names[0] : names.join(', '));
-    $('mg-caption').textContent = 'Recorded on ' + gpusText + (mg.link ? ' (GPU 0' + DASH + '1 link: ' + mg.link + ')' : '') +
-      ', NCCL ' + mg.nccl + ', on ' + mg.date + '. ' + (mg.peer_access ? 'Peer access both ways. '
-      : 'No peer access: the peer copies were staged through host memory. ') + 'Method: ' + mg.method + '. busbw = algbw ' +
-      TIMES + ' 2(G ' + MINUS + ' 1)/G = algbw ' + TIMES + ' ' + Number(mg.allreduce_factor.toPrecision(4)) + ' here ' +
-      '(nccl-tests, doc/PERFORMANCE.md): algbw = S / t, S the bytes each GPU holds, t one call\'s median time; busbw is ' +
-      'what each link carries, comparable with the P2P copy (bytes / time) whatever G is. GB/s = 1e9 bytes/s. Hover a ' +
-      'table\'s number for its median time.';
     $('mg-topo').hidden = !mg.topology;
     setText($('mg-topo-text'), mg.topology || '');
-    setText($('mg-nccl-note'), 'NCCL is a black box: timed, not traced. ' + (mg.methods['allreduce nccl'] ?
-      'ncclAllReduce\'s busbw is in the chart and the table below, beside the hand ring\'s.' : ''));
-    var sel = $('mg-ring-select');
-    sel.innerHTML = mg.rings.map(function (r, i) {
-      return '<option value="' + i + '">' + esc(mgLabel(r.bytes)) + ' on ' + r.gpus + ' GPUs</option>';
-    }).join('');
+    mgWords();
     $('mg-ring-label').hidden = mg.rings.length < 2;
+    var sel = $('mg-ring-select');
     sel.onchange = function () { MG.ring = Number(this.value); MG.step = 0; renderMultiGpu(); this.blur(); };
     $('mg-start').onclick = function () { setRingStep(0); };
     $('mg-back').onclick = function () { setRingStep(MG.step - 1); };
@@ -399,6 +388,27 @@
     hook.mg.rings = mg.rings.length;
     mgSelfCheck();
     renderMultiGpu();
+  }
+  // The panel's words that startMultiGpu writes once (said again after a language switch): the caption, the
+  // note under the timeline, the ring selector's options (the selected ring kept).
+  function mgWords() {
+    var mg = D.multigpu;
+    var names = mg.names.filter(function (n, i) { return mg.names.indexOf(n) === i; });
+    var gpusText = mg.gpus + ' ' + TIMES + ' ' + (names.length === 1 ? names[0] : names.join(', '));
+    $('mg-caption').textContent = (mg.link ? t('Recorded on {0} (GPU 0\u20131 link: {1}), NCCL {2}, on {3}.', gpusText, mg.link,
+      mg.nccl, mg.date) : t('Recorded on {0}, NCCL {1}, on {2}.', gpusText, mg.nccl, mg.date)) + ' ' +
+      (mg.peer_access ? t('Peer access both ways.') : t('No peer access: the peer copies were staged through host memory.')) +
+      ' ' + t('Method: {0}.', mg.method) + ' ' + t('busbw = algbw \u00d7 2(G \u2212 1)/G = algbw \u00d7 {0} here (nccl-tests, ' +
+      'doc/PERFORMANCE.md): algbw = S / t, S the bytes each GPU holds, t one call\'s median time; busbw is what each link ' +
+      'carries, comparable with the P2P copy (bytes / time) whatever G is.', Number(mg.allreduce_factor.toPrecision(4))) + ' ' +
+      t('GB/s = 1e9 bytes/s.') + ' ' + t('Hover a table\'s number for its median time.');
+    setText($('mg-nccl-note'), t('NCCL is a black box: timed, not traced.') + ' ' + (mg.methods['allreduce nccl'] ?
+      t('ncclAllReduce\'s busbw is in the chart and the table below, beside the hand ring\'s.') : ''));
+    var sel = $('mg-ring-select');
+    sel.innerHTML = mg.rings.map(function (r, i) {
+      return '<option value="' + i + '">' + t('{0} on {1} GPUs', esc(mgLabel(r.bytes)), r.gpus) + '</option>';
+    }).join('');
+    sel.value = String(MG.ring);
   }
   function renderMultiGpu() {
     if (!mgStarted) return;

@@ -10,21 +10,23 @@
 
   function renderList() {
     var html = '';
-    D.tracks.forEach(function (t) {
-      if (!t.kernels.length) return;
-      html += '<div class="track"><div class="track-title" title="' + esc(t.title) + '">' + esc(t.id) + '</div>';
-      t.kernels.forEach(function (k) {
+    D.tracks.forEach(function (tk) {
+      if (!tk.kernels.length) return;
+      html += '<div class="track"><div class="track-title" title="' + esc(t(tk.title)) + '">' + esc(tk.id) + '</div>';
+      tk.kernels.forEach(function (k) {
         var has = heldSizes(k.name).length > 0;
         html += '<button class="kernel' + (k.name === S.kernel ? ' sel' : '') + (has ? '' : ' notrace') +
-          '" data-kernel="' + esc(k.name) + '" title="' + esc(k.title) + (has ? '' : ' (no trace in this page)') + '">' +
-          esc(k.name) + (k.pitfall ? '<span class="wrong">' + (k.surprise ? 'SURPRISE' : 'WRONG') + '</span>' : '') + '</button>';
+          '" data-kernel="' + esc(k.name) + '" title="' + esc(has ? t(k.title) : t('{0} (no trace in this page)', t(k.title))) +
+          '">' + esc(k.name) + (k.pitfall ? '<span class="wrong">' + (k.surprise ? t('SURPRISE') : t('WRONG')) + '</span>' : '') +
+          '</button>';
       });
       html += '</div>';
     });
     var mg = D.multigpu;
     if (mg) {  // the multigpu track has no kernels to step: a link to its panel
-      html += '<div class="track"><div class="track-title" title="reduction across GPUs">multigpu</div><button class="kernel" ' +
-        'data-jump="multigpu-panel" data-focus="mg-step" title="the ring all-reduce step by step, NCCL, busbw">ring all-reduce, ' + mg.gpus + ' GPUs</button></div>';
+      html += '<div class="track"><div class="track-title" title="' + esc(t('reduction across GPUs')) + '">multigpu</div>' +
+        '<button class="kernel" data-jump="multigpu-panel" data-focus="mg-step" title="' +
+        esc(t('the ring all-reduce step by step, NCCL, busbw')) + '">' + t('ring all-reduce, {0} GPUs', mg.gpus) + '</button></div>';
     }
     var list = $('kernel-list');
     setHtml(list, html);
@@ -46,17 +48,18 @@
       var held = !!traceOf[key(S.kernel, b)];
       var why = '';
       if (!held) {
-        why = k && k.info.min_bs > b ? S.kernel + ' needs at least ' + k.info.min_bs + ' threads' +
-          (k.info.min_why ? ': ' + k.info.min_why : '') : 'no trace at ' + b + ' threads in this page (the full session ' +
-          'is in the .rssession file)';
+        why = !(k && k.info.min_bs > b) ? t('no trace at {0} threads in this page (the full session is in the .rssession file)', b)
+          : k.info.min_why ? t('{0} needs at least {1} threads: {2}', S.kernel, k.info.min_bs, t(k.info.min_why))
+            : t('{0} needs at least {1} threads', S.kernel, k.info.min_bs);
       }
       html += '<button data-bs="' + b + '"' + (b === S.bs && held ? ' class="sel"' : '') + (held ? '' : ' disabled') +
-        ' title="' + esc(why || b + ' threads per block (Page Up / Page Down)') + '">' + b + '</button>';
+        ' title="' + esc(why || t('{0} threads per block (Page Up / Page Down)', b)) + '">' + b + '</button>';
     });
     $('bs-buttons').innerHTML = html;
     var tr = S.trace;
-    setText($('kernel-title'), S.kernel ? S.kernel + (S.bs ? ' at ' + S.bs + ' threads' : '') +
-      (tr ? ' ' + MDASH + ' ' + tr.dtype + ', block ' + tr.block + ' of ' + tr.grid + ', N = ' + tr.n : '') : '');
+    var title = !S.kernel ? '' : S.bs ? t('{0} at {1} threads', S.kernel, S.bs) : S.kernel;
+    if (S.kernel && tr) title += ' ' + MDASH + ' ' + t('{0}, block {1} of {2}, N = {3}', tr.dtype, tr.block, tr.grid, tr.n);
+    setText($('kernel-title'), title);
   }
 
   function metric(k, bs, name) {
@@ -72,39 +75,43 @@
     // fixes and costs a click away (#note-box), so the first screen keeps its room for the replay.
     var k = kernelInfo(S.kernel), el = $('kernel-note'), more = $('kernel-more');
     if (!k) { el.innerHTML = ''; more.innerHTML = ''; return; }
-    var i = k.info, h = '<b>' + esc(i.title) + '</b>', m = '';
-    if (i.fixes) m += 'Fixes: ' + esc(i.fixes);
-    if (i.costs) m += (m ? '<br>' : '') + 'Costs: ' + esc(i.costs);
+    var i = k.info, h = '<b>' + esc(t(i.title)) + '</b>', m = '';
+    if (i.fixes) m += t('Fixes: {0}', esc(t(i.fixes)));
+    if (i.costs) m += (m ? '<br>' : '') + t('Costs: {0}', esc(t(i.costs)));
     more.innerHTML = m;
     if (i.pitfall) {
       // The window's sentences (app/pitfall_words.hpp), exported per kernel and block size.
       var w = pitfallWords(k.name, S.bs);
-      h += '<span class="pit"><b>' + (i.surprise ? 'NOT WRONG CODE, A SURPRISE.' : 'WRONG CODE on purpose.') + '</b> ' +
-        esc(i.pitfall) + '.';
-      if (w && w.results) h += '<br><span title="' + esc(w.results_how) + '">' + esc(w.results) + '</span>';
-      if (w && w.races) h += '<br><span title="' + esc(w.races_how) + '">' + esc(w.races) + '</span>';
-      if (w && w.missing) h += '<br>' + esc(w.missing);
+      h += '<span class="pit"><b>' + (i.surprise ? t('NOT WRONG CODE, A SURPRISE.') : t('WRONG CODE on purpose.')) + '</b> ' +
+        t('{0}.', esc(t(i.pitfall)));
+      if (w && w.results) h += '<br><span title="' + esc(t(w.results_how)) + '">' + esc(t(w.results)) + '</span>';
+      if (w && w.races) h += '<br><span title="' + esc(t(w.races_how)) + '">' + esc(t(w.races)) + '</span>';
+      if (w && w.missing) h += '<br>' + esc(t(w.missing));
       if (i.fixed_by) {
-        h += '<br><button class="fix" data-kernel="' + esc(i.fixed_by) + '" title="The same kernel with the bug fixed">' +
-          'See the fix: ' + esc(i.fixed_by) + '</button>';
+        h += '<br><button class="fix" data-kernel="' + esc(i.fixed_by) + '" title="' + esc(t('The same kernel with the bug fixed')) +
+          '">' + t('See the fix: {0}', esc(i.fixed_by)) + '</button>';
       }
       h += '</span>';
     }
     if (!traceOf[key(k.name, S.bs)]) {
       var held = heldSizes(k.name);
-      h += '<br><span class="bad">No trace of ' + esc(k.name) + ' at ' + S.bs + ' threads in this page.</span> ' +
-        (held.length ? 'This page holds it at ' + held.join(', ') + ' threads. ' : '') +
-        'The full session is in the .rssession file.';
+      h += '<br><span class="bad">' + t('No trace of {0} at {1} threads in this page.', esc(k.name), S.bs) + '</span> ' +
+        (held.length ? t('This page holds it at {0} threads.', held.join(', ')) + ' ' : '') +
+        t('The full session is in the .rssession file.');
     }
     var tr = S.trace;
     if (tr && tr.binary) {
-      h += '<br><span class="dim">Recorded by the binary backend (the kernel as compiled). ' +
+      h += '<br><span class="dim">' + t('Recorded by the binary backend (the kernel as compiled).') + ' ' +
         esc(tr.notes || '').replace(/\n/g, ' ') + '</span>';
     }
     el.innerHTML = h;
   }
 
-  var sourceShown = -1, sourceLines = [], highlighted = [];
+  var sourceShown = -1, sourceLines = [], highlighted = [], sourceTitle = ['', false];
+  // The listing's file, and whether it is the source recorded with the trace.
+  function sourceTitleWords() {
+    $('source-title').textContent = sourceTitle[1] ? t('{0} (as recorded with the trace)', sourceTitle[0]) : sourceTitle[0];
+  }
   function renderSource(reset) {
     var tr = S.trace, k = kernelInfo(S.kernel);
     var idx = tr ? tr.src : k ? D.track_source[k.track] : -1;
@@ -131,8 +138,9 @@
       highlighted = [];
       highlightLines.sig = null;
       srcGeom = null;
-      var t = k ? trackOf(k.track) : null;
-      $('source-title').textContent = (t && t.file ? t.file : '') + (tr ? ' (as recorded with the trace)' : '');
+      var tk = k ? trackOf(k.track) : null;
+      sourceTitle = [tk && tk.file ? tk.file : '', !!tr];
+      sourceTitleWords();
     }
     if (reset) highlightLines();
   }
@@ -163,15 +171,19 @@
       var el = sourceLines[l - 1];
       if (!el) return;
       el.classList.add('race');
-      el.setAttribute('data-race', ' ' + ARROW + ' race: ' + by[l].map(function (r) {
+      el.setAttribute('data-race', ' ' + ARROW + ' ' + t('race: {0}', by[l].map(function (r) {
         return (r[4] === r[6] ? r[4] : r[4] + ' -> ' + r[6]) + ' (' + r[2] + ')';
-      }).join(', '));
+      }).join(', ')));
       el.title = by[l].map(describeRace).join('\n');
       raced.push(el);
     });
     var lines = Object.keys(by).map(Number).sort(function (a, b) { return a - b; });
-    setText($('source-races'), races.length ? 'racecheck: ' + races.length + ' race' + (races.length === 1 ? '' : 's') +
-      ' on ' + (lines.length === 1 ? 'line ' : 'lines ') + stepRanges(lines) + ', marked in red (both ends of each; hover a line).' : '');
+    var n = races.length, at = stepRanges(lines), one = lines.length === 1;
+    setText($('source-races'), !n ? ''
+      : n === 1 && one ? t('racecheck: {0} race on line {1}, marked in red (both ends of each; hover a line).', n, at)
+        : n === 1 ? t('racecheck: {0} race on lines {1}, marked in red (both ends of each; hover a line).', n, at)
+          : one ? t('racecheck: {0} races on line {1}, marked in red (both ends of each; hover a line).', n, at)
+            : t('racecheck: {0} races on lines {1}, marked in red (both ends of each; hover a line).', n, at));
     $('source-races').hidden = !races.length;
   }
   function highlightLines() {
@@ -187,8 +199,8 @@
     markRaces(races);
     // The step's first line written out whole above the listing (wrapped: a narrow column never cuts it).
     var first = want.length ? want[0][0] : 0;
-    setText($('source-line'), first ? 'line ' + first + ': ' + sourceLines[first - 1].textContent.slice(
-      String(first).length).replace(/^\s+/, '') : '');
+    setText($('source-line'), first ? t('line {0}: {1}', first, sourceLines[first - 1].textContent.slice(
+      String(first).length).replace(/^\s+/, '')) : '');
     highlightLines.sig = sig;
     highlighted.forEach(function (el) { el.classList.remove('hl', 'bar'); });
     highlighted = [];
@@ -233,7 +245,7 @@
     order.forEach(function (v) { if (shown[v]) $(VIEW_PANEL[v]).style.order = String(pos++); });
     order.forEach(function (v) { if (!shown[v]) $(VIEW_PANEL[v]).style.order = String(pos++); });
     $('warps-panel').style.order = String(pos + 1);
-    var idle = $('idle-line'), text = tr && st && st.idle ? st.idle : '';
+    var idle = $('idle-line'), text = tr && st && st.idle ? t(st.idle) : '';
     setText(idle, text);
     if (idle.hidden !== !text) idle.hidden = !text;
     hook.shownViews = order.filter(function (v) { return shown[v]; });
@@ -244,10 +256,10 @@
     var tr = S.trace, st = tr && tr.steps[S.step];
     var slider = $('step-slider');
     if (!tr) {
-      setText($('step-counter'), S.loading ? 'loading' + '\u2026' : 'no trace');
+      setText($('step-counter'), S.loading ? t('loading\u2026') : t('no trace'));
       slider.max = 0;
       slider.value = 0;
-      setText($('step-summary'), S.loading ? '' : 'Choose a kernel and a block size that this page holds a trace of.');
+      setText($('step-summary'), S.loading ? '' : t('Choose a kernel and a block size that this page holds a trace of.'));
       ['smem', 'warps', 'banks', 'lanes', 'gslice'].forEach(function (id) { hide($(id)); });
       layoutViews(null, null);
       bankFig = null;
@@ -258,28 +270,30 @@
       return;
     }
     var n = tr.steps.length;
-    setText($('step-counter'), 'step ' + S.step + ' / ' + (n - 1));
+    setText($('step-counter'), t('step {0} / {1}', S.step, n - 1));
     slider.max = n - 1;
     slider.value = S.step;
-    var s = 'Ends at <b>' + esc(st.endname || END_NAMES[st.end]) + '</b>' + (st.bl ? ' (line ' + st.bl + ')' : '') + '. Active warps ' +
-      st.aw + ' of ' + tr.warps + '. ';
+    var end = esc(st.endname ? t(st.endname) : endName(st.end));
+    var s = (st.bl ? t('Ends at <b>{0}</b> (line {1}).', end, st.bl) : t('Ends at <b>{0}</b>.', end)) + ' ' +
+      t('Active warps {0} of {1}.', st.aw, tr.warps) + ' ';
     if (st.ld || st.st) {
-      s += 'Shared: ' + st.ld + ' warp loads, ' + st.st + ' stores; bank conflicts ' + st.ldc + ' load, ' + st.stc +
-        ' store' + (st.deg > 1 ? ' (<span class="bad">worst ' + st.deg + '-way</span>)' : '') + '. ';
+      s += (st.deg > 1 ? t('Shared: {0} warp loads, {1} stores; bank conflicts {2} load, {3} store ' +
+        '(<span class="bad">worst {4}-way</span>).', st.ld, st.st, st.ldc, st.stc, st.deg)
+        : t('Shared: {0} warp loads, {1} stores; bank conflicts {2} load, {3} store.', st.ld, st.st, st.ldc, st.stc)) + ' ';
     }
-    if (st.shf) s += st.shf.length + ' shuffle' + (st.shf.length === 1 ? '' : 's') + '. ';
-    if (st.atm) s += st.atm.length + ' warp atomic' + (st.atm.length === 1 ? '' : 's') + '. ';
-    if (st.req) s += st.req.length + ' global request' + (st.req.length === 1 ? '' : 's') + '. ';
+    if (st.shf) s += (st.shf.length === 1 ? t('{0} shuffle.', 1) : t('{0} shuffles.', st.shf.length)) + ' ';
+    if (st.atm) s += (st.atm.length === 1 ? t('{0} warp atomic.', 1) : t('{0} warp atomics.', st.atm.length)) + ' ';
+    if (st.req) s += (st.req.length === 1 ? t('{0} global request.', 1) : t('{0} global requests.', st.req.length)) + ' ';
     setHtml($('step-summary'), s);
     layoutViews(tr, st);
     // Each view, timed (hook.viewMs: the browser test prints where a frame's time goes).
-    var t = performance.now(), ms = hook.viewMs;
+    var t0 = performance.now(), ms = hook.viewMs;
     [['source', highlightLines], ['smem', drawSmem], ['warps', drawWarps], ['banks', drawBanks], ['lanes', drawLanes],
       ['atomics', drawAtomics], ['global', drawGlobal]].forEach(function (v) {
       v[1](tr, st);
       var now = performance.now();
-      ms[v[0]] = (ms[v[0]] || 0) + (now - t);
-      t = now;
+      ms[v[0]] = (ms[v[0]] || 0) + (now - t0);
+      t0 = now;
     });
     hook.step = S.step;
   }
@@ -291,9 +305,9 @@
     if (races.length) {
       var hit = {}, words = tr.words || tr.bs;
       races.forEach(function (r) { r[8].forEach(function (w) { hit[w] = true; words = Math.max(words, w + 1); }); });
-      setText($('smem-text'), 'Not recorded here: this kernel\'s shared memory (the probe\'s wrapper would change what ' +
+      setText($('smem-text'), t('Not recorded here: this kernel\'s shared memory (the probe\'s wrapper would change what ' +
         'the compiler keeps in registers, which is the bug). In red: the words compute-sanitizer\'s racecheck found ' +
-        'raced on in block 0 (hover a word).');
+        'raced on in block 0 (hover a word).'));
       smemLayout = drawCells(c, words, 32, function (i) { return hit[i] ? COL.verm : COL.empty; },
         function () { return null; }, 0);
       smemLayout.races = races;
@@ -301,18 +315,20 @@
       return;
     }
     if (!tr.has.shared && !tr.words) {
-      setText($('smem-text'), tr.kernel + ' does not use shared memory.');
+      setText($('smem-text'), t('{0} does not use shared memory.', tr.kernel));
       hide(c);
       smemLayout = null;
       return;
     }
-    setText($('smem-text'), tr.words + ' words of 4 bytes, 32 per row (one row = the 32 banks).' +
-      (tr.has.shared ? '' : ' ' + tr.kernel + ' makes no shared load or store (its shared memory holds atomics only).'));
+    setText($('smem-text'), t('{0} words of 4 bytes, 32 per row (one row = the 32 banks).', tr.words) +
+      (tr.has.shared ? '' : ' ' + t('{0} makes no shared load or store (its shared memory holds atomics only).', tr.kernel)));
     smemLayout = drawCells(c, tr.words, 32, function (i) {
       return st.wrf[i] ? COL.orange : st.rdf[i] ? COL.sky : st.def[i] ? COL.cell : COL.empty;
     }, function (i) { return st.def[i] ? fmt(st.smem[i], tr.isFloat) : null; }, 0);
   }
+  var smemEvent = null;  // the last mouse move, to say its words again after a language switch
   function smemHover(ev) {
+    smemEvent = ev;
     var tr = S.trace, st = tr && tr.steps[S.step], L = smemLayout;
     if (!st || !L) return;
     var r = ev.target.getBoundingClientRect();
@@ -322,18 +338,21 @@
     if (L.races) {
       if (x >= 0 && col < L.cols && i >= 0 && i < L.words) {
         var on = L.races.filter(function (r) { return r[8].indexOf(i) >= 0; });
-        out = 'word ' + i + ' (bank ' + (i % 32) + ', byte ' + (i * 4) + '): ' +
-          (on.length ? on.map(describeRace).join('; ') : 'no race found');
+        out = t('word {0} (bank {1}, byte {2}): {3}', i, i % 32, i * 4, on.length ? on.map(describeRace).join('; ')
+          : t('no race found'));
       }
       $('smem-hover').textContent = out;
       return;
     }
     if (x >= 0 && col < L.cols && i >= 0 && i < tr.words) {
-      out = 'word ' + i + ' (bank ' + (i % 32) + ', byte ' + (i * 4) + '): ' +
-        (st.def[i] ? fmt(st.smem[i], tr.isFloat) : 'not yet stored') + (st.wrf[i] ? ', written this step' : '') +
-        (st.rdf[i] ? ', read this step' : '');
+      var what = st.def[i] ? fmt(st.smem[i], tr.isFloat) : t('not yet stored');
+      if (st.wrf[i]) what = t('{0}, written this step', what);
+      if (st.rdf[i]) what = t('{0}, read this step', what);
+      out = t('word {0} (bank {1}, byte {2}): {3}', i, i % 32, i * 4, what);
       var from = st.flowsTo[i];
-      if (from) out += '; computed from word' + (from.length > 1 ? 's ' : ' ') + from.join(', ');
+      if (from) {
+        out = from.length > 1 ? t('{0}; computed from words {1}', out, from.join(', ')) : t('{0}; computed from word {1}', out, from[0]);
+      }
     }
     $('smem-hover').textContent = out;
   }
@@ -342,13 +361,17 @@
     var c = $('warps'), W = tr.warps;
     var any = tr.has.shared || tr.has.lanes || tr.has.atomics || tr.has.global;
     if (!any) {
-      setText($('warps-text'), tr.kernel + ': the trace holds no warp instruction, only barriers.');
+      setText($('warps-text'), t('{0}: the trace holds no warp instruction, only barriers.', tr.kernel));
       hide(c);
       return;
     }
-    setText($('warps-text'), 'Active warps: ' + st.aw + ' of ' + W + '.');
+    setText($('warps-text'), t('Active warps: {0} of {1}.', st.aw, W));
     var w = c.clientWidth || 600;
-    var labelW = 72, flagW = 124;
+    // 72 px for "warp 31" at the largest font (16 px), and what the page's language needs more.
+    var probe = c.getContext('2d');
+    probe.font = '16px "DejaVu Sans", sans-serif';
+    var more = probe.measureText(t('warp {0}', W - 1)).width - probe.measureText('warp ' + (W - 1)).width;
+    var labelW = 72 + Math.max(0, Math.ceil(more)), flagW = 124;
     var cell = Math.max(4, Math.min(30, (w - labelW - flagW) / 32));
     var g = canvasCtx(c, W * cell + 2), ctx = g.ctx;
     var font = Math.max(10, Math.min(16, Math.floor(cell * 0.8)));
@@ -381,7 +404,7 @@
       if (cell >= 11 || k % 4 === 0) {
         ctx.textAlign = 'left';
         ctx.fillStyle = u ? COL.text : COL.dim;
-        ctx.fillText('warp ' + k, 2, y + cell / 2);
+        ctx.fillText(t('warp {0}', k), 2, y + cell / 2);
       }
       if (div) {  // a divergence flag that shows at any size
         ctx.fillStyle = COL.verm;
@@ -389,7 +412,8 @@
       }
       if (u && cell >= 11) {
         ctx.fillStyle = div ? COL.verm : COL.text;
-        ctx.fillText((div ? 'DIVERGED ' : '') + Math.round(eff / 10) + '%', labelW + 32 * cell + 10, y + cell / 2);
+        var pct = Math.round(eff / 10) + '%';
+        ctx.fillText(div ? t('DIVERGED {0}', pct) : pct, labelW + 32 * cell + 10, y + cell / 2);
       }
     }
   }

@@ -1,0 +1,55 @@
+  // ---- i18n -----------------------------------------------------------------------------------
+  // The page's words in English or Chinese (issue 31, docs/chinese.md). The exporter writes into #rs-i18n the
+  // Chinese dictionary {English msgid: translation}, looked up with gettext in the catalogue built from
+  // po/zh_CN.po, and the language the page opens in (`export --html --lang zh`); #lang=zh or #lang=en in the
+  // address overrides it. The switch in the header changes the language in place.
+  //   t(msgid, a, b)       the translation of msgid with {0}, {1} replaced by a, b (msgid itself in English or
+  //                        where the dictionary lacks it). xgettext collects t('...') (po/update.sh).
+  //   data-t="msgid"       an element whose text is the message (applyStatic); in Chinese its title gives the
+  //                        English. data-t-html: the same with markup in the message; data-t-title: a title.
+  //                        Attribute values are plain ASCII with no entities, so that they equal the msgid.
+  //   onLanguage(f)        f() runs after each switch (the renderers redraw their words).
+  var I18N = { lang: 'en', zh: {} }, langHooks = [];
+  function t(msgid) {
+    var s = I18N.lang === 'zh' && Object.prototype.hasOwnProperty.call(I18N.zh, msgid) ? I18N.zh[msgid] : msgid;
+    for (var i = 1; i < arguments.length; i++) s = s.split('{' + (i - 1) + '}').join(String(arguments[i]));
+    return s;
+  }
+  function onLanguage(f) { langHooks.push(f); }
+  function applyStatic() {
+    var zh = I18N.lang === 'zh';
+    document.querySelectorAll('[data-t]').forEach(function (el) {
+      var id = el.getAttribute('data-t');
+      el.textContent = t(id);
+      if (!el.hasAttribute('data-t-title')) el.title = zh && t(id) !== id ? id : '';
+    });
+    document.querySelectorAll('[data-t-html]').forEach(function (el) { el.innerHTML = t(el.getAttribute('data-t-html')); });
+    document.querySelectorAll('[data-t-title]').forEach(function (el) { el.title = t(el.getAttribute('data-t-title')); });
+    document.documentElement.lang = zh ? 'zh-CN' : 'en';
+    var b = $('lang-switch');
+    if (b) {
+      b.textContent = zh ? 'English' : '\u4e2d\u6587';
+      b.title = zh ? 'Show this page in English' : 'Show this page in Chinese';
+    }
+  }
+  function setLanguage(lang) {
+    I18N.lang = lang === 'zh' ? 'zh' : 'en';
+    applyStatic();
+    langHooks.forEach(function (f) { f(); });
+    hook.lang = I18N.lang;
+  }
+  function loadI18n() {
+    var el = $('rs-i18n');
+    try {
+      var j = el ? JSON.parse(el.textContent) : null;
+      if (j && j.zh) I18N.zh = j.zh;
+      if (j && j.lang) I18N.lang = j.lang === 'zh' ? 'zh' : 'en';
+    } catch (e) {
+      I18N.zh = {};  // a damaged dictionary: the page stays English
+    }
+    var m = /(?:^#|[#&])lang=(zh|en)\b/.exec(location.hash);
+    if (m) I18N.lang = m[1];
+    setLanguage(I18N.lang);
+    var b = $('lang-switch');
+    if (b) b.onclick = function () { setLanguage(I18N.lang === 'zh' ? 'en' : 'zh'); this.blur(); };
+  }
