@@ -770,12 +770,47 @@ def check_binary_trace(b, out):
     b.screenshot(os.path.join(out, "web-binary-trace-step2.png"))
 
 
+def check_chinese(b, out):
+    """The page exported with --lang zh (issue 31): it opens in Chinese (the dictionary from the catalogue), its words
+    and the kernel's teaching note are Chinese, the arrow keys still step it, and the switch in the header turns it
+    English and back in place, keeping the kernel and the step."""
+    def sidebar():
+        return b.eval("document.querySelector('#sidebar h2').textContent")
+    check(b.eval("window.rs.lang") == "zh", "the page opens in Chinese (rs.lang = %s)" % b.eval("window.rs.lang"))
+    check(sidebar() == "\u6838\u51fd\u6570", "the kernel list is headed 核函数 (%s)" % sidebar())
+    check(b.eval("document.documentElement.lang") == "zh-CN", "the document's language is zh-CN")
+    banner = b.eval("document.getElementById('banner').innerText")
+    check("\u5f55\u5236" in banner, "the banner says 录制 (recorded) (%s)" % banner[:60])
+    title = b.eval("document.getElementById('kernel-note').innerText")
+    check(any(0x4e00 <= ord(c) <= 0x9fff for c in title), "the teaching note is in Chinese (%s)" % title[:40])
+    b.key("ArrowRight", "ArrowRight", 39)
+    moved = wait_for(lambda: state(b)["step"] == 1, "ArrowRight in Chinese")
+    check(bool(moved), "ArrowRight steps the page in Chinese")
+    summary = b.eval("document.getElementById('step-summary').innerText")
+    check(any(0x4e00 <= ord(c) <= 0x9fff for c in summary), "the step's sentence is in Chinese (%s)" % summary[:50])
+    hover = b.eval("document.querySelector('#smem-panel h3').title")
+    check(hover and "Shared memory" in hover, "a heading shows its English on hover (%s)" % hover)
+    b.screenshot(os.path.join(out, "web-zh.png"))
+    kernel = state(b)["kernel"]
+    b.click("#lang-switch")
+    en = wait_for(lambda: sidebar() == "Kernels", "the switch to English")
+    check(bool(en), "the switch turns the page English in place (%s)" % sidebar())
+    s = state(b)
+    check(s["kernel"] == kernel and s["step"] == 1, "the switch keeps the kernel and the step (%s, %s)" % (s["kernel"], s["step"]))
+    summary_en = b.eval("document.getElementById('step-summary').innerText")
+    check(not any(0x4e00 <= ord(c) <= 0x9fff for c in summary_en), "no Chinese left in English (%s)" % summary_en[:50])
+    b.click("#lang-switch")
+    back = wait_for(lambda: sidebar() == "\u6838\u51fd\u6570", "the switch back to Chinese")
+    check(bool(back), "and back to Chinese")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reducescope", required=True)
     ap.add_argument("--session", required=True)
     ap.add_argument("--out", default=os.environ.get("RS_WEB_SCREENSHOTS", "web-screenshots"))
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
+    ap.add_argument("--lang", default="en", choices=["en", "zh"], help="the page's language (export --html --lang)")
     a = ap.parse_args()
     if not a.chromium:
         print("web_chromium: no chromium on the PATH (scripts/setup.sh installs Debian's chromium)", file=sys.stderr)
@@ -783,7 +818,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="rs-web-")
     page = os.path.join(work, "replay.html")
-    r = subprocess.run([a.reducescope, "export", a.session, "--html", page], capture_output=True, text=True)
+    r = subprocess.run([a.reducescope, "export", a.session, "--html", page, "--lang", a.lang], capture_output=True, text=True)
     print(r.stdout.strip())
     if not check(r.returncode == 0 and os.path.getsize(page) > 0, "reducescope export --html exits 0 and writes the page"):
         print(r.stderr)
@@ -806,6 +841,14 @@ def main():
         if not s:
             print("\n".join(b.errors()))
             return 1
+        if a.lang == "zh":
+            check_chinese(b, a.out)
+            errs = b.errors()
+            check(not errs, "no JavaScript exception or console error (%s)" % ("; ".join(errs[:5]) or "none"))
+            print("\nweb_chromium: %d passed, %d failed" % (PASSES, len(FAILURES)))
+            for f in FAILURES:
+                print("  failed: " + f)
+            return 1 if FAILURES else 0
         banner = b.eval("document.getElementById('banner').innerText")
         check("RECORDING" in banner and "recorded" in banner and gpu and gpu in banner,
               "the banner says it is a recording, from which GPU (%s)" % gpu)

@@ -30,6 +30,8 @@ int run_gui(const Options& o) {
   gui::WindowGeometry geom;
   gui::load_settings(gui::settings_path(), &s, &geom);
   gui::apply_options(o, s);  // the command line overrides the saved settings
+  // The language before anything is said (the first notices and errors); a failure is said by the first frame.
+  if (s.lang != i18n::Lang::En) i18n::set_language(s.lang);
   GLFWwindow* win = gui::open_window(&geom, o.stats);
   if (!win) {
     ImGui::DestroyContext();
