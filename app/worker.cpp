@@ -12,15 +12,17 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "i18n.hpp"
 #include "user_kernel_gpu.hpp"  // set_user_gpu_busy_hook
 
 extern char** environ;
 
 namespace rs {
+
+using i18n::strf;
 
 namespace {
 
@@ -51,7 +53,7 @@ WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& 
   WorkerResult res;
   Pipe out, err, ctl;
   if (!out.open() || !err.open() || !ctl.open()) {
-    res.message = std::string("pipe: ") + std::strerror(errno);
+    res.message = strf(_("pipe: %s"), std::strerror(errno));
     out.close_both();
     err.close_both();
     ctl.close_both();
@@ -88,7 +90,7 @@ WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& 
   close(ctl.w);
   out.w = err.w = ctl.w = -1;
   if (rc != 0) {
-    res.message = "could not start " + exe + ": " + std::strerror(rc);
+    res.message = strf(_("could not start %s: %s"), exe.c_str(), std::strerror(rc));
     out.close_both();
     err.close_both();
     ctl.close_both();
@@ -184,21 +186,20 @@ std::string self_executable() {
 }
 
 std::string worker_end_message(const WorkerResult& r, const std::string& file, double timeout_s) {
-  char limit[32];
-  std::snprintf(limit, sizeof limit, "%g", timeout_s);
   switch (r.end) {
     case WorkerEnd::Exited: return "";
     case WorkerEnd::TimedOut:
-      return file + ": the kernel was still running after " + limit +
-             " s and was stopped (the time limit; --kernel-timeout S raises it). The likely causes: a loop whose "
-             "condition never changes (an index or stride that does not move: s *= 2 from 0, s >>= 1 on a signed "
-             "value), or a __syncthreads() that not every thread of the block reaches (inside an if on tid, or "
-             "after an early return), so the block waits forever.";
+      return strf(_("%s: the kernel was still running after %g s and was stopped (the time limit; --kernel-timeout S "
+                    "raises it). The likely causes: a loop whose condition never changes (an index or stride that does "
+                    "not move: s *= 2 from 0, s >>= 1 on a signed value), or a __syncthreads() that not every thread "
+                    "of the block reaches (inside an if on tid, or after an early return), so the block waits "
+                    "forever."),
+                  file.c_str(), timeout_s);
     case WorkerEnd::Signaled:
-      return file + ": the worker process running the kernel died (signal " + std::to_string(r.signal) + ", " +
-             strsignal(r.signal) + ")";
-    case WorkerEnd::Cancelled: return file + ": stopped";
-    case WorkerEnd::NotStarted: return file + ": " + r.message;
+      return strf(_("%s: the worker process running the kernel died (signal %d, %s)"), file.c_str(), r.signal,
+                  strsignal(r.signal));
+    case WorkerEnd::Cancelled: return strf(_("%s: stopped"), file.c_str());
+    case WorkerEnd::NotStarted: return strf(_("%s: %s"), file.c_str(), r.message.c_str());
   }
   return "";
 }

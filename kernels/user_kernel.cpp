@@ -10,6 +10,7 @@
 //   - the name expression rs::user::launch_shape_tag<elements, finish, min block> (kernels/user/reducescope.cuh)
 //     has the three numbers of RS_LAUNCH_SHAPE in its lowered name: ...launch_shape_tagILj2ELj0ELj64EEE.
 #include "user_kernel.hpp"
+#include "user_includes.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -178,13 +179,20 @@ struct BuildOut {
 std::string nvrtc_text(nvrtcResult r) { return nvrtcGetErrorString(r); }
 
 // One NVRTC program: `source` plus the entry check for `probe`, with name expressions for int (and float).
+// `local`: the files of the kernel's folder it includes (check_includes), given to NVRTC as headers.
+using LocalHeaders = std::vector<std::pair<std::string, std::string>>;
+
 BuildOut compile_one(const std::string& source, const std::string& file, const char* probe, bool with_float,
-                     bool with_shape, const std::vector<std::string>& options) {
+                     bool with_shape, const std::vector<std::string>& options, const LocalHeaders& local) {
   BuildOut out;
   std::vector<const char*> names, texts;
   for (const EmbeddedHeader& h : user_kernel_headers()) {
     names.push_back(h.name);
     texts.push_back(h.text);
+  }
+  for (const auto& [name, text] : local) {
+    names.push_back(name.c_str());
+    texts.push_back(text.c_str());
   }
   const std::string text = source + entry_check(probe);
   nvrtcProgram prog = nullptr;
@@ -231,10 +239,10 @@ BuildOut compile_one(const std::string& source, const std::string& file, const c
 // One build (probe), for int and float; if only the float instantiation fails, again for int alone, and
 // `float_why` says why float32 is not taken.
 BuildOut compile_build(const std::string& source, const std::string& file, const char* probe, bool with_shape,
-                       const std::vector<std::string>& options, std::string& float_why) {
-  BuildOut both = compile_one(source, file, probe, true, with_shape, options);
+                       const std::vector<std::string>& options, const LocalHeaders& local, std::string& float_why) {
+  BuildOut both = compile_one(source, file, probe, true, with_shape, options, local);
   if (both.ok || both.log.find("T=float") == std::string::npos) return both;
-  BuildOut int_only = compile_one(source, file, probe, false, with_shape, options);
+  BuildOut int_only = compile_one(source, file, probe, false, with_shape, options, local);
   if (int_only.ok) {
     for (const UserDiagnostic& d : parse_nvrtc_log(both.log, file)) {
       if (d.is_error()) {
@@ -334,6 +342,14 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
                                        "macros and RS_LAUNCH_SHAPE come from it; docs/your-kernel.md)"));
     return res;
   }
+  // What it includes, before anything reads an included file (user_includes.hpp).
+  std::vector<std::string> embedded;
+  for (const EmbeddedHeader& h : user_kernel_headers()) embedded.emplace_back(h.name);
+  const IncludeCheck includes = check_includes(source, file_name, embedded);
+  if (!includes.refused.empty()) {
+    res.diagnostics = includes.refused;
+    return res;
+  }
 #ifndef RS_HAS_NVRTC
   (void)options;
   res.diagnostics.push_back(error_at(file_name, 0, 0,
@@ -357,9 +373,9 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
   // The two builds are independent programs: compiled side by side.
   std::string float_why_timing, float_why_tracing;
   auto tracing_future = std::async(std::launch::async, [&] {
-    return compile_build(source, file_name, "TraceProbe", false, nvrtc_options, float_why_tracing);
+    return compile_build(source, file_name, "TraceProbe", false, nvrtc_options, includes.local, float_why_tracing);
   });
-  BuildOut timing = compile_build(source, file_name, "NullProbe", true, nvrtc_options, float_why_timing);
+  BuildOut timing = compile_build(source, file_name, "NullProbe", true, nvrtc_options, includes.local, float_why_timing);
   BuildOut tracing = tracing_future.get();
 
   std::vector<UserDiagnostic> raw;

@@ -375,6 +375,14 @@ else
   expect_rc 2 check "$TMP/bad.cu"
   expect_in "$ERR" "bad.cu:$line:[0-9]*: error: identifier \"oops\" is undefined" "check of a file with an error names its line"
   if [[ ! -s $OUT ]]; then pass; else fail "check of a broken file printed to stdout"; fi
+  # An include out of the file's folder (a course grades untrusted files): refused at its line, exit 2, and the named
+  # file's text never reaches the message.
+  sed 's|^#include "reducescope.cuh"|#include "reducescope.cuh"\n#include "/etc/passwd"|' "$TMP/k.cu" >"$TMP/inc.cu"
+  line=$(grep -n "/etc/passwd" "$TMP/inc.cu" | cut -d: -f1)
+  expect_rc 2 check "$TMP/inc.cu"
+  expect_in "$ERR" "inc.cu:$line:1: error: #include \"/etc/passwd\" is not allowed: an absolute path" \
+    "check refuses an include out of the file's folder at its line"
+  if ! grep -q "root:" "$ERR"; then pass; else fail "the refused file's text reached the message"; fi
   sed 's/user_kernel/my_kernel/g' "$TMP/k.cu" >"$TMP/noentry.cu"
   expect_rc 2 check "$TMP/noentry.cu"
   expect_in "$ERR" "no entry point" "check of a file without user_kernel"

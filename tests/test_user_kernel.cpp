@@ -475,3 +475,81 @@ TEST(UserKernelCompiled, SavedAndLoaded) {
 
 }  // namespace
 }  // namespace rs
+
+namespace rs {
+namespace {
+
+// What a kernel file may include (issue 29, kernels/user_includes.hpp): a course grades untrusted files. Refused
+// includes are errors at their line, and the file they name is never read: its text would reach the messages.
+TEST(UserKernelIncludes, RefusedAtTheirLineWithoutReadingTheFile) {
+  const fs::path dir = temp_dir("includes");
+  const fs::path outside = temp_dir("includes_outside");
+  // A file whose text would show if anything compiled it.
+  const fs::path secret = write_file(outside / "secret.h", "#error SECRET_TEXT_LEAKED\n");
+  const std::string base = reduce2();
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"#include \"" + secret.string() + "\"", "an absolute path"},
+      {"#include \"../" + outside.filename().string() + "/secret.h\"", "a path out of the kernel's folder"},
+      {"#include <stdio.h>", "other than <cuda/std/...>"},
+      {"#define H \"x.h\"\n#include H", "a computed include"},
+      {"  #  include_next <cuda/std/cstdint>", "only #include"},
+  };
+  for (const auto& [line, why] : bad) {
+    const std::string text = replaced(base, "#include \"reducescope.cuh\"", "#include \"reducescope.cuh\"\n" + line);
+    const fs::path f = write_file(dir / "k.cu", text);
+    const UserCompileResult r = compile_user_kernel(text, f.string());
+    ASSERT_FALSE(r.ok()) << line;
+    const UserDiagnostic e = first_error(r);
+    EXPECT_EQ(e.line, line_of(text, line.substr(line.rfind('\n') + 1))) << all(r.diagnostics);
+    EXPECT_TRUE(contains(e.message, "is not allowed")) << e.message;
+    EXPECT_TRUE(contains(e.message, why)) << e.message;
+    EXPECT_FALSE(contains(all(r.diagnostics), "SECRET_TEXT_LEAKED"));
+  }
+  // The same through a header of the kernel's own folder: refused at the header's line.
+  write_file(dir / "helper.cuh", "// a helper\n#include \"" + secret.string() + "\"\n");
+  const std::string via = replaced(base, "#include \"reducescope.cuh\"", "#include \"reducescope.cuh\"\n#include \"helper.cuh\"");
+  const UserCompileResult r = compile_user_kernel(via, (dir / "k.cu").string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(first_error(r).file, "helper.cuh")) << all(r.diagnostics);
+  EXPECT_EQ(first_error(r).line, 2u) << all(r.diagnostics);
+  EXPECT_FALSE(contains(all(r.diagnostics), "SECRET_TEXT_LEAKED"));
+  // A link in the folder that points out of it.
+  std::error_code ec;
+  fs::create_symlink(secret, dir / "link.h", ec);
+  if (!ec) {
+    const std::string link = replaced(base, "#include \"reducescope.cuh\"", "#include \"reducescope.cuh\"\n#include \"link.h\"");
+    const UserCompileResult rl = compile_user_kernel(link, (dir / "k.cu").string());
+    ASSERT_FALSE(rl.ok());
+    EXPECT_TRUE(contains(first_error(rl).message, "out of the kernel's folder")) << all(rl.diagnostics);
+  }
+  // Comments are not directives.
+  const std::string commented =
+      replaced(base, "#include \"reducescope.cuh\"", "#include \"reducescope.cuh\"\n// #include <stdio.h>\n/*\n#include \"/etc/passwd\"\n*/");
+  for (const UserDiagnostic& d : compile_user_kernel(commented, (dir / "k.cu").string()).diagnostics) {
+    EXPECT_FALSE(contains(d.message, "is not allowed")) << format_diagnostic(d);
+  }
+  fs::remove_all(dir);
+  fs::remove_all(outside);
+}
+
+TEST(UserKernelIncludes, OwnFolderAndCudaStdCompile) {
+  REQUIRE_NVRTC();
+  const fs::path dir = temp_dir("includes_ok");
+  write_file(dir / "twice.cuh", "#include <cuda/std/cstdint>\n__device__ inline int twice(int v) { return 2 * v; }\n");
+  const std::string text = replaced(replaced(reduce2(), "#include \"reducescope.cuh\"",
+                                             "#include \"reducescope.cuh\"\n#include \"twice.cuh\""),
+                                    "sdata[tid] += sdata[tid + s];", "sdata[tid] += sdata[tid + s] + twice(0);");
+  const fs::path f = write_file(dir / "k.cu", text);
+  const UserCompileResult r = compile_user_kernel(text, f.string());
+  EXPECT_TRUE(r.ok()) << all(r.diagnostics);
+  // A name the folder lacks: said at its line.
+  const std::string missing = replaced(reduce2(), "#include \"reducescope.cuh\"", "#include \"reducescope.cuh\"\n#include \"nope.cuh\"");
+  const UserCompileResult rm = compile_user_kernel(missing, f.string());
+  ASSERT_FALSE(rm.ok());
+  EXPECT_TRUE(contains(first_error(rm).message, "no such file in the kernel's folder")) << all(rm.diagnostics);
+  EXPECT_EQ(first_error(rm).line, line_of(missing, "nope.cuh"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace rs

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "i18n.hpp"
 #include "trace_io.hpp"
 
 namespace rs::detail {
@@ -43,8 +44,8 @@ class Reader {
   }
   void need(uint64_t k) const {
     if (k > n_ - pos_) {
-      fail(std::string("truncated ") + what_ + " (needs " + std::to_string(k) + " more bytes at offset " +
-           std::to_string(pos_) + ", has " + std::to_string(n_ - pos_) + ")");
+      fail(i18n::strf(_("truncated %s (needs %zu more bytes at offset %zu, has %zu)"), what_, static_cast<size_t>(k),
+                      static_cast<size_t>(pos_), static_cast<size_t>(n_ - pos_)));
     }
   }
   uint8_t u8() { need(1); return static_cast<uint8_t>(p_[pos_++]); }
@@ -62,7 +63,9 @@ class Reader {
   // Writer::u32s' list; a count above `max` fails naming `what` ("a race's words").
   std::vector<uint32_t> u32s(uint32_t max, const char* what) {
     const uint32_t count = u32();
-    if (count > max) fail(std::string(what) + ": " + std::to_string(count) + " values is implausible");
+    if (count > max) {
+      fail(i18n::strf(_("%s: %llu values is implausible"), what, static_cast<unsigned long long>(count)));
+    }
     need(uint64_t{count} * 4);
     std::vector<uint32_t> v(count);
     for (uint32_t& x : v) x = u32();
@@ -112,16 +115,18 @@ inline uint32_t read_header(Reader& top, const std::string& bytes, const char (&
                             const char* kind) {
   top.need(sizeof magic);
   if (std::memcmp(bytes.data(), magic, sizeof magic) != 0) {
-    top.fail(std::string("not a ReduceScope ") + kind + " (bad magic bytes)");
+    top.fail(i18n::strf(_("not a ReduceScope %s (bad magic bytes)"), kind));
   }
   top.skip(sizeof magic);
   const uint32_t version = top.u32();
-  if (top.u32() != 0) top.fail("the header's reserved field is not zero");
+  if (top.u32() != 0) top.fail(_("the header's reserved field is not zero"));
   if (version > max_version) {
-    top.fail("format version " + std::to_string(version) + " is newer than this build reads (" +
-             std::to_string(max_version) + "); update ReduceScope");
+    top.fail(i18n::strf(_("format version %u is newer than this build reads (%u); update ReduceScope"),
+                        static_cast<unsigned>(version), static_cast<unsigned>(max_version)));
   }
-  if (version < 1) top.fail("format version " + std::to_string(version) + " is too old (oldest read: 1)");
+  if (version < 1) {
+    top.fail(i18n::strf(_("format version %u is too old (oldest read: 1)"), static_cast<unsigned>(version)));
+  }
   return version;
 }
 
@@ -141,20 +146,23 @@ bool walk_sections(Reader& top, const std::string& bytes, uint32_t checksum_tag,
   while (top.left() > 0) {
     const size_t section_start = top.pos();
     const uint32_t tag = top.u32();
-    if (top.u32() != 0) top.fail("a section header's reserved field is not zero (corrupt file)");
+    if (top.u32() != 0) top.fail(_("a section header's reserved field is not zero (corrupt file)"));
     const uint64_t size = top.u64();
     if (size > top.left()) {
-      top.fail("truncated file: section " + std::to_string(tag) + " at offset " + std::to_string(section_start) +
-               " declares " + std::to_string(size) + " bytes, but only " + std::to_string(top.left()) + " remain");
+      top.fail(i18n::strf(_("truncated file: section %u at offset %zu declares %llu bytes, but only %zu remain"),
+                          static_cast<unsigned>(tag), static_cast<size_t>(section_start),
+                          static_cast<unsigned long long>(size), static_cast<size_t>(top.left())));
     }
     const char* payload = bytes.data() + top.pos();
     top.skip(size);
     if (tag == checksum_tag) {
-      if (size != 4) top.fail("the checksum section is " + std::to_string(size) + " bytes, not 4");
+      if (size != 4) {
+        top.fail(i18n::strf(_("the checksum section is %llu bytes, not 4"), static_cast<unsigned long long>(size)));
+      }
       uint32_t stored = 0;
       for (int i = 0; i < 4; ++i) stored |= uint32_t(static_cast<uint8_t>(payload[i])) << (8 * i);
-      if (stored != crc32_of(bytes.data(), section_start)) top.fail("checksum mismatch: the file is corrupt");
-      if (top.left() != 0) top.fail("data after the checksum section");
+      if (stored != crc32_of(bytes.data(), section_start)) top.fail(_("checksum mismatch: the file is corrupt"));
+      if (top.left() != 0) top.fail(_("data after the checksum section"));
       have_checksum = true;
     } else {
       sections.push_back({tag, payload, size});

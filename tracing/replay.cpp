@@ -8,6 +8,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "i18n.hpp"
+
 namespace rs {
 
 const char* to_string(StepEnd e) {
@@ -265,16 +267,19 @@ static void align_block_barriers(std::vector<TraceRecord>& recs) {
 }
 
 Replay::Replay(const Trace& trace) : meta_(trace.meta) {
-  if (trace.records.empty()) throw ReplayError(meta_.kernel + ": the trace holds no records");
+  if (trace.records.empty()) throw ReplayError(i18n::strf(_("%s: the trace holds no records"), meta_.kernel.c_str()));
   num_warps_ = static_cast<int>((meta_.block_size + kWarpSize - 1) / kWarpSize);
   words_ = meta_.smem_bytes / kBankWidthBytes;
 
   if (meta_.block_size == 0 || meta_.block_size > 1024) {
-    throw ReplayError(meta_.kernel + ": block size " + std::to_string(meta_.block_size) + " is outside 1..1024");
+    throw ReplayError(i18n::strf(_("%s: block size %u is outside 1..1024"), meta_.kernel.c_str(), meta_.block_size));
   }
   for (const TraceRecord& r : trace.records) {
     std::string why = record_problem(meta_, r);
-    if (!why.empty()) throw ReplayError(meta_.kernel + ": a record does not fit the traced block: " + why);
+    if (!why.empty()) {
+      throw ReplayError(
+          i18n::strf(_("%s: a record does not fit the traced block: %s"), meta_.kernel.c_str(), why.c_str()));
+    }
   }
   std::vector<TraceRecord> recs = trace.records;
   align_block_barriers(recs);
@@ -321,10 +326,12 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
   // One snapshot per step: refuse traces whose snapshots would not fit in memory (a real
   // reduction of a 1024-thread block has about 20 steps of 1024 words).
   if (static_cast<uint64_t>(max_epoch + 1) * (std::max<size_t>(words_, 1) + slice_.count) > kMaxSnapshotCells) {
-    throw ReplayError(meta_.kernel + ": " + std::to_string(max_epoch + 1) + " steps of " + std::to_string(words_) +
-                      " shared-memory words" +
-                      (slice_.count ? " and " + std::to_string(slice_.count) + " global elements" : std::string()) +
-                      " are too many to replay");
+    throw ReplayError(
+        slice_.count
+            ? i18n::strf(_("%s: %u steps of %zu shared-memory words and %u global elements are too many to replay"),
+                         meta_.kernel.c_str(), max_epoch + 1, words_, slice_.count)
+            : i18n::strf(_("%s: %u steps of %zu shared-memory words are too many to replay"), meta_.kernel.c_str(),
+                         max_epoch + 1, words_));
   }
 
   // Shared atomics change shared memory: per (epoch, word), the value the last update of that

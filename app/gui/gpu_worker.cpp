@@ -6,7 +6,11 @@
 #include <set>
 #include <string>
 
+#include "i18n.hpp"
+
 namespace rs::gui {
+
+using i18n::strf;
 
 GpuWorker::GpuWorker(GpuGate* gate) : gate_(gate ? *gate : own_gate_), thread_([this] { loop(); }) {}
 
@@ -102,7 +106,7 @@ void GpuWorker::loop() {
     boundary();
     try {
       if (r.n != have_n || r.pattern != have_pattern) {
-        status("preparing " + std::to_string(r.n) + " " + to_string(r.pattern) + " ints");
+        status(strf(_("preparing %llu %s ints"), static_cast<unsigned long long>(r.n), to_string(r.pattern)));
         std::vector<int32_t> data = make_input(r.pattern, r.n);
         expected = cpu_reference(data);
         have_n = 0;
@@ -119,7 +123,7 @@ void GpuWorker::loop() {
         if (slot == 0 && !r.trace_a) continue;
         const Pick p = sides[slot];
         boundary();
-        status(std::string("tracing ") + kernel_info(p.kernel).name + " at " + std::to_string(p.block_size));
+        status(strf(_("tracing %s at %u"), kernel_info(p.kernel).name, p.block_size));
         std::shared_ptr<LoadedTrace> loaded;
         if (kernel_info(p.kernel).op == ReduceOp::Histogram) {
           bool ok = false;
@@ -154,8 +158,8 @@ void GpuWorker::loop() {
         // background timings, not an error that stops them.
         if (kernel_info(p.kernel).op != ReduceOp::Histogram && !kernel_info(p.kernel).takes(gpu->dtype())) return;
         boundary();
-        status(std::string("timing ") + kernel_info(p.kernel).name + " at " + std::to_string(p.block_size) + " (" +
-               std::to_string(kGuiSamples) + " samples, L2 flushed)");
+        status(
+            strf(_("timing %s at %u (%d samples, L2 flushed)"), kernel_info(p.kernel).name, p.block_size, kGuiSamples));
         WorkerEvent ev = event(WorkerEvent::Kind::TimingReady);
         ev.pick = p;
         if (kernel_info(p.kernel).op == ReduceOp::Histogram) {
@@ -174,7 +178,7 @@ void GpuWorker::loop() {
       }
       if (!superseded() && !have_refs) {
         boundary();
-        status("timing the references: device-to-device copy and CUB");
+        status(_("timing the references: device-to-device copy and CUB"));
         WorkerEvent ev = event(WorkerEvent::Kind::References);
         ev.copy_gbps = gpu->time_copy(kGuiSamples).gbps;
         ev.timing = gpu->time_cub(kGuiSamples);
@@ -215,7 +219,7 @@ void GpuWorker::loop() {
         cv_.wait_for(lock, std::chrono::milliseconds(10), [&] { return stop_ || live_paused_ || pending_.has_value(); });
       }
     } catch (const std::exception& ex) {
-      post({WorkerEvent::Kind::Error, std::string("live plot stopped: ") + ex.what()});
+      post({WorkerEvent::Kind::Error, strf(_("live plot stopped: %s"), ex.what())});
     }
   }
 }

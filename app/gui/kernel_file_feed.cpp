@@ -78,6 +78,10 @@ std::string without_prefix(std::string line) {
 // The first sentence of `text` (up to ". " or the end), for a one-line banner.
 std::string first_sentence(const std::string& text) {
   const size_t dot = text.find(". ");
+  const size_t stop = text.find("\u3002");  // a Chinese full stop (UTF-8 E3 80 82), which no space follows
+  if (stop != std::string::npos && (dot == std::string::npos || stop < dot) && stop + 3 < text.size()) {
+    return text.substr(0, stop + 3);
+  }
   return dot == std::string::npos ? text : text.substr(0, dot + 1);
 }
 
