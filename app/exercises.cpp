@@ -235,7 +235,29 @@ std::vector<ExerciseCheck> check_single_pass(const ExerciseEvidence& e) {
     seen.push_back(r.n);
     ns += (ns.empty() ? "" : ", ") + std::to_string(r.n);
   }
-  return {{_("one launch"), true, strf(_("1 launch at N = %s, every block size"), ns.c_str()), ""}};
+  std::vector<ExerciseCheck> out = {{_("one launch"), true, strf(_("1 launch at N = %s, every block size"), ns.c_str()), ""}};
+  // The ticket counter must be back at 0 after every run: a kernel that never resets it passes one run and then
+  // leaves out[0] alone (the result word is poisoned before each run, so the sums fail too; this says why).
+  size_t reset = 0, checked = 0;
+  const ExerciseRun* bad = nullptr;
+  for (const ExerciseRun& r : e.runs) {
+    if (!r.ticket_after) continue;
+    ++checked;
+    if (*r.ticket_after == 0) ++reset;
+    else if (!bad) bad = &r;
+  }
+  if (checked > 0) {
+    if (bad) {
+      out.push_back({_("ticket counter reset"), false,
+                     strf(_("%s: the counter out[1] is %u after the run, not 0"), at(*bad).c_str(), *bad->ticket_after),
+                     _("the block that draws the last ticket must set out[1] back to 0 before it exits (or take the "
+                       "ticket with atomicInc(&out[1], gridDim.x - 1), which wraps to 0): the next launch starts "
+                       "counting from whatever it leaves")});
+    } else {
+      out.push_back({_("ticket counter reset"), true, strf(_("out[1] back at 0 after all %zu runs"), reset), ""});
+    }
+  }
+  return out;
 }
 
 }  // namespace

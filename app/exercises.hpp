@@ -52,6 +52,9 @@ struct ExerciseRun {
   std::string got, expected;     // for people
   unsigned launches = 0;         // kernel launches of the whole reduction
   unsigned grid = 0;             // blocks of the first launch
+  // A single-pass kernel (UserSumCheck::ticket_after): its ticket counter out[1] after the run (its result word was
+  // poisoned before it, so `right` is this run's own sum); must be 0 again for the next launch.
+  std::optional<uint32_t> ticket_after;
   std::optional<TraceFeatures> features;  // block 0 traced (int32 runs at Exercise::trace_ns)
 };
 

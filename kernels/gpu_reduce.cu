@@ -839,6 +839,22 @@ int32_t GpuReducer::run(const ExternalKernel& k, unsigned block_size) {
   return m.read_result(m.launch_external_any(k, block_size, NullProbe{}, NullProbe{}));
 }
 
+void GpuReducer::poison_single_pass_result(uint32_t poison) {
+  Impl& m = *impl_;
+  if (!m.d_single) throw std::logic_error("poison_single_pass_result before set_input");
+  RS_CUDA(cudaMemcpyAsync(m.d_single, &poison, sizeof poison, cudaMemcpyHostToDevice, m.stream));
+  RS_CUDA(cudaStreamSynchronize(m.stream));
+}
+
+uint32_t GpuReducer::single_pass_counter() {
+  Impl& m = *impl_;
+  if (!m.d_single) throw std::logic_error("single_pass_counter before set_input");
+  uint32_t v = 0;
+  RS_CUDA(cudaMemcpyAsync(&v, static_cast<const uint32_t*>(m.d_single) + 1, sizeof v, cudaMemcpyDeviceToHost, m.stream));
+  RS_CUDA(cudaStreamSynchronize(m.stream));
+  return v;
+}
+
 Timing GpuReducer::time(const ExternalKernel& k, unsigned block_size, int samples, int warmups) {
   Impl& m = *impl_;
   run(k, block_size);  // validates before timing

@@ -138,6 +138,13 @@ class GpuReducer {
   // Finish::HostSum; CudaError when k.launch or a CUDA call fails (an illegal address, a trap, a launch the GPU
   // refuses: the context is then unusable, and the caller should start afresh in a new process).
   int32_t run(const ExternalKernel& k, unsigned block_size);
+  // A user's Finish::SinglePass kernel finishes in a buffer of [0] result, [1] ticket counter, [2..] partials that
+  // lives across runs (issue 29). poison_single_pass_result() writes `poison` into its result word before a run,
+  // so a kernel that never writes out[0] shows the poison, not the previous run's right sum;
+  // single_pass_counter() reads its counter after a run: the kernel's last block must set it back to 0, or the next
+  // launch's tickets never reach the last one. Throw CudaError.
+  void poison_single_pass_result(uint32_t poison);
+  uint32_t single_pass_counter();
   Timing time(const ExternalKernel& k, unsigned block_size, int samples, int warmups = 3);
   Trace trace(const ExternalKernel& k, unsigned block_size, unsigned traced_block = 0);
   unsigned first_grid(const ExternalKernel& k, unsigned block_size) const;

@@ -33,6 +33,8 @@ std::vector<uint32_t> GpuReducer::cub_histogram() { throw NoDeviceError("no CUDA
 Timing GpuReducer::time_cub_histogram(int, int) { throw NoDeviceError("no CUDA support"); }
 Trace GpuReducer::trace_histogram(KernelId, unsigned, unsigned) { throw NoDeviceError("no CUDA support"); }
 int32_t GpuReducer::run(const ExternalKernel&, unsigned) { throw NoDeviceError("no CUDA support"); }
+void GpuReducer::poison_single_pass_result(uint32_t) { throw NoDeviceError("no CUDA support"); }
+uint32_t GpuReducer::single_pass_counter() { throw NoDeviceError("no CUDA support"); }
 Timing GpuReducer::time(const ExternalKernel&, unsigned, int, int) { throw NoDeviceError("no CUDA support"); }
 Trace GpuReducer::trace(const ExternalKernel&, unsigned, unsigned) { throw NoDeviceError("no CUDA support"); }
 unsigned GpuReducer::first_grid(const ExternalKernel&, unsigned) const { throw NoDeviceError("no CUDA support"); }

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_check.hpp"  // cuda_message
+#include "i18n.hpp"
 #include "input.hpp"
 
 namespace rs {
@@ -165,13 +166,19 @@ void for_each_user_run(GpuReducer& gpu, const ExternalKernel& ext, const std::ve
         c.block_size = bs;
         c.n = n;
         int32_t bits = 0;
+        const bool single = ext.finish == Finish::SinglePass;
         {
           const UserGpuBusy busy;
+          if (single) gpu.poison_single_pass_result(kSinglePassPoison);
           bits = gpu.run(ext, bs);
+          if (single) c.ticket_after = gpu.single_pass_counter();
         }
         c.launches = gpu.launches(ext, bs);
         c.right = ref.accepts(ReduceOp::Sum, bits);
         c.got = format_value(static_cast<uint32_t>(bits), type);
+        if (single && static_cast<uint32_t>(bits) == kSinglePassPoison) {
+          c.got += std::string(" ") + _("(out[0] as ReduceScope poisoned it before the run: no block wrote the result)");
+        }
         c.expected = ref.str(ReduceOp::Sum);
         each(c);
       }

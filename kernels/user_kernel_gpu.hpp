@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,7 +52,13 @@ struct UserSumCheck {
   unsigned launches = 0;     // kernel launches the reduction took
   bool right = false;        // int32: the exact wrapped sum; float32: within FloatReference::tolerance()
   std::string got, expected; // the values, for people (CpuReference::str for the expected one)
+  // A Finish::SinglePass kernel: its result word was poisoned with kSinglePassPoison before the run (so a sum
+  // left over from the previous run cannot pass), and this is its ticket counter out[1] after the run, which must be
+  // 0 again. Absent for other kernels.
+  std::optional<uint32_t> ticket_after;
 };
+// What a single-pass kernel's result word holds before each checked run (a kernel that never writes it shows this).
+inline constexpr uint32_t kSinglePassPoison = 0x7fbadbadu;
 
 // Runs `ext` (loaded on `gpu`) over a random input (Pattern::RandomBytes) of each n in `ns`, at each block size in
 // `block_sizes` it takes (ExternalKernel::min_block_size and up), for each element type it takes, checks each sum

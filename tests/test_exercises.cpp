@@ -183,6 +183,37 @@ TEST(Exercises, SinglePassAndSums) {
   EXPECT_FALSE(judge_exercise(x, ExerciseEvidence{})[0].pass);  // nothing ran: nothing passes
 }
 
+// Issue 29: a single-pass kernel that never sets its ticket counter back to 0 used to pass (its previous run's
+// right sum stayed in out[0]). The result word is now poisoned before each run and the counter read after it.
+TEST(Exercises, SinglePassTicketCounterReset) {
+  const Exercise& x = *find_exercise("single_pass");
+  ExerciseEvidence e;
+  for (uint64_t n : {1ull, 33ull, 1000003ull}) {
+    ExerciseRun r;
+    r.n = n;
+    r.block_size = 256;
+    r.right = true;
+    r.launches = 1;
+    r.ticket_after = 0u;
+    e.runs.push_back(r);
+  }
+  auto checks = judge_exercise(x, e);
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(checks[2].name, "ticket counter reset");
+  EXPECT_TRUE(checks[2].pass) << checks[2].figure;
+  EXPECT_NE(checks[2].figure.find("all 3 runs"), std::string::npos) << checks[2].figure;
+  e.runs[1].ticket_after = 7u;  // the second run left the counter at its grid size
+  e.runs[2].right = false;      // and the third run found its tickets past the last: out[0] kept the poison
+  checks = judge_exercise(x, e);
+  EXPECT_FALSE(checks[2].pass);
+  EXPECT_NE(checks[2].figure.find("N = 33, B = 256: the counter out[1] is 7 after the run, not 0"), std::string::npos)
+      << checks[2].figure;
+  EXPECT_NE(checks[2].hint.find("set out[1] back to 0"), std::string::npos) << checks[2].hint;
+  EXPECT_FALSE(checks[0].pass);
+  for (auto& r : e.runs) r.ticket_after.reset();  // not a single-pass kernel's runs: no such check
+  EXPECT_EQ(judge_exercise(x, e).size(), 2u);
+}
+
 TEST(Exercises, JsonForAGrader) {
   const Exercise& x = *find_exercise("bank_conflicts");
   const auto checks = judge_exercise(x, evidence("reduce1", {256}));
