@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "sanitizer_report.hpp"
 #include "worker.hpp"
 
 namespace rs {
@@ -29,37 +30,6 @@ std::string sanitizer_path() {
   return p;
 }
 
-// compute-sanitizer's first report, without its "=========" prefixes: the error line and the lines naming the
-// kernel and the file:line it is at, at most 6 lines.
-std::string first_report(const std::string& text) {
-  std::string out;
-  int lines = 0;
-  bool in_report = false;
-  size_t at = 0;
-  while (at < text.size() && lines < 6) {
-    size_t end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(at, end - at);
-    at = end + 1;
-    if (line.rfind("========= ", 0) != 0) continue;
-    line = line.substr(10);
-    const size_t first = line.find_first_not_of(' ');
-    if (first == std::string::npos) {
-      if (in_report) break;
-      continue;
-    }
-    if (!in_report && (line.find("Invalid") != std::string::npos || line.find("error") != std::string::npos ||
-                       line.find("Error") != std::string::npos)) {
-      in_report = true;
-    }
-    if (!in_report) continue;
-    if (line.find("ERROR SUMMARY") != std::string::npos) break;
-    out += "  " + line + "\n";
-    ++lines;
-  }
-  return out;
-}
-
 }  // namespace
 
 int run_in_worker(const std::vector<std::string>& args, const Options& o, std::ostream& out, std::ostream& err) {
@@ -78,6 +48,9 @@ int run_in_worker(const std::vector<std::string>& args, const Options& o, std::o
     if (r.exit_code == kExitRuntime && cuda_fault(err_text)) {
       const std::string sanitizer = sanitizer_path();
       if (sanitizer.empty()) {
+        if (err_text.find("unspecified launch failure") != std::string::npos) {
+          err << "  (a trap, __trap() or a failed assert in device code, ends a kernel this way too)\n";
+        }
         err << "  (with compute-sanitizer on the PATH, the first report would name the line)\n";
       } else {
         // Again under compute-sanitizer's memcheck, which names the access and its file:line (-lineinfo).
@@ -89,7 +62,8 @@ int run_in_worker(const std::vector<std::string>& args, const Options& o, std::o
         ws.out = [&](const std::string& s) { report += s; };
         ws.err = [&](const std::string& s) { report += s; };
         run_worker(sanitizer, again, ws);
-        const std::string first = first_report(report);
+        const std::string first = sanitizer_first_report(report);
+        if (const std::string trap = trap_sentence(first); !trap.empty()) err << trap << "\n";
         if (!first.empty()) err << "compute-sanitizer's first report:\n" << first;
       }
     }
