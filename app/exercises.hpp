@@ -63,6 +63,7 @@ struct ExerciseEvidence {
   // Timing (Exercise::reference_kernel not null): both medians at timing_n, timing_block_size, int32, measured
   // in the same process with GpuReducer::time's method (cold L2, warm-ups, samples), ms.
   double user_ms = 0, reference_ms = 0;
+  double timing_waited_ms = 0;  // how long other processes' timed checks kept the GPU first (gpu_lock.hpp)
   uint64_t timing_n = 0;
   unsigned timing_block_size = 0;
 };
