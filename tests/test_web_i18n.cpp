@@ -137,7 +137,11 @@ TEST_F(CatalogueEnv, PageCarriesTheDictionary) {
   rs::WebExportOptions o;
   o.block_sizes = {256};
   o.lang = Lang::Zh;
-  const nlohmann::json zh = page_dictionary(rs::web_page(s, o));
+  const std::string zh_page = rs::web_page(s, o);
+  for (const char c : zh_page) ASSERT_LT(static_cast<unsigned char>(c), 0x80) << "the Chinese page stays ASCII";
+  EXPECT_NE(zh_page.find("<title>ReduceScope &#x56de;&#x653e;&#xff1a;NVIDIA H100"), std::string::npos)
+      << "the title in Chinese (回放：)";
+  const nlohmann::json zh = page_dictionary(zh_page);
   ASSERT_FALSE(zh.is_null());
   EXPECT_EQ(zh["lang"], "zh");
   o.lang = Lang::En;

@@ -601,16 +601,30 @@ void replace_once(std::string& s, const std::string& marker, const std::string& 
   s.replace(at, marker.size(), with);
 }
 
+// Text for HTML: the markup characters as entities, and every non-ASCII character (a Chinese title) as &#x...;
+// so the page stays plain ASCII.
 std::string html_escape(const std::string& v) {
   std::string o;
-  for (char c : v) {
-    switch (c) {
+  for (size_t i = 0; i < v.size();) {
+    const auto c = static_cast<unsigned char>(v[i]);
+    if (c >= 0x80) {
+      const int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+      uint32_t cp = c & (len == 4 ? 0x07 : len == 3 ? 0x0F : 0x1F);
+      for (int k = 1; k < len && i + k < v.size(); ++k) cp = cp << 6 | (static_cast<unsigned char>(v[i + k]) & 0x3F);
+      char b[16];
+      std::snprintf(b, sizeof b, "&#x%x;", cp);
+      o += b;
+      i += len;
+      continue;
+    }
+    switch (v[i]) {
       case '&': o += "&amp;"; break;
       case '<': o += "&lt;"; break;
       case '>': o += "&gt;"; break;
       case '"': o += "&quot;"; break;
-      default: o += c;
+      default: o += v[i];
     }
+    ++i;
   }
   return o;
 }
@@ -726,7 +740,13 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     }
     const std::string data = base64(container(packed, raw));
     std::string html = tmpl;
-    std::string title = "ReduceScope replay: " + s.meta.gpu + (s.meta.date.empty() ? "" : ", " + s.meta.date);
+    // The title in the language the page opens in (the browser's tab; the page's switch leaves it).
+    const std::string where = s.meta.gpu + (s.meta.date.empty() ? "" : ", " + s.meta.date);
+    std::string title;
+    {
+      i18n::LanguageScope scope(o.lang);
+      title = i18n::strf(_("ReduceScope replay: %s"), where.c_str());
+    }
     // From the template's last marker to its first, so that each search finds the template's marker
     // before any text already put in.
     replace_once(html, "@@RS_DATA@@", data);

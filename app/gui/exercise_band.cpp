@@ -71,10 +71,11 @@ float draw_exercise_band(const AppState& s, float x, float y, float w, float max
                                            passed == ys.checks.size() ? color::kGreen : color::kYours));
   ImGui::TextWrapped("%s", heading(ys).c_str());
   ImGui::PopStyleColor();
-  for (const YoursCheck& c : ys.checks) {
+  for (size_t i = 0; i < ys.checks.size(); ++i) {
+    const YoursCheck& c = ys.checks[i];
     check_mark(c.pass);
     ImGui::TextWrapped("%s", line_of(c).c_str());
-    note_widget("yours/check/" + c.name);
+    note_widget("yours/check/" + std::to_string(i));  // by position: the name is in the window's language
     if (!c.pass && !c.hint.empty()) {
       ImGui::Indent(mark_width());
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
