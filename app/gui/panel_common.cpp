@@ -40,6 +40,13 @@ void Panel::draw(AppState& s, ImVec2 pos, ImVec2 size) {
                        ImGuiWindowFlags_NoSavedSettings |
                        (no_title_ ? ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar : 0))) {
     note_rect(std::string("panel/") + id_, pos, ImVec2(pos.x + size.x, pos.y + size.y));
+    // In Chinese, the title bar keeps the panel's English on hover (a title bar is no item: its rectangle).
+    if (i18n::language() != i18n::Lang::En && !no_title_ &&
+        ImGui::IsMouseHoveringRect(ImGui::GetCurrentWindow()->TitleBarRect().Min,
+                                   ImGui::GetCurrentWindow()->TitleBarRect().Max, false) &&
+        ImGui::IsWindowHovered()) {
+      ImGui::SetTooltip("%s", title_);
+    }
     drawContent(s);
   }
   ImGui::End();
