@@ -93,6 +93,14 @@ extern "C" __device__ __noinline__ SanitizerPatchResult rs_bt_global(void* userd
                                                                      const void* pData) {
   Control* c = static_cast<Control*>(userdata);
   if (!traced_block(c)) return SANITIZER_PATCH_SUCCESS;
+  // A generic load or store (LD/ST, not LDS/STS) whose address is in the block's shared window: shared memory
+  // reached through a plain pointer (`extern __shared__ int s[]` passed to a function as int*, the pitfalls'
+  // warpReduce). Recorded as a shared access at its offset in the window, as rs_bt_shared records LDS/STS.
+  if (__isShared(ptr)) {
+    const uint64_t offset = static_cast<uint64_t>(__cvta_generic_to_shared(ptr));
+    record_access(c, pc, rs::bt::kEvShared, offset, ptr, accessSize, flags, pData);
+    return SANITIZER_PATCH_SUCCESS;
+  }
   record_access(c, pc, rs::bt::kEvGlobal, reinterpret_cast<uint64_t>(ptr), ptr, accessSize, flags, pData);
   return SANITIZER_PATCH_SUCCESS;
 }
