@@ -20,12 +20,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A finished export's words, twice in Result::text: in English (stdout, with --stats), then kBoth, then in the
-// window's language (its notice). An error (an exception's what()) is once, in English.
-constexpr char kBoth = '\x1f';
+// A finished export's words: in English (stdout, with --stats) and in the window's language (its notice).
 template <class... Args>
-std::string both(const char* format, Args... args) {
-  return strf(format, args...) + kBoth + strf(i18n::tr(format), args...);
+std::pair<std::string, std::string> both(const char* format, Args... args) {
+  return {strf(format, args...), strf(i18n::tr(format), args...)};
 }
 
 // The live measurements as a session, for File > Export when no recording is open.
@@ -68,10 +66,11 @@ void Exports::start_charts(AppState& s) {
   job_ = std::async(std::launch::async, [ses, dir = dir_]() -> Result {
     try {
       const ChartFiles f = export_session(*ses, dir);
-      return {true, both(N_("exported %zu files (PNG, SVG, PDF, CSV) to %s"), f.paths.size(),
-                         fs::absolute(dir).string().c_str())};
+      auto [english, shown] = both(N_("exported %zu files (PNG, SVG, PDF, CSV) to %s"), f.paths.size(),
+                                   fs::absolute(dir).string().c_str());
+      return {true, english, shown};
     } catch (const std::exception& e) {
-      return {false, e.what()};
+      return {false, e.what(), e.what()};
     }
   });
 #else
@@ -101,10 +100,11 @@ void Exports::start_web_page(AppState& s) {
       w.session_name = name;
       w.lang = lang;  // the page opens in the window's language (and has its own switch)
       const WebExportResult r = export_web_page(*ses, path, w);
-      return {true, both(N_("web page written to %s (%zu kB, %zu of %zu traces)"), fs::absolute(path).string().c_str(),
-                         r.bytes / 1000, r.traces, r.traces_in_session)};
+      auto [english, shown] = both(N_("web page written to %s (%zu kB, %zu of %zu traces)"),
+                                   fs::absolute(path).string().c_str(), r.bytes / 1000, r.traces, r.traces_in_session);
+      return {true, english, shown};
     } catch (const std::exception& e) {
-      return {false, e.what()};
+      return {false, e.what(), e.what()};
     }
   });
 }
@@ -112,12 +112,9 @@ void Exports::start_web_page(AppState& s) {
 void Exports::poll(AppState& s, bool print) {
   if (!job_.valid() || job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
   const Result r = job_.get();
-  const size_t cut = r.text.find(kBoth);
-  const std::string english = r.text.substr(0, cut);
-  const std::string shown = cut == std::string::npos ? r.text : r.text.substr(cut + 1);
-  if (r.ok) s.notice = shown;
-  else s.error = strf(_("export failed: %s"), shown.c_str());
-  if (print) std::cout << "export: " << english << std::endl;
+  if (r.ok) s.notice = r.shown;
+  else s.error = strf(_("export failed: %s"), r.shown.c_str());
+  if (print) std::cout << "export: " << r.english << std::endl;
 }
 
 void Exports::wait() {

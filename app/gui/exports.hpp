@@ -37,7 +37,8 @@ class Exports {
  private:
   struct Result {
     bool ok;
-    std::string text;  // what was written, or why not
+    std::string english;  // what was written, or why not: in English (stdout, with --stats)
+    std::string shown;    // the same in the window's language (its notice or error)
   };
   std::future<Result> job_;
   std::string dir_, web_page_path_;
