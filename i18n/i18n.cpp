@@ -117,6 +117,20 @@ Lang language() {
   return g_lang;
 }
 
+uint32_t utf8_next(std::string_view text, size_t* at) {
+  const auto c = static_cast<unsigned char>(text[*at]);
+  const size_t len = c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 1;
+  if (len == 1) {
+    ++*at;
+    return c;
+  }
+  uint32_t cp = c & (0x3Fu >> (len - 1));
+  size_t k = 1;
+  for (; k < len && *at + k < text.size(); ++k) cp = cp << 6 | (static_cast<unsigned char>(text[*at + k]) & 0x3Fu);
+  *at += k;
+  return cp;
+}
+
 std::string strf(const char* format, ...) {
   va_list ap;
   va_start(ap, format);
@@ -154,15 +168,10 @@ LanguageScope::~LanguageScope() {
 std::vector<std::pair<std::string, std::string>> dictionary(Lang l, const std::vector<std::string>& msgids) {
   std::vector<std::pair<std::string, std::string>> out;
   if (l == Lang::En) return out;
-  std::lock_guard lock(g_mutex);
-  if (!bind(nullptr)) return out;
-  use_catalogue(kZhCatalogue);
+  const LanguageScope scope(l);
   for (const std::string& id : msgids) {
-    if (id.empty()) continue;
-    const char* t = dgettext(kDomain, id.c_str());
-    if (id != t) out.emplace_back(id, t);
+    if (const char* t = tr(id.c_str()); id != t) out.emplace_back(id, t);
   }
-  use_catalogue(g_lang == Lang::Zh ? kZhCatalogue : "en");
   return out;
 }
 

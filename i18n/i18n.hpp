@@ -79,6 +79,10 @@ class LanguageScope {
 // out), without changing the language in force. For the page, which carries its own dictionary.
 std::vector<std::pair<std::string, std::string>> dictionary(Lang l, const std::vector<std::string>& msgids);
 
+// The code point of the UTF-8 character at text[*at], *at moved past it (the translations' text is UTF-8). A byte
+// that starts no valid sequence stands for itself, one byte long; a sequence cut short takes what is there.
+uint32_t utf8_next(std::string_view text, size_t* at);
+
 // printf into a std::string, for translated formats: strf(_("%d of %d checks passed"), passed, total). A
 // translation may reorder its arguments with %1$d, %2$s (glibc's printf; msgfmt --check compares them).
 std::string strf(const char* format, ...) __attribute__((format(printf, 1, 2)));

@@ -154,17 +154,24 @@ TEST(Exercises, FirstAddGridAndTiming) {
   EXPECT_FALSE(judge_exercise(x, e)[2].pass);
 }
 
-TEST(Exercises, SinglePassAndSums) {
-  const Exercise& x = *find_exercise("single_pass");
+// Right runs of a single-pass exercise at N = 1, 33 and 1000003, `launches(n)` launches each.
+template <class Launches>
+ExerciseEvidence single_pass_runs(unsigned block_size, Launches launches) {
   ExerciseEvidence e;
   for (uint64_t n : {1ull, 33ull, 1000003ull}) {
     ExerciseRun r;
     r.n = n;
-    r.block_size = 128;
+    r.block_size = block_size;
     r.right = true;
-    r.launches = n > 128 ? 3 : 1;
+    r.launches = launches(n);
     e.runs.push_back(r);
   }
+  return e;
+}
+
+TEST(Exercises, SinglePassAndSums) {
+  const Exercise& x = *find_exercise("single_pass");
+  ExerciseEvidence e = single_pass_runs(128, [](uint64_t n) { return n > 128 ? 3u : 1u; });
   auto checks = judge_exercise(x, e);
   EXPECT_TRUE(checks[0].pass);
   EXPECT_FALSE(checks[1].pass);
@@ -187,16 +194,8 @@ TEST(Exercises, SinglePassAndSums) {
 // right sum stayed in out[0]). The result word is now poisoned before each run and the counter read after it.
 TEST(Exercises, SinglePassTicketCounterReset) {
   const Exercise& x = *find_exercise("single_pass");
-  ExerciseEvidence e;
-  for (uint64_t n : {1ull, 33ull, 1000003ull}) {
-    ExerciseRun r;
-    r.n = n;
-    r.block_size = 256;
-    r.right = true;
-    r.launches = 1;
-    r.ticket_after = 0u;
-    e.runs.push_back(r);
-  }
+  ExerciseEvidence e = single_pass_runs(256, [](uint64_t) { return 1u; });
+  for (auto& r : e.runs) r.ticket_after = 0u;
   auto checks = judge_exercise(x, e);
   ASSERT_EQ(checks.size(), 3u);
   EXPECT_EQ(checks[2].name, "ticket counter reset");

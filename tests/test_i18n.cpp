@@ -34,6 +34,21 @@ TEST(I18n, ParsesLanguageNames) {
   EXPECT_STREQ(rs::i18n::lang_name(Lang::Zh), "中文");
 }
 
+TEST(I18n, Utf8NextReadsOneCharacter) {
+  const std::string s = "a\u4e2d\U0001F600\xff\xe4\xb8";  // a, 中, 😀, a stray byte, 中 cut short
+  size_t at = 0;
+  EXPECT_EQ(rs::i18n::utf8_next(s, &at), 0x61u);
+  EXPECT_EQ(at, 1u);
+  EXPECT_EQ(rs::i18n::utf8_next(s, &at), 0x4e2du);
+  EXPECT_EQ(at, 4u);
+  EXPECT_EQ(rs::i18n::utf8_next(s, &at), 0x1f600u);
+  EXPECT_EQ(at, 8u);
+  EXPECT_EQ(rs::i18n::utf8_next(s, &at), 0xffu);  // itself, one byte
+  EXPECT_EQ(at, 9u);
+  rs::i18n::utf8_next(s, &at);  // what is there of the last one
+  EXPECT_EQ(at, s.size());
+}
+
 TEST(I18n, SystemLanguageFollowsTheFirstSetVariable) {
   const char* vars[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"};
   for (const char* v : vars) unsetenv(v);

@@ -606,15 +606,10 @@ void replace_once(std::string& s, const std::string& marker, const std::string& 
 std::string html_escape(const std::string& v) {
   std::string o;
   for (size_t i = 0; i < v.size();) {
-    const auto c = static_cast<unsigned char>(v[i]);
-    if (c >= 0x80) {
-      const int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-      uint32_t cp = c & (len == 4 ? 0x07 : len == 3 ? 0x0F : 0x1F);
-      for (int k = 1; k < len && i + k < v.size(); ++k) cp = cp << 6 | (static_cast<unsigned char>(v[i + k]) & 0x3F);
+    if (static_cast<unsigned char>(v[i]) >= 0x80) {
       char b[16];
-      std::snprintf(b, sizeof b, "&#x%x;", cp);
+      std::snprintf(b, sizeof b, "&#x%x;", i18n::utf8_next(v, &i));
       o += b;
-      i += len;
       continue;
     }
     switch (v[i]) {

@@ -71,15 +71,11 @@ std::string ascii_json(const std::string& json) {
   std::string out;
   out.reserve(json.size());
   for (size_t i = 0; i < json.size();) {
-    const auto c = static_cast<unsigned char>(json[i]);
-    if (c < 0x80) {
+    if (static_cast<unsigned char>(json[i]) < 0x80) {
       out += json[i++];
       continue;
     }
-    const int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-    uint32_t cp = c & (len == 4 ? 0x07 : len == 3 ? 0x0F : 0x1F);
-    for (int k = 1; k < len && i + k < json.size(); ++k) cp = cp << 6 | (static_cast<unsigned char>(json[i + k]) & 0x3F);
-    i += len;
+    uint32_t cp = i18n::utf8_next(json, &i);
     char b[16];
     if (cp >= 0x10000) {
       cp -= 0x10000;

@@ -121,12 +121,9 @@ std::vector<std::string> wrap_at_spaces(const std::string& text, float width) {
   bool space = false, open = false;  // open: the last piece is an opening bracket, which takes what follows
   bool last_cjk = false;
   for (size_t at = 0; at < text.size();) {
-    const unsigned char c0 = static_cast<unsigned char>(text[at]);
-    const size_t len = c0 < 0x80 ? 1 : (c0 >> 5) == 6 ? 2 : (c0 >> 4) == 14 ? 3 : (c0 >> 3) == 30 ? 4 : 1;
-    const std::string ch = text.substr(at, len);
-    uint32_t cp = len == 1 ? c0 : c0 & (0x3F >> (len - 1));
-    for (size_t i = 1; i < len && at + i < text.size(); ++i) cp = cp << 6 | (static_cast<unsigned char>(text[at + i]) & 0x3F);
-    at += len;
+    const size_t from = at;
+    const uint32_t cp = i18n::utf8_next(text, &at);
+    const std::string ch = text.substr(from, at - from);
     if (cp == ' ') {
       space = true;
       open = false;
