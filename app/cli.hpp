@@ -73,6 +73,7 @@ struct Options {
   std::string file;                     // show, export, profile: trace or session to read; gui: one to open;
                                         // new: the kernel file to write; check: the one to compile
   std::string from;                     // new --from KERNEL: the shipped kernel the starting file follows
+  bool wrapped = false;                 // new --wrapped: the wrapped dialect's starting file (kernels/user/wrapped/)
   unsigned traced_block = 0;            // trace: blockIdx.x to record
   bool quiet = false;                   // trace: summary only, no per-step text
   bool steps = false;                   // show: print every step too

@@ -306,16 +306,21 @@ const std::vector<CommandSpec>& command_table() {
       {Command::New, "new", Operands::One,
        {{
            {.opt = "--from", .arg = "KERNEL", .required = true},
+           {.opt = "--wrapped"},
            {.opt = "FILE.cu", .required = true},
        },
         {
             {.opt = "--exercise", .arg = "NAME", .required = true},
+            {.opt = "--wrapped"},
             {.opt = "FILE.cu", .required = true},
         }},
        2,
        "Writes a starting file for a kernel of your own: the shipped KERNEL's algorithm as the entry point\n"
        "user_kernel, with a comment block that says what you may change (docs/your-kernel.md); or an\n"
        "exercise's starting file, which says what the exercise asks (`reducescope check --list`).\n"
+       "The file is plain CUDA (extern __shared__, plain pointers), traced as compiled by the binary tracer.\n"
+       "--wrapped writes the wrapped dialect instead (#include \"reducescope.cuh\", the Probe parameter): the\n"
+       "fuller trace, with shuffle values and the order atomics land in.\n"
        "KERNEL: {starters}.\n"
        "Never overwrites: if FILE.cu exists it says so and exits 1.\n"
        "Exit: 0 written, 1 the file exists or cannot be written, 2 a usage error (KERNEL has no starting file).\n"},

@@ -224,6 +224,7 @@ const std::vector<OptionSpec>& option_table() {
       {"--json", false, set_switch<&Options::json>},
       {"--binary", false, set_switch<&Options::binary>},
       {"--list", false, set_switch<&Options::list>},
+      {"--wrapped", false, set_switch<&Options::wrapped>},
       {"--gpus", true,
        [](Parsing& p, const std::string& v) {
          if (!parse_uint(v, p.o.gpus) || p.o.gpus < 2 || p.o.gpus > 64) {

@@ -868,6 +868,7 @@ Timing GpuReducer::time(const ExternalKernel& k, unsigned block_size, int sample
 
 Trace GpuReducer::trace(const ExternalKernel& k, unsigned block_size, unsigned traced_block) {
   Impl& m = *impl_;
+  if (k.plain) throw std::logic_error(k.name + " is plain CUDA: the binary tracer traces it (trace_kernel_file)");
   m.check_external(k, block_size);
   const unsigned grid = m.external_grid(k, block_size, m.n);
   if (traced_block >= grid) {

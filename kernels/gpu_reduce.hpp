@@ -79,6 +79,8 @@ struct ExternalKernel {
   unsigned inputs_per_thread = 1;   // 1 to kMaxElementsPerThread
   unsigned min_block_size = 32;     // 32 ... 1024, a power of two
   uint8_t dtypes = dtype_bit(DType::Int32);
+  bool plain = false;               // plain CUDA (kernels/user_kernel.hpp): no tracing build; GpuReducer::trace
+                                    // refuses it (the binary tracer traces it: app/commands/plain_trace.hpp)
   // Enqueues one grid of the kernel on `stream` (a cudaStream_t): kernel(in, out, n, probe) with `grid` blocks
   // of `block` threads and `smem_bytes` of dynamic shared memory. `trace_probe` is nullptr for the timing build
   // (Probe = rs::NullProbe), else the address of the rs::TraceProbe (tracing/probe.cuh) to pass by value to the
@@ -146,6 +148,7 @@ class GpuReducer {
   void poison_single_pass_result(uint32_t poison);
   uint32_t single_pass_counter();
   Timing time(const ExternalKernel& k, unsigned block_size, int samples, int warmups = 3);
+  // The tracing build of a wrapped kernel; std::logic_error for a plain one (ExternalKernel::plain).
   Trace trace(const ExternalKernel& k, unsigned block_size, unsigned traced_block = 0);
   unsigned first_grid(const ExternalKernel& k, unsigned block_size) const;
   unsigned launches(const ExternalKernel& k, unsigned block_size) const;

@@ -55,6 +55,9 @@ constexpr const char* kEntryCheckFile = "<entry point>";  // the appended check'
 constexpr const char* kNameMapFile = "__nv_name_map";      // NVRTC's file for name-expression errors
 constexpr const char* kSignature =
     "template <class T, class Probe> __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe)";
+constexpr const char* kPlainSignature = "template <class T> __global__ void user_kernel(const T* in, T* out, unsigned n)";
+// The entry point a file of this dialect must define (probe: nullptr for plain CUDA).
+const char* signature(const char* probe) { return probe ? kSignature : kPlainSignature; }
 constexpr const char* kShapeHelp =
     "RS_LAUNCH_SHAPE(elements per thread, finish, minimum block size), e.g. RS_LAUNCH_SHAPE(1, Relaunch, 32);";
 
@@ -64,14 +67,23 @@ constexpr const char* kShapeExpression =
     "static_cast<unsigned>(rs::user::LaunchShape<0>::finish), rs::user::LaunchShape<0>::min_block_size>";
 
 std::string entry_expression(const char* type, const char* probe) {
+  if (!probe) return std::string("user_kernel<") + type + ">";
   return std::string("user_kernel<") + type + ", rs::" + probe + ">";
 }
 
-// The check appended after the user's text: the entry point's type for this build's probe.
+// The check appended after the user's text: the entry point's type for this build's probe (nullptr: plain CUDA,
+// where no CCCL header is included, so the check is a template of its own).
 std::string entry_check(const char* probe) {
-  return std::string("\n#line 1 \"") + kEntryCheckFile + "\"\nstatic_assert(::cuda::std::is_same_v<decltype(&" +
-         entry_expression("int", probe) + "), void (*)(const int*, int*, unsigned, rs::" + probe +
-         ")>, \"user_kernel has the wrong signature\");\n";
+  const std::string head = std::string("\n#line 1 \"") + kEntryCheckFile + "\"\n";
+  if (!probe) {
+    return head +
+           "template <class A, class B> struct rs_entry_same { static constexpr bool value = false; };\n"
+           "template <class A> struct rs_entry_same<A, A> { static constexpr bool value = true; };\n"
+           "static_assert(rs_entry_same<decltype(&" + entry_expression("int", probe) +
+           "), void (*)(const int*, int*, unsigned)>::value, \"user_kernel has the wrong signature\");\n";
+  }
+  return head + "static_assert(::cuda::std::is_same_v<decltype(&" + entry_expression("int", probe) +
+         "), void (*)(const int*, int*, unsigned, rs::" + probe + ")>, \"user_kernel has the wrong signature\");\n";
 }
 
 // The first line and column (1-based) where `word` appears as a whole identifier outside comments; {0, 0}
@@ -112,15 +124,15 @@ unsigned line_count(const std::string& text) {
   return static_cast<unsigned>(std::count(text.begin(), text.end(), '\n') + (text.back() == '\n' ? 0 : 1));
 }
 
-std::string not_a_kernel() {
-  return std::string("user_kernel is not a kernel: declare it __global__ (") + kSignature + ")";
+std::string not_a_kernel(const char* probe) {
+  return std::string("user_kernel is not a kernel: declare it __global__ (") + signature(probe) + ")";
 }
 
 // The errors about the entry point and the launch shape, which NVRTC reports in kEntryCheckFile and
 // kNameMapFile, become one clear error each; the others pass through. Those two files' errors are dropped
 // when the user's file has errors of its own (a syntax error in the signature hides the entry point too).
 std::vector<UserDiagnostic> explain(const std::vector<UserDiagnostic>& raw, const std::string& source,
-                                    const std::string& file) {
+                                    const std::string& file, const char* probe) {
   std::vector<UserDiagnostic> out, synthetic;
   bool own_errors = false, no_entry = false, bad_entry = false, not_global = false, no_shape = false;
   std::string entry_detail;
@@ -146,14 +158,18 @@ std::vector<UserDiagnostic> explain(const std::vector<UserDiagnostic>& raw, cons
   if (no_entry) {
     synthetic.push_back(error_at(file, 0, 0,
                                  "no entry point: the file defines no user_kernel at global scope (it must define " +
-                                     std::string(kSignature) + ")"));
+                                     std::string(signature(probe)) + ")"));
   } else if (bad_entry || not_global) {
     const auto [line, column] = find_identifier(source, "user_kernel");
+    // A wrapped kernel (the Probe parameter) in a file that does not include reducescope.cuh is read as plain CUDA.
+    const std::string other = probe ? ""
+                                    : "; a kernel with a Probe parameter is the wrapped dialect, which needs "
+                                      "#include \"reducescope.cuh\"";
     synthetic.push_back(error_at(file, line, column,
-                                 not_global ? not_a_kernel()
-                                            : "wrong signature: user_kernel must be " + std::string(kSignature) +
-                                                  " (user_kernel<int, rs::NullProbe> does not match: " + entry_detail +
-                                                  ")"));
+                                 not_global ? not_a_kernel(probe)
+                                            : "wrong signature: user_kernel must be " + std::string(signature(probe)) +
+                                                  " (" + entry_expression("int", probe ? "NullProbe" : nullptr) +
+                                                  " does not match: " + entry_detail + ")" + other));
   }
   if (no_shape) {
     synthetic.push_back(error_at(file, 0, 0, std::string("no launch shape: add ") + kShapeHelp +
@@ -178,7 +194,8 @@ struct BuildOut {
 
 std::string nvrtc_text(nvrtcResult r) { return nvrtcGetErrorString(r); }
 
-// One NVRTC program: `source` plus the entry check for `probe`, with name expressions for int (and float).
+// One NVRTC program: `source` plus the entry check for `probe` (nullptr: plain CUDA, which also gets the cubin), with
+// name expressions for int (and float).
 // `local`: the files of the kernel's folder it includes (check_includes), given to NVRTC as headers.
 using LocalHeaders = std::vector<std::pair<std::string, std::string>>;
 
@@ -228,7 +245,12 @@ BuildOut compile_one(const std::string& source, const std::string& file, const c
       nvrtcGetPTX(prog, out.build.ptx.data());
       out.build.ptx.resize(ptx_size - 1);
     }
-    out.ok = !out.build.int_entry.empty() && !out.build.ptx.empty();
+    size_t cubin_size = 0;
+    if (!probe && nvrtcGetCUBINSize(prog, &cubin_size) == NVRTC_SUCCESS && cubin_size > 0) {
+      out.build.cubin.resize(cubin_size);
+      nvrtcGetCUBIN(prog, out.build.cubin.data());
+    }
+    out.ok = !out.build.int_entry.empty() && !out.build.ptx.empty() && (probe || !out.build.cubin.empty());
   } else if (r != NVRTC_ERROR_COMPILATION) {
     out.log += file + "(0): error: NVRTC failed: " + nvrtc_text(r) + "\n";
   }
@@ -336,12 +358,8 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
                                            file_name + "` writes a starting file)"));
     return res;
   }
-  if (!includes_prelude(source)) {
-    res.diagnostics.push_back(error_at(file_name, 1, 1,
-                                       "the file does not #include \"reducescope.cuh\" (the wrappers, the barrier "
-                                       "macros and RS_LAUNCH_SHAPE come from it; docs/your-kernel.md)"));
-    return res;
-  }
+  // The dialect: a file that includes reducescope.cuh is wrapped; any other is plain CUDA.
+  const bool plain = !includes_prelude(source);
   // What it includes, before anything reads an included file (user_includes.hpp).
   std::vector<std::string> embedded;
   for (const EmbeddedHeader& h : user_kernel_headers()) embedded.emplace_back(h.name);
@@ -365,17 +383,31 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
     return res;
   }
   const std::string arch = "compute_" + std::to_string(options.cc);
+  // Plain CUDA: a cubin for the GPU's own architecture (sm_<cc>), whose SASS and line table the binary tracer
+  // reads as the driver loads it; RS_LAUNCH_SHAPE from the pre-included launch_shape.cuh.
   // -pch: NVRTC's automatic precompiled header (CUDA 12.8+) for what the file includes before its first line of
   // code (reducescope.cuh, probe.cuh, CCCL): kept in this process, so a process that compiles again (the window
   // on each save) compiles in about a tenth of the time (2.4 s, then 0.2 s on this project's 2-core machine).
-  const std::vector<std::string> nvrtc_options = {"--gpu-architecture=" + arch, "-lineinfo", "-std=c++17", "-pch",
-                                                  std::string("-I") + RS_CCCL_INCLUDE_DIR};
-  // The two builds are independent programs: compiled side by side.
+  std::vector<std::string> nvrtc_options = {"--gpu-architecture=" + arch, "-lineinfo", "-std=c++17", "-pch",
+                                            std::string("-I") + RS_CCCL_INCLUDE_DIR};
+  if (plain) {
+    nvrtc_options[0] = "--gpu-architecture=sm_" + std::to_string(options.cc);
+    nvrtc_options.push_back("--pre-include=launch_shape.cuh");
+  }
+  const char* timing_probe = plain ? nullptr : "NullProbe";
+  // The two builds are independent programs: compiled side by side. Plain CUDA has one build (the tracing one
+  // stays empty and "compiles").
   std::string float_why_timing, float_why_tracing;
-  auto tracing_future = std::async(std::launch::async, [&] {
+  auto tracing_future = std::async(plain ? std::launch::deferred : std::launch::async, [&] {
+    if (plain) {
+      BuildOut none;
+      none.ok = true;
+      return none;
+    }
     return compile_build(source, file_name, "TraceProbe", false, nvrtc_options, includes.local, float_why_tracing);
   });
-  BuildOut timing = compile_build(source, file_name, "NullProbe", true, nvrtc_options, includes.local, float_why_timing);
+  BuildOut timing =
+      compile_build(source, file_name, timing_probe, true, nvrtc_options, includes.local, float_why_timing);
   BuildOut tracing = tracing_future.get();
 
   std::vector<UserDiagnostic> raw;
@@ -393,7 +425,7 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
     if (!d.is_error()) warnings.push_back(d);
   }
   if (!timing.ok || !tracing.ok) {
-    res.diagnostics = explain(raw, source, file_name);
+    res.diagnostics = explain(raw, source, file_name, timing_probe);
     if (std::none_of(res.diagnostics.begin(), res.diagnostics.end(), [](const UserDiagnostic& d) { return d.is_error(); })) {
       res.diagnostics.push_back(error_at(file_name, 0, 0, "NVRTC did not compile the file and gave no error"));
     }
@@ -405,6 +437,7 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
     return res;
   }
   UserKernel k;
+  k.plain = plain;
   k.file_name = file_name;
   k.source = source;
   k.arch = arch;
@@ -416,15 +449,16 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
     return res;
   }
   k.shape = *shape;
-  if (!is_entry(timing.build.ptx, timing.build.int_entry) || !is_entry(tracing.build.ptx, tracing.build.int_entry)) {
+  if (!is_entry(timing.build.ptx, timing.build.int_entry) ||
+      (!plain && !is_entry(tracing.build.ptx, tracing.build.int_entry))) {
     const auto [line, column] = find_identifier(source, "user_kernel");
-    res.diagnostics.push_back(error_at(file_name, line, column, not_a_kernel()));
+    res.diagnostics.push_back(error_at(file_name, line, column, not_a_kernel(timing_probe)));
     return res;
   }
   k.timing = std::move(timing.build);
   k.tracing = std::move(tracing.build);
   k.dtypes = dtype_bit(DType::Int32);
-  if (!k.timing.float_entry.empty() && !k.tracing.float_entry.empty()) {
+  if (!k.timing.float_entry.empty() && (plain || !k.tracing.float_entry.empty())) {
     k.dtypes |= dtype_bit(DType::Float32);
   } else {
     k.timing.float_entry.clear();
@@ -441,7 +475,7 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
 }
 
 namespace {
-constexpr const char* kCompiledMagic = "RSUK 1\n";
+constexpr const char* kCompiledMagic = "RSUK 2\n";  // 2: the dialect and the cubin
 }
 
 void save_user_kernel(const UserKernel& k, const std::string& path) {
@@ -451,9 +485,10 @@ void save_user_kernel(const UserKernel& k, const std::string& path) {
   put(k.source);
   put(k.arch);
   put(std::to_string(k.shape.inputs_per_thread) + " " + std::to_string(static_cast<unsigned>(k.shape.finish)) + " " +
-      std::to_string(k.shape.min_block_size) + " " + std::to_string(k.dtypes));
+      std::to_string(k.shape.min_block_size) + " " + std::to_string(k.dtypes) + " " + (k.plain ? "1" : "0"));
   for (const UserBuild* b : {&k.timing, &k.tracing}) {
     put(b->ptx);
+    put(b->cubin);
     put(b->int_entry);
     put(b->float_entry);
   }
@@ -490,9 +525,10 @@ UserKernel load_user_kernel(const std::string& path) {
   k.source = get();
   k.arch = get();
   std::istringstream shape(get());
-  unsigned finish = 0, dtypes = 0;
-  shape >> k.shape.inputs_per_thread >> finish >> k.shape.min_block_size >> dtypes;
-  if (!shape || finish > static_cast<unsigned>(Finish::HostReduce) || k.shape.inputs_per_thread < 1 || k.shape.inputs_per_thread > 8 ||
+  unsigned finish = 0, dtypes = 0, plain = 0;
+  shape >> k.shape.inputs_per_thread >> finish >> k.shape.min_block_size >> dtypes >> plain;
+  k.plain = plain == 1;
+  if (!shape || plain > 1 || finish > static_cast<unsigned>(Finish::HostReduce) || k.shape.inputs_per_thread < 1 || k.shape.inputs_per_thread > 8 ||
       dtypes == 0 || dtypes > 3) {
     throw std::runtime_error(path + ": a compiled kernel with an impossible launch shape");
   }
@@ -500,6 +536,7 @@ UserKernel load_user_kernel(const std::string& path) {
   k.dtypes = static_cast<uint8_t>(dtypes);
   for (UserBuild* b : {&k.timing, &k.tracing}) {
     b->ptx = get();
+    b->cubin = get();
     b->int_entry = get();
     b->float_entry = get();
   }
@@ -558,15 +595,15 @@ std::string nvrtc_version() {
 #endif
 }
 
-const char* exercise_starting_file(std::string_view exercise) {
-  for (const StartingFile& f : exercise_starting_files()) {
+const char* exercise_starting_file(std::string_view exercise, bool wrapped) {
+  for (const StartingFile& f : wrapped ? wrapped_exercise_starting_files() : exercise_starting_files()) {
     if (exercise == f.kernel) return f.text;
   }
   return nullptr;
 }
 
-const char* starting_file(std::string_view kernel) {
-  for (const StartingFile& f : starting_files()) {
+const char* starting_file(std::string_view kernel, bool wrapped) {
+  for (const StartingFile& f : wrapped ? wrapped_starting_files() : starting_files()) {
     if (kernel == f.kernel) return f.text;
   }
   return nullptr;

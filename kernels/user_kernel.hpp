@@ -11,14 +11,20 @@
 //   parse_nvrtc_log()          NVRTC's log -> diagnostics (exposed for the tests)
 //   starting_files()           the starting files `reducescope new --from K` writes (kernels/user/*.cu)
 //
-// The file (docs/your-kernel.md): `#include "reducescope.cuh"`, one RS_LAUNCH_SHAPE(elements per thread,
-// finish, min block size), and one entry point at global scope,
-//   template <class T, class Probe> __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe)
-// written with the probe's wrappers (tracing/probe.cuh). NVRTC compiles it twice: user_kernel<T, rs::NullProbe>
-// (the timing build) and user_kernel<T, rs::TraceProbe> (the tracing build), for T = int and, where the body
-// compiles for it, float. reducescope.cuh, probe.cuh and trace_format.hpp are embedded in the binary (copies
-// made at configure time); the only -I is the CCCL include folder of the CUDA toolkit found at configure time
-// (<cuda/std/...>, which probe.cuh uses under NVRTC).
+// The file (docs/your-kernel.md) comes in two dialects, told apart by whether it includes "reducescope.cuh":
+//   - plain CUDA (the default): one RS_LAUNCH_SHAPE(elements per thread, finish, min block size) (the macro comes
+//     from launch_shape.cuh, which NVRTC pre-includes) and one entry point at global scope,
+//       template <class T> __global__ void user_kernel(const T* in, T* out, unsigned n)
+//     with extern __shared__ memory and plain pointers. NVRTC compiles it once, to a cubin for sm_<cc> with
+//     -lineinfo; the binary tracer (tracing/binary/) traces that cubin as compiled.
+//   - wrapped, for the fuller trace (shuffle values, the order atomics land in): `#include "reducescope.cuh"`, the
+//     same RS_LAUNCH_SHAPE, and
+//       template <class T, class Probe> __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe)
+//     written with the probe's wrappers (tracing/probe.cuh). NVRTC compiles it twice to PTX: user_kernel<T,
+//     rs::NullProbe> (the timing build) and user_kernel<T, rs::TraceProbe> (the tracing build).
+// Both for T = int and, where the body compiles for it, float. launch_shape.cuh, reducescope.cuh, probe.cuh and
+// trace_format.hpp are embedded in the binary (copies made at configure time); the only -I is the CCCL include
+// folder of the CUDA toolkit found at configure time (<cuda/std/...>, which probe.cuh uses under NVRTC).
 #pragma once
 
 #include <cstdint>
@@ -58,22 +64,29 @@ struct UserLaunchShape {
   unsigned min_block_size = 32;     // KernelInfo::min_block_size: 32, 64, ..., 1024
 };
 
-// One build of the file: its PTX (for cuModuleLoadData) and the lowered (mangled) names of its entry
-// points (for cuModuleGetFunction).
+// One build of the file: its PTX, or for a plain file its cubin (for cuModuleLoadData), and the lowered (mangled)
+// names of its entry points (for cuModuleGetFunction).
 struct UserBuild {
   std::string ptx;
-  std::string int_entry;    // user_kernel<int, Probe>
-  std::string float_entry;  // user_kernel<float, Probe>; "" when the body does not compile for float
+  std::string cubin;        // plain CUDA: the cubin for the GPU's own sm_<cc> (the binary tracer reads its SASS and
+                            // -lineinfo line table); "" for the wrapped dialect, whose PTX the driver compiles
+  std::string int_entry;    // user_kernel<int, Probe>, or user_kernel<int> in plain CUDA
+  std::string float_entry;  // the float instantiation; "" when the body does not compile for float
+  bool empty() const { return ptx.empty() && cubin.empty(); }
 };
 
 struct UserKernel {
+  // The dialect: plain CUDA (the default: no #include "reducescope.cuh", entry point user_kernel(in, out, n)),
+  // traced by the binary tracer (tracing/binary/, app/commands/plain_trace.hpp); or wrapped (#include
+  // "reducescope.cuh", the Probe parameter and the wrappers), traced by its own tracing build.
+  bool plain = false;
   std::string file_name;    // as given; the name NVRTC's messages and -lineinfo use
   std::string source;       // the text compiled: the line numbers of the tracing build's records refer to it
   UserLaunchShape shape;
   uint8_t dtypes = 0;       // dtype_bit(DType::Int32), | dtype_bit(DType::Float32) when float compiles
   std::string arch;         // the virtual architecture, e.g. "compute_75"
-  UserBuild timing;         // Probe = rs::NullProbe
-  UserBuild tracing;        // Probe = rs::TraceProbe
+  UserBuild timing;         // Probe = rs::NullProbe; plain CUDA: the one build
+  UserBuild tracing;        // Probe = rs::TraceProbe; plain CUDA: empty (the binary tracer traces the timing build)
   std::vector<UserDiagnostic> warnings;  // NVRTC's warnings, and why float32 is not taken (if it is not)
 };
 
@@ -131,17 +144,19 @@ struct StartingFile {
   const char* kernel;  // the shipped kernel it follows, e.g. "reduce1"
   const char* text;
 };
-const std::vector<StartingFile>& starting_files();
+const std::vector<StartingFile>& starting_files();          // plain CUDA (kernels/user/)
+const std::vector<StartingFile>& wrapped_starting_files();  // the wrapped dialect (kernels/user/wrapped/)
 // nullptr when there is no starting file for `kernel`.
-const char* starting_file(std::string_view kernel);
+const char* starting_file(std::string_view kernel, bool wrapped = false);
 // "reduce0, reduce1, ...", for messages.
 std::string starting_file_names();
 // The exercises' starting files (kernels/user/exercises/NAME.cu; StartingFile::kernel is the exercise's name,
 // app/exercises.hpp); nullptr for an unknown exercise.
 const std::vector<StartingFile>& exercise_starting_files();
-const char* exercise_starting_file(std::string_view exercise);
+const std::vector<StartingFile>& wrapped_exercise_starting_files();  // kernels/user/wrapped/exercises/
+const char* exercise_starting_file(std::string_view exercise, bool wrapped = false);
 
-// The embedded headers NVRTC is given (name, text): reducescope.cuh, probe.cuh, trace_format.hpp.
+// The embedded headers NVRTC is given (name, text): launch_shape.cuh, reducescope.cuh, probe.cuh, trace_format.hpp.
 struct EmbeddedHeader {
   const char* name;
   const char* text;

@@ -82,7 +82,7 @@ struct LoadedUserKernel::Impl {
   }
   CUmodule load(const UserBuild& b, const std::string& what) {
     CUmodule m = nullptr;
-    d.check_cu(d.load(&m, b.ptx.c_str()), "cuModuleLoadData (" + what + ")");
+    d.check_cu(d.load(&m, b.cubin.empty() ? b.ptx.c_str() : b.cubin.data()), "cuModuleLoadData (" + what + ")");
     return m;
   }
   CUfunction get(CUmodule m, const std::string& entry) {
@@ -95,13 +95,16 @@ struct LoadedUserKernel::Impl {
 
 LoadedUserKernel::LoadedUserKernel(const UserKernel& k, const std::string& name) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
-  m.timing = m.load(k.timing, k.file_name + ", timing build");
-  m.tracing = m.load(k.tracing, k.file_name + ", tracing build");
+  m.timing = m.load(k.timing, k.file_name + (k.plain ? "" : ", timing build"));
   m.fn[0][0] = m.get(m.timing, k.timing.int_entry);
   m.fn[0][1] = m.get(m.timing, k.timing.float_entry);
-  m.fn[1][0] = m.get(m.tracing, k.tracing.int_entry);
-  m.fn[1][1] = m.get(m.tracing, k.tracing.float_entry);
+  if (!k.plain) {  // plain CUDA has no tracing build: the binary tracer traces the one build
+    m.tracing = m.load(k.tracing, k.file_name + ", tracing build");
+    m.fn[1][0] = m.get(m.tracing, k.tracing.int_entry);
+    m.fn[1][1] = m.get(m.tracing, k.tracing.float_entry);
+  }
   ExternalKernel& e = m.kernel;
+  e.plain = k.plain;
   e.name = name;
   e.track = "yours";
   e.source = k.source;
@@ -110,13 +113,17 @@ LoadedUserKernel::LoadedUserKernel(const UserKernel& k, const std::string& name)
   e.min_block_size = k.shape.min_block_size;
   e.dtypes = k.dtypes;
   Impl* self = &m;
-  e.launch = [self, name](DType type, unsigned grid, unsigned block, unsigned smem, const void* in, void* out,
-                          unsigned n, const void* trace_probe, void* stream) {
+  const bool plain = k.plain;
+  e.launch = [self, name, plain](DType type, unsigned grid, unsigned block, unsigned smem, const void* in, void* out,
+                                 unsigned n, const void* trace_probe, void* stream) {
+    if (plain && trace_probe) {
+      throw std::logic_error(name + " is plain CUDA: it has no tracing build (the binary tracer traces it)");
+    }
     CUfunction f = self->fn[trace_probe ? 1 : 0][type == DType::Float32 ? 1 : 0];
     if (!f) throw std::invalid_argument(name + " does not take " + to_string(type) + " elements");
     unsigned char null_probe = 0;  // rs::NullProbe: an empty struct, one byte as a kernel parameter
     void* probe = trace_probe ? const_cast<void*>(trace_probe) : &null_probe;
-    void* args[] = {&in, &out, &n, probe};
+    void* args[] = {&in, &out, &n, probe};  // plain CUDA: the driver reads the first three
     const std::string what = "cuLaunchKernel (" + name + ", " + std::to_string(grid) + " blocks of " +
                              std::to_string(block) + " threads, n = " + std::to_string(n) + ")";
     self->d.check_cu(self->d.launch(f, grid, 1, 1, block, 1, 1, smem, static_cast<CUstream>(stream), args, nullptr),

@@ -338,7 +338,11 @@ expect_in "$ERR" "not a shipped kernel" "new --from nope"
 if [[ ! -e $TMP/k.cu ]]; then pass; else fail "new --from a kernel without a starting file wrote a file"; fi
 # Written once; never overwritten (exit 1, the file as it was).
 expect_rc 0 new --from reduce1 "$TMP/k.cu"
-expect_in "$TMP/k.cu" "__global__ void user_kernel(const T\* in, T\* out, unsigned n, Probe probe)" "new writes the entry point"
+expect_in "$TMP/k.cu" "__global__ void user_kernel(const T\* in, T\* out, unsigned n) {" "new writes the entry point (plain CUDA)"
+if ! grep -q '^#include "reducescope.cuh"' "$TMP/k.cu"; then pass; else fail "new wrote the wrapped dialect without --wrapped"; fi
+expect_rc 0 new --from reduce1 --wrapped "$TMP/kw.cu"
+expect_in "$TMP/kw.cu" "__global__ void user_kernel(const T\* in, T\* out, unsigned n, Probe probe)" "new --wrapped writes the wrapped entry point"
+expect_in "$TMP/kw.cu" '^#include "reducescope.cuh"' "new --wrapped writes the include"
 expect_in "$TMP/k.cu" "What you may change" "new writes the rules"
 expect_in "$OUT" "reducescope check" "new says what to do next"
 echo "// mine" >>"$TMP/k.cu"
@@ -377,7 +381,7 @@ else
   if [[ ! -s $OUT ]]; then pass; else fail "check of a broken file printed to stdout"; fi
   # An include out of the file's folder (a course grades untrusted files): refused at its line, exit 2, and the named
   # file's text never reaches the message.
-  sed 's|^#include "reducescope.cuh"|#include "reducescope.cuh"\n#include "/etc/passwd"|' "$TMP/k.cu" >"$TMP/inc.cu"
+  sed 's|^RS_LAUNCH_SHAPE|#include "/etc/passwd"\nRS_LAUNCH_SHAPE|' "$TMP/k.cu" >"$TMP/inc.cu"
   line=$(grep -n "/etc/passwd" "$TMP/inc.cu" | cut -d: -f1)
   expect_rc 2 check "$TMP/inc.cu"
   expect_in "$ERR" "inc.cu:$line:1: error: #include \"/etc/passwd\" is not allowed: an absolute path" \
@@ -386,9 +390,12 @@ else
   sed 's/user_kernel/my_kernel/g' "$TMP/k.cu" >"$TMP/noentry.cu"
   expect_rc 2 check "$TMP/noentry.cu"
   expect_in "$ERR" "no entry point" "check of a file without user_kernel"
-  sed 's/unsigned n, Probe probe/int n, Probe probe/' "$TMP/k.cu" >"$TMP/sig.cu"
+  sed 's/T\* out, unsigned n) {/T* out, int n) {/' "$TMP/k.cu" >"$TMP/sig.cu"
   expect_rc 2 check "$TMP/sig.cu"
   expect_in "$ERR" "wrong signature" "check of a user_kernel with the wrong signature"
+  sed 's/unsigned n, Probe probe/int n, Probe probe/' "$TMP/kw.cu" >"$TMP/sigw.cu"
+  expect_rc 2 check "$TMP/sigw.cu"
+  expect_in "$ERR" "wrong signature" "check of a wrapped user_kernel with the wrong signature"
   grep -v "^RS_LAUNCH_SHAPE" "$TMP/k.cu" >"$TMP/noshape.cu"
   expect_rc 2 check "$TMP/noshape.cu"
   expect_in "$ERR" "no launch shape" "check of a file without RS_LAUNCH_SHAPE"

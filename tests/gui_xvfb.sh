@@ -599,8 +599,8 @@ for w in A/yours-header A/kernel/yours yours/state/compiles panel/yours-note pan
   inside "$(rect "$MAP" $w)" && ok "yours: $w on screen" || bad "yours: $w off screen or missing ('$(rect "$MAP" $w)')"
 done
 # 17b. A broken file: its error at its line, and the banner.
-eline=$(grep -n 'sdata\[tid\] = (i < n) ? g_idata\[i\] : T(0);' "$yd/start.cu" | head -1 | cut -d: -f1)
-sed 's/? g_idata\[i\] : T(0);/? g_idata[j] : T(0);/' "$yd/start.cu" >"$yd/broken.cu"
+eline=$(grep -n 'sdata\[tid\] = (i < n) ? in\[i\] : T(0);' "$yd/start.cu" | head -1 | cut -d: -f1)
+sed 's/? in\[i\] : T(0);/? in[j] : T(0);/' "$yd/start.cu" >"$yd/broken.cu"
 cp "$yd/broken.cu" "$yd/my_reduce1.cu"
 MAP="$dir/yours-broken.map"; yours_ini
 REDUCESCOPE_CONFIG="$yd/s.ini" SCREEN=1280x720 with_app yours-broken "--kernel-file $yd/my_reduce1.cu" park >/dev/null
@@ -678,6 +678,8 @@ if [ -f "$fy/my_reduce1.rssession" ]; then
   grep -q "^yours: my_reduce1 (side A): compiles; the replay is the session's recording of this text$" "$dir/yours-seed.log" \
     && [ -z "$(rect "$MAP" replay/stale)" ] && ok "yours: the recording of the file as it is: replayed, not stale" \
     || bad "yours: the recording of an unchanged file ($(grep '^yours:' "$dir/yours-seed.log"))"
+  # The fixture is a wrapped file of an earlier release (g_idata): its own line of the mistake.
+  eline=$(grep -n 'sdata\[tid\] = (i < n) ? g_idata\[i\] : T(0);' "$fy/my_reduce1.cu" | head -1 | cut -d: -f1)
   sed 's/? g_idata\[i\] : T(0);/? g_idata[j] : T(0);/' "$fy/my_reduce1.cu" >"$yd/seed/my_reduce1.cu"
   MAP="$dir/yours-stale.map"; yours_ini
   REDUCESCOPE_CONFIG="$yd/s.ini" SCREEN=1280x720 with_app yours-stale "$fy/my_reduce1.rssession --kernel-file $yd/seed/my_reduce1.cu" \

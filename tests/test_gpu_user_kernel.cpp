@@ -15,8 +15,10 @@
 namespace rs {
 namespace {
 
-UserKernel compiled(const char* kernel) {
-  const char* text = starting_file(kernel);
+// The starting file of `kernel`: plain CUDA, or the wrapped dialect (whose tracing build GpuReducer::trace runs; a
+// plain file's trace comes from the binary tracer, in the device scripts: scripts/device/user_kernel.sh).
+UserKernel compiled(const char* kernel, bool wrapped = false) {
+  const char* text = starting_file(kernel, wrapped);
   EXPECT_NE(text, nullptr) << kernel;
   UserCompileResult r = compile_user_kernel(text, std::string(kernel) + ".cu", {.cc = user_kernel_device_cc()});
   EXPECT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : format_diagnostic(r.diagnostics[0]));
@@ -27,7 +29,7 @@ TEST(GpuUserKernel, StartingFileTracesLikeTheShippedKernel) {
   for (const char* name : {"reduce0", "reduce1", "reduce2", "reduce3"}) {
     SCOPED_TRACE(name);
     GpuReducer gpu;
-    const UserKernel k = compiled(name);
+    const UserKernel k = compiled(name, /*wrapped=*/true);
     const LoadedUserKernel loaded(k, std::string(name) + "_yours");
     const std::vector<int32_t> data = make_input(Pattern::RandomBytes, 4097);
     gpu.set_input(data, Pattern::RandomBytes);
@@ -61,11 +63,14 @@ TEST(GpuUserKernel, StartingFileTracesLikeTheShippedKernel) {
 }
 
 TEST(GpuUserKernel, SumsRightAndTimed) {
-  for (const StartingFile& f : starting_files()) {
-    SCOPED_TRACE(f.kernel);
-    const std::vector<UserSumCheck> checks = check_user_kernel_sums(compiled(f.kernel), {1, 33, 1000003}, {32, 256, 1024});
-    EXPECT_FALSE(checks.empty());
-    for (const UserSumCheck& c : checks) EXPECT_TRUE(c.right) << "N " << c.n << " B " << c.block_size << " got " << c.got;
+  for (bool wrapped : {false, true}) {
+    for (const StartingFile& f : starting_files()) {
+      SCOPED_TRACE(std::string(f.kernel) + (wrapped ? " (wrapped)" : " (plain)"));
+      const std::vector<UserSumCheck> checks =
+          check_user_kernel_sums(compiled(f.kernel, wrapped), {1, 33, 1000003}, {32, 256, 1024});
+      EXPECT_FALSE(checks.empty());
+      for (const UserSumCheck& c : checks) EXPECT_TRUE(c.right) << "N " << c.n << " B " << c.block_size << " got " << c.got;
+    }
   }
   GpuReducer gpu;
   const UserKernel k = compiled("reduce3");
@@ -80,7 +85,7 @@ TEST(GpuUserKernel, SumsRightAndTimed) {
 
 TEST(GpuUserKernel, RefusesWhatItsShapeForbids) {
   GpuReducer gpu;
-  const UserKernel k = compiled("sum_shuffle");
+  const UserKernel k = compiled("sum_shuffle", /*wrapped=*/true);
   const LoadedUserKernel loaded(k, "s");
   gpu.set_input(make_input(Pattern::Ones, 100), Pattern::Ones);
   if (k.shape.min_block_size > 32) {
@@ -88,6 +93,10 @@ TEST(GpuUserKernel, RefusesWhatItsShapeForbids) {
   }
   EXPECT_THROW(gpu.run(loaded.kernel(), 100), std::invalid_argument);
   EXPECT_THROW(gpu.trace(loaded.kernel(), 256, 5), std::invalid_argument);  // one block only
+  // A plain file has no tracing build: GpuReducer::trace refuses it (the binary tracer traces it).
+  const LoadedUserKernel plain(compiled("sum_shuffle"), "p");
+  EXPECT_TRUE(plain.kernel().plain);
+  EXPECT_THROW(gpu.trace(plain.kernel(), 256), std::logic_error);
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 }
 
 const std::string& reduce2() {
-  static const std::string s = starting_file("reduce2");
+  static const std::string s = starting_file("reduce2", /*wrapped=*/true);
   return s;
 }
 
@@ -85,6 +85,7 @@ UserDiagnostic first_error(const UserCompileResult& r) {
 
 TEST(UserKernelEmbedded, HeadersAreTheSourceFiles) {
   const std::vector<std::pair<std::string, fs::path>> files = {
+      {"launch_shape.cuh", fs::path(RS_SOURCE_DIR) / "kernels/user/launch_shape.cuh"},
       {"reducescope.cuh", fs::path(RS_SOURCE_DIR) / "kernels/user/reducescope.cuh"},
       {"probe.cuh", fs::path(RS_SOURCE_DIR) / "tracing/probe.cuh"},
       {"trace_format.hpp", fs::path(RS_SOURCE_DIR) / "tracing/trace_format.hpp"}};
@@ -97,15 +98,22 @@ TEST(UserKernelEmbedded, HeadersAreTheSourceFiles) {
 
 TEST(UserKernelEmbedded, StartingFiles) {
   EXPECT_EQ(starting_file_names(), "reduce0, reduce1, reduce2, reduce3, sum_shared, sum_shuffle");
-  for (const StartingFile& f : starting_files()) {
-    ASSERT_NE(find_kernel(f.kernel), nullptr) << f.kernel << " is not a shipped kernel";
-    EXPECT_EQ(f.text, read(fs::path(RS_SOURCE_DIR) / "kernels/user" / (std::string(f.kernel) + ".cu")));
-    const std::string text = f.text;
-    EXPECT_TRUE(contains(text, "What you may change:")) << f.kernel;
-    EXPECT_TRUE(contains(text, "What must stay:")) << f.kernel;
-    EXPECT_TRUE(contains(text, "#include \"reducescope.cuh\"")) << f.kernel;
-    EXPECT_TRUE(contains(text, "__global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe)")) << f.kernel;
-    EXPECT_EQ(starting_file(f.kernel), f.text);
+  // Plain CUDA (kernels/user/) and the wrapped dialect (kernels/user/wrapped/), the same kernels in both.
+  ASSERT_EQ(starting_files().size(), wrapped_starting_files().size());
+  for (bool wrapped : {false, true}) {
+    for (const StartingFile& f : wrapped ? wrapped_starting_files() : starting_files()) {
+      ASSERT_NE(find_kernel(f.kernel), nullptr) << f.kernel << " is not a shipped kernel";
+      const fs::path dir = fs::path(RS_SOURCE_DIR) / (wrapped ? "kernels/user/wrapped" : "kernels/user");
+      EXPECT_EQ(f.text, read(dir / (std::string(f.kernel) + ".cu")));
+      const std::string text = f.text;
+      EXPECT_TRUE(contains(text, "What you may change:")) << f.kernel;
+      EXPECT_TRUE(contains(text, "What must stay:")) << f.kernel;
+      EXPECT_EQ(contains(text, "\n#include \"reducescope.cuh\""), wrapped) << f.kernel;
+      EXPECT_TRUE(contains(text, wrapped ? "__global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe)"
+                                         : "__global__ void user_kernel(const T* in, T* out, unsigned n) {"))
+          << f.kernel;
+      EXPECT_EQ(starting_file(f.kernel, wrapped), f.text);
+    }
   }
   EXPECT_EQ(starting_file("sum_atomic"), nullptr);
   EXPECT_EQ(starting_file(""), nullptr);
@@ -192,21 +200,28 @@ TEST(UserKernelFile, RefusesWhatIsNoKernelFile) {
   fs::remove_all(dir);
 }
 
-TEST(UserKernelFile, WithoutThePrelude) {
-  const UserCompileResult r = compile_user_kernel(replaced(reduce2(), "#include \"reducescope.cuh\"", ""), "k.cu");
+// A wrapped kernel (the Probe parameter) without the #include is read as plain CUDA: its signature is wrong there,
+// and the message says which include the wrapped dialect needs.
+TEST(UserKernelFile, WrappedWithoutThePrelude) {
+  REQUIRE_NVRTC();
+  const std::string text = replaced(reduce2(), "#include \"reducescope.cuh\"", "");
+  const UserCompileResult r = compile_user_kernel(text, "k.cu");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(format_diagnostic(first_error(r)).rfind("k.cu:1:1: error: the file does not #include \"reducescope.cuh\"", 0),
-            0u)
-      << all(r.diagnostics);
+  const UserDiagnostic e = first_error(r);
+  EXPECT_EQ(e.line, line_of(reduce2(), "__global__ void user_kernel")) << all(r.diagnostics);
+  EXPECT_TRUE(contains(e.message, "wrong signature: user_kernel must be template <class T> __global__ void "
+                                  "user_kernel(const T* in, T* out, unsigned n)"))
+      << e.message;
+  EXPECT_TRUE(contains(e.message, "the wrapped dialect, which needs #include \"reducescope.cuh\"")) << e.message;
 }
 
 // ---- compiling (NVRTC, no GPU) ------------------------------------------------------------------
 
 // Every starting file compiles in both builds, for int and float, with the launch shape of the shipped
 // kernel it follows.
-TEST(UserKernelCompile, EveryStartingFile) {
+TEST(UserKernelCompile, EveryWrappedStartingFile) {
   REQUIRE_NVRTC();
-  for (const StartingFile& f : starting_files()) {
+  for (const StartingFile& f : wrapped_starting_files()) {
     SCOPED_TRACE(f.kernel);
     const std::string name = std::string(f.kernel) + ".cu";
     const UserCompileResult r = compile_user_kernel(f.text, name);
@@ -238,6 +253,61 @@ TEST(UserKernelCompile, EveryStartingFile) {
       EXPECT_FALSE(contains(k.timing.ptx, "atom.")) << f.kernel;
     }
   }
+}
+
+// Every plain starting file and exercise file (and each exercise's plain solution) compiles once, to a cubin for
+// the asked-for sm_<cc> with a line table, for int and float, with the launch shape of the kernel it follows.
+TEST(UserKernelCompile, EveryPlainFile) {
+  REQUIRE_NVRTC();
+  std::vector<std::pair<std::string, std::string>> files;  // name, text
+  for (const StartingFile& f : starting_files()) files.emplace_back(std::string(f.kernel) + ".cu", f.text);
+  for (const StartingFile& f : exercise_starting_files()) {
+    files.emplace_back(std::string(f.kernel) + ".cu", f.text);
+    const fs::path sol = fs::path(RS_SOURCE_DIR) / "kernels/user/solutions" / (std::string(f.kernel) + ".cu");
+    files.emplace_back("solution_" + std::string(f.kernel) + ".cu", read(sol));
+  }
+  for (const auto& [name, text] : files) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(contains(text, "\n#include \"reducescope.cuh\""));
+    const UserCompileResult r = compile_user_kernel(text, name, {.cc = 90});
+    ASSERT_TRUE(r.ok()) << all(r.diagnostics);
+    const UserKernel& k = *r.kernel;
+    EXPECT_TRUE(k.plain);
+    EXPECT_TRUE(k.warnings.empty()) << all(k.warnings);
+    EXPECT_EQ(k.source, text);
+    EXPECT_EQ(k.dtypes, dtype_bit(DType::Int32) | dtype_bit(DType::Float32));
+    EXPECT_EQ(k.timing.int_entry, "_Z11user_kernelIiEvPKT_PS0_j");
+    EXPECT_EQ(k.timing.float_entry, "_Z11user_kernelIfEvPKT_PS0_j");
+    EXPECT_TRUE(k.tracing.empty());
+    // An ELF cubin for sm_90 (EM_CUDA = 190), with the -lineinfo line table the binary tracer reads.
+    ASSERT_GT(k.timing.cubin.size(), 64u);
+    EXPECT_EQ(k.timing.cubin.compare(0, 4, "\x7f" "ELF"), 0);
+    EXPECT_EQ(static_cast<unsigned char>(k.timing.cubin[18]), 190u);
+    EXPECT_TRUE(contains(k.timing.cubin, ".nv_debug_line_sass") || contains(k.timing.cubin, ".debug_line"));
+    EXPECT_TRUE(contains(k.timing.ptx, ".loc")) << "-lineinfo";
+    if (const KernelInfo* shipped = find_kernel(name.substr(0, name.size() - 3))) {
+      EXPECT_EQ(k.shape.inputs_per_thread, shipped->inputs_per_thread);
+      EXPECT_EQ(k.shape.finish, shipped->finish);
+      EXPECT_EQ(k.shape.min_block_size, shipped->min_block_size);
+    }
+    // Saved and loaded (the window compiles, the worker runs), the dialect and the cubin come back.
+    const fs::path saved = fs::temp_directory_path() / ("rs_plain_" + std::to_string(::getpid()) + ".rsuk");
+    save_user_kernel(k, saved.string());
+    const UserKernel back = load_user_kernel(saved.string());
+    fs::remove(saved);
+    EXPECT_TRUE(back.plain);
+    EXPECT_EQ(back.timing.cubin, k.timing.cubin);
+    EXPECT_EQ(back.timing.int_entry, k.timing.int_entry);
+  }
+}
+
+// A plain file may not include reducescope.cuh's macros by accident, but may include launch_shape.cuh itself.
+TEST(UserKernelCompile, PlainWithTheShapeHeaderIncluded) {
+  REQUIRE_NVRTC();
+  const std::string text = std::string("#include \"launch_shape.cuh\"\n") + starting_file("reduce2");
+  const UserCompileResult r = compile_user_kernel(text, "k.cu");
+  ASSERT_TRUE(r.ok()) << all(r.diagnostics);
+  EXPECT_TRUE(r.kernel->plain);
 }
 
 TEST(UserKernelCompile, ForAGivenArchitecture) {

@@ -189,7 +189,8 @@ Attached attach_and_trace(const AttachRequest& q) {
   opt.dtype = q.dtype;
   opt.tool_version = kToolVersion;
   opt.date = utc_now_iso();
-  opt.read_source = [](const std::string& path) -> std::optional<std::string> {
+  opt.read_source = [&q](const std::string& path) -> std::optional<std::string> {
+    if (!q.source_name.empty() && path == q.source_name) return q.source_text;
     try {
       return read_text_file(path);
     } catch (const std::exception&) {

@@ -19,6 +19,9 @@ struct AttachRequest {
   DType dtype = DType::Int32;        // how the values are shown
   bool quiet_program = false;        // the program's stdout to /dev/null (its stderr stays)
   std::string keep_stem;             // non-empty: keep the capture and listing as STEM.rscapture, STEM.sass
+  // The text of the file the line table names `source_name` (a kernel compiled from memory, NVRTC): taken instead of
+  // reading that path. Empty: every source file is read from disk.
+  std::string source_name, source_text;
 };
 
 struct Attached {

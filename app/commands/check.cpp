@@ -13,6 +13,7 @@
 #include "exercises.hpp"
 #include "gpu_lock.hpp"
 #include "i18n.hpp"
+#include "plain_trace.hpp"
 #include "user_kernel.hpp"
 #include "user_kernel_gpu.hpp"
 
@@ -80,11 +81,7 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
     r.ticket_after = c.ticket_after;
     r.grid = gpu.first_grid(ext, c.block_size);
     if (c.type == DType::Int32 && std::find(x.trace_ns.begin(), x.trace_ns.end(), c.n) != x.trace_ns.end()) {
-      Trace t;
-      {
-        const UserGpuBusy busy;
-        t = gpu.trace(ext, c.block_size, 0);
-      }
+      const Trace t = trace_kernel_file(gpu, ext, k, {c.type, Pattern::RandomBytes, c.n, c.block_size, 0});
       r.features = features_of(Replay(t));
     }
     e.runs.push_back(std::move(r));
@@ -163,8 +160,10 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
   if (!compiled) return exit_code;
   const UserKernel& k = *compiled;
   std::ostream& info = o.json ? err : out;  // --json: stdout holds the JSON alone
-  info << o.file << ": OK: NVRTC " << nvrtc_version() << " compiled the timing build (rs::NullProbe) and the tracing "
-       << "build (rs::TraceProbe) for " << k.arch << ", "
+  info << o.file << ": OK: NVRTC " << nvrtc_version()
+       << (k.plain ? " compiled it (plain CUDA: the binary tracer traces it as compiled)"
+                   : " compiled the timing build (rs::NullProbe) and the tracing build (rs::TraceProbe)")
+       << " for " << k.arch << ", "
        << (k.dtypes & dtype_bit(DType::Float32) ? "int32 and float32" : "int32 only") << "\n"
        << "launch shape: " << shape_words(k.shape) << "\n";
   return guarded("check", err, [&] {

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "plain_trace.hpp"
 #include "trace_io.hpp"
 #include "user_kernel.hpp"
 #include "user_kernel_gpu.hpp"
@@ -133,11 +134,7 @@ int run_kernel_file(const Options& o, std::ostream& out, std::ostream& err) {
       return correct ? kExitOk : kExitRuntime;
     }
     if (o.command == Command::Trace) {
-      Trace t;
-      {
-        const UserGpuBusy busy;
-        t = gpu.trace(ext, o.block_sizes[0], o.traced_block);
-      }
+      const Trace t = trace_kernel_file(gpu, ext, k, {*type, o.pattern, o.n, o.block_sizes[0], o.traced_block});
       Replay replay(t);
       out << summarize_trace(t, replay);
       const bool correct = ref.accepts(ReduceOp::Sum, t.meta.result);
@@ -191,8 +188,8 @@ int run_kernel_file(const Options& o, std::ostream& out, std::ostream& err) {
         const UserGpuBusy busy;
         got = gpu.run(ext, bs);
         t = gpu.time(ext, bs, o.samples, kWarmups);
-        if (o.command == Command::Record) tr = gpu.trace(ext, bs);
       }
+      if (o.command == Command::Record) tr = trace_kernel_file(gpu, ext, k, {*type, o.pattern, o.n, bs, 0});
       const bool ok = ref.accepts(ReduceOp::Sum, got) && (o.command != Command::Record || ref.accepts(ReduceOp::Sum, tr.meta.result));
       all = all && ok;
       std::snprintf(line, sizeof line,

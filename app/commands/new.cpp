@@ -1,5 +1,6 @@
 // reducescope new --from KERNEL FILE.cu (or --exercise NAME): a starting file for a kernel of the user's own
-// (kernels/user/ and kernels/user/exercises/, embedded; docs/your-kernel.md). Never overwrites a file.
+// (kernels/user/ and kernels/user/exercises/, embedded; docs/your-kernel.md): plain CUDA, or with --wrapped the
+// wrapped dialect (kernels/user/wrapped/). Never overwrites a file.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -13,7 +14,8 @@
 namespace rs {
 
 int run_new(const Options& o, std::ostream& out, std::ostream& err) {
-  const char* text = o.exercise.empty() ? starting_file(o.from) : exercise_starting_file(o.exercise);
+  const char* text =
+      o.exercise.empty() ? starting_file(o.from, o.wrapped) : exercise_starting_file(o.exercise, o.wrapped);
   if (!o.exercise.empty() && !text) {
     err << "reducescope new: --exercise: '" << o.exercise << "' is not an exercise (" << exercise_names() << ")\n";
     return kExitUsage;
@@ -52,7 +54,8 @@ int run_new(const Options& o, std::ostream& out, std::ostream& err) {
         << ")\nnext: reducescope check " << o.file << " --exercise " << o.exercise << "\n";
     return kExitOk;
   }
-  out << "wrote " << o.file << ": " << o.from << " as a kernel of your own (user_kernel; docs/your-kernel.md)\n"
+  out << "wrote " << o.file << ": " << o.from << " as a kernel of your own (user_kernel, "
+      << (o.wrapped ? "the wrapped dialect" : "plain CUDA") << "; docs/your-kernel.md)\n"
       << "next: reducescope check " << o.file << "\n";
   return kExitOk;
 }

@@ -17,6 +17,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "plain_trace.hpp"
 #include "user_kernel_gpu.hpp"
 #include "worker.hpp"
 
@@ -116,9 +117,11 @@ int run_verify(const Options& o_in, std::ostream& out, std::ostream& err) {
     o.dtypes = {type};
     prepare_typed_input(gpu, o, type);
     Trace t;
-    {
+    if (loaded) {
+      t = trace_kernel_file(gpu, loaded->kernel(), *user, {type, o.pattern, o.n, bs, 0});
+    } else {
       const UserGpuBusy busy;
-      t = loaded ? gpu.trace(loaded->kernel(), bs) : gpu.trace(o.kernels[0], bs);
+      t = gpu.trace(o.kernels[0], bs);
     }
     if (t.meta.grid_size != 1) {
       throw std::invalid_argument(name + " launches " + std::to_string(t.meta.grid_size) +
@@ -157,7 +160,9 @@ int run_verify(const Options& o_in, std::ostream& out, std::ostream& err) {
 
     out << "verify " << name << " (" << to_string(type) << ", " << bs << " threads, N = " << o.n << ", one block) on "
         << d.name << "\n"
-        << "  trace: the tracing build, block 0, replayed; Nsight Compute: the timing build under ncu\n\n";
+        << (user && user->plain ? "  trace: the binary tracer, block 0 as compiled, replayed"
+                                : "  trace: the tracing build, block 0, replayed")
+        << "; Nsight Compute: the timing build under ncu\n\n";
     char line[200];
     std::snprintf(line, sizeof line, "  %-30s %10s %16s  %s\n", "counter", "trace", "Nsight Compute", "");
     out << line;

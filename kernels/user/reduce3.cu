@@ -7,30 +7,28 @@
 //   - the body of user_kernel, and __device__ helpers or constants of your own above it;
 //   - the RS_LAUNCH_SHAPE numbers, so that they say what the body does.
 // What must stay:
-//   - `#include "reducescope.cuh"` (embedded in reducescope: the file is all you need);
-//   - the entry point, exactly: template <class T, class Probe>
-//     __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe)   (T: int or float);
-//   - one RS_LAUNCH_SHAPE(elements per thread, finish, minimum block size);
-//   - the wrappers (SharedArray, GlobalArray, GlobalVar) on memory you want to see in the trace: a plain
-//     pointer or a static __shared__ array runs, but the trace does not show it.
+//   - the entry point, exactly (T: int or float):
+//     template <class T> __global__ void user_kernel(const T* in, T* out, unsigned n)
+//   - one RS_LAUNCH_SHAPE(elements per thread, finish, minimum block size) (predefined: no #include needed).
+// The wrapped dialect (`reducescope new --from reduce3 --wrapped`; docs/your-kernel.md) gives the fuller trace:
+// shuffle values and the order atomics land in.
 // The host launches ceil(n / (B x elements per thread)) blocks of B threads with B x 4 bytes of dynamic
-// shared memory (SharedArray). Relaunch: block b writes its partial sum to out[b]; the host launches the
+// shared memory (extern __shared__). Relaunch: block b writes its partial sum to out[b]; the host launches the
 // kernel again on the partials until one block is left.
-#include "reducescope.cuh"
 
 RS_LAUNCH_SHAPE(2, Relaunch, 32);
 
-template <class T, class Probe>
-__global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe) {
-  GlobalArray<const T, Probe> g_idata(in, probe);
-  GlobalArray<T, Probe> g_odata(out, probe);
-  SharedArray<T, Probe> sdata(probe);  // extern __shared__ T sdata[];
+template <class T>
+__global__ void user_kernel(const T* in, T* out, unsigned n) {
+  // extern __shared__ T sdata[], declared as bytes: with T in it, the int and float versions would clash
+  extern __shared__ __align__(16) unsigned char rs_smem[];
+  T* sdata = reinterpret_cast<T*>(rs_smem);
 
   // perform first level of reduction, reading from global memory, writing to shared memory
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-  Acc<T> mySum = (i < n) ? g_idata[i] : T(0);  // Acc<int> is unsigned: int sums wrap like the CPU's
-  if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
+  T mySum = (i < n) ? in[i] : T(0);
+  if (i + blockDim.x < n) mySum += in[i + blockDim.x];
   sdata[tid] = mySum;
   __syncthreads();
 
@@ -41,5 +39,5 @@ __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe) {
     __syncthreads();
   }
 
-  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+  if (tid == 0) out[blockIdx.x] = sdata[0];
 }

@@ -8,24 +8,23 @@
 //   - the body of user_kernel, and __device__ helpers or constants of your own above it;
 //   - the RS_LAUNCH_SHAPE numbers, so that they say what the body does.
 // What must stay:
-//   - `#include "reducescope.cuh"` (embedded in reducescope: the file is all you need);
-//   - the entry point, exactly: template <class T, class Probe>
-//     __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe)   (T: int or float);
-//   - one RS_LAUNCH_SHAPE(elements per thread, finish, minimum block size);
-//   - the wrappers (SharedArray, GlobalArray, GlobalVar) on memory you want to see in the trace: a plain
-//     pointer or a static __shared__ array runs, but the trace does not show it.
+//   - the entry point, exactly (T: int or float):
+//     template <class T> __global__ void user_kernel(const T* in, T* out, unsigned n)
+//   - one RS_LAUNCH_SHAPE(elements per thread, finish, minimum block size) (predefined: no #include needed).
+// The wrapped dialect (`reducescope new --from sum_shared --wrapped`; docs/your-kernel.md) gives the fuller
+// trace: shuffle values and the order atomics land in.
 // The host launches ceil(n / (B x elements per thread)) blocks of B threads with B x 4 bytes of dynamic
-// shared memory (SharedArray). GlobalAtomic: the host zeroes out[0] before the one launch; the kernel
+// shared memory (extern __shared__). GlobalAtomic: the host zeroes out[0] before the one launch; the kernel
 // adds into it with atomicAdd.
-#include "reducescope.cuh"
 
 RS_LAUNCH_SHAPE(1, GlobalAtomic, 32);
 
-template <class T, class Probe>
-__global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe) {
-  GlobalArray<const T, Probe> pData(in, probe);  // const float* pData
-  GlobalVar<T, Probe> dev_sum(out, probe);       // __device__ float dev_sum = 0.0f;  (the host zeroes it)
-  SharedArray<T, Probe> s_sum(probe);            // __shared__ float s_sum;  (as s_sum[0])
+template <class T>
+__global__ void user_kernel(const T* in, T* out, unsigned n) {
+  extern __shared__ __align__(16) unsigned char rs_smem[];
+  const T* pData = in;                         // const float* pData
+  T* dev_sum = out;                            // __device__ float dev_sum = 0.0f;  (out[0]; the host zeroes it)
+  T* s_sum = reinterpret_cast<T*>(rs_smem);    // __shared__ float s_sum;  (as s_sum[0], in the dynamic memory)
 
   unsigned int tx = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + tx;
@@ -36,6 +35,6 @@ __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe) {
   }
   __syncthreads();
   if (tx == 0) {
-    atomicAdd(&dev_sum, s_sum[0]);
+    atomicAdd(dev_sum, s_sum[0]);
   }
 }

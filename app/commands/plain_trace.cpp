@@ -1,0 +1,85 @@
+// trace_kernel_file (plain_trace.hpp): the wrapped dialect through GpuReducer::trace, plain CUDA through the binary
+// tracer attached to `reducescope run --compiled FILE` (docs/binary-trace.md, docs/your-kernel.md).
+#include "plain_trace.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "attach.hpp"
+#include "user_kernel_gpu.hpp"
+#include "worker.hpp"
+
+namespace rs::cmd {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A folder of its own for the compiled kernel the child loads, removed on the way out.
+struct CompiledFile {
+  fs::path dir;
+  std::string path;
+  explicit CompiledFile(const UserKernel& k) {
+    std::string tmpl = (fs::temp_directory_path() / "reducescope-plain-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder");
+    dir = tmpl;
+    path = (dir / "kernel.rsuk").string();
+    save_user_kernel(k, path);
+  }
+  ~CompiledFile() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+}  // namespace
+
+Trace trace_kernel_file(GpuReducer& gpu, const ExternalKernel& ext, const UserKernel& k,
+                        const KernelFileTraceRequest& q) {
+  if (!k.plain) {
+    const UserGpuBusy busy;
+    return gpu.trace(ext, q.block_size, q.traced_block);
+  }
+  const unsigned grid = gpu.first_grid(ext, q.block_size);
+  if (q.traced_block >= grid) {
+    throw std::invalid_argument("block " + std::to_string(q.traced_block) + " does not exist: the first launch of " +
+                                ext.name + " has " + std::to_string(grid) + " blocks");
+  }
+  int32_t result = 0;
+  {
+    const UserGpuBusy busy;
+    result = gpu.run(ext, q.block_size);
+  }
+  const CompiledFile compiled(k);
+  AttachRequest a;
+  a.program = {self_executable(), "run",           "--compiled", compiled.path,           "--kernel-file",
+               k.file_name,       "--n",           std::to_string(q.n),       "--type", to_string(q.type),
+               "--pattern",       to_string(q.pattern), "--block-size", std::to_string(q.block_size)};
+  a.kernel = "user_kernel<";  // the first launch of the entry point; later ones are the finish's
+  a.block = std::to_string(q.traced_block);
+  a.dtype = q.type;
+  a.quiet_program = true;
+  a.source_name = k.file_name;  // the line table names the file as NVRTC was given it: the text compiled
+  a.source_text = k.source;
+  Attached at;
+  {
+    const UserGpuBusy busy;  // the child's GPU work: the worker's time limit covers it
+    at = attach_and_trace(a);
+  }
+  Trace t = std::move(at.trace);
+  t.meta.kernel = ext.name;
+  t.meta.track = ext.track;
+  t.meta.n = q.n;
+  t.meta.pattern = to_string(q.pattern);
+  t.meta.traced_block = q.traced_block;
+  t.meta.grid_size = grid;
+  t.meta.result = result;
+  t.meta.dtype = q.type;
+  return t;
+}
+
+}  // namespace rs::cmd

@@ -1,0 +1,33 @@
+// A user's kernel file traced, whichever its dialect (kernels/user_kernel.hpp): the wrapped dialect by its
+// tracing build, in this process; plain CUDA by the binary tracer (app/commands/attach.hpp) attached to a
+// `reducescope run --compiled` of the same kernel, input, N and block size, so that the traced block saw the same
+// data. For every command that traces a kernel file: trace, record, verify and the exercise checks.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu_reduce.hpp"
+#include "input.hpp"
+#include "trace_format.hpp"
+#include "user_kernel.hpp"
+
+namespace rs::cmd {
+
+// What was on the GPU when the kernel ran: the child re-creates it with make_input(pattern, n) (input.hpp).
+struct KernelFileTraceRequest {
+  DType type = DType::Int32;
+  Pattern pattern = Pattern::RandomBytes;
+  uint64_t n = 0;                // elements
+  unsigned block_size = 256;     // threads per block
+  unsigned traced_block = 0;     // blockIdx.x in the first launch
+};
+
+// `gpu` holds that input already (GpuReducer::set_input), `ext` is `k` loaded on it (LoadedUserKernel). Returns the
+// trace, named ext.name, track "yours", with k's source and the result of one run of the timing build on `gpu`.
+// Throws std::invalid_argument for a block that does not exist, std::runtime_error when the binary tracer cannot
+// run (a build without it, no Compute Sanitizer API or nvdisasm) or the run does not launch the kernel, CudaError
+// when a CUDA call fails.
+Trace trace_kernel_file(GpuReducer& gpu, const ExternalKernel& ext, const UserKernel& k,
+                        const KernelFileTraceRequest& q);
+
+}  // namespace rs::cmd
