@@ -318,6 +318,11 @@ const std::vector<Exercise>& exercises() {
       {"single_pass", N_("a single-pass finish: one launch, right at N = 1, 33, 1000003 and 2^24"),
        N_("The modern track's single-pass reduction (the last block finishes; threadFenceReduction in cuda-samples)"),
        "reduce3", "", {1, 33, 4097, 1000003, 1u << 24}, {4097}},
+      // A histogram, not a sum: N is bytes of text (histogram.hpp, 7 letter bins), odd sizes among them; timed on
+      // 2^26 bytes (the course track's size, docs/tracks.md).
+      {"histogram", N_("the text histogram privatised in shared memory: at least 10x histo_basic"),
+       N_("The course's histogram notes (seeds/004): Shared memory atomics for histogram (privatisation)"),
+       "histo_basic", "histo_private", {1, 33, 1000, 4097, 1000003, 1u << 24}, {}, "histo_basic", 10.0},
   };
   return table;
 }
@@ -335,7 +340,71 @@ std::string exercise_names() {
   return s;
 }
 
+// The exercise histogram: every bin right, the bins privatised in shared memory, at least min_speedup x the
+// reference kernel.
+std::vector<ExerciseCheck> check_histogram(const Exercise& x, const ExerciseEvidence& e) {
+  std::vector<ExerciseCheck> out;
+  ExerciseCheck bins{_("bins right"), true, "", ""};
+  const ExerciseRun* first = nullptr;
+  int wrong = 0;
+  for (const ExerciseRun& r : e.runs) {
+    if (!r.right) {
+      ++wrong;
+      if (!first) first = &r;
+    }
+  }
+  if (e.runs.empty()) {
+    bins = {_("bins right"), false, _("the kernel was not run"), ""};
+  } else if (first) {
+    bins.pass = false;
+    bins.figure = strf(_("%d of %zu histograms wrong; first at %s: %s, expected %s"), wrong, e.runs.size(),
+                       at(*first).c_str(), first->got.c_str(), first->expected.c_str());
+    bins.hint = _("each byte is counted once: a grid-stride loop from threadIdx.x + blockIdx.x * blockDim.x by "
+                  "blockDim.x * gridDim.x, while i < n; the private bins are zeroed before __syncthreads() and "
+                  "added to the global bins after a second one");
+  } else {
+    uint64_t lo = e.runs.front().n, hi = lo;
+    for (const ExerciseRun& r : e.runs) {
+      lo = std::min(lo, r.n);
+      hi = std::max(hi, r.n);
+    }
+    bins.figure = strf(_("all 7 bins equal the CPU's in all %zu runs (N = %llu ... %llu bytes of text, every block "
+                         "size)"),
+                       e.runs.size(), ull(lo), ull(hi));
+  }
+  out.push_back(bins);
+  ExerciseCheck priv{_("private bins in shared memory"), e.shared_atomics, "", ""};
+  if (e.shared_atomics) {
+    priv.figure = _("the kernel makes shared-memory atomics (atom.shared in its PTX): each block counts into its own "
+                    "copy of the bins");
+  } else {
+    priv.figure = _("no shared-memory atomic in the kernel's PTX: every count goes to the global bins");
+    priv.hint = _("declare __shared__ unsigned int histo_s[7], zero it, count into it with atomicAdd, then add each "
+                  "bin to the global bins once per block");
+  }
+  out.push_back(priv);
+  if (x.reference_kernel) {
+    ExerciseCheck t{strf(_("at least %.1fx %s"), x.min_speedup, x.reference_kernel), false, "", ""};
+    if (e.user_ms <= 0 || e.reference_ms <= 0) {
+      t.figure = _("not timed");
+      t.hint = _("the timing runs on the GPU after the bins are checked");
+    } else {
+      const double ratio = e.reference_ms / e.user_ms;
+      t.pass = ratio >= x.min_speedup;
+      t.figure = strf(_("%.4f ms against %s's %.4f ms (%llu bytes of text, B = %u, medians, cold L2): %.2fx"),
+                      e.user_ms, x.reference_kernel, e.reference_ms, ull(e.timing_n), e.timing_block_size, ratio);
+      if (!t.pass) {
+        t.hint = _("the seven global counters are the bottleneck: every thread of the GPU waits on them. Count into "
+                   "shared memory first, so each block touches the global bins only 7 times");
+      }
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
 std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvidence& e) {
+  if (std::string(x.name) == "histogram") return check_histogram(x, e);
   std::vector<ExerciseCheck> out{sums_right(e)};
   std::vector<ExerciseCheck> own;
   const std::string name = x.name;

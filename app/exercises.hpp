@@ -64,6 +64,10 @@ struct ExerciseEvidence {
   // in the same process with GpuReducer::time's method (cold L2, warm-ups, samples), ms.
   double user_ms = 0, reference_ms = 0;
   double timing_waited_ms = 0;  // how long other processes' timed checks kept the GPU first (gpu_lock.hpp)
+  // The exercise histogram: each run is one histogram of the text at (n bytes, block size); `right` when every bin
+  // equals the CPU's (cpu_histogram), `got`/`expected` the first bin that does not ("bin 2 (i-l): 1234"). And
+  // whether the kernel's PTX has shared-memory atomics (atom.shared or red.shared: a private copy of the bins).
+  bool shared_atomics = false;
   uint64_t timing_n = 0;
   unsigned timing_block_size = 0;
 };

@@ -939,6 +939,40 @@ Timing GpuReducer::time_histogram(KernelId k, unsigned block_size, int samples, 
   return t;
 }
 
+unsigned GpuReducer::histogram_grid(const ExternalHistogram& h, unsigned block_size) const {
+  const Impl& m = *impl_;
+  if (block_size < 32 || block_size > 1024 || (block_size & (block_size - 1)) != 0) {
+    throw std::invalid_argument("block size " + std::to_string(block_size) + ": use 32, 64, ..., 1024");
+  }
+  const size_t resident = static_cast<size_t>(std::max(h.max_blocks_per_sm(block_size, h.smem_bytes), 1)) *
+                          static_cast<size_t>(m.info.sm_count);
+  return static_cast<unsigned>(std::max<size_t>(1, std::min(resident, (m.nbytes + block_size - 1) / block_size)));
+}
+
+std::vector<uint32_t> GpuReducer::histogram(const ExternalHistogram& h, unsigned block_size) {
+  Impl& m = *impl_;
+  if (m.nbytes == 0) throw std::logic_error("GpuReducer: no histogram input (call set_histogram_input first)");
+  const unsigned grid = histogram_grid(h, block_size);
+  RS_CUDA(cudaMemsetAsync(m.d_hist, 0, 256 * sizeof(unsigned int), m.stream));
+  h.launch(grid, block_size, h.smem_bytes, m.d_bytes, static_cast<long>(m.nbytes), m.d_hist, m.stream);
+  return m.read_bins();
+}
+
+Timing GpuReducer::time_histogram(const ExternalHistogram& h, unsigned block_size, int samples, int warmups) {
+  Impl& m = *impl_;
+  histogram(h, block_size);  // validates before timing
+  const unsigned grid = histogram_grid(h, block_size);
+  auto ms = m.sample(
+      [&] {
+        RS_CUDA(cudaMemsetAsync(m.d_hist, 0, 256 * sizeof(unsigned int), m.stream));
+        h.launch(grid, block_size, h.smem_bytes, m.d_bytes, static_cast<long>(m.nbytes), m.d_hist, m.stream);
+      },
+      samples, warmups);
+  Timing t = summarize(std::move(ms), static_cast<double>(m.nbytes), m.info.peak_gbps());
+  t.launches = 1;
+  return t;
+}
+
 std::vector<uint32_t> GpuReducer::cub_histogram() {
   Impl& m = *impl_;
   if (m.nbytes == 0) throw std::logic_error("GpuReducer: no histogram input (call set_histogram_input first)");

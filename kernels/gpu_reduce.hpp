@@ -90,6 +90,19 @@ struct ExternalKernel {
       launch;
 };
 
+// A text histogram that is not in the registry: the user's user_histogram (the exercise histogram,
+// kernels/user_kernel_gpu.hpp), run over the histogram input the way the course's histograms are (the bins zeroed,
+// one launch of a grid-stride grid capped at the blocks that fit on the GPU at once).
+struct ExternalHistogram {
+  std::string name;
+  unsigned smem_bytes = 1024;  // dynamic shared memory given to each block
+  // Blocks of `block` threads with `smem` bytes that fit on one SM at once (the occupancy calculator).
+  std::function<int(unsigned block, unsigned smem)> max_blocks_per_sm;
+  // Enqueues kernel(bytes, n, bins) on `stream` (a cudaStream_t). Throws CudaError when the launch fails.
+  std::function<void(unsigned grid, unsigned block, unsigned smem, const void* bytes, long n, void* bins, void* stream)>
+      launch;
+};
+
 class GpuReducer {
  public:
   // Opens CUDA device `device`. Throws NoDeviceError if there is none or no driver.
@@ -180,6 +193,10 @@ class GpuReducer {
   std::vector<uint32_t> histogram(KernelId k, unsigned block_size);
   // Times it as time() does (zeroing the bins is inside the timed region); gbps counts the bytes read.
   Timing time_histogram(KernelId k, unsigned block_size, int samples, int warmups = 3);
+  // The same for a histogram of the user's (ExternalHistogram): the grid, the counts per bin, the timing.
+  unsigned histogram_grid(const ExternalHistogram& h, unsigned block_size) const;
+  std::vector<uint32_t> histogram(const ExternalHistogram& h, unsigned block_size);
+  Timing time_histogram(const ExternalHistogram& h, unsigned block_size, int samples, int warmups = 3);
   // cub::DeviceHistogram over the same bytes and bins (cub_reference.hpp), run and timed the same way.
   std::vector<uint32_t> cub_histogram();
   Timing time_cub_histogram(int samples, int warmups = 3);

@@ -29,6 +29,11 @@ size_t GpuReducer::histogram_bytes() const { return 0; }
 unsigned GpuReducer::histogram_grid(KernelId, unsigned) const { throw NoDeviceError("no CUDA support"); }
 std::vector<uint32_t> GpuReducer::histogram(KernelId, unsigned) { throw NoDeviceError("no CUDA support"); }
 Timing GpuReducer::time_histogram(KernelId, unsigned, int, int) { throw NoDeviceError("no CUDA support"); }
+unsigned GpuReducer::histogram_grid(const ExternalHistogram&, unsigned) const { throw NoDeviceError("no CUDA support"); }
+std::vector<uint32_t> GpuReducer::histogram(const ExternalHistogram&, unsigned) { throw NoDeviceError("no CUDA support"); }
+Timing GpuReducer::time_histogram(const ExternalHistogram&, unsigned, int, int) {
+  throw NoDeviceError("no CUDA support");
+}
 std::vector<uint32_t> GpuReducer::cub_histogram() { throw NoDeviceError("no CUDA support"); }
 Timing GpuReducer::time_cub_histogram(int, int) { throw NoDeviceError("no CUDA support"); }
 Trace GpuReducer::trace_histogram(KernelId, unsigned, unsigned) { throw NoDeviceError("no CUDA support"); }

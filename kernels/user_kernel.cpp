@@ -56,8 +56,17 @@ constexpr const char* kNameMapFile = "__nv_name_map";      // NVRTC's file for n
 constexpr const char* kSignature =
     "template <class T, class Probe> __global__ void user_kernel(const T* in, T* out, unsigned n, Probe probe)";
 constexpr const char* kPlainSignature = "template <class T> __global__ void user_kernel(const T* in, T* out, unsigned n)";
-// The entry point a file of this dialect must define (probe: nullptr for plain CUDA).
-const char* signature(const char* probe) { return probe ? kSignature : kPlainSignature; }
+constexpr const char* kHistogramSignature =
+    "__global__ void user_histogram(const unsigned char* text, long n, unsigned int* bins)";
+// The build's "probe" says the dialect: "NullProbe" or "TraceProbe" (wrapped), nullptr (plain CUDA), or kHistogram
+// (a plain histogram file: user_histogram, compared by address).
+const char* const kHistogram = "<histogram>";
+bool plain_build(const char* probe) { return !probe || probe == kHistogram; }
+// The entry point a file of this dialect must define, and its name.
+const char* signature(const char* probe) {
+  return probe == kHistogram ? kHistogramSignature : probe ? kSignature : kPlainSignature;
+}
+std::string entry_name(const char* probe) { return probe == kHistogram ? "user_histogram" : "user_kernel"; }
 constexpr const char* kShapeHelp =
     "RS_LAUNCH_SHAPE(elements per thread, finish, minimum block size), e.g. RS_LAUNCH_SHAPE(1, Relaunch, 32);";
 
@@ -67,6 +76,7 @@ constexpr const char* kShapeExpression =
     "static_cast<unsigned>(rs::user::LaunchShape<0>::finish), rs::user::LaunchShape<0>::min_block_size>";
 
 std::string entry_expression(const char* type, const char* probe) {
+  if (probe == kHistogram) return "user_histogram";
   if (!probe) return std::string("user_kernel<") + type + ">";
   return std::string("user_kernel<") + type + ", rs::" + probe + ">";
 }
@@ -75,12 +85,14 @@ std::string entry_expression(const char* type, const char* probe) {
 // where no CCCL header is included, so the check is a template of its own).
 std::string entry_check(const char* probe) {
   const std::string head = std::string("\n#line 1 \"") + kEntryCheckFile + "\"\n";
-  if (!probe) {
+  if (plain_build(probe)) {
+    const char* type = probe == kHistogram ? "void (*)(const unsigned char*, long, unsigned int*)"
+                                           : "void (*)(const int*, int*, unsigned)";
     return head +
            "template <class A, class B> struct rs_entry_same { static constexpr bool value = false; };\n"
            "template <class A> struct rs_entry_same<A, A> { static constexpr bool value = true; };\n"
-           "static_assert(rs_entry_same<decltype(&" + entry_expression("int", probe) +
-           "), void (*)(const int*, int*, unsigned)>::value, \"user_kernel has the wrong signature\");\n";
+           "static_assert(rs_entry_same<decltype(&" + entry_expression("int", probe) + "), " + type +
+           ">::value, \"" + entry_name(probe) + " has the wrong signature\");\n";
   }
   return head + "static_assert(::cuda::std::is_same_v<decltype(&" + entry_expression("int", probe) +
          "), void (*)(const int*, int*, unsigned, rs::" + probe + ")>, \"user_kernel has the wrong signature\");\n";
@@ -125,7 +137,7 @@ unsigned line_count(const std::string& text) {
 }
 
 std::string not_a_kernel(const char* probe) {
-  return std::string("user_kernel is not a kernel: declare it __global__ (") + signature(probe) + ")";
+  return entry_name(probe) + " is not a kernel: declare it __global__ (" + signature(probe) + ")";
 }
 
 // The errors about the entry point and the launch shape, which NVRTC reports in kEntryCheckFile and
@@ -136,6 +148,7 @@ std::vector<UserDiagnostic> explain(const std::vector<UserDiagnostic>& raw, cons
   std::vector<UserDiagnostic> out, synthetic;
   bool own_errors = false, no_entry = false, bad_entry = false, not_global = false, no_shape = false;
   std::string entry_detail;
+  const std::string entry = entry_name(probe);
   for (const UserDiagnostic& d : raw) {
     const bool ours = d.file == kEntryCheckFile || d.file == kNameMapFile;
     if (!ours) {
@@ -145,11 +158,11 @@ std::vector<UserDiagnostic> explain(const std::vector<UserDiagnostic>& raw, cons
     }
     if (d.message.find("LaunchShape") != std::string::npos || d.message.find("launch_shape_tag") != std::string::npos) {
       no_shape = no_shape || d.message.find("incomplete type") != std::string::npos;
-    } else if (d.message.find("identifier \"user_kernel\" is undefined") != std::string::npos) {
+    } else if (d.message.find("identifier \"" + entry + "\" is undefined") != std::string::npos) {
       no_entry = true;
     } else if (d.message.find("non-__global__ function") != std::string::npos) {
       not_global = true;
-    } else if (d.message.find("user_kernel") != std::string::npos || d.file == kEntryCheckFile) {
+    } else if (d.message.find(entry) != std::string::npos || d.file == kEntryCheckFile) {
       if (!bad_entry) entry_detail = d.message;
       bad_entry = true;
     }
@@ -157,19 +170,21 @@ std::vector<UserDiagnostic> explain(const std::vector<UserDiagnostic>& raw, cons
   if (own_errors) return out;
   if (no_entry) {
     synthetic.push_back(error_at(file, 0, 0,
-                                 "no entry point: the file defines no user_kernel at global scope (it must define " +
+                                 "no entry point: the file defines no " + entry + " at global scope (it must define " +
                                      std::string(signature(probe)) + ")"));
   } else if (bad_entry || not_global) {
-    const auto [line, column] = find_identifier(source, "user_kernel");
+    const auto [line, column] = find_identifier(source, entry);
     // A wrapped kernel (the Probe parameter) in a file that does not include reducescope.cuh is read as plain CUDA.
     const std::string other = probe ? ""
                                     : "; a kernel with a Probe parameter is the wrapped dialect, which needs "
                                       "#include \"reducescope.cuh\"";
+    const char* shown = probe == kHistogram ? kHistogram : probe ? "NullProbe" : nullptr;
     synthetic.push_back(error_at(file, line, column,
                                  not_global ? not_a_kernel(probe)
-                                            : "wrong signature: user_kernel must be " + std::string(signature(probe)) +
-                                                  " (" + entry_expression("int", probe ? "NullProbe" : nullptr) +
-                                                  " does not match: " + entry_detail + ")" + other));
+                                            : "wrong signature: " + entry + " must be " +
+                                                  std::string(signature(probe)) + " (" +
+                                                  entry_expression("int", shown) + " does not match: " + entry_detail +
+                                                  ")" + other));
   }
   if (no_shape) {
     synthetic.push_back(error_at(file, 0, 0, std::string("no launch shape: add ") + kShapeHelp +
@@ -246,11 +261,11 @@ BuildOut compile_one(const std::string& source, const std::string& file, const c
       out.build.ptx.resize(ptx_size - 1);
     }
     size_t cubin_size = 0;
-    if (!probe && nvrtcGetCUBINSize(prog, &cubin_size) == NVRTC_SUCCESS && cubin_size > 0) {
+    if (plain_build(probe) && nvrtcGetCUBINSize(prog, &cubin_size) == NVRTC_SUCCESS && cubin_size > 0) {
       out.build.cubin.resize(cubin_size);
       nvrtcGetCUBIN(prog, out.build.cubin.data());
     }
-    out.ok = !out.build.int_entry.empty() && !out.build.ptx.empty() && (probe || !out.build.cubin.empty());
+    out.ok = !out.build.int_entry.empty() && !out.build.ptx.empty() && (!plain_build(probe) || !out.build.cubin.empty());
   } else if (r != NVRTC_ERROR_COMPILATION) {
     out.log += file + "(0): error: NVRTC failed: " + nvrtc_text(r) + "\n";
   }
@@ -262,7 +277,7 @@ BuildOut compile_one(const std::string& source, const std::string& file, const c
 // `float_why` says why float32 is not taken.
 BuildOut compile_build(const std::string& source, const std::string& file, const char* probe, bool with_shape,
                        const std::vector<std::string>& options, const LocalHeaders& local, std::string& float_why) {
-  BuildOut both = compile_one(source, file, probe, true, with_shape, options, local);
+  BuildOut both = compile_one(source, file, probe, probe != kHistogram, with_shape, options, local);
   if (both.ok || both.log.find("T=float") == std::string::npos) return both;
   BuildOut int_only = compile_one(source, file, probe, false, with_shape, options, local);
   if (int_only.ok) {
@@ -358,8 +373,11 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
                                            file_name + "` writes a starting file)"));
     return res;
   }
-  // The dialect: a file that includes reducescope.cuh is wrapped; any other is plain CUDA.
+  // The dialect: a file that includes reducescope.cuh is wrapped; any other is plain CUDA. A plain file that defines
+  // user_histogram and no user_kernel is a histogram (the exercise histogram).
   const bool plain = !includes_prelude(source);
+  const bool histogram =
+      plain && find_identifier(source, "user_histogram").first != 0 && find_identifier(source, "user_kernel").first == 0;
   // What it includes, before anything reads an included file (user_includes.hpp).
   std::vector<std::string> embedded;
   for (const EmbeddedHeader& h : user_kernel_headers()) embedded.emplace_back(h.name);
@@ -394,7 +412,7 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
     nvrtc_options[0] = "--gpu-architecture=sm_" + std::to_string(options.cc);
     nvrtc_options.push_back("--pre-include=launch_shape.cuh");
   }
-  const char* timing_probe = plain ? nullptr : "NullProbe";
+  const char* timing_probe = histogram ? kHistogram : plain ? nullptr : "NullProbe";
   // The two builds are independent programs: compiled side by side. Plain CUDA has one build (the tracing one
   // stays empty and "compiles").
   std::string float_why_timing, float_why_tracing;
@@ -407,7 +425,7 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
     return compile_build(source, file_name, "TraceProbe", false, nvrtc_options, includes.local, float_why_tracing);
   });
   BuildOut timing =
-      compile_build(source, file_name, timing_probe, true, nvrtc_options, includes.local, float_why_timing);
+      compile_build(source, file_name, timing_probe, !histogram, nvrtc_options, includes.local, float_why_timing);
   BuildOut tracing = tracing_future.get();
 
   std::vector<UserDiagnostic> raw;
@@ -438,10 +456,12 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
   }
   UserKernel k;
   k.plain = plain;
+  k.entry = histogram ? UserEntry::Histogram : UserEntry::Reduction;
   k.file_name = file_name;
   k.source = source;
   k.arch = arch;
-  const std::optional<UserLaunchShape> shape = read_shape(timing.shape_name);
+  // A histogram has no launch shape: the host launches a grid-stride grid (user_kernel_gpu.hpp).
+  const std::optional<UserLaunchShape> shape = histogram ? UserLaunchShape{} : read_shape(timing.shape_name);
   if (!shape) {
     res.diagnostics.push_back(error_at(file_name, 0, 0,
                                        "could not read the launch shape back from NVRTC (lowered name '" +
@@ -451,7 +471,7 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
   k.shape = *shape;
   if (!is_entry(timing.build.ptx, timing.build.int_entry) ||
       (!plain && !is_entry(tracing.build.ptx, tracing.build.int_entry))) {
-    const auto [line, column] = find_identifier(source, "user_kernel");
+    const auto [line, column] = find_identifier(source, entry_name(timing_probe));
     res.diagnostics.push_back(error_at(file_name, line, column, not_a_kernel(timing_probe)));
     return res;
   }
@@ -460,7 +480,7 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
   k.dtypes = dtype_bit(DType::Int32);
   if (!k.timing.float_entry.empty() && (plain || !k.tracing.float_entry.empty())) {
     k.dtypes |= dtype_bit(DType::Float32);
-  } else {
+  } else if (!histogram) {  // a histogram counts bytes: no element type
     k.timing.float_entry.clear();
     k.tracing.float_entry.clear();
     const std::string& why = float_why_timing.empty() ? float_why_tracing : float_why_timing;
@@ -485,7 +505,8 @@ void save_user_kernel(const UserKernel& k, const std::string& path) {
   put(k.source);
   put(k.arch);
   put(std::to_string(k.shape.inputs_per_thread) + " " + std::to_string(static_cast<unsigned>(k.shape.finish)) + " " +
-      std::to_string(k.shape.min_block_size) + " " + std::to_string(k.dtypes) + " " + (k.plain ? "1" : "0"));
+      std::to_string(k.shape.min_block_size) + " " + std::to_string(k.dtypes) + " " + (k.plain ? "1" : "0") + " " +
+      std::to_string(static_cast<unsigned>(k.entry)));
   for (const UserBuild* b : {&k.timing, &k.tracing}) {
     put(b->ptx);
     put(b->cubin);
@@ -525,10 +546,11 @@ UserKernel load_user_kernel(const std::string& path) {
   k.source = get();
   k.arch = get();
   std::istringstream shape(get());
-  unsigned finish = 0, dtypes = 0, plain = 0;
-  shape >> k.shape.inputs_per_thread >> finish >> k.shape.min_block_size >> dtypes >> plain;
+  unsigned finish = 0, dtypes = 0, plain = 0, entry = 0;
+  shape >> k.shape.inputs_per_thread >> finish >> k.shape.min_block_size >> dtypes >> plain >> entry;
   k.plain = plain == 1;
-  if (!shape || plain > 1 || finish > static_cast<unsigned>(Finish::HostReduce) || k.shape.inputs_per_thread < 1 || k.shape.inputs_per_thread > 8 ||
+  k.entry = static_cast<UserEntry>(entry);
+  if (!shape || plain > 1 || entry > 1 || finish > static_cast<unsigned>(Finish::HostReduce) || k.shape.inputs_per_thread < 1 || k.shape.inputs_per_thread > 8 ||
       dtypes == 0 || dtypes > 3) {
     throw std::runtime_error(path + ": a compiled kernel with an impossible launch shape");
   }

@@ -75,11 +75,17 @@ struct UserBuild {
   bool empty() const { return ptx.empty() && cubin.empty(); }
 };
 
+// What the file's entry point computes: a reduction (user_kernel) or the text histogram of the exercise histogram
+// (plain CUDA only: __global__ void user_histogram(const unsigned char* text, long n, unsigned int* bins), 7 letter
+// bins, kernels/user/exercises/histogram.cu).
+enum class UserEntry : uint8_t { Reduction = 0, Histogram = 1 };
+
 struct UserKernel {
   // The dialect: plain CUDA (the default: no #include "reducescope.cuh", entry point user_kernel(in, out, n)),
   // traced by the binary tracer (tracing/binary/, app/commands/plain_trace.hpp); or wrapped (#include
   // "reducescope.cuh", the Probe parameter and the wrappers), traced by its own tracing build.
   bool plain = false;
+  UserEntry entry = UserEntry::Reduction;  // Histogram: int_entry is user_histogram's; no launch shape, no float
   std::string file_name;    // as given; the name NVRTC's messages and -lineinfo use
   std::string source;       // the text compiled: the line numbers of the tracing build's records refer to it
   UserLaunchShape shape;

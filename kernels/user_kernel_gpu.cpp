@@ -29,8 +29,10 @@ struct Driver {
   decltype(&cuModuleUnload) unload = nullptr;
   decltype(&cuLaunchKernel) launch = nullptr;
   decltype(&cuGetErrorString) error_string = nullptr;
+  decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy = nullptr;
 
   Driver() {
+    find("cuOccupancyMaxActiveBlocksPerMultiprocessor", occupancy);
     find("cuModuleLoadData", load);
     find("cuModuleGetFunction", get);
     find("cuModuleUnload", unload);
@@ -75,6 +77,7 @@ struct LoadedUserKernel::Impl {
   // [build][type]: build 0 timing, 1 tracing; type 0 int32, 1 float32 (nullptr where not compiled)
   CUfunction fn[2][2] = {{nullptr, nullptr}, {nullptr, nullptr}};
   ExternalKernel kernel;
+  ExternalHistogram histogram;
 
   ~Impl() {
     if (timing) d.unload(timing);
@@ -102,6 +105,26 @@ LoadedUserKernel::LoadedUserKernel(const UserKernel& k, const std::string& name)
     m.tracing = m.load(k.tracing, k.file_name + ", tracing build");
     m.fn[1][0] = m.get(m.tracing, k.tracing.int_entry);
     m.fn[1][1] = m.get(m.tracing, k.tracing.float_entry);
+  }
+  if (k.entry == UserEntry::Histogram) {
+    ExternalHistogram& h = m.histogram;
+    h.name = name;
+    CUfunction f = m.fn[0][0];
+    Impl* self = &m;
+    h.max_blocks_per_sm = [self, f, name](unsigned block, unsigned smem) {
+      int blocks = 0;
+      self->d.check_cu(self->d.occupancy(&blocks, f, static_cast<int>(block), smem),
+                       "cuOccupancyMaxActiveBlocksPerMultiprocessor (" + name + ")");
+      return blocks;
+    };
+    h.launch = [self, f, name](unsigned grid, unsigned block, unsigned smem, const void* bytes, long n, void* bins,
+                               void* stream) {
+      void* args[] = {&bytes, &n, &bins};
+      self->d.check_cu(self->d.launch(f, grid, 1, 1, block, 1, 1, smem, static_cast<CUstream>(stream), args, nullptr),
+                       "cuLaunchKernel (" + name + ", " + std::to_string(grid) + " blocks of " + std::to_string(block) +
+                           " threads, n = " + std::to_string(n) + " bytes)");
+    };
+    return;  // no ExternalKernel: a histogram is not a reduction
   }
   ExternalKernel& e = m.kernel;
   e.plain = k.plain;
@@ -132,6 +155,11 @@ LoadedUserKernel::LoadedUserKernel(const UserKernel& k, const std::string& name)
 }
 
 LoadedUserKernel::~LoadedUserKernel() = default;
+
+const ExternalHistogram& LoadedUserKernel::histogram() const {
+  if (!impl_->histogram.launch) throw std::logic_error("the kernel file is not a histogram (it defines user_kernel)");
+  return impl_->histogram;
+}
 
 const ExternalKernel& LoadedUserKernel::kernel() const { return impl_->kernel; }
 

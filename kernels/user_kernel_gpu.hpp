@@ -38,6 +38,8 @@ class LoadedUserKernel {
   LoadedUserKernel(const LoadedUserKernel&) = delete;
   LoadedUserKernel& operator=(const LoadedUserKernel&) = delete;
   const ExternalKernel& kernel() const;
+  // A histogram file (UserEntry::Histogram) as an ExternalHistogram; std::logic_error for a reduction.
+  const ExternalHistogram& histogram() const;
 
  private:
   struct Impl;

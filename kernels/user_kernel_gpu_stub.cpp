@@ -10,10 +10,12 @@ const char* const kNoCuda = "this build has no CUDA (built with REDUCESCOPE_CUDA
 
 struct LoadedUserKernel::Impl {
   ExternalKernel kernel;
+  ExternalHistogram histogram;
 };
 LoadedUserKernel::LoadedUserKernel(const UserKernel&, const std::string&) { throw NoDeviceError(kNoCuda); }
 LoadedUserKernel::~LoadedUserKernel() = default;
 const ExternalKernel& LoadedUserKernel::kernel() const { return impl_->kernel; }
+const ExternalHistogram& LoadedUserKernel::histogram() const { return impl_->histogram; }
 
 int user_kernel_device_cc(int) { throw NoDeviceError(kNoCuda); }
 

@@ -434,6 +434,23 @@ expect_in "$ERR" "not an exercise" "new --exercise nope"
 expect_rc 0 new --exercise bank_conflicts "$TMP/x.cu"
 expect_in "$TMP/x.cu" "--exercise bank_conflicts" "new --exercise writes the exercise's starting file"
 expect_in "$OUT" "check $TMP/x.cu --exercise bank_conflicts" "new --exercise says what to do next"
+# The exercise histogram: a user_histogram file, plain CUDA only; refused by the other exercises and the commands
+# that take a reduction, and a reduction refused by it (each a usage error, exit 2, before any GPU is needed).
+expect_rc 2 new --exercise histogram --wrapped "$TMP/hw.cu"
+expect_in "$ERR" "plain CUDA only" "new --exercise histogram --wrapped"
+expect_rc 0 new --exercise histogram "$TMP/h.cu"
+expect_in "$TMP/h.cu" "__global__ void user_histogram(const unsigned char\* text, long n, unsigned int\* bins)" \
+  "new --exercise histogram writes user_histogram"
+run check "$TMP/h.cu"
+if ! grep -q "without the CUDA toolkit's NVRTC" "$ERR"; then
+  expect_in "$OUT" "a histogram: user_histogram, 7 letter bins" "check of a histogram file"
+  expect_rc 2 check "$TMP/h.cu" --exercise bank_conflicts
+  expect_in "$ERR" "it is a histogram, checked with --exercise histogram" "a histogram file under another exercise"
+  expect_rc 2 check "$TMP/x.cu" --exercise histogram
+  expect_in "$ERR" "the exercise histogram takes a file that defines user_histogram" "a reduction under histogram"
+  expect_rc 2 run --kernel-file "$TMP/h.cu"
+  expect_in "$ERR" "defines user_histogram, a histogram" "run --kernel-file of a histogram file"
+fi
 usage_case trace --kernel-file "$TMP/k.cu" --kernel reduce1
 expect_in "$ERR" "takes no --kernel" "--kernel-file with --kernel"
 usage_case record --kernel-file "$TMP/k.cu"

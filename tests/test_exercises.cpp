@@ -154,6 +154,54 @@ TEST(Exercises, FirstAddGridAndTiming) {
   EXPECT_FALSE(judge_exercise(x, e)[2].pass);
 }
 
+// The exercise histogram: every bin right (the first wrong bin named), the shared-memory atomics, and the timing
+// against histo_basic with its 10x bar.
+TEST(Exercises, HistogramBinsPrivatisedAndTimed) {
+  const Exercise& x = *find_exercise("histogram");
+  EXPECT_STREQ(x.reference_kernel, "histo_basic");
+  EXPECT_EQ(x.min_speedup, 10.0);
+  // Odd sizes among the sizes checked (a byte count that is no multiple of a block).
+  EXPECT_TRUE(std::any_of(x.ns.begin(), x.ns.end(), [](uint64_t n) { return n % 2 == 1 && n > 1; }));
+  ExerciseEvidence e;
+  for (uint64_t n : {1ull, 33ull, 4097ull}) {
+    ExerciseRun r;
+    r.n = n;
+    r.block_size = 256;
+    r.right = true;
+    r.launches = 1;
+    e.runs.push_back(r);
+  }
+  e.runs[2].right = false;
+  e.runs[2].got = "bin 1 (e-h): 311";
+  e.runs[2].expected = "312";
+  e.shared_atomics = false;
+  e.timing_n = uint64_t{1} << 26;
+  e.timing_block_size = 256;
+  e.user_ms = 10.7;  // histo_basic's own time against itself: 1.00x
+  e.reference_ms = 10.7;
+  auto checks = judge_exercise(x, e);
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_FALSE(checks[0].pass);
+  EXPECT_NE(checks[0].figure.find("1 of 3 histograms wrong; first at N = 4097, B = 256: bin 1 (e-h): 311, expected 312"),
+            std::string::npos)
+      << checks[0].figure;
+  EXPECT_FALSE(checks[0].hint.empty());
+  EXPECT_FALSE(checks[1].pass);
+  EXPECT_FALSE(checks[1].hint.empty());
+  EXPECT_FALSE(checks[2].pass);
+  EXPECT_NE(checks[2].figure.find("1.00x"), std::string::npos) << checks[2].figure;
+  // Fixed: every bin right, atomics in shared memory, histo_private's 89x of docs/tracks.md.
+  e.runs[2].right = true;
+  e.shared_atomics = true;
+  e.user_ms = 0.12;
+  checks = judge_exercise(x, e);
+  for (const ExerciseCheck& c : checks) EXPECT_TRUE(c.pass) << c.name << ": " << c.figure;
+  EXPECT_NE(checks[0].figure.find("all 7 bins equal the CPU's in all 3 runs"), std::string::npos) << checks[0].figure;
+  EXPECT_NE(checks[2].figure.find("89.17x"), std::string::npos) << checks[2].figure;
+  e.user_ms = 1.2;  // 8.9x: under the bar
+  EXPECT_FALSE(judge_exercise(x, e)[2].pass);
+}
+
 // Right runs of a single-pass exercise at N = 1, 33 and 1000003, `launches(n)` launches each.
 template <class Launches>
 ExerciseEvidence single_pass_runs(unsigned block_size, Launches launches) {

@@ -62,8 +62,59 @@ int check_sums(const UserKernel& k, const Options& o, std::ostream& out) {
   return kExitOk;
 }
 
+// The exercise histogram: the user's user_histogram over the text at each of x.ns bytes and every block size, each
+// bin against the CPU; then both medians on 2^26 bytes against the reference kernel.
+ExerciseEvidence gather_histogram(const UserKernel& k, const Exercise& x, const std::string& name) {
+  GpuReducer gpu;
+  const LoadedUserKernel loaded(k, name);
+  const ExternalHistogram& h = loaded.histogram();
+  ExerciseEvidence e;
+  e.shared_atomics = k.timing.ptx.find("atom.shared") != std::string::npos ||
+                     k.timing.ptx.find("red.shared") != std::string::npos;
+  for (uint64_t n : x.ns) {
+    const std::vector<uint8_t> text = make_histo_input(HistoInput::Text, n);
+    const std::vector<uint32_t> want = cpu_histogram(text, HistoBins::Letters7);
+    gpu.set_histogram_input(text, HistoBins::Letters7, "text");
+    for (unsigned bs : kBlockSizes) {
+      ExerciseRun r;
+      r.n = n;
+      r.block_size = bs;
+      r.launches = 1;
+      r.grid = gpu.histogram_grid(h, bs);
+      std::vector<uint32_t> got;
+      {
+        const UserGpuBusy busy;
+        got = gpu.histogram(h, bs);
+      }
+      r.right = true;
+      for (unsigned b = 0; b < want.size() && r.right; ++b) {
+        if (got.at(b) == want[b]) continue;
+        r.right = false;
+        r.got = "bin " + std::to_string(b) + " (" + bin_label(HistoBins::Letters7, b) + "): " + std::to_string(got[b]);
+        r.expected = std::to_string(want[b]);
+      }
+      e.runs.push_back(std::move(r));
+    }
+  }
+  if (x.reference_kernel) {
+    const KernelInfo* ref = find_kernel(x.reference_kernel);
+    e.timing_n = uint64_t{1} << 26;
+    e.timing_block_size = 256;
+    gpu.set_histogram_input(make_histo_input(HistoInput::Text, e.timing_n), HistoBins::Letters7, "text");
+    const GpuTimingLock lock;
+    e.timing_waited_ms = lock.waited_ms();
+    {
+      const UserGpuBusy busy;
+      e.user_ms = gpu.time_histogram(h, e.timing_block_size, 30, 3).median_ms;
+    }
+    e.reference_ms = gpu.time_histogram(ref->id, e.timing_block_size, 30, 3).median_ms;
+  }
+  return e;
+}
+
 // Runs the user's kernel as exercise `x` asks and gathers what its checks read.
 ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::string& name) {
+  if (k.entry == UserEntry::Histogram) return gather_histogram(k, x, name);
   GpuReducer gpu;
   const LoadedUserKernel loaded(k, name);
   const ExternalKernel& ext = loaded.kernel();
@@ -159,13 +210,31 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
   }
   if (!compiled) return exit_code;
   const UserKernel& k = *compiled;
+  // A histogram file goes with the exercise histogram, and only there.
+  const Exercise* histogram = find_exercise("histogram");
+  if (k.entry == UserEntry::Histogram && x && x != histogram) {
+    err << "reducescope check: " << o.file << " defines user_histogram: it is a histogram, checked with --exercise "
+        << "histogram, not " << x->name << "\n";
+    return kExitUsage;
+  }
+  if (k.entry != UserEntry::Histogram && x == histogram) {
+    err << "reducescope check: the exercise histogram takes a file that defines user_histogram (`reducescope new "
+        << "--exercise histogram FILE.cu`); " << o.file << " defines user_kernel\n";
+    return kExitUsage;
+  }
+  if (k.entry == UserEntry::Histogram) x = histogram;  // its checks are the bins and the timing
   std::ostream& info = o.json ? err : out;  // --json: stdout holds the JSON alone
-  info << o.file << ": OK: NVRTC " << nvrtc_version()
-       << (k.plain ? " compiled it (plain CUDA: the binary tracer traces it as compiled)"
-                   : " compiled the timing build (rs::NullProbe) and the tracing build (rs::TraceProbe)")
-       << " for " << k.arch << ", "
-       << (k.dtypes & dtype_bit(DType::Float32) ? "int32 and float32" : "int32 only") << "\n"
-       << "launch shape: " << shape_words(k.shape) << "\n";
+  if (k.entry == UserEntry::Histogram) {
+    info << o.file << ": OK: NVRTC " << nvrtc_version() << " compiled it (plain CUDA, a histogram: user_histogram, 7 "
+         << "letter bins) for " << k.arch << "\n";
+  } else {
+    info << o.file << ": OK: NVRTC " << nvrtc_version()
+         << (k.plain ? " compiled it (plain CUDA: the binary tracer traces it as compiled)"
+                     : " compiled the timing build (rs::NullProbe) and the tracing build (rs::TraceProbe)")
+         << " for " << k.arch << ", "
+         << (k.dtypes & dtype_bit(DType::Float32) ? "int32 and float32" : "int32 only") << "\n"
+         << "launch shape: " << shape_words(k.shape) << "\n";
+  }
   return guarded("check", err, [&] {
     int cc = 0;
     try {

@@ -96,6 +96,12 @@ int with_user_kernel(const Options& o, const char* command, std::ostream& err, B
     const std::optional<UserKernel> k =
         o.compiled.empty() ? compile_kernel_file(o.kernel_file, cc, command, err, rc) : load_compiled(o.compiled, cc);
     if (!k) return rc;
+    if (k->entry == UserEntry::Histogram) {
+      err << "reducescope " << command << ": " << o.kernel_file << " defines user_histogram, a histogram: check it "
+          << "with `reducescope check " << o.kernel_file << " --exercise histogram` (" << command << " --kernel-file "
+          << "takes a reduction, user_kernel)\n";
+      return kExitUsage;
+    }
     if (no_device) throw *no_device;
     GpuReducer gpu;
     const LoadedUserKernel loaded(*k, user_kernel_name(o.kernel_file));

@@ -16,6 +16,10 @@ namespace rs {
 int run_new(const Options& o, std::ostream& out, std::ostream& err) {
   const char* text =
       o.exercise.empty() ? starting_file(o.from, o.wrapped) : exercise_starting_file(o.exercise, o.wrapped);
+  if (!o.exercise.empty() && !text && o.wrapped && find_exercise(o.exercise)) {
+    err << "reducescope new: --exercise " << o.exercise << " has no --wrapped file: it is plain CUDA only\n";
+    return kExitUsage;
+  }
   if (!o.exercise.empty() && !text) {
     err << "reducescope new: --exercise: '" << o.exercise << "' is not an exercise (" << exercise_names() << ")\n";
     return kExitUsage;

@@ -50,12 +50,12 @@ done | sort -n > "$OUT/latency-trace-ms.txt"
 echo "trace --kernel-file (fresh process, NVRTC cold): median $(sed -n 5p "$OUT/latency-trace-ms.txt") ms, min $(head -1 "$OUT/latency-trace-ms.txt"), max $(tail -1 "$OUT/latency-trace-ms.txt")" | tee -a "$OUT/latency.txt"
 "$R" check /tmp/lat.cu --exercise bank_conflicts > /dev/null 2>&1  # warm the driver
 for i in $(seq 1 10); do
-  s=$(date +%s%N); "$R" record --kernel-file /tmp/lat.cu --out /tmp/lat.rssession --block-size 256 --n 16777216 --samples 5 > /tmp/lat.txt 2>&1; e=$(date +%s%N)
+  s=$(date +%s%N); "$R" record --kernel-file /tmp/lat.cu --out /tmp/lat.rssession --block-size 256 --n 16777216 --samples 20 > /tmp/lat.txt 2>&1; e=$(date +%s%N)
   [[ -s /tmp/lat.rssession ]] || { echo "record failed: $(tail -2 /tmp/lat.txt)" >&2; }
   rm -f /tmp/lat.rssession
   echo $(( (e - s) / 1000000 ))
 done | sort -n > "$OUT/latency-record-ms.txt"
-echo "record --kernel-file at 2^24, 256 threads, 5 samples (the window's worker command, plus NVRTC cold): median $(sed -n 5p "$OUT/latency-record-ms.txt") ms, min $(head -1 "$OUT/latency-record-ms.txt"), max $(tail -1 "$OUT/latency-record-ms.txt")" | tee -a "$OUT/latency.txt"
+echo "record --kernel-file at 2^24, 256 threads, 20 samples (the window's worker command, plus NVRTC cold): median $(sed -n 5p "$OUT/latency-record-ms.txt") ms, min $(head -1 "$OUT/latency-record-ms.txt"), max $(tail -1 "$OUT/latency-record-ms.txt")" | tee -a "$OUT/latency.txt"
 if [[ -x "$B/rs_gpu_tests" ]]; then
   timeout 300 "$B/rs_gpu_tests" --gtest_filter='GpuUserKernel.*' > "$OUT/gpu-tests.txt" 2>&1
   echo "gpu tests exit $? ($(grep -c '^\[       OK' "$OUT/gpu-tests.txt") ok)" | tee -a "$OUT/latency.txt"
