@@ -140,7 +140,6 @@ void finish(cli::Parsing& p, const std::string& topic) {
       break;
     case Command::Record:
       if (o.out.empty()) throw UsageError("record needs --out FILE (the session file to write)");
-      if (o.have_block_size) throw UsageError("record records every block size a kernel takes; --block-size goes with --kernel-file");
       break;
     case Command::Profile:
       if (o.file.empty()) throw UsageError("profile needs a SESSION file to write the metrics into (from `reducescope record`)");

@@ -58,6 +58,8 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--kernel-timeout", .arg = "S", .in_overview = false},
            {.opt = "--exercise", .arg = "NAME", .in_overview = false},
            {.opt = "--compare", .arg = "K[:B]", .section = Section::Window, .note = "side B: kernel K at B threads"},
+           {.opt = "--type", .arg = "int32|float32", .section = Section::Window,
+            .note = "a session's float32 traces where it holds them (key D)"},
            {.opt = "--view", .arg = "table|live|blocksize|sweep|bits|multigpu", .section = Section::Window},
            {.opt = "--scale", .arg = "F", .section = Section::Window, .line_break = true},
            {.opt = "--high-contrast", .section = Section::Window},
@@ -165,6 +167,8 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--pattern", .arg = "P", .in_overview = false},
            {.opt = "--samples", .arg = "S"},
            {.opt = "--kernel", .arg = "NAME", .in_overview = false},
+           {.opt = "--type", .arg = "int32|float32", .in_overview = false},
+           {.opt = "--block-size", .arg = "B[,B...]|all", .in_overview = false},
            {.opt = "--add", .in_overview = false},
            {.opt = "--gpus", .arg = "G", .in_overview = false},
            {.opt = "--sizes", .arg = "LIST", .in_overview = false},
@@ -177,9 +181,11 @@ const std::vector<CommandSpec>& command_table() {
                           })},
        1,
        "Runs every kernel of the tracks (default all; or one --kernel) at every block size it accepts on the GPU, on\n"
-       "int32 input (float32-only kernels on float32): times each as `bench` does and\n"
-       "traces block 0 of each, and saves it all, with the GPU's name and the date, in one session\n"
-       "file (.rssession). The window and `export` open it on machines without a GPU.\n"
+       "int32 input: times each as `bench` does and traces block 0 of each; then, on float32 input of the same\n"
+       "pattern, traces block 0 of each kernel that takes float32 (reproducible_sum, the float atomics, ...). It\n"
+       "saves it all, with the GPU's name and the date, in one session file (.rssession). The window and `export`\n"
+       "open it on machines without a GPU. --type int32 records the int32 part alone, --type float32 the float32\n"
+       "traces alone; --block-size those block sizes alone.\n"
        "--add records into the existing session at --out instead, at its N, pattern and samples: the kernels'\n"
        "timings and traces are added (or replace theirs), everything else in it is kept.\n"
        "Defaults: --n 16777216 --pattern random --samples 30.\n"

@@ -376,8 +376,6 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
   // The dialect: a file that includes reducescope.cuh is wrapped; any other is plain CUDA. A plain file that defines
   // user_histogram and no user_kernel is a histogram (the exercise histogram).
   const bool plain = !includes_prelude(source);
-  const bool histogram =
-      plain && find_identifier(source, "user_histogram").first != 0 && find_identifier(source, "user_kernel").first == 0;
   // What it includes, before anything reads an included file (user_includes.hpp).
   std::vector<std::string> embedded;
   for (const EmbeddedHeader& h : user_kernel_headers()) embedded.emplace_back(h.name);
@@ -388,6 +386,7 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
   }
 #ifndef RS_HAS_NVRTC
   (void)options;
+  (void)plain;
   res.diagnostics.push_back(error_at(file_name, 0, 0,
                                      "this build cannot compile kernels: it was built without the CUDA toolkit's "
                                      "NVRTC"));
@@ -400,6 +399,8 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
                                            "rebuild ReduceScope"));
     return res;
   }
+  const bool histogram =
+      plain && find_identifier(source, "user_histogram").first != 0 && find_identifier(source, "user_kernel").first == 0;
   const std::string arch = "compute_" + std::to_string(options.cc);
   // Plain CUDA: a cubin for the GPU's own architecture (sm_<cc>), whose SASS and line table the binary tracer
   // reads as the driver loads it; RS_LAUNCH_SHAPE from the pre-included launch_shape.cuh.

@@ -456,7 +456,7 @@ expect_in "$ERR" "takes no --kernel" "--kernel-file with --kernel"
 usage_case record --kernel-file "$TMP/k.cu"
 usage_case verify
 usage_case verify --kernel reduce4 --block-size 32
-usage_case record --out "$TMP/r.rssession" --block-size 256
+usage_case record --out "$TMP/r.rssession" --block-size 100
 # A session recorded on the H100 with record --kernel-file: show and export open it like any other.
 YOURS=$(dirname "$0")/fixtures/yours-h100.rssession
 expect_rc 0 show "$YOURS"

@@ -719,6 +719,24 @@ for w in yours/notes lanes/no-values panel/lanesA; do
 done
 check_png "$dir/binary.png" "binary trace"
 
+# 18b. Float32 traces (issue 30): the bundled session holds sum_atomic's float32 trace at 256 threads beside its
+# int32 one. The controls offer int32 / float32, the key D switches to float32 and back, and reproducible_sum
+# (float32 only) opens its float32 trace by itself.
+MAP="$dir/float32.map"
+SCREEN=1280x720 with_app float32 "$session --kernel sum_atomic --block-size 256" keys d >/dev/null
+grep -q "^element type: float32" "$dir/float32.log" && ok "float32: key D shows sum_atomic's float32 trace" \
+  || bad "float32: key D did not switch ($(grep '^element type' "$dir/float32.log"))"
+for w in A/dtype/int32 A/dtype/float32; do
+  inside "$(rect "$MAP" "$w")" && ok "float32: $w on screen at 1280x720" || bad "float32: $w off screen or missing"
+done
+SCREEN=1280x720 with_app float32-back "$session --kernel sum_atomic --block-size 256 --type float32" keys d >/dev/null
+grep -q "^element type: int32" "$dir/float32-back.log" && ok "float32: --type float32 then D goes back to int32" \
+  || bad "float32: D did not go back ($(grep '^element type' "$dir/float32-back.log"))"
+SCREEN=1280x720 with_app float32-rsum "$session --kernel reproducible_sum --block-size 256 --step 3" true >/dev/null
+grep -q "showing reproducible_sum at 256 threads, step 3 of" "$dir/float32-rsum.log" \
+  && grep -q "^element type: float32" "$dir/float32-rsum.log" && ok "float32: reproducible_sum steps its float32 trace" \
+  || bad "float32: reproducible_sum did not open ($(grep 'showing\|^element' "$dir/float32-rsum.log" | tr '\n' ' '))"
+
 # 19. Chinese (issue 31). View > Language > 中文 switches the window's words (the View menu then reads 视图) and
 # saves the choice; the next start opens in Chinese without --lang; with no saved choice the system locale
 # decides (LANG=zh_CN.UTF-8), and --lang en wins over both. The Chinese frame differs from the English one.

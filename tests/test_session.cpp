@@ -613,6 +613,45 @@ TEST(SessionIo, Lookups) {
   EXPECT_EQ(s.block_sizes(), (std::vector<uint32_t>{64, 128, 256, 1024}));
 }
 
+// A kernel's int32 and float32 traces at one block size (issue 30): each found by its type; without a type the
+// int32 one, or the one there is; set_trace replaces only the same type and keeps every int32 trace first (a reader
+// before float32 traces takes the first of a kernel and block size); the file round-trips both.
+TEST(SessionIo, Float32TracesBesideInt32) {
+  Session s = small_session();
+  const Trace* int_trace = s.find_trace("reduce6", 64);
+  ASSERT_NE(int_trace, nullptr);
+  ASSERT_EQ(int_trace->meta.dtype, DType::Int32);
+  Trace f = *int_trace;
+  f.meta.dtype = DType::Float32;
+  f.meta.result = 0x3f800000;  // 1.0f
+  s.set_trace(f);
+  Trace only_float = f;
+  only_float.meta.kernel = "reproducible_sum";
+  s.set_trace(only_float);
+  Trace int_again = *s.find_trace("reduce6", 64, DType::Int32);
+  int_again.meta.result = 12345;
+  s.set_trace(int_again);  // replaces the int32 trace only, and goes before the float32 ones
+  ASSERT_NE(s.find_trace("reduce6", 64, DType::Float32), nullptr);
+  EXPECT_EQ(s.find_trace("reduce6", 64, DType::Float32)->meta.result, 0x3f800000);
+  EXPECT_EQ(s.find_trace("reduce6", 64, DType::Int32)->meta.result, 12345);
+  EXPECT_EQ(s.find_trace("reduce6", 64)->meta.dtype, DType::Int32);
+  EXPECT_EQ(s.find_trace("reproducible_sum", 64, DType::Int32), nullptr);
+  ASSERT_NE(s.find_trace("reproducible_sum", 64), nullptr);
+  EXPECT_EQ(s.find_trace("reproducible_sum", 64)->meta.dtype, DType::Float32);
+  EXPECT_EQ(s.trace_dtypes("reduce6", 64), (std::vector<DType>{DType::Int32, DType::Float32}));
+  EXPECT_EQ(s.trace_dtypes("reproducible_sum", 64), (std::vector<DType>{DType::Float32}));
+  EXPECT_TRUE(s.trace_dtypes("reduce6", 32).empty());
+  bool seen_float = false;
+  for (const Trace& t : s.traces) {
+    if (t.meta.dtype == DType::Float32) seen_float = true;
+    else EXPECT_FALSE(seen_float) << t.meta.kernel << ": an int32 trace after a float32 one";
+  }
+  const Session back = parse_session(serialize_session(s), kName);
+  ASSERT_EQ(back.traces.size(), s.traces.size());
+  EXPECT_EQ(back.find_trace("reduce6", 64, DType::Float32)->meta.result, 0x3f800000);
+  EXPECT_EQ(back.find_trace("reduce6", 64)->meta.result, 12345);
+}
+
 TEST(SessionIo, SaveAndLoad) {
   TempDir dir;
   const std::string path = dir.path("saved.rssession");
@@ -1388,8 +1427,23 @@ TEST(ParseCliSession, RecordErrors) {
   usage_error({"record", "--out"});                    // --out needs a value
   usage_error({"record", "--out", "f", "--samples", "5"});  // the median needs at least 20
   EXPECT_TRUE(contains(usage_error({"record", "f.rssession"}), "f.rssession"));  // no positional file
-  usage_error({"record", "--out", "f", "--block-size", "256"});  // ... at every block size
+  usage_error({"record", "--out", "f", "--block-size", "100"});  // not a block size
+  usage_error({"record", "--out", "f", "--block-size", "128,100"});
+  usage_error({"record", "--out", "f", "--type", "float64"});
   usage_error({"record", "--out", "f", "--csv", "x.csv"});
+}
+
+// record --block-size B[,B...] and --type (issue 30: the float32 traces at some block sizes).
+TEST(ParseCliSession, RecordBlockSizesAndType) {
+  Options o = parse_cli({"record", "--out", "f", "--block-size", "256"});
+  EXPECT_EQ(o.block_sizes, (std::vector<unsigned>{256}));
+  o = parse_cli({"record", "--out", "f", "--block-size", "32,64,128", "--type", "float32", "--add"});
+  EXPECT_EQ(o.block_sizes, (std::vector<unsigned>{32, 64, 128}));
+  EXPECT_EQ(o.dtypes, (std::vector<DType>{DType::Float32}));
+  EXPECT_TRUE(o.add);
+  o = parse_cli({"record", "--out", "f"});
+  EXPECT_TRUE(o.block_sizes.empty()) << "every block size";
+  EXPECT_TRUE(o.dtypes.empty()) << "int32 and float32";
 }
 
 TEST(ParseCliSession, Export) {
@@ -1483,7 +1537,53 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   EXPECT_EQ(pairs, 39 + 45 + 51 + 36 + 18 + 42 + 6);
   // ... and the pitfalls, timed and traced at every block size they take (5 + 5 + 6 + 6).
   EXPECT_EQ(s.timings.size(), 237u + 28u);  // 5 + 5 + 6 + 6 + 6 (pitfall_float_saturation)
-  EXPECT_EQ(s.traces.size(), 237u + 28u);
+  // ... and the float32 traces (issue 30, `record --add --type float32`): 35 of them (below), 12 of which took the
+  // place of the float pitfalls' own (pitfall_float_atomic and pitfall_float_saturation take float32 only).
+  EXPECT_EQ(s.traces.size(), 237u + 28u + 35u - 12u);
+}
+
+// The float32 traces the H100 session holds (issue 30: `record --add --type float32 --block-size 256`, then the
+// pitfalls' float kernels at every block size and reproducible_sum at 32 ... 256): each kernel that takes float32 at
+// 256 threads, traced on float32 input (the same random pattern), its result within the float tolerance of the
+// CPU's sum, except the float pitfalls; every int32 trace before the first float32 one.
+TEST(SessionH100Tracks, HoldsFloat32Traces) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  const std::vector<float> data = make_input_f32(Pattern::RandomBytes, s.meta.n);
+  const CpuReference ref = cpu_reference(data);
+  int floats = 0;
+  bool seen_float = false;
+  for (const Trace& t : s.traces) {
+    if (t.meta.dtype != DType::Float32) {
+      EXPECT_FALSE(seen_float) << t.meta.kernel << " " << t.meta.block_size << ": an int32 trace after a float32 one";
+      continue;
+    }
+    seen_float = true;
+    ++floats;
+    const KernelInfo* k = find_kernel(t.meta.kernel);
+    ASSERT_NE(k, nullptr) << t.meta.kernel;
+    EXPECT_TRUE(k->takes(DType::Float32)) << k->name;
+    EXPECT_EQ(t.meta.n, s.meta.n);
+    EXPECT_EQ(t.meta.pattern, s.meta.pattern);
+    if (!k->pitfall) EXPECT_TRUE(ref.accepts(k->op, t.meta.result)) << k->name << " at " << t.meta.block_size;
+    EXPECT_GT(Replay(t).num_steps(), 0u);
+  }
+  EXPECT_EQ(floats, 35);
+  for (const KernelInfo& k : kernel_table()) {
+    if (!k.takes(DType::Float32) || k.op == ReduceOp::Histogram || k.pitfall) continue;
+    if (block_size_problem(k.id, 256)) continue;
+    SCOPED_TRACE(k.name);
+    ASSERT_NE(s.find_trace(k.name, 256, DType::Float32), nullptr);
+    EXPECT_EQ(s.trace_dtypes(k.name, 256).back(), DType::Float32);
+  }
+  // reproducible_sum, float32 only: found without asking for a type, at 32 ... 256 threads.
+  for (unsigned bs : {32u, 64u, 128u, 256u}) {
+    const Trace* t = s.find_trace("reproducible_sum", bs);
+    ASSERT_NE(t, nullptr) << bs;
+    EXPECT_EQ(t->meta.dtype, DType::Float32);
+  }
+  for (const char* pitfall : {"pitfall_float_atomic", "pitfall_float_saturation"}) {
+    for (unsigned bs : kBlockSizes) EXPECT_NE(s.find_trace(pitfall, bs, DType::Float32), nullptr) << pitfall << bs;
+  }
 }
 
 // The bits view from the H100 (`reducescope bits --n 67108867 --out`, 2^26 + 3 random floats in [0, 1), 10

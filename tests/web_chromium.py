@@ -636,6 +636,27 @@ def check_multigpu(b, out, expect, has_traces):
     b.eval("window.scrollTo(0,0)")
 
 
+def check_float_trace(b, out):
+    """Issue 30: reproducible_sum (float32 only) steps at 1280x720 from the session's float32 trace: it opens, its
+    title says float32, a step changes the step's summary; a screenshot of step 2. Skipped where the page has none."""
+    if not b.eval("!!(window.rs && window.rs.held && (window.rs.held('reproducible_sum') || []).indexOf(256) >= 0)"):
+        print("skip reproducible_sum: this page holds no float32 trace of it")
+        return
+    set_viewport(b, 1280, 720)
+    if not check(goto_step(b, "reproducible_sum", 256, 1), "reproducible_sum opens at 256 threads and steps (real keys)"):
+        return
+    title = b.eval("document.getElementById('kernel-title').textContent")
+    check("float32" in title, "reproducible_sum's title names float32 (%s)" % title)
+    before = b.eval("document.getElementById('step-summary').textContent")
+    b.key("ArrowRight", "ArrowRight", 39)
+    check(bool(wait_for(lambda: state(b)["step"] == 2, "step 2")), "ArrowRight moves reproducible_sum to step 2")
+    after = b.eval("document.getElementById('step-summary').textContent")
+    check(after != before, "a step of the float32 trace says what the new step did (%s)" % after)
+    b.eval("window.scrollTo(0,0)")
+    park_mouse(b)
+    b.screenshot(os.path.join(out, "reproducible_sum-float32-bs256-step2-1280x720.png"))
+
+
 def check_replay(b, out):
     """The traces' replay: the timing table, real key events, every view, every kernel and trace, the speed."""
     timing_rows = b.eval("document.querySelectorAll('#timing-tables table tr').length")
@@ -860,6 +881,7 @@ def main():
         else:
             if has_traces:
                 check_replay(b, a.out)
+                check_float_trace(b, a.out)
             check_multigpu(b, a.out, expect_mg, has_traces)
         errs = b.errors()
         check(not errs, "no JavaScript exception or console error (%s)" % ("; ".join(errs[:5]) or "none"))

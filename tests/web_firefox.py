@@ -126,6 +126,28 @@ text: document.getElementById('source-line').textContent, wide: document.documen
 h: window.innerHeight, w: window.innerWidth});})"""
 
 
+def check_float_trace(b, out):
+    """Issue 30 in a second engine: reproducible_sum's float32 trace opens at 1280x720 and steps with real keys."""
+    if not b.eval("!!(window.rs && window.rs.held && (window.rs.held('reproducible_sum') || []).indexOf(256) >= 0)"):
+        print("skip reproducible_sum: this page holds no float32 trace of it")
+        return
+    b.call("browsingContext.setViewport", {"context": b.ctx, "viewport": {"width": 1280, "height": 720}})
+    wait_for(lambda: b.eval("window.innerWidth") == 1280, "the viewport to be 1280x720", 20)
+    b.eval("window.rs.select('reproducible_sum', 256)")
+    ok = wait_for(lambda: (lambda s: s and s["kernel"] == "reproducible_sum" and s["bs"] == 256 and not s["loading"]
+                           and s["steps"] > 0)(state(b)), "reproducible_sum to open", 30)
+    check(bool(ok), "Firefox: reproducible_sum (float32) opens at 256 threads")
+    if not ok:
+        return
+    b.key("\ue011")
+    wait_for(lambda: state(b)["step"] == 0, "step 0", 20)
+    b.key("\ue014")
+    check(bool(wait_for(lambda: state(b)["step"] == 1, "step 1", 20)), "Firefox: ArrowRight steps reproducible_sum")
+    title = b.eval("document.getElementById('kernel-title').textContent")
+    check("float32" in title, "Firefox: reproducible_sum's title names float32 (%s)" % title)
+    b.screenshot(os.path.join(out, "firefox-reproducible_sum-float32-1280x720.png"))
+
+
 def check_room(b, out):
     """Issue 17, item 5, in a second engine: at 1280x720 and on a phone (390x844) the step controls, the
     step's main view and its whole source line are where a student finds them without hunting."""
@@ -199,6 +221,7 @@ def main():
                 check(bool(n), "ArrowDown opens the next kernel (%s)" % (n and n["kernel"]))
             if s:
                 check_room(b, a.out)
+                check_float_trace(b, a.out)
             check(not b.log, "no JavaScript error logged (%s)" % ("; ".join(b.log[:3]) or "none"))
             b.open(corrupt)
             text = wait_for(lambda: b.eval(VISIBLE_ERROR_JS), "a visible error message", 30)

@@ -385,11 +385,23 @@ const SessionTiming* Session::find_timing(const std::string& kernel, uint32_t bl
   return nullptr;
 }
 
-const Trace* Session::find_trace(const std::string& kernel, uint32_t block_size) const {
+const Trace* Session::find_trace(const std::string& kernel, uint32_t block_size, std::optional<DType> dtype) const {
+  const Trace* any = nullptr;
   for (const auto& t : traces) {
-    if (t.meta.kernel == kernel && t.meta.block_size == block_size) return &t;
+    if (t.meta.kernel != kernel || t.meta.block_size != block_size) continue;
+    const DType want = dtype.value_or(DType::Int32);
+    if (t.meta.dtype == want) return &t;
+    if (!dtype && !any) any = &t;
   }
-  return nullptr;
+  return any;
+}
+
+std::vector<DType> Session::trace_dtypes(const std::string& kernel, uint32_t block_size) const {
+  std::vector<DType> out;
+  for (DType d : {DType::Int32, DType::Float32}) {
+    if (find_trace(kernel, block_size, d)) out.push_back(d);
+  }
+  return out;
 }
 
 std::vector<uint32_t> Session::block_sizes() const {
@@ -430,10 +442,18 @@ void Session::set_timing(SessionTiming t) {
 void Session::set_trace(Trace t) {
   traces.erase(std::remove_if(traces.begin(), traces.end(),
                               [&](const Trace& x) {
-                                return x.meta.kernel == t.meta.kernel && x.meta.block_size == t.meta.block_size;
+                                return x.meta.kernel == t.meta.kernel && x.meta.block_size == t.meta.block_size &&
+                                       x.meta.dtype == t.meta.dtype;
                               }),
                traces.end());
-  traces.push_back(std::move(t));
+  if (t.meta.dtype == DType::Int32) {
+    // Before the first float32 trace, so that every int32 trace comes first.
+    const auto first_float = std::find_if(traces.begin(), traces.end(),
+                                          [](const Trace& x) { return x.meta.dtype != DType::Int32; });
+    traces.insert(first_float, std::move(t));
+  } else {
+    traces.push_back(std::move(t));
+  }
 }
 
 void Session::set_metric(SessionMetric m) {

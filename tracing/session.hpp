@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -135,7 +136,8 @@ struct SessionBits {
 struct Session {
   SessionMeta meta;
   std::vector<SessionTiming> timings;  // any order; at most one per (kernel, block size)
-  std::vector<Trace> traces;           // one block of each kernel x block size recorded
+  std::vector<Trace> traces;           // one block of each kernel x block size x element type recorded (int32 first:
+                                       // a reader before float32 traces takes the first of a kernel and block size)
   std::vector<SessionMetric> metrics;  // any order; at most one per (kernel, block size, name)
   Sweep sweep;                         // bandwidth against N on the same GPU (`reducescope sweep`); may be empty
   SessionBits bits;                    // the bits view of float32 sums (`reducescope bits --out`); may be empty
@@ -155,12 +157,18 @@ struct Session {
   void set_metric(SessionMetric m);
   // Adds `t`, replacing the timing of the same kernel and block size if there is one.
   void set_timing(SessionTiming t);
-  // Adds `t`, replacing the trace of the same kernel and block size if there is one.
+  // Adds `t`, replacing the trace of the same kernel, block size and element type (TraceMeta::dtype) if there is
+  // one. A float32 trace goes after every int32 one (older readers take the first of a kernel and block size).
   void set_trace(Trace t);
 
   // nullptr when the session has no such entry.
   const SessionTiming* find_timing(const std::string& kernel, uint32_t block_size) const;
-  const Trace* find_trace(const std::string& kernel, uint32_t block_size) const;
+  // The trace of `kernel` at `block_size` in element type `dtype`; without one, the int32 trace if there is one,
+  // else the trace of any type (reproducible_sum: float32 only).
+  const Trace* find_trace(const std::string& kernel, uint32_t block_size,
+                          std::optional<DType> dtype = std::nullopt) const;
+  // The element types the session has a trace of `kernel` at `block_size` in (int32 first).
+  std::vector<DType> trace_dtypes(const std::string& kernel, uint32_t block_size) const;
   // Block sizes that have a timing or a trace, ascending.
   std::vector<uint32_t> block_sizes() const;
 };

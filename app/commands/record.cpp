@@ -3,6 +3,7 @@
 // a session's metadata and rows, and back, which the window uses too.
 #include "commands.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -88,7 +89,11 @@ int run_record(const Options& o_in, std::ostream& out, std::ostream& err) {
       if (auto p = parse_pattern(m.pattern)) o.pattern = *p;
       o.samples = static_cast<int>(m.samples);
     }
-    const CpuReference ref = prepare_typed_input(gpu, o, DType::Int32);  // sessions hold int32 runs
+    // int32: the timings and traces; float32: traces of every kernel that takes it (issue 30), on the same pattern.
+    const bool ints = o.dtypes.empty() || std::find(o.dtypes.begin(), o.dtypes.end(), DType::Int32) != o.dtypes.end();
+    const bool floats =
+        o.dtypes.empty() || std::find(o.dtypes.begin(), o.dtypes.end(), DType::Float32) != o.dtypes.end();
+    const CpuReference ref = prepare_typed_input(gpu, o, DType::Int32);
     if (!o.add) s.meta = session_meta(d, o.n, o.pattern, o.samples, kWarmups);
     SessionMeta& m = s.meta;
     out << (o.add ? "Adding to " + o.out + " on " : std::string("Recording a session on ")) << device_line(d) << "\nN = "
@@ -101,11 +106,14 @@ int run_record(const Options& o_in, std::ostream& out, std::ostream& err) {
       m.cub_gbps = cub.gbps;
     }
     bool all_correct = true;
+    // --block-size B[,B...]: those block sizes only (default every one).
+    const std::vector<unsigned> sizes =
+        o.block_sizes.empty() ? std::vector<unsigned>(kBlockSizes.begin(), kBlockSizes.end()) : o.block_sizes;
     TextHistogram histograms(gpu);  // timed over N bytes of text, traced over kHistogramTraceBytes
     for (KernelId id : o.kernels) {
       const KernelInfo& k = kernel_info(id);
-      if (!k.takes(DType::Int32)) continue;
-      for (unsigned bs : kBlockSizes) {
+      if (!ints || !k.takes(DType::Int32)) continue;
+      for (unsigned bs : sizes) {
         if (block_size_problem(k.id, bs)) continue;
         Timing t;
         Trace tr;
@@ -129,6 +137,31 @@ int run_record(const Options& o_in, std::ostream& out, std::ostream& err) {
                       t.median_ms, t.gbps, s.find_trace(k.name, bs)->records.size(), ok ? "correct" : "WRONG");
         out << b;
         out.flush();
+      }
+    }
+    // float32 traces (the window's and the page's int32 / float32 switch): block 0 of each kernel that takes float32,
+    // at every block size it takes; the timings stay int32's. A pitfall's float result may be off on purpose.
+    bool float_input = false;
+    CpuReference fref;
+    for (KernelId id : o.kernels) {
+      const KernelInfo& k = kernel_info(id);
+      if (!floats || !k.takes(DType::Float32) || k.op == ReduceOp::Histogram) continue;
+      if (!float_input) {
+        fref = prepare_typed_input(gpu, o, DType::Float32);
+        float_input = true;
+      }
+      for (unsigned bs : sizes) {
+        if (block_size_problem(k.id, bs)) continue;
+        Trace tr = gpu.trace(k.id, bs);
+        const bool ok = fref.accepts(k.op, tr.meta.result);
+        if (!k.pitfall) all_correct = all_correct && ok;
+        char b[200];
+        std::snprintf(b, sizeof b, "  %-26s %5u threads  float32 trace  %zu records  result %s  %s\n", k.name, bs,
+                      tr.records.size(), value_str(tr.meta.result, DType::Float32).c_str(),
+                      ok ? "correct" : k.pitfall ? "off (a pitfall)" : "WRONG");
+        out << b;
+        out.flush();
+        s.set_trace(std::move(tr));
       }
     }
     save_session(s, o.out);

@@ -104,6 +104,14 @@ std::string target_label(const AtomicTarget& t, const TraceMeta& meta) {
   return std::string("global ") + to_string(static_cast<GlobalBuffer>(t.space)) + "[" + std::to_string(t.addr) + "]";
 }
 
+// The session's traces a page can hold: one per kernel and block size (Session::find_trace's choice: int32 where
+// there are both).
+size_t page_traces(const Session& s) {
+  size_t n = 0;
+  for (const Trace& t : s.traces) n += s.find_trace(t.meta.kernel, t.meta.block_size) == &t;
+  return n;
+}
+
 // ---- zlib, base64, CRC ---------------------------------------------------------------------------
 
 std::string deflate_bytes(const std::string& in) {
@@ -571,7 +579,7 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
     j.kv("bytes", static_cast<uint64_t>(parts[i].packed.size())).end_obj();
   }
   j.end_arr();
-  j.kv("traces_in_session", static_cast<uint64_t>(s.traces.size()));
+  j.kv("traces_in_session", static_cast<uint64_t>(page_traces(s)));
   j.end_obj();
   return j.take();
 }
@@ -667,6 +675,9 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
   std::vector<TracePart> all;
   for (const Trace& t : s.traces) {
     if (!chosen.empty() && !chosen.count(t.meta.block_size)) continue;
+    // One trace per kernel and block size: the int32 one where the session has both (its float32 traces are the
+    // window's for now), else the one it has (reproducible_sum: float32).
+    if (s.find_trace(t.meta.kernel, t.meta.block_size) != &t) continue;
     auto it = std::find(sources.begin(), sources.end(), t.source);
     if (it == sources.end()) it = sources.insert(sources.end(), t.source);
     TracePart p;
@@ -755,13 +766,13 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
       r->bytes = html.size();
       r->data_bytes = data.size();
       r->traces = ordered.size();
-      r->traces_in_session = s.traces.size();
+      r->traces_in_session = page_traces(s);
       r->held = held;
       // Block sizes of which every trace of the session is held.
       r->block_sizes.clear();
       for (uint32_t b : traced) {
         size_t in_session = 0, in_page = 0;
-        for (const Trace& t : s.traces) in_session += t.meta.block_size == b;
+        for (const Trace& t : s.traces) in_session += t.meta.block_size == b && s.find_trace(t.meta.kernel, b) == &t;
         for (const TracePart& p : ordered) in_page += p.trace->meta.block_size == b;
         if (in_page == in_session) r->block_sizes.push_back(b);
       }

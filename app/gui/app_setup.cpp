@@ -35,6 +35,7 @@ void apply_options(const Options& o, AppState& s) {
     s.b = {o.compare_kernel, o.compare_block_size ? o.compare_block_size : s.a.block_size};
     s.b = s.b.valid();
   }
+  if (o.dtypes == std::vector<DType>{DType::Float32}) s.float32 = true;  // --type float32 (key D)
   if (o.view >= 0) s.timing_tab = static_cast<TimingTab>(o.view);
   if (o.view == static_cast<int>(TimingTab::MultiGpu) && o.step >= 0) s.ring_step_wanted = o.step;
   if (o.ui_scale > 0) s.ui_scale = o.ui_scale;

@@ -142,6 +142,8 @@ struct AppState {
   Pick a;                          // the main replay
   Pick b{KernelId::reduce2, 256};  // the compare side
   bool compare = false;            // show A and B side by side, stepping together
+  bool float32 = false;            // a session's float32 traces where it has them (issue 30; key D, the controls'
+                                   // int32 / float32 switch); each side without one shows its int32 trace
   uint64_t n = 1u << 24;
   Pattern pattern = Pattern::RandomBytes;
 

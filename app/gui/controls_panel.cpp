@@ -62,6 +62,29 @@ unsigned next_block(unsigned bs, int dir) {
   return b < kBlockSizes.front() || b > kBlockSizes.back() ? bs : b;
 }
 
+// int32 / float32 (key D): the open session's float32 traces (issue 30), offered where it holds both of side A's
+// kernel at its block size.
+void element_type_switch(AppState& s) {
+  if (!s.session) return;
+  if (s.session->trace_dtypes(kernel_info(s.a.kernel).name, s.a.block_size).size() < 2) return;
+  ImGui::TextUnformatted(_("Element type"));
+  if (ImGui::RadioButton("int32", !s.float32) && s.float32) {
+    s.float32 = false;
+    s.selection_changed = true;
+  }
+  note_widget("A/dtype/int32");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("float32", s.float32) && !s.float32) {
+    s.float32 = true;
+    s.selection_changed = true;
+  }
+  note_widget("A/dtype/float32");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", _("The same block traced on float32 input of the same pattern: the shared-memory cells "
+                              "show float values (key D)"));
+  }
+}
+
 void select(AppState& s, Pick p) {
   p = p.valid();
   if (p != s.a) {
@@ -451,6 +474,12 @@ void ControlsPanel::handleKeys(AppState& s, const std::vector<Key>& keys) {
         s.compare = !s.compare;
         s.selection_changed = true;
         break;
+      case Key::ElementType:
+        if (s.session) {
+          s.float32 = !s.float32;
+          s.selection_changed = true;
+        }
+        break;
       case Key::LargeCharts: s.large_charts = !s.large_charts; break;
       case Key::Focus: s.focus = !s.focus; break;
     }
@@ -476,6 +505,7 @@ void draw_help(AppState& s) {
         {"C", N_("compare mode: two kernels or two block sizes, A above B, stepping together")},
         {"T", N_("large timing charts in place of the replay (and back)")},
         {"F", N_("focus: the replay takes the whole width, larger cells (and back)")},
+        {"D", N_("int32 / float32: a session's float32 traces, where it holds them (and back)")},
         {"Ctrl + / Ctrl -  (Ctrl 0)", N_("larger / smaller UI (reset)")},
         {"Ctrl H", N_("high-contrast theme on / off")},
         {"Ctrl O", N_("open a session or trace file")},
@@ -552,6 +582,7 @@ void ControlsPanel::drawContent(AppState& s) {
   } else {
     select(s, picked);
   }
+  if (!s.shows_yours(0)) element_type_switch(s);
   if (s.shows_yours(0)) {
     draw_yours(s);
   } else {

@@ -88,15 +88,18 @@ void DataFeed::show_from_session(AppState& s) {
   for (int slot = 0; slot < (s.compare ? 2 : 1); ++slot) {
     if (s.shows_yours(slot)) continue;  // show_yours
     const Pick p = slot == 0 ? s.a : s.b;
-    const Trace* t = ses.find_trace(kernel_info(p.kernel).name, p.block_size);
+    // The float32 trace when asked for (key D) and there is one; else the int32 one, else any (float32-only kernels).
+    const Trace* t = s.float32 ? ses.find_trace(kernel_info(p.kernel).name, p.block_size, DType::Float32) : nullptr;
+    if (!t) t = ses.find_trace(kernel_info(p.kernel).name, p.block_size);
     if (!t) {
       const KernelInfo& k = kernel_info(p.kernel);
       s.error = strf(k.pitfall ? _("the session holds no trace of %s at %u threads: wrong code on purpose is recorded "
                                    "by `reducescope pitfalls --out SESSION` on a GPU, which this session has not had "
                                    "at this block size")
                      : !k.takes(DType::Int32)
-                         ? _("the session holds no trace of %s at %u threads: it adds float32 only and sessions record "
-                             "int32 runs (its results: the timing panel's bits tab)")
+                         ? _("the session holds no trace of %s at %u threads: it adds float32 only, and this session "
+                             "was recorded before sessions held float32 traces (`reducescope record --type float32 "
+                             "--add` on a GPU adds them; its results: the timing panel's bits tab)")
                          : _("the session holds no trace of %s at %u threads: the session was recorded without it "
                              "(`reducescope record` on a GPU records it)"),
                      k.name, p.block_size);
