@@ -170,6 +170,7 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--type", .arg = "int32|float32", .in_overview = false},
            {.opt = "--block-size", .arg = "B[,B...]|all", .in_overview = false},
            {.opt = "--add", .in_overview = false},
+           {.opt = "--binary", .in_overview = false},
            {.opt = "--gpus", .arg = "G", .in_overview = false},
            {.opt = "--sizes", .arg = "LIST", .in_overview = false},
            {.opt = "--timeout", .arg = "S", .in_overview = false},
@@ -186,6 +187,9 @@ const std::vector<CommandSpec>& command_table() {
        "saves it all, with the GPU's name and the date, in one session file (.rssession). The window and `export`\n"
        "open it on machines without a GPU. --type int32 records the int32 part alone, --type float32 the float32\n"
        "traces alone; --block-size those block sizes alone.\n"
+       "--add --binary adds block 0 of each kernel traced by the binary tracer instead (the kernel as compiled,\n"
+       "attached to `reducescope run`; docs/binary-trace.md), beside the source probe's traces: the window's\n"
+       "key B shows them.\n"
        "--add records into the existing session at --out instead, at its N, pattern and samples: the kernels'\n"
        "timings and traces are added (or replace theirs), everything else in it is kept.\n"
        "Defaults: --n 16777216 --pattern random --samples 30.\n"

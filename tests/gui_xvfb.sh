@@ -737,6 +737,20 @@ grep -q "showing reproducible_sum at 256 threads, step 3 of" "$dir/float32-rsum.
   && grep -q "^element type: float32" "$dir/float32-rsum.log" && ok "float32: reproducible_sum steps its float32 trace" \
   || bad "float32: reproducible_sum did not open ($(grep 'showing\|^element' "$dir/float32-rsum.log" | tr '\n' ' '))"
 
+# 18c. The pitfalls as compiled (issue 29): the bundled session holds pitfall_no_volatile's binary trace beside the
+# source probe's and racecheck's races. The controls offer "Traced by: the source / as compiled", and the key B
+# switches to the binary tracer's trace.
+MAP="$dir/as-compiled.map"
+SCREEN=1280x720 with_app as-compiled "$session --kernel pitfall_no_volatile --block-size 256" keys b >/dev/null
+grep -q "^tracer: the binary backend" "$dir/as-compiled.log" && ok "as compiled: key B shows the binary tracer's trace" \
+  || bad "as compiled: key B did not switch ($(grep '^tracer' "$dir/as-compiled.log"))"
+for w in A/tracer/source A/tracer/binary; do
+  inside "$(rect "$MAP" "$w")" && ok "as compiled: $w on screen at 1280x720" || bad "as compiled: $w off screen or missing"
+done
+SCREEN=1280x720 with_app as-source "$session --kernel pitfall_no_volatile --block-size 256" true >/dev/null
+grep -q "^tracer: the source probe" "$dir/as-source.log" && ok "as compiled: the source probe's trace by default" \
+  || bad "as compiled: not the source probe's by default ($(grep '^tracer' "$dir/as-source.log"))"
+
 # 19. Chinese (issue 31). View > Language > 中文 switches the window's words (the View menu then reads 视图) and
 # saves the choice; the next start opens in Chinese without --lang; with no saved choice the system locale
 # decides (LANG=zh_CN.UTF-8), and --lang en wins over both. The Chinese frame differs from the English one.

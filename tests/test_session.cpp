@@ -652,6 +652,38 @@ TEST(SessionIo, Float32TracesBesideInt32) {
   EXPECT_EQ(back.find_trace("reduce6", 64)->meta.result, 12345);
 }
 
+// The binary tracer's trace of a kernel beside the source probe's (issue 29: the pitfalls as compiled): each found
+// by its tracer; without one, the source probe's; a kernel traced by the binary tracer alone (a plain kernel file)
+// is found without asking; set_trace replaces only the same tracer's.
+TEST(SessionIo, BinaryTracesBesideTheSourceProbes) {
+  Session s = small_session();
+  const Trace probe = *s.find_trace("reduce6", 64);
+  Trace bin = probe;
+  bin.meta.tracer = Tracer::Binary;
+  bin.meta.result = 777;
+  s.set_trace(bin);
+  EXPECT_EQ(s.find_trace("reduce6", 64)->meta.tracer, Tracer::SourceProbe);
+  EXPECT_EQ(s.find_trace("reduce6", 64, std::nullopt, Tracer::Binary)->meta.result, 777);
+  EXPECT_EQ(s.find_trace("reduce6", 64, DType::Int32, Tracer::SourceProbe)->meta.result, probe.meta.result);
+  EXPECT_EQ(s.find_trace("reduce6", 64, DType::Float32, Tracer::Binary), nullptr);
+  EXPECT_TRUE(s.has_tracer("reduce6", 64, Tracer::Binary));
+  EXPECT_TRUE(s.has_tracer("reduce6", 64, Tracer::SourceProbe));
+  EXPECT_FALSE(s.has_tracer("reduce6", 32, Tracer::Binary));
+  bin.meta.result = 778;
+  s.set_trace(bin);  // replaces the binary one only
+  EXPECT_EQ(s.find_trace("reduce6", 64, std::nullopt, Tracer::Binary)->meta.result, 778);
+  EXPECT_EQ(s.find_trace("reduce6", 64)->meta.result, probe.meta.result);
+  Trace plain = bin;
+  plain.meta.kernel = "mine";
+  s.set_trace(plain);
+  ASSERT_NE(s.find_trace("mine", 64), nullptr);
+  EXPECT_EQ(s.find_trace("mine", 64)->meta.tracer, Tracer::Binary);
+  EXPECT_FALSE(s.has_tracer("mine", 64, Tracer::SourceProbe));
+  const Session back = parse_session(serialize_session(s), kName);
+  EXPECT_EQ(back.find_trace("reduce6", 64, std::nullopt, Tracer::Binary)->meta.result, 778);
+  EXPECT_EQ(back.find_trace("reduce6", 64)->meta.tracer, Tracer::SourceProbe);
+}
+
 TEST(SessionIo, SaveAndLoad) {
   TempDir dir;
   const std::string path = dir.path("saved.rssession");
@@ -1539,7 +1571,43 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   EXPECT_EQ(s.timings.size(), 237u + 28u);  // 5 + 5 + 6 + 6 + 6 (pitfall_float_saturation)
   // ... and the float32 traces (issue 30, `record --add --type float32`): 35 of them (below), 12 of which took the
   // place of the float pitfalls' own (pitfall_float_atomic and pitfall_float_saturation take float32 only).
-  EXPECT_EQ(s.traces.size(), 237u + 28u + 35u - 12u);
+  // ... and 4 traces by the binary tracer: pitfall_no_volatile and pitfall_no_syncwarp as compiled (below).
+  EXPECT_EQ(s.traces.size(), 237u + 28u + 35u - 12u + 4u);
+}
+
+// The pitfalls as compiled (issue 29, item 4: `record --add --binary`, on the H100): pitfall_no_volatile and
+// pitfall_no_syncwarp at 64 and 256 threads traced by the binary tracer beside the source probe's traces and
+// racecheck's races. pitfall_no_volatile's last warp goes through a plain pointer the source probe cannot see; the
+// binary trace shows the shared memory as the compiler built it (docs/binary-trace.md: six loads and one store in
+// the last warp, the compiler's removed loads absent).
+TEST(SessionH100Tracks, HoldsThePitfallsAsCompiled) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  for (const char* k : {"pitfall_no_volatile", "pitfall_no_syncwarp"}) {
+    for (unsigned bs : {64u, 256u}) {
+      SCOPED_TRACE(std::string(k) + " at " + std::to_string(bs));
+      const Trace* bin = s.find_trace(k, bs, DType::Int32, Tracer::Binary);
+      const Trace* src = s.find_trace(k, bs, DType::Int32, Tracer::SourceProbe);
+      ASSERT_NE(bin, nullptr);
+      ASSERT_NE(src, nullptr);
+      EXPECT_EQ(s.find_trace(k, bs), src) << "without a tracer: the source probe's";
+      EXPECT_FALSE(s.races_of(k, bs).empty()) << "racecheck's races beside them";
+      EXPECT_EQ(bin->meta.block_size, bs);
+      EXPECT_EQ(bin->meta.n, s.meta.n);
+      auto shared_loads = [](const Trace& t) {
+        size_t n = 0;
+        for (const TraceRecord& r : t.records) n += r.kind == static_cast<uint8_t>(AccessKind::Load);
+        return n;
+      };
+      const size_t b = shared_loads(*bin), p = shared_loads(*src);
+      EXPECT_GT(b, 0u);
+      if (std::string(k) == "pitfall_no_volatile") {
+        // Its last warp works through a plain (not volatile) pointer, which the source probe cannot see: its trace
+        // holds no shared load at all; the binary tracer sees every load the compiler kept.
+        EXPECT_EQ(p, 0u) << "the source probe sees no shared load of pitfall_no_volatile";
+      }
+      EXPECT_GT(Replay(*bin).num_steps(), 0u);
+    }
+  }
 }
 
 // The float32 traces the H100 session holds (issue 30: `record --add --type float32 --block-size 256`, then the
@@ -1551,13 +1619,15 @@ TEST(SessionH100Tracks, HoldsFloat32Traces) {
   const std::vector<float> data = make_input_f32(Pattern::RandomBytes, s.meta.n);
   const CpuReference ref = cpu_reference(data);
   int floats = 0;
-  bool seen_float = false;
+  bool seen_other = false;
   for (const Trace& t : s.traces) {
-    if (t.meta.dtype != DType::Float32) {
-      EXPECT_FALSE(seen_float) << t.meta.kernel << " " << t.meta.block_size << ": an int32 trace after a float32 one";
-      continue;
+    const bool primary = t.meta.dtype == DType::Int32 && t.meta.tracer == Tracer::SourceProbe;
+    if (primary) {
+      EXPECT_FALSE(seen_other) << t.meta.kernel << " " << t.meta.block_size << ": a source-probe int32 trace after "
+                               << "a float32 or binary one";
     }
-    seen_float = true;
+    seen_other = seen_other || !primary;
+    if (t.meta.dtype != DType::Float32) continue;
     ++floats;
     const KernelInfo* k = find_kernel(t.meta.kernel);
     ASSERT_NE(k, nullptr) << t.meta.kernel;

@@ -385,15 +385,26 @@ const SessionTiming* Session::find_timing(const std::string& kernel, uint32_t bl
   return nullptr;
 }
 
-const Trace* Session::find_trace(const std::string& kernel, uint32_t block_size, std::optional<DType> dtype) const {
-  const Trace* any = nullptr;
+const Trace* Session::find_trace(const std::string& kernel, uint32_t block_size, std::optional<DType> dtype,
+                                 std::optional<Tracer> tracer) const {
+  // The best match: the asked-for type and tracer; where one is not asked for, int32 and the source probe first.
+  const Trace* best = nullptr;
+  int best_score = -1;
   for (const auto& t : traces) {
     if (t.meta.kernel != kernel || t.meta.block_size != block_size) continue;
-    const DType want = dtype.value_or(DType::Int32);
-    if (t.meta.dtype == want) return &t;
-    if (!dtype && !any) any = &t;
+    if (dtype && t.meta.dtype != *dtype) continue;
+    if (tracer && t.meta.tracer != *tracer) continue;
+    const int score = (t.meta.dtype == DType::Int32 ? 2 : 0) + (t.meta.tracer == Tracer::SourceProbe ? 1 : 0);
+    if (score > best_score) {
+      best = &t;
+      best_score = score;
+    }
   }
-  return any;
+  return best;
+}
+
+bool Session::has_tracer(const std::string& kernel, uint32_t block_size, Tracer tracer) const {
+  return find_trace(kernel, block_size, std::nullopt, tracer) != nullptr;
 }
 
 std::vector<DType> Session::trace_dtypes(const std::string& kernel, uint32_t block_size) const {
@@ -443,14 +454,14 @@ void Session::set_trace(Trace t) {
   traces.erase(std::remove_if(traces.begin(), traces.end(),
                               [&](const Trace& x) {
                                 return x.meta.kernel == t.meta.kernel && x.meta.block_size == t.meta.block_size &&
-                                       x.meta.dtype == t.meta.dtype;
+                                       x.meta.dtype == t.meta.dtype && x.meta.tracer == t.meta.tracer;
                               }),
                traces.end());
-  if (t.meta.dtype == DType::Int32) {
-    // Before the first float32 trace, so that every int32 trace comes first.
-    const auto first_float = std::find_if(traces.begin(), traces.end(),
-                                          [](const Trace& x) { return x.meta.dtype != DType::Int32; });
-    traces.insert(first_float, std::move(t));
+  // The source probe's int32 traces first (what a reader before float32 and binary traces takes), then the rest.
+  auto primary = [](const Trace& x) { return x.meta.dtype == DType::Int32 && x.meta.tracer == Tracer::SourceProbe; };
+  if (primary(t)) {
+    const auto first_other = std::find_if(traces.begin(), traces.end(), [&](const Trace& x) { return !primary(x); });
+    traces.insert(first_other, std::move(t));
   } else {
     traces.push_back(std::move(t));
   }

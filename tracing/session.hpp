@@ -157,16 +157,20 @@ struct Session {
   void set_metric(SessionMetric m);
   // Adds `t`, replacing the timing of the same kernel and block size if there is one.
   void set_timing(SessionTiming t);
-  // Adds `t`, replacing the trace of the same kernel, block size and element type (TraceMeta::dtype) if there is
-  // one. A float32 trace goes after every int32 one (older readers take the first of a kernel and block size).
+  // Adds `t`, replacing the trace of the same kernel, block size, element type (TraceMeta::dtype) and tracer
+  // (TraceMeta::tracer) if there is one. The source probe's int32 traces come first, then the other ones (older
+  // readers take the first of a kernel and block size).
   void set_trace(Trace t);
 
   // nullptr when the session has no such entry.
   const SessionTiming* find_timing(const std::string& kernel, uint32_t block_size) const;
-  // The trace of `kernel` at `block_size` in element type `dtype`; without one, the int32 trace if there is one,
-  // else the trace of any type (reproducible_sum: float32 only).
-  const Trace* find_trace(const std::string& kernel, uint32_t block_size,
-                          std::optional<DType> dtype = std::nullopt) const;
+  // The trace of `kernel` at `block_size` in element type `dtype` made by `tracer`. Without a type: the int32 trace
+  // if there is one, else the trace of any type (reproducible_sum: float32 only). Without a tracer: the source
+  // probe's if there is one, else the binary tracer's (a plain kernel file's, the pitfalls as compiled).
+  const Trace* find_trace(const std::string& kernel, uint32_t block_size, std::optional<DType> dtype = std::nullopt,
+                          std::optional<Tracer> tracer = std::nullopt) const;
+  // Whether the session holds a trace of `kernel` at `block_size` by each tracer (any element type).
+  bool has_tracer(const std::string& kernel, uint32_t block_size, Tracer tracer) const;
   // The element types the session has a trace of `kernel` at `block_size` in (int32 first).
   std::vector<DType> trace_dtypes(const std::string& kernel, uint32_t block_size) const;
   // Block sizes that have a timing or a trace, ascending.

@@ -10,8 +10,10 @@
 #include <ostream>
 #include <string>
 
+#include "attach.hpp"
 #include "common.hpp"
 #include "text_histogram.hpp"
+#include "worker.hpp"
 
 namespace rs {
 
@@ -68,8 +70,63 @@ Timing to_timing(const SessionTiming& t) {
   return out;
 }
 
+namespace {
+
+// `record --add --binary`: block 0 of each kernel's first launch traced by the binary tracer (the kernel as
+// compiled, issue 29: the pitfalls whose bug the compiler shapes), attached to `reducescope run` of the timing build
+// on the session's N and pattern, as `verify --binary` does; stored beside the source probe's traces.
+int record_binary(const Options& o, Session& s, std::ostream& out) {
+  const std::vector<unsigned> sizes =
+      o.block_sizes.empty() ? std::vector<unsigned>(kBlockSizes.begin(), kBlockSizes.end()) : o.block_sizes;
+  for (KernelId id : o.kernels) {
+    const KernelInfo& k = kernel_info(id);
+    if (k.op == ReduceOp::Histogram) continue;
+    const DType type = o.dtypes.empty() ? (k.takes(DType::Int32) ? DType::Int32 : DType::Float32) : o.dtypes[0];
+    if (!k.takes(type)) continue;
+    for (unsigned bs : sizes) {
+      if (block_size_problem(k.id, bs)) continue;
+      AttachRequest q;
+      q.program = {self_executable(), "run", "--kernel", k.name, "--block-size", std::to_string(bs), "--n",
+                   std::to_string(s.meta.n), "--type", to_string(type), "--pattern", s.meta.pattern};
+      q.kernel = "NullProbe";  // the timing build; `run` launches the kernel's first grid before any other
+      q.dtype = type;
+      q.quiet_program = true;
+      Attached a = attach_and_trace(q);  // a pitfall's `run` exits 1 on its wrong sum: the trace still stands
+      Trace t = std::move(a.trace);
+      t.meta.kernel = k.name;
+      t.meta.track = k.track;
+      t.meta.n = s.meta.n;
+      t.meta.pattern = s.meta.pattern;
+      t.meta.dtype = type;
+      const Trace* probe = s.find_trace(k.name, bs, type, Tracer::SourceProbe);
+      if (probe) t.meta.result = probe->meta.result;  // the same run's result, as the source probe's trace has it
+      char b[200];
+      std::snprintf(b, sizeof b, "  %-26s %5u threads  %s, as compiled  %zu records (%zu events)\n", k.name, bs,
+                    to_string(type), t.records.size(), a.report.events);
+      out << b;
+      out.flush();
+      s.set_trace(std::move(t));
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 int run_record(const Options& o_in, std::ostream& out, std::ostream& err) {
   if (o_in.tracks == std::vector<std::string>{kMultiGpuTrack}) return run_multigpu(o_in, true, out, err);
+  if (o_in.binary) {
+    return guarded("record", err, [&] {
+      if (!o_in.add) throw std::invalid_argument("record --binary adds to a session: give --add (and --out SESSION)");
+      Session s = load_session(o_in.out);
+      out << "Adding binary traces (the kernels as compiled) to " << o_in.out << ", N = " << s.meta.n << ", pattern "
+          << s.meta.pattern << "\n";
+      const int rc = record_binary(o_in, s, out);
+      save_session(s, o_in.out);
+      out << "session saved to " << o_in.out << "\n";
+      return rc;
+    });
+  }
   return guarded("record", err, [&] {
     Options o = o_in;
     GpuReducer gpu;

@@ -60,7 +60,10 @@ bool Automation::end_frame(GLFWwindow* win, const AppState& s, bool idle, bool e
                 << "origin: " << origin_sentence(s) << std::endl
                 << "language: " << i18n::lang_code(i18n::language()) << " (the View menu reads " << _("View") << ")"
                 << std::endl;
-      if (s.shown) std::cout << "element type: " << to_string(s.shown->trace.meta.dtype) << std::endl;
+      if (s.shown) {
+        std::cout << "element type: " << to_string(s.shown->trace.meta.dtype) << std::endl
+                  << "tracer: " << to_string(s.shown->trace.meta.tracer) << std::endl;
+      }
       if (s.yours.open()) {  // the user's kernel (tests/gui_xvfb.sh, section 17)
         const YoursState& y = s.yours;
         std::cout << "yours: " << y.name << (s.shows_yours(0) ? " (side A)" : "") << ": " << y.status

@@ -62,27 +62,53 @@ unsigned next_block(unsigned bs, int dir) {
   return b < kBlockSizes.front() || b > kBlockSizes.back() ? bs : b;
 }
 
+// One choice of two among the open session's traces of side A: `label` over two radio buttons that set `value`
+// (false: the first, true: the second), each with its widget id and tooltip (nullptr: none).
+struct SwitchSide {
+  const char* text;     // the button's words (translated by the caller)
+  const char* widget;   // note_widget id
+  const char* tooltip;  // translated, or nullptr
+};
+void session_switch(AppState& s, const char* label, bool& value, SwitchSide off, SwitchSide on) {
+  ImGui::TextUnformatted(label);
+  for (const bool side : {false, true}) {
+    const SwitchSide& w = side ? on : off;
+    if (side) ImGui::SameLine();
+    if (ImGui::RadioButton(w.text, value == side) && value != side) {
+      value = side;
+      s.selection_changed = true;
+    }
+    note_widget(w.widget);
+    if (w.tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", w.tooltip);
+  }
+}
+
 // int32 / float32 (key D): the open session's float32 traces (issue 30), offered where it holds both of side A's
 // kernel at its block size.
 void element_type_switch(AppState& s) {
   if (!s.session) return;
   if (s.session->trace_dtypes(kernel_info(s.a.kernel).name, s.a.block_size).size() < 2) return;
-  ImGui::TextUnformatted(_("Element type"));
-  if (ImGui::RadioButton("int32", !s.float32) && s.float32) {
-    s.float32 = false;
-    s.selection_changed = true;
+  session_switch(s, _("Element type"), s.float32, {"int32", "A/dtype/int32", nullptr},
+                 {"float32", "A/dtype/float32",
+                  _("The same block traced on float32 input of the same pattern: the shared-memory cells show float "
+                    "values (key D)")});
+}
+
+// Source probe / as compiled (key B): the open session's binary trace of side A's kernel (the pitfalls as compiled,
+// issue 29), offered where it holds a trace of it at its block size by each tracer.
+void tracer_switch(AppState& s) {
+  if (!s.session) return;
+  const std::string name = kernel_info(s.a.kernel).name;
+  if (!s.session->has_tracer(name, s.a.block_size, Tracer::SourceProbe) ||
+      !s.session->has_tracer(name, s.a.block_size, Tracer::Binary)) {
+    return;
   }
-  note_widget("A/dtype/int32");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("float32", s.float32) && !s.float32) {
-    s.float32 = true;
-    s.selection_changed = true;
-  }
-  note_widget("A/dtype/float32");
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("%s", _("The same block traced on float32 input of the same pattern: the shared-memory cells "
-                              "show float values (key D)"));
-  }
+  session_switch(s, _("Traced by"), s.as_compiled,
+                 {_("the source"), "A/tracer/source",
+                  _("The source probe: every access the kernel's source makes, as the source says it")},
+                 {_("as compiled"), "A/tracer/binary",
+                  _("The binary tracer: the same block as the compiler built it; a load or store it removed is not "
+                    "there (key B)")});
 }
 
 void select(AppState& s, Pick p) {
@@ -480,6 +506,12 @@ void ControlsPanel::handleKeys(AppState& s, const std::vector<Key>& keys) {
           s.selection_changed = true;
         }
         break;
+      case Key::AsCompiled:
+        if (s.session) {
+          s.as_compiled = !s.as_compiled;
+          s.selection_changed = true;
+        }
+        break;
       case Key::LargeCharts: s.large_charts = !s.large_charts; break;
       case Key::Focus: s.focus = !s.focus; break;
     }
@@ -506,6 +538,7 @@ void draw_help(AppState& s) {
         {"T", N_("large timing charts in place of the replay (and back)")},
         {"F", N_("focus: the replay takes the whole width, larger cells (and back)")},
         {"D", N_("int32 / float32: a session's float32 traces, where it holds them (and back)")},
+        {"B", N_("as compiled: a session's binary traces (the pitfalls as the compiler built them), and back")},
         {"Ctrl + / Ctrl -  (Ctrl 0)", N_("larger / smaller UI (reset)")},
         {"Ctrl H", N_("high-contrast theme on / off")},
         {"Ctrl O", N_("open a session or trace file")},
@@ -582,7 +615,10 @@ void ControlsPanel::drawContent(AppState& s) {
   } else {
     select(s, picked);
   }
-  if (!s.shows_yours(0)) element_type_switch(s);
+  if (!s.shows_yours(0)) {
+    element_type_switch(s);
+    tracer_switch(s);
+  }
   if (s.shows_yours(0)) {
     draw_yours(s);
   } else {

@@ -88,9 +88,15 @@ void DataFeed::show_from_session(AppState& s) {
   for (int slot = 0; slot < (s.compare ? 2 : 1); ++slot) {
     if (s.shows_yours(slot)) continue;  // show_yours
     const Pick p = slot == 0 ? s.a : s.b;
-    // The float32 trace when asked for (key D) and there is one; else the int32 one, else any (float32-only kernels).
-    const Trace* t = s.float32 ? ses.find_trace(kernel_info(p.kernel).name, p.block_size, DType::Float32) : nullptr;
-    if (!t) t = ses.find_trace(kernel_info(p.kernel).name, p.block_size);
+    // The float32 trace when asked for (key D), the binary tracer's when asked for (key B); where the session lacks
+    // it, the asked-for tracer's in another type, then the asked-for type by the other tracer, then any.
+    const std::string& name = kernel_info(p.kernel).name;
+    const std::optional<DType> type = s.float32 ? std::optional<DType>(DType::Float32) : std::nullopt;
+    const std::optional<Tracer> tracer = s.as_compiled ? std::optional<Tracer>(Tracer::Binary) : std::nullopt;
+    const Trace* t = ses.find_trace(name, p.block_size, type, tracer);
+    if (!t) t = ses.find_trace(name, p.block_size, std::nullopt, tracer);
+    if (!t) t = ses.find_trace(name, p.block_size, type);
+    if (!t) t = ses.find_trace(name, p.block_size);
     if (!t) {
       const KernelInfo& k = kernel_info(p.kernel);
       s.error = strf(k.pitfall ? _("the session holds no trace of %s at %u threads: wrong code on purpose is recorded "

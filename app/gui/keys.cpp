@@ -57,6 +57,7 @@ KeyInput read_keys(AppState& s) {
       case GLFW_KEY_T: keys.push_back(Key::LargeCharts); break;
       case GLFW_KEY_F: keys.push_back(Key::Focus); break;
       case GLFW_KEY_D: keys.push_back(Key::ElementType); break;
+      case GLFW_KEY_B: keys.push_back(Key::AsCompiled); break;
       case GLFW_KEY_F1: s.show_help = !s.show_help; break;
       case GLFW_KEY_SLASH: if (k.mods & GLFW_MOD_SHIFT) s.show_help = !s.show_help; break;
       case GLFW_KEY_ESCAPE: s.show_help = false; break;

@@ -83,7 +83,7 @@ inline constexpr float kMinSpeed = 0.25f, kMaxSpeed = 30.0f;  // steps per secon
 
 // Keyboard shortcuts (listed by draw_help): replay, selection, play.
 enum class Key { Forward, Back, Start, End, PlayPause, Faster, Slower, PrevKernel, NextKernel, SmallerBlock,
-                 BiggerBlock, Compare, LargeCharts, Focus, ElementType };
+                 BiggerBlock, Compare, LargeCharts, Focus, ElementType, AsCompiled };
 
 class ControlsPanel : public Panel {
  public:
