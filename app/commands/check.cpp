@@ -113,7 +113,8 @@ ExerciseEvidence gather_histogram(const UserKernel& k, const Exercise& x, const 
 }
 
 // Runs the user's kernel as exercise `x` asks and gathers what its checks read.
-ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::string& name) {
+// kernel_timeout_s: the time limit of each traced run of a plain file (--kernel-timeout).
+ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::string& name, double kernel_timeout_s) {
   if (k.entry == UserEntry::Histogram) return gather_histogram(k, x, name);
   GpuReducer gpu;
   const LoadedUserKernel loaded(k, name);
@@ -132,7 +133,8 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
     r.ticket_after = c.ticket_after;
     r.grid = gpu.first_grid(ext, c.block_size);
     if (c.type == DType::Int32 && std::find(x.trace_ns.begin(), x.trace_ns.end(), c.n) != x.trace_ns.end()) {
-      const Trace t = trace_kernel_file(gpu, ext, k, {c.type, Pattern::RandomBytes, c.n, c.block_size, 0});
+      const Trace t =
+          trace_kernel_file(gpu, ext, k, {c.type, Pattern::RandomBytes, c.n, c.block_size, 0, kernel_timeout_s});
       r.features = features_of(Replay(t));
     }
     e.runs.push_back(std::move(r));
@@ -155,7 +157,7 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
 }
 
 int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std::ostream& out) {
-  const ExerciseEvidence e = gather(k, x, user_kernel_name(o.file));
+  const ExerciseEvidence e = gather(k, x, user_kernel_name(o.file), o.kernel_timeout_s);
   const std::vector<ExerciseCheck> checks = judge_exercise(x, e);
   bool all = true;
   for (const ExerciseCheck& c : checks) all = all && c.pass;

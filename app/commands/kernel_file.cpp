@@ -140,7 +140,8 @@ int run_kernel_file(const Options& o, std::ostream& out, std::ostream& err) {
       return correct ? kExitOk : kExitRuntime;
     }
     if (o.command == Command::Trace) {
-      const Trace t = trace_kernel_file(gpu, ext, k, {*type, o.pattern, o.n, o.block_sizes[0], o.traced_block});
+      const Trace t =
+          trace_kernel_file(gpu, ext, k, {*type, o.pattern, o.n, o.block_sizes[0], o.traced_block, o.kernel_timeout_s});
       Replay replay(t);
       out << summarize_trace(t, replay);
       const bool correct = ref.accepts(ReduceOp::Sum, t.meta.result);
@@ -195,7 +196,9 @@ int run_kernel_file(const Options& o, std::ostream& out, std::ostream& err) {
         got = gpu.run(ext, bs);
         t = gpu.time(ext, bs, o.samples, kWarmups);
       }
-      if (o.command == Command::Record) tr = trace_kernel_file(gpu, ext, k, {*type, o.pattern, o.n, bs, 0});
+      if (o.command == Command::Record) {
+        tr = trace_kernel_file(gpu, ext, k, {*type, o.pattern, o.n, bs, 0, o.kernel_timeout_s});
+      }
       const bool ok = ref.accepts(ReduceOp::Sum, got) && (o.command != Command::Record || ref.accepts(ReduceOp::Sum, tr.meta.result));
       all = all && ok;
       std::snprintf(line, sizeof line,

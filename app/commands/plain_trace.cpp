@@ -10,6 +10,7 @@
 #include <string>
 
 #include "attach.hpp"
+#include "common.hpp"
 #include "user_kernel_gpu.hpp"
 #include "worker.hpp"
 
@@ -58,18 +59,17 @@ Trace trace_kernel_file(GpuReducer& gpu, const ExternalKernel& ext, const UserKe
   AttachRequest a;
   a.program = {self_executable(), "run",           "--compiled", compiled.path,           "--kernel-file",
                k.file_name,       "--n",           std::to_string(q.n),       "--type", to_string(q.type),
-               "--pattern",       to_string(q.pattern), "--block-size", std::to_string(q.block_size)};
+               "--pattern",       to_string(q.pattern), "--block-size", std::to_string(q.block_size),
+               "--kernel-timeout", fmt("%g", q.kernel_timeout_s)};
   a.kernel = "user_kernel<";  // the first launch of the entry point; later ones are the finish's
   a.block = std::to_string(q.traced_block);
   a.dtype = q.type;
   a.quiet_program = true;
   a.source_name = k.file_name;  // the line table names the file as NVRTC was given it: the text compiled
   a.source_text = k.source;
-  Attached at;
-  {
-    const UserGpuBusy busy;  // the child's GPU work: the worker's time limit covers it
-    at = attach_and_trace(a);
-  }
+  // Not UserGpuBusy: the traced `reducescope run` is a worker of its own with the same time limit on its GPU work
+  // (main.cpp), and nvdisasm's and the trace's own time is no kernel's (a loaded grading machine must not stop it).
+  Attached at = attach_and_trace(a);
   Trace t = std::move(at.trace);
   t.meta.kernel = ext.name;
   t.meta.track = ext.track;

@@ -20,6 +20,7 @@ struct KernelFileTraceRequest {
   uint64_t n = 0;                // elements
   unsigned block_size = 256;     // threads per block
   unsigned traced_block = 0;     // blockIdx.x in the first launch
+  double kernel_timeout_s = 5;   // the traced run's time limit on its GPU work (--kernel-timeout)
 };
 
 // `gpu` holds that input already (GpuReducer::set_input), `ext` is `k` loaded on it (LoadedUserKernel). Returns the

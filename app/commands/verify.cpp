@@ -118,7 +118,7 @@ int run_verify(const Options& o_in, std::ostream& out, std::ostream& err) {
     prepare_typed_input(gpu, o, type);
     Trace t;
     if (loaded) {
-      t = trace_kernel_file(gpu, loaded->kernel(), *user, {type, o.pattern, o.n, bs, 0});
+      t = trace_kernel_file(gpu, loaded->kernel(), *user, {type, o.pattern, o.n, bs, 0, o.kernel_timeout_s});
     } else {
       const UserGpuBusy busy;
       t = gpu.trace(o.kernels[0], bs);
