@@ -56,6 +56,24 @@ std::string over(const std::vector<const ExerciseRun*>& runs) {
                   runs.size(), n_list.c_str(), b_range.c_str());
 }
 
+// "at least 1.5x reduce2": the user's median against the reference kernel's, timed in the same run. `figure` is a
+// format of (user ms, reference name, reference ms, timing N, block size, ratio); `untimed_hint` says why there is
+// no timing, `slow_hint` what to change when the ratio misses x.min_speedup.
+ExerciseCheck timing_check(const Exercise& x, const ExerciseEvidence& e, const char* untimed_hint, const char* figure,
+                           const char* slow_hint) {
+  ExerciseCheck t{strf(_("at least %.1fx %s"), x.min_speedup, x.reference_kernel), false, "", ""};
+  if (e.user_ms <= 0 || e.reference_ms <= 0) {
+    t.figure = _("not timed");
+    t.hint = untimed_hint;
+    return t;
+  }
+  const double ratio = e.reference_ms / e.user_ms;
+  t.pass = ratio >= x.min_speedup;
+  t.figure = strf(figure, e.user_ms, x.reference_kernel, e.reference_ms, ull(e.timing_n), e.timing_block_size, ratio);
+  if (!t.pass) t.hint = slow_hint;
+  return t;
+}
+
 ExerciseCheck nothing_traced(const char* name) {
   return {name, false, _("no trace to judge: the kernel was not traced at any N and block size"),
           _("the trace is taken at block sizes the launch shape allows; check RS_LAUNCH_SHAPE")};
@@ -154,22 +172,10 @@ std::vector<ExerciseCheck> check_first_add(const Exercise& x, const ExerciseEvid
   }
   out.push_back(half);
   if (x.reference_kernel) {
-    // "at least 1.5x reduce2"
-    ExerciseCheck t{strf(_("at least %.1fx %s"), x.min_speedup, x.reference_kernel), false, "", ""};
-    if (e.user_ms <= 0 || e.reference_ms <= 0) {
-      t.figure = _("not timed");
-      t.hint = _("the timing runs on the GPU after the sums");
-    } else {
-      const double ratio = e.reference_ms / e.user_ms;
-      t.pass = ratio >= x.min_speedup;
-      t.figure = strf(_("%.4f ms against %s's %.4f ms (N = %llu, B = %u, medians, cold L2): %.2fx"), e.user_ms,
-                          x.reference_kernel, e.reference_ms, ull(e.timing_n), e.timing_block_size, ratio);
-      if (!t.pass) {
-        t.hint = _("half the blocks do twice the loads each, so fewer threads sit idle in the tree: the first add "
-                   "must happen during the load, not in shared memory");
-      }
-    }
-    out.push_back(t);
+    out.push_back(timing_check(x, e, _("the timing runs on the GPU after the sums"),
+                               _("%.4f ms against %s's %.4f ms (N = %llu, B = %u, medians, cold L2): %.2fx"),
+                               _("half the blocks do twice the loads each, so fewer threads sit idle in the tree: "
+                                 "the first add must happen during the load, not in shared memory")));
   }
   return out;
 }
@@ -384,21 +390,11 @@ std::vector<ExerciseCheck> check_histogram(const Exercise& x, const ExerciseEvid
   }
   out.push_back(priv);
   if (x.reference_kernel) {
-    ExerciseCheck t{strf(_("at least %.1fx %s"), x.min_speedup, x.reference_kernel), false, "", ""};
-    if (e.user_ms <= 0 || e.reference_ms <= 0) {
-      t.figure = _("not timed");
-      t.hint = _("the timing runs on the GPU after the bins are checked");
-    } else {
-      const double ratio = e.reference_ms / e.user_ms;
-      t.pass = ratio >= x.min_speedup;
-      t.figure = strf(_("%.4f ms against %s's %.4f ms (%llu bytes of text, B = %u, medians, cold L2): %.2fx"),
-                      e.user_ms, x.reference_kernel, e.reference_ms, ull(e.timing_n), e.timing_block_size, ratio);
-      if (!t.pass) {
-        t.hint = _("the seven global counters are the bottleneck: every thread of the GPU waits on them. Count into "
-                   "shared memory first, so each block touches the global bins only 7 times");
-      }
-    }
-    out.push_back(t);
+    out.push_back(timing_check(x, e, _("the timing runs on the GPU after the bins are checked"),
+                               _("%.4f ms against %s's %.4f ms (%llu bytes of text, B = %u, medians, cold L2): %.2fx"),
+                               _("the seven global counters are the bottleneck: every thread of the GPU waits on "
+                                 "them. Count into shared memory first, so each block touches the global bins only "
+                                 "7 times")));
   }
   return out;
 }

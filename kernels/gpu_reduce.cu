@@ -210,6 +210,12 @@ struct GpuReducer::Impl {
     RS_CUDA(cudaPeekAtLastError());
   }
 
+  // Enqueues zeroing the bins and one launch of a user's histogram (ExternalHistogram) over the histogram input.
+  void launch_external_histogram(const ExternalHistogram& h, unsigned grid, unsigned bs) {
+    RS_CUDA(cudaMemsetAsync(d_hist, 0, 256 * sizeof(unsigned int), stream));
+    h.launch(grid, bs, h.smem_bytes, d_bytes, static_cast<long>(nbytes), d_hist, stream);
+  }
+
   std::vector<uint32_t> read_bins() {
     std::vector<uint32_t> h(bin_count(hbins));
     RS_CUDA(cudaMemcpyAsync(h.data(), d_hist, h.size() * 4, cudaMemcpyDeviceToHost, stream));
@@ -952,9 +958,7 @@ unsigned GpuReducer::histogram_grid(const ExternalHistogram& h, unsigned block_s
 std::vector<uint32_t> GpuReducer::histogram(const ExternalHistogram& h, unsigned block_size) {
   Impl& m = *impl_;
   if (m.nbytes == 0) throw std::logic_error("GpuReducer: no histogram input (call set_histogram_input first)");
-  const unsigned grid = histogram_grid(h, block_size);
-  RS_CUDA(cudaMemsetAsync(m.d_hist, 0, 256 * sizeof(unsigned int), m.stream));
-  h.launch(grid, block_size, h.smem_bytes, m.d_bytes, static_cast<long>(m.nbytes), m.d_hist, m.stream);
+  m.launch_external_histogram(h, histogram_grid(h, block_size), block_size);
   return m.read_bins();
 }
 
@@ -962,12 +966,7 @@ Timing GpuReducer::time_histogram(const ExternalHistogram& h, unsigned block_siz
   Impl& m = *impl_;
   histogram(h, block_size);  // validates before timing
   const unsigned grid = histogram_grid(h, block_size);
-  auto ms = m.sample(
-      [&] {
-        RS_CUDA(cudaMemsetAsync(m.d_hist, 0, 256 * sizeof(unsigned int), m.stream));
-        h.launch(grid, block_size, h.smem_bytes, m.d_bytes, static_cast<long>(m.nbytes), m.d_hist, m.stream);
-      },
-      samples, warmups);
+  auto ms = m.sample([&] { m.launch_external_histogram(h, grid, block_size); }, samples, warmups);
   Timing t = summarize(std::move(ms), static_cast<double>(m.nbytes), m.info.peak_gbps());
   t.launches = 1;
   return t;

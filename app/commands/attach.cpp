@@ -205,6 +205,17 @@ Attached attach_and_trace(const AttachRequest& q) {
   return a;
 }
 
+AttachRequest attach_to_run(const std::string& kernel, unsigned block_size, uint64_t n, DType type,
+                            const std::string& pattern) {
+  AttachRequest q;
+  q.program = {self_executable(), "run", "--kernel", kernel, "--block-size", std::to_string(block_size), "--n",
+               std::to_string(n), "--type", to_string(type), "--pattern", pattern};
+  q.kernel = "NullProbe";  // the timing build's kernels; `run` launches the kernel's first grid before any other
+  q.dtype = type;
+  q.quiet_program = true;
+  return q;
+}
+
 int run_attach(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("trace", err, [&]() -> int {
     AttachRequest q;

@@ -34,6 +34,12 @@ struct Attached {
   double after_s = 0;                // seconds to disassemble and assemble the trace
 };
 
+// The request that traces block 0 of a shipped kernel's first launch as compiled: `reducescope run` of its timing
+// build (kernels named ...NullProbe) on make_input(pattern, n) of `type`, the program's output to /dev/null. For
+// `verify --binary` and `record --add --binary`.
+AttachRequest attach_to_run(const std::string& kernel, unsigned block_size, uint64_t n, DType type,
+                            const std::string& pattern);
+
 // Runs the program with the injector, then builds the trace. Throws std::runtime_error with one line (or, for no
 // matching launch, the line and the kernels that did launch): no binary tracer in this build, no Sanitizer API or
 // nvdisasm on the machine, no GPU, no match, a tracer failure, a capture that cannot become a trace.

@@ -13,7 +13,6 @@
 #include "attach.hpp"
 #include "common.hpp"
 #include "text_histogram.hpp"
-#include "worker.hpp"
 
 namespace rs {
 
@@ -85,13 +84,8 @@ int record_binary(const Options& o, Session& s, std::ostream& out) {
     if (!k.takes(type)) continue;
     for (unsigned bs : sizes) {
       if (block_size_problem(k.id, bs)) continue;
-      AttachRequest q;
-      q.program = {self_executable(), "run", "--kernel", k.name, "--block-size", std::to_string(bs), "--n",
-                   std::to_string(s.meta.n), "--type", to_string(type), "--pattern", s.meta.pattern};
-      q.kernel = "NullProbe";  // the timing build; `run` launches the kernel's first grid before any other
-      q.dtype = type;
-      q.quiet_program = true;
-      Attached a = attach_and_trace(q);  // a pitfall's `run` exits 1 on its wrong sum: the trace still stands
+      // A pitfall's `run` exits 1 on its wrong sum: the trace still stands.
+      Attached a = attach_and_trace(attach_to_run(k.name, bs, s.meta.n, type, s.meta.pattern));
       Trace t = std::move(a.trace);
       t.meta.kernel = k.name;
       t.meta.track = k.track;

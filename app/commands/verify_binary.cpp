@@ -32,13 +32,7 @@ int run_verify_binary(const Options& o_in, std::ostream& out, std::ostream& err)
     prepare_typed_input(gpu, o, type);
     const Trace probe = gpu.trace(k.id, bs);
 
-    AttachRequest q;
-    q.program = {self_executable(), "run", "--kernel", k.name, "--block-size", std::to_string(bs), "--n",
-                 std::to_string(o.n), "--type", to_string(type), "--pattern", to_string(o.pattern)};
-    q.kernel = "NullProbe";  // the timing build's kernels; `run` launches the kernel's first before any other
-    q.dtype = type;
-    q.quiet_program = true;
-    const Attached a = attach_and_trace(q);
+    const Attached a = attach_and_trace(attach_to_run(k.name, bs, o.n, type, to_string(o.pattern)));
     if (a.program_rc != 0) throw std::runtime_error("reducescope run exited with " + std::to_string(a.program_rc));
     if (!o.out.empty()) save_trace(a.trace, o.out);
 
