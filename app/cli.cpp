@@ -95,7 +95,7 @@ void finish(cli::Parsing& p, const std::string& topic) {
       throw UsageError("profile measures the book track's metrics (--track book); the other tracks have none yet");
     }
   }
-  if (!p.have_kernel && (cmd == Command::Bench || cmd == Command::Record || (o.have_track && cmd != Command::Gui) ||
+  if (!p.have_kernel && o.library.empty() && (cmd == Command::Bench || cmd == Command::Record || (o.have_track && cmd != Command::Gui) ||
                        cmd == Command::Profile)) {
     for (const auto& t : o.tracks) {
       for (KernelId k : track_kernels(t)) {
@@ -127,6 +127,16 @@ void finish(cli::Parsing& p, const std::string& topic) {
       break;
     case Command::Trace:
     case Command::Run:
+      if (!o.cub.empty()) {  // run --cub: the library's own launches, at the library's block sizes
+        if (p.have_kernel || o.have_track || o.have_block_size || !o.kernel_file.empty()) {
+          throw UsageError("run --cub runs the library alone: leave out --kernel, --track, --block-size and "
+                           "--kernel-file (CUB picks its own block size)");
+        }
+        if (o.cub == "histogram" && (o.have_type || o.have_pattern)) {
+          throw UsageError("run --cub histogram counts the course's text (bytes): leave out --type and --pattern");
+        }
+        break;
+      }
       if (o.kernels.empty()) {
         throw UsageError(topic + " needs --kernel NAME or --track T (kernels: " + cli::kernel_names() + ")");
       }
@@ -140,6 +150,10 @@ void finish(cli::Parsing& p, const std::string& topic) {
       break;
     case Command::Record:
       if (o.out.empty()) throw UsageError("record needs --out FILE (the session file to write)");
+      if (!o.library.empty() && (!o.binary || !o.add)) {
+        throw UsageError("--kernel " + o.library + " is a library's kernel: only the binary tracer sees it, so record "
+                         "it into a session with --add --binary (it runs through `reducescope run --cub`)");
+      }
       break;
     case Command::Profile:
       if (o.file.empty()) throw UsageError("profile needs a SESSION file to write the metrics into (from `reducescope record`)");

@@ -59,6 +59,11 @@ struct Options {
   std::string help_topic;               // Help: "", or a command's name
   std::vector<KernelId> kernels;        // the kernels to run (bench, record: every kernel of the
                                         // selected tracks by default), in registry order
+  std::string library;                  // --kernel NAME naming a library kernel (LibraryKernelInfo, e.g.
+                                        // cub::DeviceReduceKernel): record --add --binary traces it; the window
+                                        // shows the open session's trace of it ("cub": every one, record only)
+  std::string cub;                      // run --cub reduce|histogram: cub::DeviceReduce::Sum, or cub::DeviceHistogram
+                                        // over the course's text, once (for ncu, sanitizers and the binary tracer)
   std::vector<std::string> tracks;      // --track: the selected tracks (all by default)
   std::vector<DType> dtypes;            // --type: element types (bench: every type a kernel takes;
                                         // trace, run: int32 if the kernel takes it, else float32)
@@ -86,6 +91,7 @@ struct Options {
   // Window presentation (also settable in the window; these override the saved settings):
   bool compare = false;                 // --compare K[:B]: side B is kernel K at B threads
   KernelId compare_kernel = KernelId::reduce2;
+  std::string compare_library;          // --compare naming a library kernel: side B shows the session's trace of it
   unsigned compare_block_size = 0;      // 0: side A's block size
   int view = -1;                        // --view table|live|blocksize|sweep|bits|multigpu: the timing tab
                                         // (-1: saved); with multigpu, --step S opens its ring at step S

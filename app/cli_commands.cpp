@@ -151,14 +151,24 @@ const std::vector<CommandSpec>& command_table() {
        "ran where, steps, active warps and bank conflicts; --steps also prints every step as `trace`\n"
        "does. A session: the GPU and date it was recorded on, its timing table and its traces.\n"
        "Exit 1 with a message if the file is not valid.\n"},
-      {Command::Run, "run", Operands::None, {one_kernel, kernel_file},
+      {Command::Run, "run", Operands::None,
+       {one_kernel, kernel_file,
+        {
+            {.opt = "--cub", .arg = "reduce|histogram", .required = true},
+            {.opt = "--type", .arg = "int32|float32"},
+            {.opt = "--n", .arg = "N"},
+            {.opt = "--pattern", .arg = "P"},
+        }},
        1,
        "Runs the timing build of one kernel once (every launch down to one value) and prints the sum\n"
        "and whether it matches the CPU reference; --track T without --kernel runs each kernel of the\n"
        "track that takes the block size. Meant for profilers and sanitizers, e.g.\n"
        "  ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum reducescope run \\\n"
        "      --kernel reduce1 --block-size 256 --n 256\n"
-       "  compute-sanitizer --tool racecheck reducescope run --kernel reduce5 --block-size 128 --n 100003\n"},
+       "  compute-sanitizer --tool racecheck reducescope run --kernel reduce5 --block-size 128 --n 100003\n"
+       "--cub reduce runs cub::DeviceReduce::Sum once on the same input (its two kernels, at the block size\n"
+       "CUB's tuning picks); --cub histogram runs cub::DeviceHistogram over N bytes of the course's text\n"
+       "(the 7 letter bins). `record --add --binary --kernel cub` traces their kernels through it.\n"},
       {Command::Record, "record", Operands::None,
        {{
            {.opt = "--out", .arg = "FILE", .required = true, .brief_arg = "FILE.rssession"},
@@ -189,7 +199,10 @@ const std::vector<CommandSpec>& command_table() {
        "traces alone; --block-size those block sizes alone.\n"
        "--add --binary adds block 0 of each kernel traced by the binary tracer instead (the kernel as compiled,\n"
        "attached to `reducescope run`; docs/binary-trace.md), beside the source probe's traces: the window's\n"
-       "key B shows them.\n"
+       "key B shows them. --add --binary --kernel cub (or one of cub::DeviceReduceKernel,\n"
+       "cub::DeviceReduceSingleTileKernel, cub::DeviceHistogramSweepKernel) adds CUB's own kernels, block 0,\n"
+       "traced through `reducescope run --cub`, at the block size CUB picks: the window and the page list them\n"
+       "in the modern track, beside the kernels that do the same job.\n"
        "--add records into the existing session at --out instead, at its N, pattern and samples: the kernels'\n"
        "timings and traces are added (or replace theirs), everything else in it is kept.\n"
        "Defaults: --n 16777216 --pattern random --samples 30.\n"

@@ -134,6 +134,14 @@ void apply_kernel(Parsing& p, const std::string& v) {
     }
     return;
   }
+  // A library's kernel (CUB's, traced as compiled): record --add --binary and the window only.
+  if (o.command == Command::Record || o.command == Command::Gui) {
+    if (find_library_kernel(v) || (v == "cub" && o.command == Command::Record)) {
+      o.kernels.clear();
+      o.library = v;
+      return;
+    }
+  }
   o.kernels.clear();
   if (v == "all" && o.command == Command::Bench) {
     p.have_kernel = false;  // every kernel of the selected tracks
@@ -223,6 +231,14 @@ const std::vector<OptionSpec>& option_table() {
       {"--exercise", true, [](Parsing& p, const std::string& v) { p.o.exercise = v; }},  // checked by the command
       {"--json", false, set_switch<&Options::json>},
       {"--binary", false, set_switch<&Options::binary>},
+      {"--cub", true,
+       [](Parsing& p, const std::string& v) {
+         if (v != "reduce" && v != "histogram") {
+           throw UsageError("--cub: '" + v + "' is not one of reduce (cub::DeviceReduce::Sum), histogram "
+                            "(cub::DeviceHistogram over the course's text)");
+         }
+         p.o.cub = v;
+       }},
       {"--list", false, set_switch<&Options::list>},
       {"--wrapped", false, set_switch<&Options::wrapped>},
       {"--gpus", true,
@@ -283,8 +299,22 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--compare", true,
        [](Parsing& p, const std::string& v) {
-         const size_t colon = v.find(':');
-         p.o.compare_kernel = parse_kernel(v.substr(0, colon));
+         if (find_library_kernel(v)) {  // a library kernel (its names have colons): the session's trace of it
+           p.o.compare_library = v;
+           p.o.compare = true;
+           return;
+         }
+         // K:B, where K may be a library kernel (cub::DeviceReduceKernel:256)
+         const size_t colon = v.rfind(':');
+         const bool sized = colon != std::string::npos && colon > 0 && colon + 1 < v.size() && v[colon - 1] != ':';
+         if (sized && find_library_kernel(v.substr(0, colon))) {
+           p.o.compare_library = v.substr(0, colon);
+           p.o.compare_block_size = parse_block_size(v.substr(colon + 1));
+           p.o.compare = true;
+           return;
+         }
+         p.o.compare_kernel = parse_kernel(sized ? v.substr(0, colon) : v);
+         if (sized) p.o.compare_block_size = parse_block_size(v.substr(colon + 1));
          if (colon != std::string::npos) p.o.compare_block_size = parse_block_size(v.substr(colon + 1));
          p.o.compare = true;
        }},

@@ -364,6 +364,59 @@ const std::vector<TrackInfo>& track_table() { return kTracks; }
 
 const KernelInfo& kernel_info(KernelId id) { return table().at(static_cast<size_t>(id)); }
 
+const std::vector<LibraryKernelInfo>& library_table() {
+  static const std::vector<LibraryKernelInfo> t = {
+      {"cub::DeviceReduceKernel", "modern", N_("CUB's first pass: cub::DeviceReduce::Sum, one partial per block"),
+       N_("The first of cub::DeviceReduce::Sum's two launches; on the H100, 256 threads and 16 elements per thread (CCCL's "
+          "tuning). Each block takes an even share of the 4096-element tiles: each thread loads its 16 elements as four "
+          "16-byte vectors, every load coalesced, and adds them in registers. Each warp adds its 32 lanes in one REDUX "
+          "instruction (as reduce_add_sync) and its lane 0 stores the warp's sum in shared memory; after one barrier, "
+          "thread 0 alone adds the 8 warps' sums and writes the block's partial."),
+       N_("A second launch (cub::DeviceReduceSingleTileKernel) adds the partials. Traced as compiled: the warp sums are "
+          "REDUX instructions, which the binary tracer cannot see."),
+       "DeviceReduceKernel", "reduce", 1, {"single_pass_last_block", "reduce6"}, ReduceOp::Sum,
+       "cub/device/dispatch/kernels/reduce.cuh"},
+      {"cub::DeviceReduceSingleTileKernel", "modern", N_("CUB's second pass: one block adds the partials"),
+       N_("The second of cub::DeviceReduce::Sum's two launches: one block of 256 threads loads the first pass's partials, 16 per "
+          "thread as four 16-byte vectors, and reduces them as the first pass reduces a tile; thread 0 writes the sum."),
+       N_("A whole launch for a few thousand partials: single_pass_last_block adds them in the last block of the same "
+          "launch."),
+       "DeviceReduceSingleTileKernel", "reduce", 1, {"single_pass_last_block", "reduce6"}, ReduceOp::Sum,
+       "cub/device/dispatch/kernels/reduce.cuh", "cub::DeviceReduceKernel"},
+      {"cub::DeviceHistogramSweepKernel", "modern", N_("CUB's histogram: cub::DeviceHistogram's sweep kernel"),
+       N_("cub::DeviceHistogram's launch after it zeroes the bins; on the H100, 768 threads per block. Each block "
+          "zeroes a private copy of the bins in shared memory, each thread counts its bytes there with one shared "
+          "atomicAdd per byte, and after a barrier the block adds its copy into the output with global atomics."),
+       N_("Every byte is one shared atomic, as in histo_private, and each lane loads one byte (a third of each sector "
+          "used), where histo_warp loads 16. The traced atomics have no operands (the binary tracer sees the "
+          "instruction, not its values)."),
+       "DeviceHistogramSweepKernel", "histogram", 1, {"histo_warp", "histo_private"}, ReduceOp::Histogram,
+       "cub/device/dispatch/dispatch_histogram.cuh"},
+  };
+  return t;
+}
+
+const LibraryKernelInfo* find_library_kernel(std::string_view name) {
+  for (const auto& k : library_table()) {
+    if (name == k.name) return &k;
+  }
+  return nullptr;
+}
+
+std::vector<const LibraryKernelInfo*> track_library_kernels(std::string_view id) {
+  std::vector<const LibraryKernelInfo*> out;
+  for (const auto& k : library_table()) {
+    if (id == k.track) out.push_back(&k);
+  }
+  return out;
+}
+
+std::string library_kernel_names() {
+  std::string s;
+  for (const auto& k : library_table()) s += (s.empty() ? "" : ", ") + std::string(k.name);
+  return s;
+}
+
 const KernelInfo* find_kernel(std::string_view name) {
   for (const auto& k : table()) {
     if (name == k.name) return &k;

@@ -8,6 +8,7 @@
 //   kernel_table(), track_table(), find_kernel(), find_track(), track_kernels()
 //   block_size_problem()        why a block size cannot be used (for users)
 //   table_speedups()            step and cumulative speedups between kernels that do the same job
+//   LibraryKernelInfo           a library's kernel (CUB's) the app traces as compiled but does not run itself
 //
 // Words for people (issue 31): the tables' texts (titles, fixes, costs, min_block_why, pitfall, a track's
 // title, source and source_gpu, and the names to_string(ReduceOp) and to_string(Finish) give) are English
@@ -149,5 +150,36 @@ std::vector<Speedup> table_speedups(const std::vector<KernelId>& rows, const std
 
 // Why kernel `id` cannot reduce elements of type `t`, or nothing if it can.
 std::optional<std::string> dtype_problem(KernelId id, DType t);
+
+// A library's kernel (issue 29, "CUB opened"): one of the kernels cub::DeviceReduce::Sum and cub::DeviceHistogram
+// launch, which sessions hold as traces by the binary tracer (`reducescope record --add --binary --kernel NAME`,
+// attached to `reducescope run --cub reduce|histogram`), under their track beside the shipped kernels that do the
+// same job. They are not in kernel_table(): the app cannot build them with its probe, and their launch shape (block
+// size, items per thread) is CUB's own tuning policy for the GPU, not a choice of ours. The policy words below are
+// from CCCL 3.0's cub/device/dispatch/tuning/tuning_reduce.cuh (Policy600, which sm_90 uses) and
+// dispatch/kernels/reduce.cuh and what the H100 traces showed (docs/binary-trace.md, "CUB opened").
+struct LibraryKernelInfo {
+  const char* name;     // the kernel's name as CUB spells it, without its namespaces: "cub::DeviceReduceKernel"
+  const char* track;    // TrackInfo::id of the track it is listed in ("modern")
+  const char* title;    // msgid: one line
+  const char* what;     // msgid: how the library does the job (shown where a shipped kernel shows "fixes")
+  const char* costs;    // msgid: what it costs, or what the trace cannot show
+  const char* attach;   // the text the demangled name of the launched kernel contains ("DeviceReduceKernel")
+  const char* run;      // `reducescope run --cub` WHAT that launches it: "reduce" or "histogram"
+  unsigned launch;      // which of the run's launches of it is traced (1-based)
+  std::array<const char*, 2> beside;  // shipped kernels doing the same job, for compare mode (nullptr: none)
+  ReduceOp op;          // Sum or Histogram
+  const char* file = "";               // the CUB file its trace's lines are in (CCCL 3.0, in the CUDA 13.0 toolkit)
+  const char* partials_of = nullptr;  // a second pass: the library kernel whose per-block partials it reduces (its
+                                      // trace's n is that kernel's grid size)
+};
+// Every library kernel, in their tracks' order.
+const std::vector<LibraryKernelInfo>& library_table();
+// nullptr if `name` is no library kernel's name.
+const LibraryKernelInfo* find_library_kernel(std::string_view name);
+// The library kernels listed in track `id`.
+std::vector<const LibraryKernelInfo*> track_library_kernels(std::string_view id);
+// Comma-separated library kernel names, for messages.
+std::string library_kernel_names();
 
 }  // namespace rs

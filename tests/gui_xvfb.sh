@@ -751,6 +751,32 @@ SCREEN=1280x720 with_app as-source "$session --kernel pitfall_no_volatile --bloc
 grep -q "^tracer: the source probe" "$dir/as-source.log" && ok "as compiled: the source probe's trace by default" \
   || bad "as compiled: not the source probe's by default ($(grep '^tracer' "$dir/as-source.log"))"
 
+# 18d. CUB opened (issue 29): the bundled session's CUB kernels, traced as compiled, are listed in the modern track.
+# Side A opens cub::DeviceReduceKernel at the block size CUB ran it at; its "Compare with single_pass_last_block"
+# button puts our kernel beside it (B); Down goes on to CUB's second pass. single_pass_last_block's own note offers
+# CUB's kernel the other way round.
+MAP="$dir/cub.map"
+SCREEN=1280x720 with_app cub "$session --kernel cub::DeviceReduceKernel" clicks A/compare-with/single_pass_last_block \
+  >/dev/null
+grep -q "showing cub::DeviceReduceKernel at 256 threads.*; compare" "$dir/cub.log" && grep -q "^tracer: the binary backend" "$dir/cub.log" \
+  && ok "CUB: cub::DeviceReduceKernel opens at CUB's 256 threads, traced as compiled" \
+  || bad "CUB: $(grep -m1 '^screenshot' "$dir/cub.log")"
+grep -q "^B: single_pass_last_block at 256 threads" "$dir/cub.log" && ok "CUB: 'Compare with single_pass_last_block' puts it beside (B)" \
+  || bad "CUB: the compare button gave $(grep '^B:' "$dir/cub.log")"
+for w in A/kernel/cub::DeviceReduceKernel A/compare-with/reduce6; do
+  inside "$(rect "$MAP" "$w")" && ok "CUB: $w on screen at 1280x720" || bad "CUB: $w off screen or missing"
+done
+SCREEN=1280x720 with_app cub-down "$session --kernel cub::DeviceReduceKernel" keys Down >/dev/null
+grep -q "showing cub::DeviceReduceSingleTileKernel at 256" "$dir/cub-down.log" && ok "CUB: Down goes on to the second pass" \
+  || bad "CUB: Down gave $(grep -m1 '^screenshot' "$dir/cub-down.log")"
+MAP="$dir/cub-back.map"
+SCREEN=1280x720 with_app cub-back "$session --kernel single_pass_last_block --block-size 256" \
+  clicks A/compare-with/cub::DeviceReduceKernel >/dev/null
+grep -q "^B: cub::DeviceReduceKernel at 256 threads" "$dir/cub-back.log" \
+  && ok "CUB: single_pass_last_block's note puts CUB's first pass beside it" || bad "CUB: $(grep '^B:' "$dir/cub-back.log")"
+inside "$(rect "$MAP" A/compare-with/cub::DeviceReduceKernel)" && ok "CUB: single_pass_last_block's CUB button on screen at 1280x720" \
+  || bad "CUB: single_pass_last_block's CUB button off screen or missing ($(rect "$MAP" A/compare-with/cub::DeviceReduceKernel))"
+
 # 19. Chinese (issue 31). View > Language > 中文 switches the window's words (the View menu then reads 视图) and
 # saves the choice; the next start opens in Chinese without --lang; with no saved choice the system locale
 # decides (LANG=zh_CN.UTF-8), and --lang en wins over both. The Chinese frame differs from the English one.

@@ -567,6 +567,54 @@ TEST(CpuReference, FloatMinMaxAreExactAndTheSumHasATolerance) {
   EXPECT_FALSE(r.accepts(ReduceOp::Sum, static_cast<int32_t>(float_to_bits(1e29f))));
 }
 
+// CUB's own kernels (issue 29, item 3): `run --cub reduce|histogram` runs the library alone; `record --add --binary
+// --kernel cub` (or one of their names) traces them; the window takes their names for side A and --compare (names
+// with "::", so K:B splits at the last colon).
+TEST(Cli, CubKernelsRunRecordAndCompare) {
+  Options r = parse_cli({"run", "--cub", "reduce", "--n", "2^24"});
+  EXPECT_EQ(r.cub, "reduce");
+  EXPECT_TRUE(r.kernels.empty());
+  EXPECT_EQ(parse_cli({"run", "--cub", "histogram", "--n", "1048576"}).cub, "histogram");
+  EXPECT_TRUE(contains(usage_error({"run", "--cub", "scan"}), "not one of reduce"));
+  EXPECT_TRUE(contains(usage_error({"run", "--cub", "reduce", "--kernel", "reduce1"}), "runs the library alone"));
+  EXPECT_TRUE(contains(usage_error({"run", "--cub", "reduce", "--block-size", "256"}), "CUB picks its own block size"));
+  EXPECT_TRUE(contains(usage_error({"run", "--cub", "histogram", "--type", "float32"}), "leave out --type"));
+
+  Options rec = parse_cli({"record", "--add", "--binary", "--kernel", "cub", "--out", "s.rssession"});
+  EXPECT_EQ(rec.library, "cub");
+  EXPECT_TRUE(rec.kernels.empty()) << "no shipped kernel is recorded beside CUB's";
+  EXPECT_EQ(parse_cli({"record", "--add", "--binary", "--kernel", "cub::DeviceReduceKernel", "--out", "s.rssession"})
+                .library,
+            "cub::DeviceReduceKernel");
+  EXPECT_TRUE(contains(usage_error({"record", "--kernel", "cub::DeviceReduceKernel", "--out", "s.rssession"}),
+                       "--add --binary"));
+  EXPECT_TRUE(contains(usage_error({"bench", "--kernel", "cub::DeviceReduceKernel"}), "unknown kernel"));
+
+  Options w = parse_cli({"--kernel", "cub::DeviceReduceKernel", "--compare", "single_pass_last_block"});
+  EXPECT_EQ(w.library, "cub::DeviceReduceKernel");
+  EXPECT_TRUE(w.compare);
+  EXPECT_EQ(w.compare_kernel, find_kernel("single_pass_last_block")->id);
+  Options c = parse_cli({"--kernel", "reduce6", "--compare", "cub::DeviceReduceSingleTileKernel"});
+  EXPECT_EQ(c.compare_library, "cub::DeviceReduceSingleTileKernel");
+  Options cb = parse_cli({"--compare", "cub::DeviceHistogramSweepKernel:512"});
+  EXPECT_EQ(cb.compare_library, "cub::DeviceHistogramSweepKernel");
+  EXPECT_EQ(cb.compare_block_size, 512u);
+  Options k = parse_cli({"--compare", "reduce3:128"});
+  EXPECT_EQ(k.compare_kernel, KernelId::reduce3);
+  EXPECT_EQ(k.compare_block_size, 128u);
+  EXPECT_TRUE(contains(usage_error({"--compare", "cub::Nope"}), "unknown kernel"));
+
+  for (const LibraryKernelInfo& lk : library_table()) {
+    EXPECT_EQ(find_library_kernel(lk.name), &lk);
+    EXPECT_EQ(find_kernel(lk.name), nullptr) << lk.name << " is no kernel of the registry";
+    EXPECT_NE(find_track(lk.track), nullptr) << lk.track;
+    for (const char* b : lk.beside) EXPECT_TRUE(!b || find_kernel(b)) << b;
+    EXPECT_TRUE(std::string(lk.run) == "reduce" || std::string(lk.run) == "histogram") << lk.run;
+  }
+  EXPECT_EQ(track_library_kernels("modern").size(), library_table().size());
+  EXPECT_TRUE(track_library_kernels("harris").empty());
+}
+
 // The histograms' inputs and CPU reference (the GPU tests compare every bin with these).
 TEST(Histogram, InputsAndCpuCounts) {
   EXPECT_GT(histogram_text().size(), 100000u);

@@ -1571,8 +1571,9 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   EXPECT_EQ(s.timings.size(), 237u + 28u);  // 5 + 5 + 6 + 6 + 6 (pitfall_float_saturation)
   // ... and the float32 traces (issue 30, `record --add --type float32`): 35 of them (below), 12 of which took the
   // place of the float pitfalls' own (pitfall_float_atomic and pitfall_float_saturation take float32 only).
-  // ... and 4 traces by the binary tracer: pitfall_no_volatile and pitfall_no_syncwarp as compiled (below).
-  EXPECT_EQ(s.traces.size(), 237u + 28u + 35u - 12u + 4u);
+  // ... and 4 traces by the binary tracer: pitfall_no_volatile and pitfall_no_syncwarp as compiled (below), and
+  // CUB's 3 kernels (HoldsCubsKernelsAsCompiled).
+  EXPECT_EQ(s.traces.size(), 237u + 28u + 35u - 12u + 4u + 3u);
 }
 
 // The pitfalls as compiled (issue 29, item 4: `record --add --binary`, on the H100): pitfall_no_volatile and
@@ -1608,6 +1609,73 @@ TEST(SessionH100Tracks, HoldsThePitfallsAsCompiled) {
       EXPECT_GT(Replay(*bin).num_steps(), 0u);
     }
   }
+}
+
+// CUB's own kernels, traced as compiled (issue 29, item 3: `record --add --binary --kernel cub` on the H100,
+// attached to `reducescope run --cub`): named after CUB's kernels, in the modern track, at the block size CUB's tuning
+// picked; the first pass's block 0 loads its 4096-element tile as 16-byte vectors, each element once, and stores
+// their sum (checked against the CPU); the second pass reduces the first pass's partials to the whole sum.
+TEST(SessionH100Tracks, HoldsCubsKernelsAsCompiled) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  auto find = [&](const char* name) -> const Trace* {
+    for (const Trace& t : s.traces) {
+      if (t.meta.kernel == name) return &t;
+    }
+    return nullptr;
+  };
+  for (const LibraryKernelInfo& lk : library_table()) {
+    SCOPED_TRACE(lk.name);
+    const Trace* t = find(lk.name);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->meta.tracer, Tracer::Binary);
+    EXPECT_EQ(t->meta.track, lk.track);
+    EXPECT_EQ(t->meta.track, "modern");
+    EXPECT_EQ(s.find_trace(lk.name, t->meta.block_size), t) << "one trace of it, found by name and block size";
+    EXPECT_NE(t->meta.notes.find("CUB's tuning policy"), std::string::npos) << t->meta.notes;
+    EXPECT_GT(Replay(*t).num_steps(), 1u);
+  }
+  const std::vector<int32_t> in = make_input(Pattern::RandomBytes, s.meta.n);
+  // The first pass: block 0 of 4096 blocks of 256 threads, one 4096-element tile.
+  const Trace& first = *find("cub::DeviceReduceKernel");
+  EXPECT_EQ(first.meta.block_size, 256u);
+  EXPECT_EQ(first.meta.n, s.meta.n);
+  EXPECT_EQ(first.meta.grid_size, s.meta.n / 4096);
+  std::set<uint32_t> loaded;
+  size_t vectors = 0, warp_sums = 0;
+  for (const TraceRecord& r : first.records) {
+    if (r.kind == static_cast<uint8_t>(AccessKind::GlobalLoad)) {
+      EXPECT_EQ(r.space, static_cast<uint8_t>(GlobalBuffer::Input));
+      EXPECT_EQ(r.lane_arg, 16) << "a 16-byte vector load";
+      for (uint32_t i = 0; i < 4; ++i) EXPECT_TRUE(loaded.insert(r.addr + i).second) << "element " << r.addr + i;
+      ++vectors;
+    }
+    warp_sums += r.kind == static_cast<uint8_t>(AccessKind::Store);
+  }
+  EXPECT_EQ(vectors, 256u * 4) << "16 elements per thread, four at a time";
+  ASSERT_EQ(loaded.size(), 4096u);
+  EXPECT_EQ(*loaded.begin(), 0u);
+  EXPECT_EQ(*loaded.rbegin(), 4095u);
+  EXPECT_EQ(warp_sums, 8u) << "one warp sum per warp in shared memory";
+  uint32_t tile = 0;
+  for (size_t i = 0; i < 4096; ++i) tile += static_cast<uint32_t>(in[i]);
+  EXPECT_EQ(static_cast<uint32_t>(first.meta.result), tile) << "the block's partial: its tile's sum";
+  // The second pass: one block over the first pass's partials, to the whole sum.
+  const Trace& second = *find("cub::DeviceReduceSingleTileKernel");
+  EXPECT_EQ(second.meta.block_size, 256u);
+  EXPECT_EQ(second.meta.grid_size, 1u);
+  EXPECT_EQ(second.meta.n, first.meta.grid_size) << "its input: one partial per first-pass block";
+  EXPECT_EQ(second.meta.result, cpu_reduce(in));
+  // The histogram's sweep: shared atomics per byte, global atomics into the bins.
+  const Trace& histo = *find("cub::DeviceHistogramSweepKernel");
+  EXPECT_EQ(histo.meta.pattern, "text");
+  EXPECT_EQ(histo.meta.n, std::min<uint64_t>(s.meta.n, kHistogramTraceBytes));
+  size_t shared_atomics = 0, global_atomics = 0;
+  for (const TraceRecord& r : histo.records) {
+    shared_atomics += r.kind == static_cast<uint8_t>(AccessKind::SharedAtomic);
+    global_atomics += r.kind == static_cast<uint8_t>(AccessKind::GlobalAtomic);
+  }
+  EXPECT_GT(shared_atomics, histo.meta.block_size) << "a shared atomic per byte";
+  EXPECT_GT(global_atomics, 0u);
 }
 
 // The float32 traces the H100 session holds (issue 30: `record --add --type float32 --block-size 256`, then the

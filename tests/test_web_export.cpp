@@ -417,6 +417,27 @@ TEST(WebExport, IndexHoldsTheSessionAndTheRegistry) {
       EXPECT_EQ(t["kernels"][k]["name"], kernel_info(ids[k]).name);
       EXPECT_EQ(t["kernels"][k].contains("pitfall"), kernel_info(ids[k]).pitfall != nullptr);
     }
+    // CUB's kernels the session holds (issue 29), after the track's own, with the kernels they do the job of.
+    const auto libs = track_library_kernels(track_table()[i].id);
+    ASSERT_EQ(t["library"].size(), libs.size()) << t["id"];
+    for (size_t k = 0; k < libs.size(); ++k) {
+      EXPECT_EQ(t["library"][k]["name"], libs[k]->name);
+      EXPECT_EQ(t["library"][k]["beside"][0], libs[k]->beside[0]);
+      EXPECT_EQ(t["library"][k]["file"], libs[k]->file);
+      EXPECT_FALSE(t["library"][k]["how"].get<std::string>().empty());
+      bool held = false;
+      for (const json& e : ix["traces"]) held = held || e["kernel"] == libs[k]->name;
+      EXPECT_TRUE(held) << libs[k]->name << "'s trace is on the page";
+    }
+  }
+  for (const json& t : ix["tracks"]) EXPECT_NE(t["id"], "other") << "CUB's kernels are no unknown kernels";
+  // Every block size of every track fits (issue 30: the dictionary packed as the data is).
+  for (const TrackInfo& t : track_table()) {
+    if (!b.result.held.count(t.id)) continue;
+    for (unsigned bs : kBlockSizes) {
+      const auto& v = b.result.held.at(t.id);
+      EXPECT_NE(std::find(v.begin(), v.end(), bs), v.end()) << t.id << " at " << bs;
+    }
   }
   // vs CUB is CUB's time over the kernel's.
   for (const json& row : ix["timings"]) {

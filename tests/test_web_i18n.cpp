@@ -68,13 +68,21 @@ std::set<std::string> pot_msgids(const std::string& pot) {
   return out;
 }
 
-// The page's JSON dictionary element.
+// The page's dictionary element: packed as the data block is (base64 of a one-part container), its language in
+// data-lang; the JSON inside, whose "lang" must agree.
 nlohmann::json page_dictionary(const std::string& page) {
-  const std::string open = "<script type=\"application/json\" id=\"rs-i18n\">\n";
-  const size_t a = page.find(open);
+  const size_t tag = page.find("id=\"rs-i18n\"");
+  const size_t a = page.find(">\n", tag);
   const size_t b = page.find("\n</script>", a);
-  if (a == std::string::npos || b == std::string::npos) return nullptr;
-  return nlohmann::json::parse(page.substr(a + open.size(), b - a - open.size()));
+  if (tag == std::string::npos || a == std::string::npos || b == std::string::npos) return nullptr;
+  const std::vector<std::string> parts = rs::decode_web_data(page.substr(a + 2, b - a - 2));
+  if (parts.size() != 1) return nullptr;
+  nlohmann::json j = nlohmann::json::parse(parts[0]);
+  const size_t lang = page.find("data-lang=\"", tag);
+  if (lang == std::string::npos || lang > a || page.compare(lang + 11, 2, j["lang"].get<std::string>()) != 0) {
+    return nullptr;  // the element's language and the dictionary's must agree
+  }
+  return j;
 }
 
 TEST(WebI18n, FindsTheArgumentsOfTAndTheDataAttributes) {

@@ -657,6 +657,48 @@ def check_float_trace(b, out):
     b.screenshot(os.path.join(out, "reproducible_sum-float32-bs256-step2-1280x720.png"))
 
 
+def check_cub_traces(b, out):
+    """Issue 29, item 3: CUB's kernels, traced as compiled, in the modern track after its kernels: each opens at the
+    block size CUB ran it at and steps with real keys; "See" buttons go from CUB's first pass to
+    single_pass_last_block and back. Skipped where the page holds none."""
+    if not b.eval("!!(window.rs && window.rs.held && (window.rs.held('cub::DeviceReduceKernel') || []).length)"):
+        print("skip CUB: this page holds no trace of cub::DeviceReduceKernel")
+        return
+    set_viewport(b, 1280, 720)
+    order = b.eval("JSON.stringify(Array.from(document.querySelectorAll('.track')).map(function (t) {"
+                   " return [t.querySelector('.track-title').textContent, Array.from(t.querySelectorAll('[data-kernel]'))"
+                   ".map(function (k) { return k.getAttribute('data-kernel'); })]; }))")
+    tracks = dict((t, ks) for t, ks in json.loads(order))
+    modern = tracks.get("modern", [])
+    check("cub::DeviceReduceKernel" in modern and "single_pass_last_block" in modern and
+          modern.index("cub::DeviceReduceKernel") > modern.index("single_pass_last_block"),
+          "cub::DeviceReduceKernel is listed in the modern track, after its kernels (%s)" % ", ".join(modern[-4:]))
+    for (k, bs) in (("cub::DeviceReduceKernel", 256), ("cub::DeviceReduceSingleTileKernel", 256),
+                    ("cub::DeviceHistogramSweepKernel", None)):
+        b.eval("window.rs.select(%s, 0)" % json.dumps(k))
+        if not check(bool(wait_open(b, k, bs)), "%s opens%s" % (k, " at %d threads" % bs if bs else "")):
+            continue
+        b.key("Home", "Home", 36)
+        wait_for(lambda: state(b)["step"] == 0, "Home")
+        before = b.eval("document.getElementById('step-summary').textContent")
+        b.key("ArrowRight", "ArrowRight", 39)
+        check(bool(wait_for(lambda: state(b)["step"] == 1, "step 1")), "ArrowRight steps %s" % k)
+        after = b.eval("document.getElementById('step-summary').textContent")
+        check(after != before, "a step of %s says what the new step did (%s)" % (k, after[:80]))
+        note = b.eval("document.getElementById('kernel-note').textContent")
+        check("binary backend" in note, "%s's note says the binary backend recorded it" % k)
+    goto_step(b, "cub::DeviceReduceKernel", 256, 1)
+    src = b.eval("document.getElementById('source-title').textContent")
+    check("cub/device/dispatch/kernels/reduce.cuh" in src, "CUB's listing is named as CUB's file (%s)" % src)
+    b.eval("window.scrollTo(0,0)")
+    park_mouse(b)
+    b.screenshot(os.path.join(out, "cub-DeviceReduceKernel-bs256-step1-1280x720.png"))
+    b.click("#kernel-note button.see[data-kernel='single_pass_last_block']")
+    check(bool(wait_open(b, "single_pass_last_block", 256)), "CUB's note: 'See single_pass_last_block' opens it at 256")
+    back = b.eval("!!document.querySelector(\"#kernel-note button.see[data-kernel='cub::DeviceReduceKernel']\")")
+    check(back, "single_pass_last_block's note offers 'See how CUB does it: cub::DeviceReduceKernel'")
+
+
 def check_replay(b, out):
     """The traces' replay: the timing table, real key events, every view, every kernel and trace, the speed."""
     timing_rows = b.eval("document.querySelectorAll('#timing-tables table tr').length")
@@ -882,6 +924,7 @@ def main():
             if has_traces:
                 check_replay(b, a.out)
                 check_float_trace(b, a.out)
+                check_cub_traces(b, a.out)
             check_multigpu(b, a.out, expect_mg, has_traces)
         errs = b.errors()
         check(not errs, "no JavaScript exception or console error (%s)" % ("; ".join(errs[:5]) or "none"))

@@ -126,6 +126,21 @@ text: document.getElementById('source-line').textContent, wide: document.documen
 h: window.innerHeight, w: window.innerWidth});})"""
 
 
+def open_and_step(b, kernel, bs, what):
+    """Opens kernel at bs threads and steps it from 0 to 1 with real keys; False where it did not open."""
+    b.eval("window.rs.select(%s, %d)" % (json.dumps(kernel), bs))
+    ok = wait_for(lambda: (lambda s: s and s["kernel"] == kernel and s["bs"] == bs and not s["loading"]
+                           and s["steps"] > 0)(state(b)), "%s to open" % kernel, 30)
+    check(bool(ok), "Firefox: %s opens at %d threads" % (what, bs))
+    if not ok:
+        return False
+    b.key("\ue011")
+    wait_for(lambda: state(b)["step"] == 0, "step 0", 20)
+    b.key("\ue014")
+    check(bool(wait_for(lambda: state(b)["step"] == 1, "step 1", 20)), "Firefox: ArrowRight steps %s" % kernel)
+    return True
+
+
 def check_float_trace(b, out):
     """Issue 30 in a second engine: reproducible_sum's float32 trace opens at 1280x720 and steps with real keys."""
     if not b.eval("!!(window.rs && window.rs.held && (window.rs.held('reproducible_sum') || []).indexOf(256) >= 0)"):
@@ -133,19 +148,20 @@ def check_float_trace(b, out):
         return
     b.call("browsingContext.setViewport", {"context": b.ctx, "viewport": {"width": 1280, "height": 720}})
     wait_for(lambda: b.eval("window.innerWidth") == 1280, "the viewport to be 1280x720", 20)
-    b.eval("window.rs.select('reproducible_sum', 256)")
-    ok = wait_for(lambda: (lambda s: s and s["kernel"] == "reproducible_sum" and s["bs"] == 256 and not s["loading"]
-                           and s["steps"] > 0)(state(b)), "reproducible_sum to open", 30)
-    check(bool(ok), "Firefox: reproducible_sum (float32) opens at 256 threads")
-    if not ok:
+    if not open_and_step(b, "reproducible_sum", 256, "reproducible_sum (float32)"):
         return
-    b.key("\ue011")
-    wait_for(lambda: state(b)["step"] == 0, "step 0", 20)
-    b.key("\ue014")
-    check(bool(wait_for(lambda: state(b)["step"] == 1, "step 1", 20)), "Firefox: ArrowRight steps reproducible_sum")
     title = b.eval("document.getElementById('kernel-title').textContent")
     check("float32" in title, "Firefox: reproducible_sum's title names float32 (%s)" % title)
     b.screenshot(os.path.join(out, "firefox-reproducible_sum-float32-1280x720.png"))
+
+
+def check_cub_trace(b, out):
+    """Issue 29 in a second engine: CUB's first pass, traced as compiled, opens at 256 threads and steps."""
+    if not b.eval("!!(window.rs && window.rs.held && (window.rs.held('cub::DeviceReduceKernel') || []).length)"):
+        print("skip CUB: this page holds no trace of cub::DeviceReduceKernel")
+        return
+    if open_and_step(b, "cub::DeviceReduceKernel", 256, "cub::DeviceReduceKernel"):
+        b.screenshot(os.path.join(out, "firefox-cub-DeviceReduceKernel-1280x720.png"))
 
 
 def check_room(b, out):
@@ -222,6 +238,7 @@ def main():
             if s:
                 check_room(b, a.out)
                 check_float_trace(b, a.out)
+                check_cub_trace(b, a.out)
             check(not b.log, "no JavaScript error logged (%s)" % ("; ".join(b.log[:3]) or "none"))
             b.open(corrupt)
             text = wait_for(lambda: b.eval(VISIBLE_ERROR_JS), "a visible error message", 30)

@@ -12,7 +12,9 @@
 
 #include "attach.hpp"
 #include "common.hpp"
+#include "histogram.hpp"
 #include "text_histogram.hpp"
+#include "worker.hpp"
 
 namespace rs {
 
@@ -71,6 +73,53 @@ Timing to_timing(const SessionTiming& t) {
 
 namespace {
 
+// The library kernels `--kernel NAME` names ("cub": all of them; "": none).
+std::vector<const LibraryKernelInfo*> library_kernels(const std::string& name) {
+  std::vector<const LibraryKernelInfo*> out;
+  for (const LibraryKernelInfo& k : library_table()) {
+    if (name == "cub" || name == k.name) out.push_back(&k);
+  }
+  return out;
+}
+
+// `record --add --binary --kernel cub...`: block 0 of a library kernel's launch, as compiled, attached to
+// `reducescope run --cub` on the session's N and pattern (int32), or on the text the histograms' traces count
+// (min(N, kHistogramTraceBytes) bytes), at the block size CUB's tuning picks; named and filed as the registry
+// says (LibraryKernelInfo), in place of the demangled template name.
+void record_library(const LibraryKernelInfo& lib, Session& s, std::ostream& out) {
+  const bool histogram = lib.op == ReduceOp::Histogram;
+  const uint64_t n = histogram ? std::min<uint64_t>(s.meta.n, kHistogramTraceBytes) : s.meta.n;
+  AttachRequest q;
+  q.program = {self_executable(), "run", "--cub", lib.run, "--n", std::to_string(n)};
+  if (!histogram) q.program.insert(q.program.end(), {"--type", "int32", "--pattern", s.meta.pattern});
+  q.kernel = lib.attach;
+  q.launch = lib.launch;
+  q.quiet_program = true;
+  Attached a = attach_and_trace(q);
+  if (a.program_rc != 0) {
+    throw std::runtime_error(std::string("reducescope run --cub ") + lib.run + " exited " +
+                             std::to_string(a.program_rc) + " under the binary tracer: its trace is not recorded");
+  }
+  Trace t = std::move(a.trace);
+  t.meta.kernel = lib.name;
+  t.meta.track = lib.track;
+  if (!lib.partials_of) t.meta.n = n;
+  for (const Trace& x : s.traces) {  // a second pass reduces the first pass's partials, one per block of it (else:
+    if (lib.partials_of && x.meta.kernel == lib.partials_of) t.meta.n = x.meta.grid_size;  // the allocation it read)
+  }
+  t.meta.pattern = histogram ? "text" : s.meta.pattern;
+  if (!t.meta.notes.empty() && t.meta.notes.back() != '\n') t.meta.notes += '\n';
+  t.meta.notes += std::string("Launched by ") +
+                  (histogram ? "cub::DeviceHistogram::HistogramRange" : "cub::DeviceReduce::Sum") + " as " + a.kernel.substr(0, a.kernel.find('<')) +
+                  "; the block size is CUB's tuning policy's.";
+  char b[240];
+  std::snprintf(b, sizeof b, "  %-34s %5u threads  as compiled  %zu records (%zu events)\n", lib.name,
+                t.meta.block_size, t.records.size(), a.report.events);
+  out << b;
+  out.flush();
+  s.set_trace(std::move(t));
+}
+
 // `record --add --binary`: block 0 of each kernel's first launch traced by the binary tracer (the kernel as
 // compiled, issue 29: the pitfalls whose bug the compiler shapes), attached to `reducescope run` of the timing build
 // on the session's N and pattern, as `verify --binary` does; stored beside the source probe's traces.
@@ -102,6 +151,7 @@ int record_binary(const Options& o, Session& s, std::ostream& out) {
       s.set_trace(std::move(t));
     }
   }
+  for (const LibraryKernelInfo* lib : library_kernels(o.library)) record_library(*lib, s, out);
   return kExitOk;
 }
 

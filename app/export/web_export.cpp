@@ -463,6 +463,23 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
       j.end_obj();
     }
     j.end_arr();
+    // The library's own kernels doing the same jobs (CUB's, traced as compiled: LibraryKernelInfo), where the
+    // session holds them; listed after the track's kernels, with the shipped kernels to compare them with.
+    j.key("library").arr();
+    for (const LibraryKernelInfo* lk : track_library_kernels(t.id)) {
+      if (std::none_of(s.traces.begin(), s.traces.end(), [&](const Trace& x) { return x.meta.kernel == lk->name; })) {
+        continue;
+      }
+      known.insert(lk->name);
+      j.obj().kv("name", lk->name).kv("title", lk->title).kv("how", lk->what).kv("costs", lk->costs);
+      j.kv("file", lk->file);
+      j.key("beside").arr();
+      for (const char* b : lk->beside) {
+        if (b) j.str(b);
+      }
+      j.end_arr().end_obj();
+    }
+    j.end_arr();
     j.end_obj();
   }
   // A user's kernel files (`record --kernel-file`: traces of track "yours") under a track of their own.
@@ -759,7 +776,12 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     // The number of base64 characters (line breaks not counted): the page checks it first.
     replace_once(html, "@@RS_DATA_LENGTH@@", std::to_string(data.size() - std::count(data.begin(), data.end(), '\n')));
     replace_once(html, "@@RS_JS@@", web_asset_js());
-    replace_once(html, "@@RS_I18N@@", dictionary);
+    // The dictionary packed as the data is (a one-part container, inflated by the page before it shows words):
+    // about a third of its size as escaped JSON (issue 30, the page's budget).
+    const std::string words = base64(container({deflate_bytes(dictionary)}, {dictionary.size()}));
+    replace_once(html, "@@RS_I18N_LENGTH@@", std::to_string(words.size() - std::count(words.begin(), words.end(), '\n')));
+    replace_once(html, "@@RS_I18N@@", words);
+    replace_once(html, "@@RS_LANG@@", i18n::lang_code(o.lang));
     replace_once(html, "@@RS_CSS@@", web_asset_css());
     replace_once(html, "@@RS_TITLE@@", html_escape(title));
     if (r) {

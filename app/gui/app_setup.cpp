@@ -28,12 +28,14 @@ void apply_options(const Options& o, AppState& s) {
   if (o.have_kernel) s.a.kernel = o.kernels[0];
   if (o.have_block_size) s.a.block_size = o.block_sizes[0];
   s.a = s.a.valid();
+  if (auto lib = library_pick(o.library, s.a.block_size)) s.a = *lib;  // --kernel cub::...: the session's trace
   if (o.have_n) s.n = o.n;
   if (o.have_pattern) s.pattern = o.pattern;
   if (o.compare) {
     s.compare = true;
     s.b = {o.compare_kernel, o.compare_block_size ? o.compare_block_size : s.a.block_size};
     s.b = s.b.valid();
+    if (auto lib = library_pick(o.compare_library, s.b.block_size)) s.b = *lib;
   }
   if (o.dtypes == std::vector<DType>{DType::Float32}) s.float32 = true;  // --type float32 (key D)
   if (o.view >= 0) s.timing_tab = static_cast<TimingTab>(o.view);

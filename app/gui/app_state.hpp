@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,16 +41,24 @@ struct ReplayView {
   const Step* current() const { return step < num_steps() ? &trace->replay.step(step) : nullptr; }
 };
 
-// A kernel at a block size: what is traced and timed.
+// A kernel at a block size: what is traced and timed; or a library kernel (CUB's, issue 29) whose trace an open
+// session holds: `library` indexes library_table(), and `kernel` keeps a shipped kernel of its track (the timing
+// table's track, and where Down and Up go on from), as AppState::a keeps one while the user's kernel is shown.
 struct Pick {
   KernelId kernel = KernelId::reduce1;
   unsigned block_size = 256;
-  bool operator==(const Pick& o) const { return kernel == o.kernel && block_size == o.block_size; }
+  int library = -1;  // library_table() index; -1: the shipped kernel `kernel`
+  const LibraryKernelInfo* lib() const { return library < 0 ? nullptr : &library_table().at(library); }
+  // The kernel's name in traces and timings: "reduce1", "cub::DeviceReduceKernel".
+  std::string name() const { return library < 0 ? kernel_info(kernel).name : lib()->name; }
+  bool operator==(const Pick& o) const {
+    return kernel == o.kernel && block_size == o.block_size && library == o.library;
+  }
   // The same kernel at a block size it can take (block_size_problem): the smallest offered size
   // at or above the asked one (reduce4-6, sum_last_warp, sum_shuffle, sum_two_step need 64), else
-  // the largest offered size it takes.
+  // the largest offered size it takes. A library kernel's block size is the session's trace's (unchanged).
   Pick valid() const {
-    if (!block_size_problem(kernel, block_size)) return *this;
+    if (library >= 0 || !block_size_problem(kernel, block_size)) return *this;
     for (unsigned bs : kBlockSizes) {
       if (bs >= block_size && !block_size_problem(kernel, bs)) return {kernel, bs};
     }
@@ -60,6 +69,19 @@ struct Pick {
   }
   bool operator!=(const Pick& o) const { return !(*this == o); }
 };
+
+// Library kernel `name` (a LibraryKernelInfo's) as a pick: its trace at `block_size` where the session has it there
+// (else at the block size it has, DataFeed::show_from_session), and the first shipped kernel it is compared with kept
+// as `kernel`. nullopt for another name.
+inline std::optional<Pick> library_pick(const std::string& name, unsigned block_size) {
+  const auto& t = library_table();
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (name != t[i].name) continue;
+    const KernelInfo* beside = find_kernel(t[i].beside[0]);
+    return Pick{beside ? beside->id : KernelId::reduce6, block_size, static_cast<int>(i)};
+  }
+  return std::nullopt;
+}
 
 // The user's own kernel (issue 19, docs/your-kernel.md): a kernel file the window compiles and, on a GPU, runs in
 // a worker process (KernelFileFeed, kernel_file_feed.hpp), or the "yours" traces of an open session (recorded with
@@ -220,7 +242,7 @@ struct AppState {
   bool shows_yours(int slot) const { return slot == 0 && yours_selected && yours.open(); }
   // The kernel side `slot` shows, by name: the user's kernel's, or the shipped kernel's.
   std::string side_name(int slot) const {
-    return shows_yours(slot) ? yours.name : std::string(kernel_info(slot == 0 ? a.kernel : b.kernel).name);
+    return shows_yours(slot) ? yours.name : (slot == 0 ? a : b).name();
   }
   ReplayView view(int slot) const {
     ReplayView v;

@@ -64,6 +64,10 @@ bool Automation::end_frame(GLFWwindow* win, const AppState& s, bool idle, bool e
         std::cout << "element type: " << to_string(s.shown->trace.meta.dtype) << std::endl
                   << "tracer: " << to_string(s.shown->trace.meta.tracer) << std::endl;
       }
+      if (s.compare && s.shown_b) {  // the compare side (tests/gui_xvfb.sh, section 18d)
+        std::cout << "B: " << s.shown_b->trace.meta.kernel << " at " << s.shown_b->trace.meta.block_size << " threads"
+                  << std::endl;
+      }
       if (s.yours.open()) {  // the user's kernel (tests/gui_xvfb.sh, section 17)
         const YoursState& y = s.yours;
         std::cout << "yours: " << y.name << (s.shows_yours(0) ? " (side A)" : "") << ": " << y.status

@@ -12,6 +12,23 @@ namespace rs::gui {
 
 namespace {
 
+// A compare button: B shows `b` beside side A, stepping together; `label` and `label_on` (while it does, disabled)
+// are formats of the kernel's name.
+void compare_button(AppState& s, const Pick& b, const char* label, const char* label_on, const std::string& widget,
+                    const std::string& tooltip) {
+  const bool on = s.compare && s.b == b;
+  const std::string name = b.name();
+  ImGui::BeginDisabled(on);
+  if (ImGui::Button(strf(on ? label_on : label, name.c_str()).c_str())) {
+    s.compare = true;
+    s.b = b;
+    s.selection_changed = true;
+  }
+  ImGui::EndDisabled();
+  note_widget(widget);
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tooltip.c_str());
+}
+
 // A pitfall kernel (wrong code on purpose): what is wrong, what it did on the session's GPU
 // (`reducescope pitfalls --out`: wrong sums in how many runs, racecheck's races) in pitfall_words' plain
 // words, and a button that puts the kernel that fixes it beside it (compare mode, the same block size).
@@ -32,28 +49,61 @@ void pitfall_results(AppState& s, const KernelInfo& k) {
   if (!w.missing.empty()) ImGui::TextWrapped("%s", i18n::tr(w.missing.c_str()));
   const KernelInfo* fix = w.fix.empty() ? nullptr : find_kernel(w.fix);
   if (!fix) return;
-  const Pick fixed = Pick{fix->id, s.a.block_size}.valid();
-  const bool on = s.compare && s.b == fixed;
-  const std::string label = strf(on ? _("Comparing with the fix: %s") : _("Compare with the fix: %s"), w.fix.c_str());
-  ImGui::BeginDisabled(on);
-  if (ImGui::Button(label.c_str())) {
-    s.compare = true;
-    s.b = fixed;
-    s.selection_changed = true;
-  }
-  ImGui::EndDisabled();
-  note_widget("A/compare-fix");
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip(_("%s (%s) is the same kernel with the bug fixed: B shows it below this one, step by step."),
-                      fix->name, i18n::tr(fix->title));
-  }
+  compare_button(s, Pick{fix->id, s.a.block_size}.valid(), _("Compare with the fix: %s"),
+                 _("Comparing with the fix: %s"), "A/compare-fix",
+                 strf(_("%s (%s) is the same kernel with the bug fixed: B shows it below this one, step by step."),
+                      fix->name, i18n::tr(fix->title)));
 }
 
-// The kernel after (or before) `k` in kernel_table() order: through each track's kernels in
-// its source's order, then on into the next track.
-KernelId next_kernel(KernelId k, int dir) {
-  int i = static_cast<int>(k) + dir;
-  return static_cast<KernelId>(std::clamp(i, 0, static_cast<int>(kernel_table().size()) - 1));
+// The library kernels of track `track` the open session holds a trace of, as library_table() indices: their entries
+// follow the track's shipped kernels in the list (CUB's kernels, issue 29).
+std::vector<int> listed_library(const Session* ses, std::string_view track) {
+  std::vector<int> out;
+  if (!ses) return out;
+  const auto& t = library_table();
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (track != t[i].track) continue;
+    for (const Trace& x : ses->traces) {
+      if (x.meta.kernel == t[i].name) {
+        out.push_back(static_cast<int>(i));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// The block size of the session's trace of library kernel `i` (0: none).
+unsigned library_block_size(const Session* ses, int i) {
+  if (!ses || i < 0) return 0;
+  for (const Trace& x : ses->traces) {
+    if (x.meta.kernel == library_table().at(i).name) return x.meta.block_size;
+  }
+  return 0;
+}
+
+// Every entry of the kernel list in its order (each track's kernels, then its library kernels the session holds),
+// for Down and Up: shipped kernels at `bs`, library kernels at their trace's block size.
+std::vector<Pick> list_order(const Session* ses, unsigned bs) {
+  std::vector<Pick> out;
+  for (const TrackInfo& track : track_table()) {
+    for (KernelId kid : track_kernels(track.id)) out.push_back(Pick{kid, bs});
+    for (int li : listed_library(ses, track.id)) {
+      if (auto p = library_pick(library_table()[li].name, library_block_size(ses, li))) out.push_back(*p);
+    }
+  }
+  return out;
+}
+
+// The entry after (dir 1) or before (dir -1) side A's in list_order, at side A's block size where it takes it.
+Pick next_pick(const AppState& s, int dir) {
+  const std::vector<Pick> order = list_order(s.session.get(), s.a.block_size);
+  int at = 0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Pick& p = order[i];
+    if (s.a.library >= 0 ? p.library == s.a.library : p.library < 0 && p.kernel == s.a.kernel) at = static_cast<int>(i);
+  }
+  return order.at(static_cast<size_t>(std::clamp(at + dir, 0, static_cast<int>(order.size()) - 1)));
 }
 
 // The block size twice (dir 1) or half (dir -1) `bs`, within 32..1024.
@@ -87,7 +137,7 @@ void session_switch(AppState& s, const char* label, bool& value, SwitchSide off,
 // kernel at its block size.
 void element_type_switch(AppState& s) {
   if (!s.session) return;
-  if (s.session->trace_dtypes(kernel_info(s.a.kernel).name, s.a.block_size).size() < 2) return;
+  if (s.session->trace_dtypes(s.a.name(), s.a.block_size).size() < 2) return;
   session_switch(s, _("Element type"), s.float32, {"int32", "A/dtype/int32", nullptr},
                  {"float32", "A/dtype/float32",
                   _("The same block traced on float32 input of the same pattern: the shared-memory cells show float "
@@ -98,7 +148,7 @@ void element_type_switch(AppState& s) {
 // issue 29), offered where it holds a trace of it at its block size by each tracer.
 void tracer_switch(AppState& s) {
   if (!s.session) return;
-  const std::string name = kernel_info(s.a.kernel).name;
+  const std::string name = s.a.name();
   if (!s.session->has_tracer(name, s.a.block_size, Tracer::SourceProbe) ||
       !s.session->has_tracer(name, s.a.block_size, Tracer::Binary)) {
     return;
@@ -111,6 +161,52 @@ void tracer_switch(AppState& s) {
                     "there (key B)")});
 }
 
+// Side A is a library kernel (CUB's, issue 29): what it is and how it does the job, what its trace cannot show, and
+// buttons that put the shipped kernels doing the same job beside it.
+void library_note(AppState& s, const LibraryKernelInfo& lk) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kLibrary));
+  ImGui::TextWrapped("%s: %s", lk.name, i18n::tr(lk.title));
+  note_widget("A/selected-title");
+  ImGui::PopStyleColor();
+  for (const char* beside : lk.beside) {  // first: what a class does with it (the long words below may scroll)
+    const KernelInfo* k = beside ? find_kernel(beside) : nullptr;
+    if (!k) continue;
+    const std::string tip = strf(_("%s (%s) does the same job with our code: B shows it below the library's kernel, "
+                                   "step by step."),
+                                 k->name, i18n::tr(k->title));
+    compare_button(s, Pick{k->id, s.a.block_size}.valid(), _("Compare with %s"), _("Comparing with %s"),
+                   std::string("A/compare-with/") + k->name, tip);
+  }
+  ImGui::TextWrapped(_("How: %s"), i18n::tr(lk.what));
+  ImGui::TextWrapped(_("Costs: %s"), i18n::tr(lk.costs));
+  if (s.shown && !s.shown->trace.meta.notes.empty()) {  // what the binary tracer could not see
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.75f, 1));
+    ImGui::TextWrapped("%s", s.shown->trace.meta.notes.c_str());
+    ImGui::PopStyleColor();
+    note_widget("A/library-notes");
+  }
+}
+
+// Side A is a shipped kernel that a library kernel the session holds does the same job as: buttons that put the
+// library's kernel beside it.
+void library_buttons(AppState& s, const KernelInfo& k) {
+  if (!s.session) return;
+  for (const LibraryKernelInfo& lk : library_table()) {
+    if (std::find_if(lk.beside.begin(), lk.beside.end(), [&](const char* b) { return b && std::string_view(b) == k.name; }) ==
+        lk.beside.end()) {
+      continue;
+    }
+    const int li = static_cast<int>(&lk - library_table().data());
+    const unsigned bs = library_block_size(s.session.get(), li);
+    if (!bs) continue;
+    const std::string tip = strf(_("%s (%s): how the library does the same job, below this kernel, step by step "
+                                   "(traced as compiled)."),
+                                 lk.name, i18n::tr(lk.title));
+    compare_button(s, *library_pick(lk.name, bs), _("Compare with %s"), _("Comparing with %s"),
+                   std::string("A/compare-with/") + lk.name, tip);
+  }
+}
+
 void select(AppState& s, Pick p) {
   p = p.valid();
   if (p != s.a) {
@@ -121,6 +217,7 @@ void select(AppState& s, Pick p) {
 
 // Side A at block size `bs`: the user's kernel where it is shown and takes it, else select().
 void select_block(AppState& s, unsigned bs) {
+  if (s.a.library >= 0 && !s.shows_yours(0)) return;  // a library kernel: the one block size CUB ran it at
   if (!s.shows_yours(0)) {
     select(s, {s.a.kernel, bs});
   } else if (bs != s.a.block_size && s.yours.takes(bs)) {
@@ -257,11 +354,13 @@ float yours_height(const YoursEntry& y, float width, bool titles) {
 // the name, and the whole title beside it or under it, wrapped, dimmer unless selected (the title and
 // the teaching note on hover). The list scrolls inside `height` pixels and keeps the selected kernel
 // in view when it changes. Each entry is noted as "<side>/kernel/<name>" for the GUI tests.
-void kernel_list(const char* id, const char* side, Pick& p, float height, bool titles, YoursEntry* yours) {
+void kernel_list(const char* id, const char* side, Pick& p, float height, bool titles, YoursEntry* yours,
+                 const Session* ses) {
   // Per list: the selection and the list's size when it last scrolled; a change of either (another
   // kernel, compare mode, another scale) brings the selection back into view.
   struct Scrolled {
     KernelId kernel;
+    int library;
     bool yours;
     float w, h;
   };
@@ -273,10 +372,18 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const std::string key = std::string(side) + id;
   const bool yours_on = yours && yours->selected;
-  const Scrolled now{p.kernel, yours_on, ImGui::GetWindowWidth(), ImGui::GetWindowHeight()};
+  const Scrolled now{p.kernel, p.library, yours_on, ImGui::GetWindowWidth(), ImGui::GetWindowHeight()};
   auto it = scrolled_to.find(key);
-  const bool scroll = it == scrolled_to.end() || it->second.kernel != now.kernel || it->second.yours != now.yours ||
-                      it->second.w != now.w || it->second.h != now.h;
+  const bool scroll = it == scrolled_to.end() || it->second.kernel != now.kernel ||
+                      it->second.library != now.library || it->second.yours != now.yours || it->second.w != now.w ||
+                      it->second.h != now.h;
+  // Out of view, or at an edge: the last item into the middle, with its neighbours.
+  auto scroll_into_view = [] {
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+    const ImVec2 wlo = ImGui::GetWindowPos();
+    const float wh = ImGui::GetWindowHeight();
+    if (hi.y + 2 > wlo.y + wh || lo.y < wlo.y) ImGui::SetScrollHereY(0.5f);
+  };
   scrolled_to[key] = now;
   if (yours) {  // the user's kernel first: the one being worked on
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kYours));
@@ -314,8 +421,10 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
       const KernelLine line = kernel_line(k, ImGui::GetContentRegionAvail().x, titles);
       const ImVec2 pos = ImGui::GetCursorScreenPos();
       ImGui::PushID(k.name);
-      if (ImGui::Selectable("##k", p.kernel == k.id && !yours_on, 0, ImVec2(0, line.height))) {
+      const bool on = p.kernel == k.id && p.library < 0 && !yours_on;
+      if (ImGui::Selectable("##k", on, 0, ImVec2(0, line.height))) {
         p.kernel = k.id;
+        p.library = -1;
         if (yours) yours->kernel_clicked = true;
       }
       ImGui::PopID();
@@ -324,17 +433,38 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
         ImGui::SetTooltip(_("%s: %s\nFixes: %s\nCosts: %s"), k.name, i18n::tr(k.title), i18n::tr(k.fixes),
                           i18n::tr(k.costs));
       }
-      if (scroll && p.kernel == k.id && !yours_on) {  // out of view, or at an edge: into the middle, with its neighbours
-        const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-        const ImVec2 wlo = ImGui::GetWindowPos();
-        const float wh = ImGui::GetWindowHeight();
-        if (hi.y + 2 > wlo.y + wh || lo.y < wlo.y) ImGui::SetScrollHereY(0.5f);
-      }
+      if (scroll && on) scroll_into_view();
       ImDrawList* dl = ImGui::GetWindowDrawList();
       dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), text, k.name);
       if (titles) {
         dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(pos.x + line.title_x, pos.y + line.title_y),
-                    p.kernel == k.id && !yours_on ? text : dim, i18n::tr(k.title), nullptr, line.wrap);
+                    on ? text : dim, i18n::tr(k.title), nullptr, line.wrap);
+      }
+    }
+    // The library's own kernels for the same jobs (CUB's, traced as compiled), where the session holds them.
+    for (int li : listed_library(ses, track.id)) {
+      const LibraryKernelInfo& lk = library_table()[li];
+      const KernelLine line = kernel_line(lk.name, i18n::tr(lk.title), ImGui::GetContentRegionAvail().x, titles);
+      const ImVec2 pos = ImGui::GetCursorScreenPos();
+      const bool on = p.library == li && !yours_on;
+      ImGui::PushID(lk.name);
+      if (ImGui::Selectable("##lib", on, 0, ImVec2(0, line.height))) {
+        p = *library_pick(lk.name, library_block_size(ses, li));
+        if (yours) yours->kernel_clicked = true;
+      }
+      ImGui::PopID();
+      note_widget(std::string(side) + "/kernel/" + lk.name);
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(_("%s: %s\nHow: %s\nCosts: %s\nThe library's own kernel, traced as compiled (the binary "
+                            "tracer)"),
+                          lk.name, i18n::tr(lk.title), i18n::tr(lk.what), i18n::tr(lk.costs));
+      }
+      if (scroll && on) scroll_into_view();
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), color::kLibrary, lk.name);
+      if (titles) {
+        dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(pos.x + line.title_x, pos.y + line.title_y),
+                    on ? text : dim, i18n::tr(lk.title), nullptr, line.wrap);
       }
     }
   }
@@ -342,7 +472,7 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
 }
 
 // The height the kernel list wants: every track header and kernel entry (and the user's kernel's).
-float kernel_list_height(float width, bool titles, const YoursEntry* yours) {
+float kernel_list_height(float width, bool titles, const YoursEntry* yours, const Session* ses) {
   const ImGuiStyle& st = ImGui::GetStyle();
   float h = st.WindowPadding.y;
   if (yours) h += yours_height(*yours, width, titles);
@@ -350,6 +480,10 @@ float kernel_list_height(float width, bool titles, const YoursEntry* yours) {
     h += ImGui::CalcTextSize(i18n::tr(track.title), nullptr, false, width).y + st.ItemSpacing.y;
     for (KernelId kid : track_kernels(track.id)) {
       h += kernel_line(kernel_info(kid), width, titles).height + st.ItemSpacing.y;
+    }
+    for (int li : listed_library(ses, track.id)) {
+      const LibraryKernelInfo& lk = library_table()[li];
+      h += kernel_line(lk.name, i18n::tr(lk.title), width, titles).height + st.ItemSpacing.y;
     }
   }
   return h;
@@ -359,16 +493,18 @@ float kernel_list_height(float width, bool titles, const YoursEntry* yours) {
 // `list_height`: the most the kernel list may take (it scrolls beyond). `yours` (side A, with a kernel of the
 // user's open): its entry heads the list; while it is selected, the block sizes are those it takes (`ys`) and the
 // pick is returned as chosen (AppState::a keeps the shipped kernel, whatever block size the user's kernel runs at).
-Pick pick_widgets(const char* id, Pick p, float list_height, YoursEntry* yours = nullptr, const YoursState* ys = nullptr) {
+Pick pick_widgets(const char* id, Pick p, float list_height, const Session* ses, YoursEntry* yours = nullptr,
+                  const YoursState* ys = nullptr) {
   ImGui::PushID(id);
   // Each kernel's title beside its name where the whole list then fits; else names only (the title of
   // the selected one is under the list, every title on hover).
   const float width = ImGui::GetContentRegionAvail().x;
-  const float with_titles = kernel_list_height(width, true, yours);
+  const float with_titles = kernel_list_height(width, true, yours, ses);
   const bool titles = with_titles <= list_height;
-  const float want = titles ? with_titles : kernel_list_height(width, false, yours);
+  const float want = titles ? with_titles : kernel_list_height(width, false, yours, ses);
   kernel_list("##kernels", id, p, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, std::min(want, list_height)),
-              titles, yours);
+              titles, yours, ses);
+  const unsigned lib_bs = library_block_size(ses, p.library);  // a library kernel: the one size CUB ran it at
   const bool yours_on = yours && ys && yours->selected && !yours->kernel_clicked;
   ImGui::TextUnformatted(_("Threads per block"));
   if (ImGui::IsItemHovered()) {
@@ -379,7 +515,9 @@ Pick pick_widgets(const char* id, Pick p, float list_height, YoursEntry* yours =
     char label[16];
     std::snprintf(label, sizeof label, "%u", bs);
     if (bs != kBlockSizes.front() && bs != 256) ImGui::SameLine();  // two rows of three
-    const bool possible = yours_on ? ys->takes(bs) : !block_size_problem(p.kernel, bs);
+    const bool possible = yours_on           ? ys->takes(bs)
+                          : p.library >= 0 ? bs == lib_bs
+                                           : !block_size_problem(p.kernel, bs);
     if (!possible) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.4f);
     if (ImGui::RadioButton(label, p.block_size == bs) && possible) p.block_size = bs;
     note_widget(std::string(id) + "/bs" + label);
@@ -389,6 +527,10 @@ Pick pick_widgets(const char* id, Pick p, float list_height, YoursEntry* yours =
         if (yours_on) {
           ImGui::SetTooltip(_("%s needs at least %u threads per block (its RS_LAUNCH_SHAPE)"), ys->name.c_str(),
                             ys->min_block_size);
+        } else if (p.library >= 0) {
+          ImGui::SetTooltip(_("%s ran at %u threads per block: CUB's tuning policy picks the block size for the GPU, "
+                              "and the session holds that launch"),
+                            p.lib()->name, lib_bs);
         } else {
           ImGui::SetTooltip("%s", i18n::tr(block_size_problem(p.kernel, bs)->c_str()));
         }
@@ -483,15 +625,16 @@ void ControlsPanel::handleKeys(AppState& s, const std::vector<Key>& keys) {
       // The user's kernel heads the list: Up from the first shipped kernel reaches it, Down leaves it for the first.
       case Key::PrevKernel:
         if (s.shows_yours(0)) break;
-        if (s.yours.open() && static_cast<int>(s.a.kernel) == 0) select_yours(s, true);
-        else select(s, {next_kernel(s.a.kernel, -1), s.a.block_size});
+        if (s.yours.open() && static_cast<int>(s.a.kernel) == 0 && s.a.library < 0) select_yours(s, true);
+        else select(s, next_pick(s, -1));
         break;
       case Key::NextKernel:
         if (s.shows_yours(0)) {
           s.a.kernel = kernel_table().front().id;
+          s.a.library = -1;
           select_yours(s, false);
         } else {
-          select(s, {next_kernel(s.a.kernel, 1), s.a.block_size});
+          select(s, next_pick(s, 1));
         }
         break;
       case Key::SmallerBlock: select_block(s, next_block(s.a.block_size, -1)); break;
@@ -604,7 +747,7 @@ void ControlsPanel::drawContent(AppState& s) {
     ye.title = s.yours.stale ? strf(_("STALE: %s"), s.yours.status.c_str()) : s.yours.status;
     ye.selected = s.shows_yours(0);
   }
-  const Pick picked = pick_widgets("A", s.a, list_h, s.yours.open() ? &ye : nullptr, &s.yours);
+  const Pick picked = pick_widgets("A", s.a, list_h, s.session.get(), s.yours.open() ? &ye : nullptr, &s.yours);
   if (ye.clicked) {
     select_yours(s, true);
   } else if (ye.selected && ye.kernel_clicked) {
@@ -621,6 +764,8 @@ void ControlsPanel::drawContent(AppState& s) {
   }
   if (s.shows_yours(0)) {
     draw_yours(s);
+  } else if (const LibraryKernelInfo* lk = s.a.lib()) {
+    library_note(s, *lk);
   } else {
     const KernelInfo& info = kernel_info(s.a.kernel);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kernel_color(info.id)));
@@ -628,6 +773,7 @@ void ControlsPanel::drawContent(AppState& s) {
     note_widget("A/selected-title");
     hover_english(info.title);  // the kernel's title in the lecture's English words
     ImGui::PopStyleColor();
+    library_buttons(s, info);  // above the long words, on the first screen of a 1280x720 projector
     ImGui::TextWrapped(_("Fixes: %s"), i18n::tr(info.fixes));
     ImGui::TextWrapped(_("Costs: %s"), i18n::tr(info.costs));
     if (info.pitfall) pitfall_results(s, info);
@@ -666,7 +812,7 @@ void ControlsPanel::drawContent(AppState& s) {
   }
   if (s.compare &&
       ImGui::TreeNodeEx(strf("%s###compare_b", _("B: the compare side")).c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
-    const Pick b = pick_widgets("B", s.b, ImGui::GetTextLineHeightWithSpacing() * 6);
+    const Pick b = pick_widgets("B", s.b, ImGui::GetTextLineHeightWithSpacing() * 6, s.session.get());
     if (b != s.b) {
       s.b = b;
       s.selection_changed = true;

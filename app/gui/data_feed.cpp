@@ -90,13 +90,27 @@ void DataFeed::show_from_session(AppState& s) {
     const Pick p = slot == 0 ? s.a : s.b;
     // The float32 trace when asked for (key D), the binary tracer's when asked for (key B); where the session lacks
     // it, the asked-for tracer's in another type, then the asked-for type by the other tracer, then any.
-    const std::string& name = kernel_info(p.kernel).name;
+    const std::string name = p.name();
     const std::optional<DType> type = s.float32 ? std::optional<DType>(DType::Float32) : std::nullopt;
     const std::optional<Tracer> tracer = s.as_compiled ? std::optional<Tracer>(Tracer::Binary) : std::nullopt;
     const Trace* t = ses.find_trace(name, p.block_size, type, tracer);
     if (!t) t = ses.find_trace(name, p.block_size, std::nullopt, tracer);
     if (!t) t = ses.find_trace(name, p.block_size, type);
     if (!t) t = ses.find_trace(name, p.block_size);
+    if (!t && p.lib()) {  // a library kernel runs at the block size CUB picks: the session's trace of it, and that size
+      for (const Trace& x : ses.traces) {
+        if (x.meta.kernel != name) continue;
+        t = &x;
+        (slot == 0 ? s.a : s.b).block_size = x.meta.block_size;
+        break;
+      }
+    }
+    if (!t && p.lib()) {
+      s.error = strf(_("the session holds no trace of %s at %u threads: `reducescope record --add --binary --kernel "
+                       "cub --out SESSION` on a GPU records CUB's kernels, at the block size CUB picks"),
+                     name.c_str(), p.block_size);
+      continue;
+    }
     if (!t) {
       const KernelInfo& k = kernel_info(p.kernel);
       s.error = strf(k.pitfall ? _("the session holds no trace of %s at %u threads: wrong code on purpose is recorded "
@@ -200,7 +214,7 @@ void DataFeed::take_session_yours(AppState& s) {
     return;  // the kernel file selected it already
   }
   // Select it (at a block size it has), unless the command line chose side A's kernel and the session has it.
-  const bool keep = kernel_chosen_ && !was && ses.find_trace(kernel_info(s.a.kernel).name, s.a.block_size);
+  const bool keep = kernel_chosen_ && !was && ses.find_trace(s.a.name(), s.a.block_size);
   kernel_chosen_ = false;  // the command line's choice holds for the first file only
   if (!keep) {
     s.yours_selected = true;
@@ -372,6 +386,7 @@ void DataFeed::apply_selection(AppState& s) {
   if (s.recorded()) {
     show_from_session(s);
   } else if (s.have_device) {
+    s.a.library = s.b.library = -1;  // a library kernel is a session's trace: the GPU runs the shipped kernel kept
     request(s);
   } else if (s.device_known && !s.shows_yours(0)) {
     s.error = _("no GPU here, and the open file holds only this trace; open a session (File > Open) to change it");

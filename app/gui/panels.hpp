@@ -51,6 +51,7 @@ inline constexpr ImU32 kCell = rgb(70, 74, 84);          // defined, untouched c
 inline constexpr ImU32 kEmpty = rgb(38, 40, 46);         // undefined cell; exited lane
 inline constexpr ImU32 kInk = rgb(15, 15, 15);           // text on light cells
 inline constexpr ImU32 kYours = kYellow;                 // the user's own kernel (its list entry, its row and bar)
+inline constexpr ImU32 kLibrary = kOrange;               // a library's kernel (CUB's) in the kernel list
 }  // namespace color
 
 class Panel {

@@ -291,7 +291,7 @@ void TimingPanel::drawTable(AppState& s) {
       const Speedup sp = speedups[row++];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      if (k.id == s.a.kernel && !s.shows_yours(0)) {
+      if (k.id == s.a.kernel && !s.shows_yours(0) && s.a.library < 0) {
         ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(color::kPurple, 0.35f));
       }
       if (s.wrong_sum.count({k.id, bs})) {
@@ -450,7 +450,7 @@ void TimingPanel::drawTable(AppState& s) {
       if (!t) continue;
       const std::string tip = strf(_("%s at %u threads: %.4f ms (min %.4f, max %.4f)\n%.0f GB/s, %.1f%% of peak"),
                                    k.name, bs, t->median_ms, t->min_ms, t->max_ms, t->gbps, t->pct_peak);
-      plot::Bar(k.name, t->median_ms, k.id == s.a.kernel && !s.shows_yours(0) ? color::kPurple : color::kBlue,
+      plot::Bar(k.name, t->median_ms, k.id == s.a.kernel && !s.shows_yours(0) && s.a.library < 0 ? color::kPurple : color::kBlue,
                 tip.c_str(), short_kernel_name(k).c_str());
     }
     if (auto it = s.yours.timings.find(bs); it != s.yours.timings.end()) {  // the user's kernel, in its own colour

@@ -15,9 +15,9 @@
   }
   function u32(b, at) { return (b[at] | b[at + 1] << 8 | b[at + 2] << 16 | b[at + 3] << 24) >>> 0; }
 
-  // Its failures say the words again in the page's language after a switch (pageError, errors.js).
-  function readContainer() {
-    var el = $('rs-data');
+  // Its failures say the words again in the page's language after a switch (pageError, errors.js). `el`: the
+  // element holding the container (the data block; the dictionary, #rs-i18n, is packed the same way).
+  function readContainer(el) {
     if (!el) throw pageError(function () { return t('the page has no data block'); });
     var text = el.textContent.replace(/\s+/g, '');
     var want = Number(el.getAttribute('data-length'));

@@ -1,5 +1,5 @@
   // ---- i18n -----------------------------------------------------------------------------------
-  // The page's words in English or Chinese (issue 31, docs/chinese.md). The exporter writes into #rs-i18n the
+  // The page's words in English or Chinese (issue 31, docs/chinese.md). The exporter packs into #rs-i18n the
   // Chinese dictionary {English msgid: translation}, looked up with gettext in the catalogue built from
   // po/zh_CN.po, and the language the page opens in (`export --html --lang zh`); #lang=zh or #lang=en in the
   // address overrides it. The switch in the header changes the language in place.
@@ -38,18 +38,28 @@
     langHooks.forEach(function (f) { f(); });
     hook.lang = I18N.lang;
   }
+  // A Promise: the dictionary {lang, zh} is packed as the data is (base64 of a one-part container, deflated;
+  // data-lang says the language the page opens in, also where the dictionary is damaged: the page then stays in
+  // English words).
   function loadI18n() {
     var el = $('rs-i18n');
+    if (el) I18N.lang = el.getAttribute('data-lang') === 'zh' ? 'zh' : 'en';
+    var words;
     try {
-      var j = el ? JSON.parse(el.textContent) : null;
+      words = inflateJson(readContainer(el)[0], function () { return 'the dictionary'; });
+    } catch (e) {
+      words = Promise.reject(e);
+    }
+    return words.then(function (j) {
       if (j && j.zh) I18N.zh = j.zh;
       if (j && j.lang) I18N.lang = j.lang === 'zh' ? 'zh' : 'en';
-    } catch (e) {
-      I18N.zh = {};  // a damaged dictionary: the page stays English
-    }
-    var m = /(?:^#|[#&])lang=(zh|en)\b/.exec(location.hash);
-    if (m) I18N.lang = m[1];
-    setLanguage(I18N.lang);
-    var b = $('lang-switch');
-    if (b) b.onclick = function () { setLanguage(I18N.lang === 'zh' ? 'en' : 'zh'); this.blur(); };
+    }, function () {
+      I18N.zh = {};
+    }).then(function () {
+      var m = /(?:^#|[#&])lang=(zh|en)\b/.exec(location.hash);
+      if (m) I18N.lang = m[1];
+      setLanguage(I18N.lang);
+      var b = $('lang-switch');
+      if (b) b.onclick = function () { setLanguage(I18N.lang === 'zh' ? 'en' : 'zh'); this.blur(); };
+    });
   }

@@ -56,6 +56,8 @@
     D = index;
     D.tracks.forEach(function (tk) {
       tk.kernels.forEach(function (k) { kernels.push({ name: k.name, track: tk.id, info: k }); });
+      // The library's own kernels for the same jobs (CUB's, traced as compiled), after the track's (older pages: none).
+      (tk.library || []).forEach(function (k) { kernels.push({ name: k.name, track: tk.id, info: k, library: true }); });
     });
     D.traces.forEach(function (e) { traceOf[key(e.kernel, e.bs)] = traceOf[key(e.kernel, e.bs)] || e; });
     var mg = D.multigpu;
@@ -72,7 +74,7 @@
         $(jump.getAttribute('data-focus')).focus({ preventScroll: true });
       }
     });
-    $('kernel-note').addEventListener('click', function (e) {  // a pitfall's "See the fix" button
+    $('kernel-note').addEventListener('click', function (e) {  // "See the fix", "See how CUB does it" buttons
       var b = e.target.closest('[data-kernel]');
       if (b) { select(b.getAttribute('data-kernel'), S.bs); b.blur(); }
     });
@@ -176,18 +178,19 @@
   // The data block follows this script in the page: read it once the document is parsed (also when
   // the file was cut short inside the data, which then fails the length check and says so).
   function load() {
-    loadI18n();
-    onLanguage(function () {
-      if (!D && !hook.error) $('rec-line').textContent = t('Loading the recorded session\u2026');
-      renderError();
+    loadI18n().then(function () {
+      onLanguage(function () {
+        if (!D && !hook.error) $('rec-line').textContent = t('Loading the recorded session\u2026');
+        renderError();
+      });
+      if (I18N.lang !== 'en') $('rec-line').textContent = t('Loading the recorded session\u2026');
+      try {
+        parts = readContainer($('rs-data'));
+        inflateJson(parts[0], function () { return t('the index'); }).then(start).catch(function (e) { showError(errorOf(e)); });
+      } catch (e) {
+        showError(errorOf(e));
+      }
     });
-    if (I18N.lang !== 'en') $('rec-line').textContent = t('Loading the recorded session\u2026');
-    try {
-      parts = readContainer();
-      inflateJson(parts[0], function () { return t('the index'); }).then(start).catch(function (e) { showError(errorOf(e)); });
-    } catch (e) {
-      showError(errorOf(e));
-    }
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', load);
   else load();

@@ -13,11 +13,12 @@
     D.tracks.forEach(function (tk) {
       if (!tk.kernels.length) return;
       html += '<div class="track"><div class="track-title" title="' + esc(t(tk.title)) + '">' + esc(tk.id) + '</div>';
-      tk.kernels.forEach(function (k) {
-        var has = heldSizes(k.name).length > 0;
-        html += '<button class="kernel' + (k.name === S.kernel ? ' sel' : '') + (has ? '' : ' notrace') +
+      tk.kernels.concat(tk.library || []).forEach(function (k) {
+        var has = heldSizes(k.name).length > 0, lib = !!k.how;
+        html += '<button class="kernel' + (k.name === S.kernel ? ' sel' : '') + (has ? '' : ' notrace') + (lib ? ' lib' : '') +
           '" data-kernel="' + esc(k.name) + '" title="' + esc(has ? t(k.title) : t('{0} (no trace in this page)', t(k.title))) +
           '">' + esc(k.name) + (k.pitfall ? '<span class="wrong">' + (k.surprise ? t('SURPRISE') : t('WRONG')) + '</span>' : '') +
+          (lib ? '<span class="libtag" title="' + esc(t('The library\'s own kernel, traced as compiled')) + '">CUB</span>' : '') +
           '</button>';
       });
       html += '</div>';
@@ -77,6 +78,7 @@
     if (!k) { el.innerHTML = ''; more.innerHTML = ''; return; }
     var i = k.info, h = '<b>' + esc(t(i.title)) + '</b>', m = '';
     if (i.fixes) m += t('Fixes: {0}', esc(t(i.fixes)));
+    if (i.how) m += t('How: {0}', esc(t(i.how)));
     if (i.costs) m += (m ? '<br>' : '') + t('Costs: {0}', esc(t(i.costs)));
     more.innerHTML = m;
     if (i.pitfall) {
@@ -93,6 +95,20 @@
       }
       h += '</span>';
     }
+    // A library kernel: the shipped kernels doing the same job; a shipped kernel: the library's kernels doing its job.
+    var see = [];
+    if (k.library) {
+      (i.beside || []).forEach(function (b) { if (kernelInfo(b)) see.push([b, t('See {0}', b), t('The same job in our code')]); });
+    } else {
+      kernels.forEach(function (x) {
+        if (x.library && (x.info.beside || []).indexOf(k.name) >= 0 && heldSizes(x.name).length) {
+          see.push([x.name, t('See how CUB does it: {0}', x.name), t(x.info.title)]);
+        }
+      });
+    }
+    see.forEach(function (b) {
+      h += ' <button class="see" data-kernel="' + esc(b[0]) + '" title="' + esc(b[2]) + '">' + esc(b[1]) + '</button>';
+    });
     if (!traceOf[key(k.name, S.bs)]) {
       var held = heldSizes(k.name);
       h += '<br><span class="bad">' + t('No trace of {0} at {1} threads in this page.', esc(k.name), S.bs) + '</span> ' +
@@ -139,7 +155,7 @@
       highlightLines.sig = null;
       srcGeom = null;
       var tk = k ? trackOf(k.track) : null;
-      sourceTitle = [tk && tk.file ? tk.file : '', !!tr];
+      sourceTitle = [k && k.library ? k.info.file || '' : tk && tk.file ? tk.file : '', !!tr];  // CUB's own file
       sourceTitleWords();
     }
     if (reset) highlightLines();
