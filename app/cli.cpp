@@ -150,6 +150,10 @@ void finish(cli::Parsing& p, const std::string& topic) {
       break;
     case Command::Record:
       if (o.out.empty()) throw UsageError("record needs --out FILE (the session file to write)");
+      if (o.two_runs && (o.binary || o.dtypes != std::vector<DType>{DType::Float32})) {
+        throw UsageError("record --two-runs takes float32 traces by the source probe: give --type float32 (and no "
+                         "--binary)");
+      }
       if (!o.library.empty() && (!o.binary || !o.add)) {
         throw UsageError("--kernel " + o.library + " is a library's kernel: only the binary tracer sees it, so record "
                          "it into a session with --add --binary (it runs through `reducescope run --cub`)");

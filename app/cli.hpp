@@ -83,6 +83,8 @@ struct Options {
   bool quiet = false;                   // trace: summary only, no per-step text
   bool steps = false;                   // show: print every step too
   bool add = false;                     // record --add: into the existing session at --out, at its N
+  bool two_runs = false;                // record --two-runs: each float32 trace taken in two runs, the second kept
+                                        // beside the first (Session::other_runs; the two-runs view, issue 30)
   // GUI automation (tests and screenshots):
   std::string screenshot;               // save a PNG of the window, then exit
   int step = -1;                        // initial replay step (-1: the middle of the trace)

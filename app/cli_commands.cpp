@@ -58,6 +58,8 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--kernel-timeout", .arg = "S", .in_overview = false},
            {.opt = "--exercise", .arg = "NAME", .in_overview = false},
            {.opt = "--compare", .arg = "K[:B]", .section = Section::Window, .note = "side B: kernel K at B threads"},
+           {.opt = "--two-runs", .section = Section::Window,
+            .note = "the atomics panel's two runs side by side (a session's second run of a float atomic kernel)"},
            {.opt = "--type", .arg = "int32|float32", .section = Section::Window,
             .note = "a session's float32 traces where it holds them (key D)"},
            {.opt = "--view", .arg = "table|live|blocksize|sweep|bits|multigpu", .section = Section::Window},
@@ -181,6 +183,7 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--block-size", .arg = "B[,B...]|all", .in_overview = false},
            {.opt = "--add", .in_overview = false},
            {.opt = "--binary", .in_overview = false},
+           {.opt = "--two-runs", .in_overview = false},
            {.opt = "--gpus", .arg = "G", .in_overview = false},
            {.opt = "--sizes", .arg = "LIST", .in_overview = false},
            {.opt = "--timeout", .arg = "S", .in_overview = false},
@@ -203,6 +206,9 @@ const std::vector<CommandSpec>& command_table() {
        "cub::DeviceReduceSingleTileKernel, cub::DeviceHistogramSweepKernel) adds CUB's own kernels, block 0,\n"
        "traced through `reducescope run --cub`, at the block size CUB picks: the window and the page list them\n"
        "in the modern track, beside the kernels that do the same job.\n"
+       "--two-runs traces each float32 kernel twice, in two runs of the same input, and keeps the second beside\n"
+       "the first (tried up to 20 times until the block's float atomics round differently): the window's two-runs\n"
+       "view of the atomics shows where the bits part (e.g. --add --type float32 --kernel sum_atomic).\n"
        "--add records into the existing session at --out instead, at its N, pattern and samples: the kernels'\n"
        "timings and traces are added (or replace theirs), everything else in it is kept.\n"
        "Defaults: --n 16777216 --pattern random --samples 30.\n"

@@ -231,6 +231,7 @@ const std::vector<OptionSpec>& option_table() {
       {"--exercise", true, [](Parsing& p, const std::string& v) { p.o.exercise = v; }},  // checked by the command
       {"--json", false, set_switch<&Options::json>},
       {"--binary", false, set_switch<&Options::binary>},
+      {"--two-runs", false, set_switch<&Options::two_runs>},
       {"--cub", true,
        [](Parsing& p, const std::string& v) {
          if (v != "reduce" && v != "histogram") {

@@ -777,6 +777,18 @@ grep -q "^B: cub::DeviceReduceKernel at 256 threads" "$dir/cub-back.log" \
 inside "$(rect "$MAP" A/compare-with/cub::DeviceReduceKernel)" && ok "CUB: single_pass_last_block's CUB button on screen at 1280x720" \
   || bad "CUB: single_pass_last_block's CUB button off screen or missing ($(rect "$MAP" A/compare-with/cub::DeviceReduceKernel))"
 
+# 18e. Why the bits differ (issue 30): the bundled session holds sum_atomic's block 0 in two runs (float32, 256
+# threads). The bits tab's button opens it in the atomics panel's two-runs view: the sentence of where and why the
+# runs part, and the first update whose rounding differs marked, on screen at 1280x720.
+MAP="$dir/two-runs.map"
+SCREEN=1280x720 REDUCESCOPE_CONFIG="$dir/two-runs.ini" with_app two-runs "$session --kernel reduce1 --block-size 256 --view bits" \
+  clicks bits/two-runs/sum_atomic >/dev/null
+grep -q "showing sum_atomic at 256 threads" "$dir/two-runs.log" && grep -q "^element type: float32" "$dir/two-runs.log" \
+  && ok "two runs: the bits tab's button opens sum_atomic's float32 trace" || bad "two runs: $(grep -m1 '^screenshot' "$dir/two-runs.log")"
+for w in atomics/two-runs/why atomics/two-runs/first; do
+  inside "$(rect "$MAP" "$w")" && ok "two runs: $w on screen at 1280x720" || bad "two runs: $w off screen or missing"
+done
+
 # 19. Chinese (issue 31). View > Language > 中文 switches the window's words (the View menu then reads 视图) and
 # saves the choice; the next start opens in Chinese without --lang; with no saved choice the system locale
 # decides (LANG=zh_CN.UTF-8), and --lang en wins over both. The Chinese frame differs from the English one.

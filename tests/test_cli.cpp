@@ -604,6 +604,13 @@ TEST(Cli, CubKernelsRunRecordAndCompare) {
   EXPECT_EQ(k.compare_block_size, 128u);
   EXPECT_TRUE(contains(usage_error({"--compare", "cub::Nope"}), "unknown kernel"));
 
+  // record --two-runs (issue 30): float32 source-probe traces only; the window's --two-runs opens the view.
+  EXPECT_TRUE(parse_cli({"record", "--add", "--type", "float32", "--kernel", "sum_atomic", "--two-runs", "--out", "s.rssession"})
+                  .two_runs);
+  EXPECT_TRUE(contains(usage_error({"record", "--kernel", "sum_atomic", "--two-runs", "--out", "s.rssession"}),
+                       "give --type float32"));
+  EXPECT_TRUE(parse_cli({"--kernel", "sum_atomic", "--two-runs"}).two_runs);
+
   for (const LibraryKernelInfo& lk : library_table()) {
     EXPECT_EQ(find_library_kernel(lk.name), &lk);
     EXPECT_EQ(find_kernel(lk.name), nullptr) << lk.name << " is no kernel of the registry";

@@ -29,6 +29,7 @@
 #include "input.hpp"
 #include "kernel_info.hpp"
 #include "histogram.hpp"
+#include "two_runs.hpp"
 #include "replay.hpp"
 #include "pitfall_words.hpp"
 #include "session.hpp"
@@ -682,6 +683,38 @@ TEST(SessionIo, BinaryTracesBesideTheSourceProbes) {
   const Session back = parse_session(serialize_session(s), kName);
   EXPECT_EQ(back.find_trace("reduce6", 64, std::nullopt, Tracer::Binary)->meta.result, 778);
   EXPECT_EQ(back.find_trace("reduce6", 64)->meta.tracer, Tracer::SourceProbe);
+}
+
+// A second run's trace (issue 30, `record --two-runs`): kept beside its first run in section 11, found by kernel,
+// block size and type, replaced by the next of the same key; one without its first run is refused.
+TEST(SessionIo, OtherRunsBesideTheirFirstRuns) {
+  Session s = small_session();
+  Trace second = *s.find_trace("reduce6", 64);
+  second.meta.result = 4242;
+  s.set_other_run(second);
+  EXPECT_EQ(s.other_run("reduce6", 64, DType::Int32)->meta.result, 4242);
+  EXPECT_EQ(s.other_run("reduce6", 64, DType::Float32), nullptr);
+  EXPECT_EQ(s.other_run("reduce6", 128, DType::Int32), nullptr);
+  second.meta.result = 4343;
+  s.set_other_run(second);
+  ASSERT_EQ(s.other_runs.size(), 1u);
+  const Session back = parse_session(serialize_session(s), kName);
+  ASSERT_EQ(back.other_runs.size(), 1u);
+  EXPECT_EQ(back.other_run("reduce6", 64, DType::Int32)->meta.result, 4343);
+  EXPECT_EQ(back.traces.size(), s.traces.size()) << "the second run is no trace of its own";
+  EXPECT_NE(back.find_trace("reduce6", 64)->meta.result, 4343) << "the first run stays the session's trace";
+  Session orphan = small_session();
+  Trace lone = second;
+  lone.meta.kernel = "reduce5";
+  lone.meta.block_size = 1024;  // the small session has no reduce5 trace at 1024
+  ASSERT_EQ(orphan.find_trace("reduce5", 1024), nullptr);
+  orphan.set_other_run(lone);
+  try {
+    parse_session(serialize_session(orphan), kName);
+    ADD_FAILURE() << "a second run without its first was accepted";
+  } catch (const SessionFormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("without its first run"), std::string::npos) << e.what();
+  }
 }
 
 TEST(SessionIo, SaveAndLoad) {
@@ -1676,6 +1709,83 @@ TEST(SessionH100Tracks, HoldsCubsKernelsAsCompiled) {
   }
   EXPECT_GT(shared_atomics, histo.meta.block_size) << "a shared atomic per byte";
   EXPECT_GT(global_atomics, 0u);
+}
+
+// The two-runs model (issue 30, tracing/two_runs.hpp) on the H100's float32 trace of sum_atomic: each update of
+// the block's accumulator stores old + operand rounded to float32, and `rounding` is exactly the difference; a run
+// compared with itself parts nowhere; a run whose updates met other running values (other blocks' updates landing
+// between) rounds differently, and the sentence says where and why.
+TEST(TwoRuns, SumAtomicsUpdatesAndWhereTwoRunsPart) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  const Trace* t = s.find_trace("sum_atomic", 256, DType::Float32);
+  ASSERT_NE(t, nullptr);
+  const RunUpdates u = float_atomic_updates(*t);
+  ASSERT_EQ(u.updates.size(), 256u) << "one float atomicAdd per thread of the block";
+  std::set<uint32_t> threads;
+  for (const RunUpdate& x : u.updates) {
+    threads.insert(x.thread);
+    EXPECT_EQ(x.new_value, x.old_value + x.operand) << "the stored value: the float32 sum";
+    EXPECT_EQ(static_cast<double>(x.new_value) - (static_cast<double>(x.old_value) + static_cast<double>(x.operand)),
+              x.rounding) << "thread " << x.thread;
+    EXPECT_GE(x.operand, 0.0f);
+  }
+  EXPECT_EQ(threads.size(), 256u);
+  for (size_t i = 1; i < u.updates.size(); ++i) EXPECT_GE(u.updates[i].old_value, u.updates[i - 1].old_value);
+  EXPECT_TRUE(std::any_of(u.updates.begin(), u.updates.end(), [](const RunUpdate& x) { return x.rounding != 0; }))
+      << "at about 8e6 a float's step is 0.5 or 1: most additions round";
+  EXPECT_EQ(u.result, static_cast<uint32_t>(t->meta.result));
+
+  const TwoRuns same = compare_runs(*t, *t);
+  EXPECT_FALSE(same.first_order);
+  EXPECT_FALSE(same.first_rounding);
+  EXPECT_TRUE(two_runs_sentence(same).empty());
+
+  // Another run, made by hand: updates 11 and 12 land the other way round (their threads swap the running values
+  // they met), so update 11 adds another element; and the final sum differs. At about 8e6 a float's step is 1, so an
+  // addition's rounding depends on the element added, not on the running value: the runs part where the order does.
+  Trace other = *t;
+  const uint32_t ta = u.updates[10].thread, tb = u.updates[11].thread;
+  ASSERT_NE(u.updates[10].rounding, u.updates[11].rounding) << "pick two updates that round differently";
+  for (TraceRecord& r : other.records) {
+    if (r.kind != static_cast<uint8_t>(AccessKind::GlobalAtomic)) continue;
+    if (r.thread == ta) r.aux = float_to_bits(u.updates[11].old_value);
+    else if (r.thread == tb) r.aux = float_to_bits(u.updates[10].old_value);
+  }
+  other.meta.result = static_cast<int32_t>(float_to_bits(bits_to_float(static_cast<uint32_t>(t->meta.result)) + 3.0f));
+  const TwoRuns two = compare_runs(*t, other);
+  ASSERT_TRUE(two.first_order);
+  EXPECT_EQ(*two.first_order, 10u);
+  ASSERT_TRUE(two.first_rounding);
+  EXPECT_EQ(*two.first_rounding, 10u);
+  EXPECT_EQ(two.b.updates[10].thread, tb);
+  EXPECT_TRUE(two.results_differ());
+  const std::string why = two_runs_sentence(two);
+  EXPECT_NE(why.find("Update " + std::to_string(*two.first_rounding + 1)), std::string::npos) << why;
+  EXPECT_NE(why.find("not associative"), std::string::npos) << why;
+  Trace wrong = other;
+  wrong.meta.block_size = 128;
+  EXPECT_THROW(compare_runs(*t, wrong), std::invalid_argument);
+}
+
+// The bundled session's second runs (issue 30, `record --add --type float32 --two-runs` on the H100): sum_atomic and
+// pitfall_float_atomic at 256 threads, each beside its first run; the two runs' sums differ and the block's float
+// atomics round differently from some update on (the two-runs view's mark).
+TEST(SessionH100Tracks, HoldsTwoRunsOfTheFloatAtomics) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  EXPECT_EQ(s.other_runs.size(), 2u);
+  for (const char* k : {"sum_atomic", "pitfall_float_atomic"}) {
+    SCOPED_TRACE(k);
+    const Trace* first = s.find_trace(k, 256, DType::Float32);
+    const Trace* second = s.other_run(k, 256, DType::Float32);
+    ASSERT_NE(first, nullptr);
+    ASSERT_NE(second, nullptr);
+    const TwoRuns r = compare_runs(*first, *second);
+    EXPECT_TRUE(r.results_differ());
+    EXPECT_FALSE(r.a.updates.empty());
+    EXPECT_EQ(r.a.updates.size(), r.b.updates.size()) << "the same block's updates in both runs";
+    EXPECT_TRUE(r.first_rounding);
+    EXPECT_FALSE(two_runs_sentence(r).empty());
+  }
 }
 
 // The float32 traces the H100 session holds (issue 30: `record --add --type float32 --block-size 256`, then the

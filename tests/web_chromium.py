@@ -440,6 +440,20 @@ def check_bits(b, out):
     check(bits.get("reproducible_sum") == 1, "bits view: reproducible_sum gives one pattern in all (%s)" % bits.get("reproducible_sum"))
     check(bits.get("pitfall_float_atomic", 0) > 10, "bits view: the float atomics give many (%s)" % bits.get("pitfall_float_atomic"))
     check(all(n >= 1 for n in bits.values()) and len(bits) > 15, "bits view: every float kernel has a row (%d)" % len(bits))
+    # Why the bits differ (issue 30): sum_atomic's block 0 in two runs, below the table, the first differing row marked.
+    two = b.eval("JSON.stringify([].map.call(document.querySelectorAll('#bits-table .two-runs'), function (e) {"
+                 " return [e.getAttribute('data-kernel'), e.querySelectorAll('tr').length,"
+                 " e.querySelectorAll('tr.first-diff').length, e.textContent.indexOf('not associative') >= 0]; }))")
+    two = dict((k, (rows, marked, why)) for k, rows, marked, why in json.loads(two or "[]"))
+    if b.eval("!!(window.rs && window.rs.held && (window.rs.held('sum_atomic') || []).length)") and two:
+        check("sum_atomic" in two and two["sum_atomic"][0] > 2 and two["sum_atomic"][1] == 1 and two["sum_atomic"][2],
+              "bits view: sum_atomic's two runs side by side, the first differing rounding marked, and why (%s)" %
+              (two.get("sum_atomic"),))
+        b.eval("document.querySelector(\"#bits-table .two-runs[data-kernel='sum_atomic']\").scrollIntoView()")
+        park_mouse(b)
+        b.screenshot(os.path.join(out, "web-two-runs-sum_atomic-1280x720.png"))
+    elif not two:
+        print("skip two runs: this page holds none")
     b.eval("document.getElementById('bits-panel').scrollIntoView()")
     park_mouse(b)
     b.screenshot(os.path.join(out, "web-bits-1280x720.png"))

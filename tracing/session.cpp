@@ -34,6 +34,7 @@ enum Tag : uint32_t {
   kTagRaces = 8,     // u32 count, then the races (write_race); readers that predate it skip it
   kTagBits = 9,      // SessionBits (write_bits); readers that predate it skip it
   kTagMultiGpu = 10, // SessionMultiGpu (write_multigpu); readers that predate it skip it
+  kTagOtherRun = 11, // a trace of another run (Session::other_runs), as kTagTrace; readers that predate it skip it
 };
 
 constexpr uint32_t kMaxTimings = 4096;
@@ -450,13 +451,32 @@ void Session::set_timing(SessionTiming t) {
   timings.push_back(std::move(t));
 }
 
+const Trace* Session::other_run(const std::string& kernel, uint32_t block_size, DType dtype) const {
+  for (const Trace& t : other_runs) {
+    if (t.meta.kernel == kernel && t.meta.block_size == block_size && t.meta.dtype == dtype) return &t;
+  }
+  return nullptr;
+}
+
+namespace {
+// Removes from `v` the trace of `t`'s kernel, block size, element type and tracer (a session holds one of each).
+void erase_same(std::vector<Trace>& v, const Trace& t) {
+  v.erase(std::remove_if(v.begin(), v.end(),
+                         [&](const Trace& x) {
+                           return x.meta.kernel == t.meta.kernel && x.meta.block_size == t.meta.block_size &&
+                                  x.meta.dtype == t.meta.dtype && x.meta.tracer == t.meta.tracer;
+                         }),
+          v.end());
+}
+}  // namespace
+
+void Session::set_other_run(Trace t) {
+  erase_same(other_runs, t);
+  other_runs.push_back(std::move(t));
+}
+
 void Session::set_trace(Trace t) {
-  traces.erase(std::remove_if(traces.begin(), traces.end(),
-                              [&](const Trace& x) {
-                                return x.meta.kernel == t.meta.kernel && x.meta.block_size == t.meta.block_size &&
-                                       x.meta.dtype == t.meta.dtype && x.meta.tracer == t.meta.tracer;
-                              }),
-               traces.end());
+  erase_same(traces, t);
   // The source probe's int32 traces first (what a reader before float32 and binary traces takes), then the rest.
   auto primary = [](const Trace& x) { return x.meta.dtype == DType::Int32 && x.meta.tracer == Tracer::SourceProbe; };
   if (primary(t)) {
@@ -496,6 +516,7 @@ std::string serialize_session(const Session& s) {
   for (const auto& t : s.timings) write_timing(tab, t);
   detail::section(w, kTagTimings, tab.data());
   for (const auto& t : s.traces) detail::section(w, kTagTrace, pack_trace(t));
+  for (const auto& t : s.other_runs) detail::section(w, kTagOtherRun, pack_trace(t));
   std::vector<const SessionTiming*> counted;
   for (const auto& t : s.timings) {
     if (t.launches > 0) counted.push_back(&t);
@@ -574,6 +595,10 @@ Session parse_session(const std::string& bytes, const std::string& name) {
               s.traces.push_back(unpack_trace(payload, size, name, s.traces.size()));
               break;
             }
+            case kTagOtherRun: {
+              s.other_runs.push_back(unpack_trace(payload, size, name, s.traces.size() + s.other_runs.size()));
+              break;
+            }
             case kTagMetrics: {
               Reader r(payload, size, name, "metrics section");
               const uint32_t count = r.u32();
@@ -630,6 +655,12 @@ Session parse_session(const std::string& bytes, const std::string& name) {
     }
     if (!have_meta) throw SessionFormatError(strf(_("%s: no metadata section"), name.c_str()));
     if (!have_timings) throw SessionFormatError(strf(_("%s: no timing section"), name.c_str()));
+    for (const Trace& t : s.other_runs) {  // a second run stands beside its first
+      if (!s.find_trace(t.meta.kernel, t.meta.block_size, t.meta.dtype, t.meta.tracer)) {
+        throw SessionFormatError(strf(_("%s: another run of %s at %u threads without its first run"), name.c_str(),
+                                      t.meta.kernel.c_str(), t.meta.block_size));
+      }
+    }
     std::set<std::pair<std::string, uint32_t>> seen;
     for (const auto& t : s.timings) {
       if (!seen.insert({t.kernel, t.block_size}).second) {

@@ -14,7 +14,8 @@
 // version, u32 reserved (0), then sections like a trace file's (u32 tag, u32 reserved, u64
 // size, payload): 1 meta, 2 timing table, 3 one trace (repeated; a zlib-compressed .rstrace
 // file), 5 profiler metrics (version 2), 6 launch counts, 7 the N sweep, 8 racecheck's races, 9 the bits
-// view, 10 the multi-GPU recording (multigpu.hpp), 4 CRC-32 of every byte
+// view, 10 the multi-GPU recording (multigpu.hpp), 11 another run's trace (Session::other_runs; a
+// zlib-compressed .rstrace file, as section 3), 4 CRC-32 of every byte
 // before it (last). Little-endian; unknown tags are skipped, so sections 6 and 7 need no new
 // version: a release before them opens the file and ignores them. A session without metrics is
 // written as version 1, so that earlier releases still open it.
@@ -141,6 +142,10 @@ struct Session {
   std::vector<SessionMetric> metrics;  // any order; at most one per (kernel, block size, name)
   Sweep sweep;                         // bandwidth against N on the same GPU (`reducescope sweep`); may be empty
   SessionBits bits;                    // the bits view of float32 sums (`reducescope bits --out`); may be empty
+  std::vector<Trace> other_runs;       // a second run's trace of the same block (issue 30, the two-runs view: a float
+                                       // atomic kernel's updates land in another order each run); at most one per
+                                       // (kernel, block size, type, tracer), each beside its trace in `traces`; older
+                                       // readers skip the section (11)
   std::vector<SessionRace> races;      // racecheck's data races, per kernel and block size; any order (older sessions
                                        // have none; readers that predate the section skip it)
   SessionMultiGpu multigpu;            // the multigpu track (`record --track multigpu`); may be empty. It keeps its own
@@ -169,6 +174,10 @@ struct Session {
   // probe's if there is one, else the binary tracer's (a plain kernel file's, the pitfalls as compiled).
   const Trace* find_trace(const std::string& kernel, uint32_t block_size, std::optional<DType> dtype = std::nullopt,
                           std::optional<Tracer> tracer = std::nullopt) const;
+  // The other run's trace of `kernel` at `block_size` in `dtype` (other_runs), or nullptr.
+  const Trace* other_run(const std::string& kernel, uint32_t block_size, DType dtype) const;
+  // Adds `t` to other_runs, or replaces the one of the same kernel, block size, type and tracer.
+  void set_other_run(Trace t);
   // Whether the session holds a trace of `kernel` at `block_size` by each tracer (any element type).
   bool has_tracer(const std::string& kernel, uint32_t block_size, Tracer tracer) const;
   // The element types the session has a trace of `kernel` at `block_size` in (int32 first).

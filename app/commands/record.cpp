@@ -14,6 +14,7 @@
 #include "common.hpp"
 #include "histogram.hpp"
 #include "text_histogram.hpp"
+#include "two_runs.hpp"
 #include "worker.hpp"
 
 namespace rs {
@@ -155,6 +156,25 @@ int record_binary(const Options& o, Session& s, std::ostream& out) {
   return kExitOk;
 }
 
+// record --two-runs: block 0 of `k` traced again on the same input until its float atomics round differently from
+// `first`'s (at most kTries runs): the second run for the two-runs view (tracing/two_runs.hpp). Says what it found.
+Trace second_run(GpuReducer& gpu, const KernelInfo& k, unsigned bs, const Trace& first, std::ostream& out) {
+  constexpr int kTries = 20;
+  for (int attempt = 1;; ++attempt) {
+    Trace t = gpu.trace(k.id, bs);
+    const TwoRuns c = compare_runs(first, t);
+    if (c.first_rounding || c.results_differ() || attempt == kTries) {
+      out << "    second run (" << attempt << (attempt == 1 ? " try" : " tries") << "): result "
+          << value_str(t.meta.result, DType::Float32) << (c.results_differ() ? " (the first: " : " (the same as the first: ")
+          << value_str(first.meta.result, DType::Float32) << "); " << c.a.updates.size() << " float atomic updates";
+      if (c.first_rounding) out << ", the first rounding that differs at update " << *c.first_rounding + 1;
+      else if (!c.a.updates.empty()) out << ", every rounding the same";
+      out << "\n";
+      return t;
+    }
+  }
+}
+
 }  // namespace
 
 int run_record(const Options& o_in, std::ostream& out, std::ostream& err) {
@@ -261,6 +281,7 @@ int run_record(const Options& o_in, std::ostream& out, std::ostream& err) {
                       tr.records.size(), value_str(tr.meta.result, DType::Float32).c_str(),
                       ok ? "correct" : k.pitfall ? "off (a pitfall)" : "WRONG");
         out << b;
+        if (o.two_runs) s.set_other_run(second_run(gpu, k, bs, tr, out));
         out.flush();
         s.set_trace(std::move(tr));
       }

@@ -16,6 +16,7 @@
 #include "pitfall_words.hpp"
 #include "racecheck.hpp"
 #include "trace_io.hpp"
+#include "two_runs.hpp"
 
 namespace rs {
 
@@ -270,6 +271,19 @@ std::string summarize_session(const Session& s) {
   return out;
 }
 
+// A trace's second run (Session::other_runs, `record --two-runs`): both sums, and where the block's float atomics part.
+std::string two_runs_lines(const TwoRuns& r) {
+  std::string s = "another run of the same block (record --two-runs): result " +
+                  value_str(static_cast<int32_t>(r.b.result), DType::Float32) + " against " +
+                  value_str(static_cast<int32_t>(r.a.result), DType::Float32) + "; " +
+                  std::to_string(r.a.updates.size()) + " and " + std::to_string(r.b.updates.size()) +
+                  " float atomic updates of the block\n";
+  if (r.first_order) s += "  the landing order differs from update " + std::to_string(*r.first_order + 1) + "\n";
+  const std::string why = two_runs_sentence(r);
+  s += "  " + (why.empty() ? std::string("every update rounds the same in both runs") : why) + "\n";
+  return s;
+}
+
 int run_show(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("show", err, [&] {
     if (is_session_file(o.file)) {
@@ -278,6 +292,9 @@ int run_show(const Options& o, std::ostream& out, std::ostream& err) {
       for (const Trace& t : s.traces) {
         Replay replay(t);
         out << "\n" << summarize_trace(t, replay);
+        if (const Trace* other = s.other_run(t.meta.kernel, t.meta.block_size, t.meta.dtype)) {
+          out << two_runs_lines(compare_runs(t, *other));
+        }
         if (o.steps) {
           for (size_t i = 0; i < replay.num_steps(); ++i) out << "\n" << describe_step(replay, i, t.source);
         }

@@ -21,6 +21,7 @@
 #include "pitfall_words.hpp"
 #include "histogram.hpp"
 #include "kernel_info.hpp"
+#include "two_runs.hpp"
 #include "multigpu.hpp"
 #include "layout.hpp"  // views_in_order, bank_idle_sentence, wasteful, stores_warp_reduce_result: as the window
 #include "replay.hpp"
@@ -569,6 +570,38 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
   }
   j.end_arr();
   j.end_obj();
+  // Why the bits differ (issue 30): each second run of a float atomic kernel's block (Session::other_runs) beside its
+  // first: both sums, the sentence, and the block's first updates in landing order (up to kTwoRunsRows past the first
+  // rounding that differs), each [thread, running value met, element added, rounding] per run.
+  j.key("two_runs").arr();
+  for (const Trace& other : s.other_runs) {
+    const Trace* first = s.find_trace(other.meta.kernel, other.meta.block_size, other.meta.dtype, other.meta.tracer);
+    if (!first || other.meta.dtype != DType::Float32) continue;
+    const TwoRuns r = compare_runs(*first, other);
+    if (r.a.updates.empty()) continue;
+    constexpr size_t kTwoRunsRows = 8;
+    const size_t rows = std::min(std::max(r.a.updates.size(), r.b.updates.size()), r.first_rounding.value_or(0) + kTwoRunsRows);
+    j.obj().kv("kernel", other.meta.kernel).kv("bs", other.meta.block_size);
+    j.kv("result1", r.a.result).kv("result2", r.b.result).kv("updates", r.a.updates.size());
+    j.kv("first", r.first_rounding ? static_cast<int64_t>(*r.first_rounding) : int64_t{-1});
+    j.kv("sentence", sentence([&] { return two_runs_sentence(r); }));
+    j.key("rows").arr();
+    for (size_t i = 0; i < rows; ++i) {
+      j.arr();
+      for (const RunUpdates* u : {&r.a, &r.b}) {
+        if (i < u->updates.size()) {
+          const RunUpdate& x = u->updates[i];
+          j.arr().num(x.thread).num(static_cast<double>(x.old_value)).num(static_cast<double>(x.operand)).num(x.rounding);
+          j.end_arr();
+        } else {
+          j.null();
+        }
+      }
+      j.end_arr();
+    }
+    j.end_arr().end_obj();
+  }
+  j.end_arr();
   if (!s.multigpu.empty()) webjson::multigpu_json(j, s.multigpu);
   j.key("pitfall_words").arr();
   for (KernelId id : track_kernels("pitfalls")) {

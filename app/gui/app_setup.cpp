@@ -38,6 +38,7 @@ void apply_options(const Options& o, AppState& s) {
     if (auto lib = library_pick(o.compare_library, s.b.block_size)) s.b = *lib;
   }
   if (o.dtypes == std::vector<DType>{DType::Float32}) s.float32 = true;  // --type float32 (key D)
+  if (o.two_runs) s.two_runs = true;  // --two-runs: the atomics panel's two runs (issue 30)
   if (o.view >= 0) s.timing_tab = static_cast<TimingTab>(o.view);
   if (o.view == static_cast<int>(TimingTab::MultiGpu) && o.step >= 0) s.ring_step_wanted = o.step;
   if (o.ui_scale > 0) s.ui_scale = o.ui_scale;

@@ -166,6 +166,8 @@ struct AppState {
   bool compare = false;            // show A and B side by side, stepping together
   bool float32 = false;            // a session's float32 traces where it has them (issue 30; key D, the controls'
                                    // int32 / float32 switch); each side without one shows its int32 trace
+  bool two_runs = false;           // the atomics panel shows the session's two runs of side A's float atomics side by
+                                   // side (issue 30: why the bits differ), where it holds a second run
   bool as_compiled = false;        // a session's binary traces (the kernel as compiled: the pitfalls, issue 29) where it
                                    // holds them (key B, the controls' tracer switch); else the source probe's
   uint64_t n = 1u << 24;

@@ -9,6 +9,7 @@
 
 #include "histogram.hpp"
 #include "panels.hpp"
+#include "two_runs.hpp"
 
 namespace rs::gui {
 
@@ -69,6 +70,68 @@ float bar(float frac, ImU32 c, float width, const char* overlay) {
   return h;
 }
 
+// Why the bits differ (issue 30): the block's float atomic updates in two runs, side by side, in landing order: the
+// thread, the element it added, the running value it met and what rounding added; the first update whose rounding
+// differs is marked (vermillion) and scrolled to, with the sentence of where and why the runs part.
+void draw_two_runs(const TwoRuns& r) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
+  const std::string why = two_runs_sentence(r);
+  ImGui::TextWrapped("%s", why.empty() ? _("Both runs' updates of this block round the same.") : why.c_str());
+  ImGui::PopStyleColor();
+  note_widget("atomics/two-runs/why");
+  ImGui::TextWrapped(_("The sums: run 1 %s, run 2 %s%s."), format_value(r.a.result, DType::Float32).c_str(),
+                     format_value(r.b.result, DType::Float32).c_str(),
+                     r.results_differ() ? _(" (different bits)") : _(" (the same bits)"));
+  if (!ImGui::BeginTable("##tworuns", 5,
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit |
+                             ImGuiTableFlags_BordersInnerV)) {
+    return;
+  }
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("#");
+  ImGui::TableSetupColumn(_("run 1: thread, met + added"));
+  ImGui::TableSetupColumn(_("rounding"));
+  ImGui::TableSetupColumn(_("run 2"));
+  ImGui::TableSetupColumn(_("rounding"));
+  ImGui::TableHeadersRow();
+  const size_t n = std::max(r.a.updates.size(), r.b.updates.size());
+  static const TwoRuns* scrolled = nullptr;  // scroll to the first difference once per pair shown
+  const bool scroll = scrolled != &r;
+  scrolled = &r;
+  auto cells = [](const std::vector<RunUpdate>& u, size_t i) {
+    if (i >= u.size()) {
+      for (int c = 0; c < 2; ++c) ImGui::TableNextColumn();
+      return;
+    }
+    const RunUpdate& x = u[i];
+    ImGui::TableNextColumn();
+    ImGui::Text("t%-4u %.7g + %.4g", x.thread, x.old_value, x.operand);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(x.after_others ? _("Thread %u met %.9g and stored %.9g; other blocks' updates landed since this "
+                                           "block's previous one.")
+                                       : _("Thread %u met %.9g and stored %.9g."),
+                        x.thread, x.old_value, x.new_value);
+    }
+    ImGui::TableNextColumn();
+    if (x.rounding == 0) ImGui::TextDisabled("0");
+    else ImGui::Text("%+.2g", x.rounding);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    ImGui::TableNextRow();
+    const bool first = r.first_rounding && *r.first_rounding == i;
+    if (first) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, with_alpha(color::kVermillion, 0.55f));
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", i + 1);
+    if (first) {
+      note_widget("atomics/two-runs/first");
+      if (scroll) ImGui::SetScrollHereY(0.3f);
+    }
+    cells(r.a.updates, i);
+    cells(r.b.updates, i);
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 float AtomicsPanel::wanted_height(const Replay& r, const Step& st) {
@@ -96,6 +159,26 @@ void AtomicsPanel::drawContent(AppState& s) {
   if (!st) return;
   const Replay& r = v.trace->replay;
   const TraceMeta& meta = v.trace->trace.meta;
+  // The session's second run of this block (record --two-runs): the two-runs view, on a switch.
+  const Trace* other = s.session ? s.session->other_run(meta.kernel, meta.block_size, meta.dtype) : nullptr;
+  if (other && meta.dtype == DType::Float32) {
+    ImGui::Checkbox(strf("%s###tworuns", _("Two runs side by side: why the bits differ")).c_str(), &s.two_runs);
+    note_widget("atomics/two-runs");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s", _("The same block traced in two runs of the same input: its float atomicAdd updates in "
+                                "the order they landed, each run beside the other."));
+    }
+    if (s.two_runs) {
+      static std::pair<const Trace*, const Trace*> key{};
+      static TwoRuns runs;
+      if (key != std::make_pair(&v.trace->trace, other)) {
+        runs = compare_runs(v.trace->trace, *other);
+        key = {&v.trace->trace, other};
+      }
+      draw_two_runs(runs);
+      return;
+    }
+  }
   const KernelInfo* kinfo = find_kernel(meta.kernel);
   if (!r.has_atomics()) {
     ImGui::TextWrapped(no_atomics_sentence(kinfo), meta.kernel.c_str());

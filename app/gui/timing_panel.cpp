@@ -582,6 +582,25 @@ void TimingPanel::drawBits(AppState& s) {
                        "rounded once (%s)"),
                      static_cast<unsigned long long>(v->n), v->pattern.c_str(), v->runs,
                      format_value(v->exact_bits, DType::Float32).c_str());
+  // Why they differ, stepped: the session's second runs of a float atomic kernel's block (record --two-runs) open
+  // side A in the atomics panel's two-runs view.
+  for (const Trace& t : s.session->other_runs) {
+    const KernelInfo* k = find_kernel(t.meta.kernel);
+    if (!k || t.meta.dtype != DType::Float32) continue;
+    if (ImGui::Button(strf(_("Why the bits differ: %s"), k->name).c_str())) {
+      s.a = Pick{k->id, t.meta.block_size};
+      s.yours_selected = false;
+      s.float32 = true;
+      s.two_runs = true;
+      s.selection_changed = true;
+    }
+    note_widget(std::string("bits/two-runs/") + k->name);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(_("Block 0 of %s at %u threads traced in two runs of the same input: each float atomicAdd in "
+                          "the order it landed, and the first whose rounding differs."),
+                        k->name, t.meta.block_size);
+    }
+  }
   if (!ImGui::BeginTable("##bits", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn(_("kernel"));

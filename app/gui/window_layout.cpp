@@ -67,6 +67,12 @@ std::vector<ViewAsk> asks_of(const AppState& s, int slot, float w) {
       case View::Atomics:
         a.want = chrome() + AtomicsPanel::wanted_height(r, st);
         a.least = std::min(a.want, chrome() + line() * 7);  // a target's updates, its bar and old -> new
+        if (s.two_runs && s.session &&
+            s.session->other_run(v.trace->trace.meta.kernel, v.trace->trace.meta.block_size, v.trace->trace.meta.dtype)) {
+          a.want = std::max(a.want, chrome() + line() * 22);  // the two runs: the sentence and a dozen updates
+          a.least = chrome() + line() * 14;
+          a.grows = true;
+        }
         break;
     }
     any_shown = any_shown || a.shown;

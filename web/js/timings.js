@@ -164,8 +164,32 @@
         (k.rows.length === 1 && !k.rows[0][5] ? ' class="good"' : '') + '>' + k.rows.length + '</td><td style="text-align:left">' + list +
         '</td></tr>';
     });
-    setHtml(table, h + '</table>');
+    setHtml(table, h + '</table>' + twoRunsHtml());
     hook.bits = by.map(function (k) { return [k.name, k.rows.length]; });
+  }
+
+  // Why the bits differ (issue 30; index "two_runs", older pages: none): a float atomic kernel's block 0 in two runs
+  // of the same input, its updates in landing order side by side, the first whose rounding differs marked.
+  function twoRunsHtml() {
+    var h = '';
+    (D.two_runs || []).forEach(function (r) {
+      var num = function (v) { return Number(v.toPrecision(8)).toString(); };
+      var cell = function (u) {
+        return u ? '<td>t' + u[0] + ' ' + num(u[1]) + ' + ' + Number(u[2].toPrecision(4)) + '</td><td>' +
+          (u[3] === 0 ? '0' : (u[3] > 0 ? '+' : '') + Number(u[3].toPrecision(2))) + '</td>' : '<td></td><td></td>';
+      };
+      h += '<div class="two-runs" data-kernel="' + esc(r.kernel) + '"><h4>' +
+        t('Why the bits differ: {0} at {1} threads, block 0 in two runs', esc(r.kernel), r.bs) + '</h4><p>' +
+        t('The sums: run 1 {0}, run 2 {1}.', esc(fmt(r.result1, true)), esc(fmt(r.result2, true))) + ' ' +
+        '<span class="bad">' + esc(t(r.sentence)) + '</span></p><table><tr><th>#</th><th>' + t('run 1: thread, met + added') +
+        '</th><th>' + t('rounding') + '</th><th>' + t('run 2') + '</th><th>' + t('rounding') + '</th></tr>';
+      r.rows.forEach(function (row, i) {
+        h += '<tr' + (i === r.first ? ' class="first-diff"' : '') + '><td>' + (i + 1) + '</td>' + cell(row[0]) + cell(row[1]) + '</tr>';
+      });
+      h += '</table><p class="small">' + t('{0} of the block\'s {1} updates; the window shows them all (the atomics panel, ' +
+        '"Two runs side by side").', r.rows.length, r.updates) + '</p></div>';
+    });
+    return h;
   }
 
   function sweepView(track) {
