@@ -789,6 +789,16 @@ for w in atomics/two-runs/why atomics/two-runs/first; do
   inside "$(rect "$MAP" "$w")" && ok "two runs: $w on screen at 1280x720" || bad "two runs: $w off screen or missing"
 done
 
+# 18f. ... and how reproducible_sum avoids it: the bits tab's "Exact sum, step by step" opens reproducible_sum's float32
+# trace, whose global panel says at every step what it adds to the block's exact accumulator.
+MAP="$dir/exact.map"
+SCREEN=1280x720 REDUCESCOPE_CONFIG="$dir/exact.ini" with_app exact "$session --kernel reduce1 --block-size 256 --view bits" \
+  clicks bits/exact/reproducible_sum >/dev/null
+grep -q "showing reproducible_sum at 256 threads" "$dir/exact.log" && ok "exact sum: the bits tab's button opens reproducible_sum" \
+  || bad "exact sum: $(grep -m1 '^screenshot' "$dir/exact.log")"
+inside "$(rect "$MAP" A/exact-accumulator)" && ok "exact sum: the accumulator's sentence on screen at 1280x720" \
+  || bad "exact sum: A/exact-accumulator off screen or missing ($(rect "$MAP" A/exact-accumulator))"
+
 # 19. Chinese (issue 31). View > Language > 中文 switches the window's words (the View menu then reads 视图) and
 # saves the choice; the next start opens in Chinese without --lang; with no saved choice the system locale
 # decides (LANG=zh_CN.UTF-8), and --lang en wins over both. The Chinese frame differs from the English one.

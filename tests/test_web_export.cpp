@@ -19,6 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "exact_steps.hpp"
+#include "exact_sum.hpp"
+#include "input.hpp"
 #include "kernel_info.hpp"
 #include "multigpu.hpp"
 #include "replay.hpp"
@@ -665,6 +668,54 @@ TEST(WebExport, IndexHoldsTheMultiGpuRecording) {
   const json with = json::parse(decode_web_data(web_data_block(web_page(both)))[0]);
   EXPECT_EQ(with["multigpu"]["rows"].size(), m.rows.size());
   EXPECT_EQ(with["traces"].size(), 2u);
+}
+
+// reproducible_sum's exact accumulator (issue 30, exact_steps.hpp) on the H100's float32 trace at 256 threads: the
+// trace's loaded values are the input's; block 0 loads its grid-stride share of float4s, 4 elements each, every one
+// once; the steps' exact additions add up to what the block holds; the grid's exact sum rounds once to the float32
+// the CPU's exact sum gives and the run gave; the page's steps carry the sentences.
+TEST(ExactAccumulator, ReproducibleSumsBlockZeroOnTheH100) {
+  const Session s = load_session(RS_TRACKS_SESSION_FILE);
+  const Trace* t = s.find_trace("reproducible_sum", 256, DType::Float32);
+  ASSERT_NE(t, nullptr);
+  const Replay r(*t);
+  const ExactAccumulator* a = exact_accumulator_of(*t, r);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(exact_accumulator_of(*t, r), a) << "computed once";
+  EXPECT_TRUE(a->matches_input) << "the trace's values are the session's input";
+  ASSERT_EQ(a->steps.size(), r.num_steps());
+  const uint64_t n4 = t->meta.n / 4, stride = uint64_t{t->meta.block_size} * t->meta.grid_size;
+  uint64_t want = 0;
+  for (uint64_t i = 0; i < t->meta.block_size; ++i) want += i < n4 ? (n4 - i + stride - 1) / stride * 4 : 0;
+  EXPECT_EQ(a->loaded, want) << "block 0's grid-stride share of float4s";
+  const std::vector<float> in = make_input_f32(Pattern::RandomBytes, t->meta.n);
+  long double sum_adds = 0, own = 0;
+  for (const ExactStep& e : a->steps) {
+    ASSERT_TRUE(e.adds.fits && e.holds.fits);
+    sum_adds += e.adds.approx;
+  }
+  for (uint64_t i = 0; i < t->meta.block_size; ++i) {
+    for (uint64_t k = i; k < n4; k += stride) {
+      for (int c = 0; c < 4; ++c) own += static_cast<long double>(in[4 * k + c]);
+    }
+  }
+  EXPECT_EQ(a->steps.back().holds.approx, own) << "what the block holds: every element it loaded, exactly";
+  EXPECT_EQ(sum_adds, own);
+  EXPECT_EQ(a->steps.back().so_far, a->loaded);
+  const float cpu = exact::sum_host(in.data(), in.size());
+  uint32_t cpu_bits;
+  std::memcpy(&cpu_bits, &cpu, 4);
+  EXPECT_EQ(a->rounded_bits, cpu_bits);
+  EXPECT_EQ(a->result_bits, cpu_bits) << "the run's result: the exact sum rounded once";
+  EXPECT_NE(exact_step_sentence(*a, a->steps.size() - 1).find("once to float32"), std::string::npos);
+  EXPECT_EQ(exact_accumulator_of(*s.find_trace("sum_atomic", 256, DType::Float32), r), nullptr) << "another kernel";
+  // The page: each of reproducible_sum's steps says what it adds.
+  const Bundled& b = bundled();
+  for (const json& e : b.index["traces"]) {
+    if (e["kernel"] != "reproducible_sum" || e["bs"] != 256) continue;
+    const json tr = json::parse(b.parts.at(e["part"].get<size_t>()));
+    for (const json& st : tr["steps"]) EXPECT_NE(st["exact"].get<std::string>().find("Exact accumulator"), std::string::npos);
+  }
 }
 
 TEST(WebExport, BundledSessionFitsTheBudget) {

@@ -454,6 +454,11 @@ def check_bits(b, out):
         b.screenshot(os.path.join(out, "web-two-runs-sum_atomic-1280x720.png"))
     elif not two:
         print("skip two runs: this page holds none")
+    # ... and the link to reproducible_sum's exact accumulator: it opens reproducible_sum.
+    if b.eval("!!document.querySelector(\"#bits-table button.see[data-kernel='reproducible_sum']\")"):
+        b.click("#bits-table button.see[data-kernel='reproducible_sum']")
+        check(bool(wait_open(b, "reproducible_sum", 256)), "bits view: its button opens reproducible_sum's accumulator")
+        goto_step(b, "vec4_loads", 256, 0)
     b.eval("document.getElementById('bits-panel').scrollIntoView()")
     park_mouse(b)
     b.screenshot(os.path.join(out, "web-bits-1280x720.png"))
@@ -666,6 +671,18 @@ def check_float_trace(b, out):
     check(bool(wait_for(lambda: state(b)["step"] == 2, "step 2")), "ArrowRight moves reproducible_sum to step 2")
     after = b.eval("document.getElementById('step-summary').textContent")
     check(after != before, "a step of the float32 trace says what the new step did (%s)" % after)
+    check("Exact accumulator" in after and "exactly" in after,
+          "reproducible_sum's step says what it adds to the exact accumulator (%s)" % after[after.find("Exact"):][:120])
+    b.key("End", "End", 35)
+    wait_for(lambda: state(b)["step"] == state(b)["steps"] - 1, "the last step")
+    last = b.eval("document.getElementById('step-summary').textContent")
+    check("rounds the grid's exact sum" in last and "once to float32" in last,
+          "reproducible_sum's last step: the one rounding (%s)" % last[last.find("At the end"):][:140])
+    b.key("Home", "Home", 36)
+    wait_for(lambda: state(b)["step"] == 0, "step 0")
+    for _ in range(2):
+        b.key("ArrowRight", "ArrowRight", 39)
+    wait_for(lambda: state(b)["step"] == 2, "step 2")
     b.eval("window.scrollTo(0,0)")
     park_mouse(b)
     b.screenshot(os.path.join(out, "reproducible_sum-float32-bs256-step2-1280x720.png"))

@@ -20,6 +20,7 @@
 #include "input.hpp"  // float_sum_note
 #include "pitfall_words.hpp"
 #include "histogram.hpp"
+#include "exact_steps.hpp"
 #include "kernel_info.hpp"
 #include "two_runs.hpp"
 #include "multigpu.hpp"
@@ -201,7 +202,8 @@ std::string sentence(F&& make) {
 }
 
 // `source`: the trace's kernel source (for the predicate barriers' names).
-std::string trace_json(const Replay& r, int source_index, const std::string& source) {
+// `acc`: reproducible_sum's exact accumulator (exact_steps.hpp), or nullptr: each step then says what it adds ("exact").
+std::string trace_json(const Replay& r, int source_index, const std::string& source, const ExactAccumulator* acc = nullptr) {
   const TraceMeta& m = r.meta();
   Json j;
   j.obj();
@@ -270,6 +272,7 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
     if (const std::string e = sentence([&] { return gui::step_end_name(st, source); }); e != to_string(st.ended_by)) {
       j.kv("endname", e);
     }
+    if (acc) j.kv("exact", sentence([&] { return exact_step_sentence(*acc, si); }));
     j.ints("lines", st.lines);
     j.kv("ld", st.loads).kv("st", st.stores).kv("ldc", st.load_conflicts).kv("stc", st.store_conflicts);
     j.kv("deg", st.max_degree).kv("aw", st.active_warps());
@@ -734,7 +737,7 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     p.trace = &t;
     try {
       const Replay replay(t);
-      p.json = trace_json(replay, static_cast<int>(it - sources.begin()), t.source);
+      p.json = trace_json(replay, static_cast<int>(it - sources.begin()), t.source, exact_accumulator_of(t, replay));
       p.steps = replay.num_steps();
     } catch (const ReplayError& e) {
       throw WebExportError(std::string("cannot replay a trace of the session: ") + e.what());

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "exact_steps.hpp"
 #include "panels.hpp"
 
 namespace rs::gui {
@@ -121,6 +122,19 @@ void GlobalPanel::drawContent(AppState& s) {
   if (!st) return;
   const Replay& r = v.trace->replay;
   const TraceMeta& meta = v.trace->trace.meta;
+  // reproducible_sum (issue 30): what the step adds to the block's exact accumulator, and the one rounding at the end.
+  if (const ExactAccumulator* acc = exact_accumulator_of(v.trace->trace, r)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kGreen));
+    ImGui::TextWrapped("%s", exact_step_sentence(*acc, v.step).c_str());
+    ImGui::PopStyleColor();
+    note_widget(std::string(slot_ ? "B" : "A") + "/exact-accumulator");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s", _("Every float is an integer times a power of two, so their sum is one exact integer, "
+                                "whatever the order:\nthe block keeps it in wide integers (its limbs), and only the "
+                                "last block rounds, once, at the end.\nThe values are the session's input, made again "
+                                "from its pattern and N."));
+    }
+  }
   if (!r.has_global_slice()) {
     const bool any = most_requests(r) > 0;
     ImGui::TextWrapped(!any                          ? _("%s does not reduce in global memory.")

@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "kernel_file_feed.hpp"  // kYoursSamples
 #include "gpu_worker.hpp"
+#include "exact_steps.hpp"
 #include "panels.hpp"
 #include "input.hpp"  // float_sum_note
 #include "pitfall_words.hpp"
@@ -578,16 +579,22 @@ void TimingPanel::drawBits(AppState& s) {
                              "every block size and stores the distinct results. The bundled H100 session has one."));
     return;
   }
-  ImGui::TextWrapped(_("float32, N = %llu (%s), %u runs at each block size: distinct results; ulps from the exact sum "
-                       "rounded once (%s)"),
-                     static_cast<unsigned long long>(v->n), v->pattern.c_str(), v->runs,
-                     format_value(v->exact_bits, DType::Float32).c_str());
   // Why they differ, stepped: the session's second runs of a float atomic kernel's block (record --two-runs) open
-  // side A in the atomics panel's two-runs view.
+  // side A in the atomics panel's two-runs view. The buttons flow on one line where they fit (a projector's small panel).
+  bool first_button = true;
+  auto flow = [&](const std::string& label) {
+    const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
+    if (!first_button) {
+      const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+      if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
+    }
+    first_button = false;
+    return ImGui::Button(label.c_str());
+  };
   for (const Trace& t : s.session->other_runs) {
     const KernelInfo* k = find_kernel(t.meta.kernel);
     if (!k || t.meta.dtype != DType::Float32) continue;
-    if (ImGui::Button(strf(_("Why the bits differ: %s"), k->name).c_str())) {
+    if (flow(strf(_("Two runs: %s"), k->name))) {
       s.a = Pick{k->id, t.meta.block_size};
       s.yours_selected = false;
       s.float32 = true;
@@ -601,6 +608,24 @@ void TimingPanel::drawBits(AppState& s) {
                         k->name, t.meta.block_size);
     }
   }
+  // ... and how reproducible_sum avoids it: its exact accumulator, step by step (the global panel).
+  if (const KernelInfo* k = find_kernel(kExactSumKernel); k && s.session->find_trace(k->name, 256, DType::Float32)) {
+    if (flow(strf(_("Exact sum: %s"), k->name))) {
+      s.a = Pick{k->id, 256};
+      s.yours_selected = false;
+      s.float32 = true;
+      s.selection_changed = true;
+    }
+    note_widget(std::string("bits/exact/") + k->name);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s", _("Each step's exact additions and what the block holds, in the global panel; at the end "
+                                "the one rounding."));
+    }
+  }
+  ImGui::TextWrapped(_("float32, N = %llu (%s), %u runs at each block size: distinct results; ulps from the exact sum "
+                       "rounded once (%s)"),
+                     static_cast<unsigned long long>(v->n), v->pattern.c_str(), v->runs,
+                     format_value(v->exact_bits, DType::Float32).c_str());
   if (!ImGui::BeginTable("##bits", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn(_("kernel"));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "exact_steps.hpp"
 #include "layout.hpp"
 
 namespace rs::gui {
@@ -56,6 +57,10 @@ std::vector<ViewAsk> asks_of(const AppState& s, int slot, float w) {
       case View::Global: {
         const float rows = r.has_global_slice() ? static_cast<float>(std::min(GlobalPanel::grid_rows(r), 32)) : 0;
         a.want = chrome() + GlobalPanel::wanted_height(r) + rows * cell;
+        if (exact_accumulator_of(v.trace->trace, r)) {  // reproducible_sum's accumulator: at every step, 3 lines more
+          a.shown = true;
+          a.want += line() * 3;
+        }
         a.least = std::min(a.want, chrome() + line() * 4.5f + rows * std::min(cell, 12.0f));
         a.grows = r.has_global_slice();
         break;

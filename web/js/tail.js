@@ -78,6 +78,10 @@
       var b = e.target.closest('[data-kernel]');
       if (b) { select(b.getAttribute('data-kernel'), S.bs); b.blur(); }
     });
+    $('bits-table').addEventListener('click', function (e) {  // "How reproducible_sum adds exactly"
+      var b = e.target.closest('[data-kernel]');
+      if (b) { select(b.getAttribute('data-kernel'), 256); $('step-row').scrollIntoView(); b.blur(); }
+    });
     $('bs-buttons').addEventListener('click', function (e) {
       var b = e.target.closest('[data-bs]');
       if (b && !b.disabled) { select(S.kernel, Number(b.getAttribute('data-bs'))); b.blur(); }

@@ -164,7 +164,10 @@
         (k.rows.length === 1 && !k.rows[0][5] ? ' class="good"' : '') + '>' + k.rows.length + '</td><td style="text-align:left">' + list +
         '</td></tr>';
     });
-    setHtml(table, h + '</table>' + twoRunsHtml());
+    var exact = kernelInfo('reproducible_sum') && heldSizes('reproducible_sum').length ?
+      '<p><button class="see" data-kernel="reproducible_sum">' + t('How reproducible_sum adds exactly: its accumulator, step by step') +
+      '</button></p>' : '';
+    setHtml(table, h + '</table>' + exact + twoRunsHtml());
     hook.bits = by.map(function (k) { return [k.name, k.rows.length]; });
   }
 

@@ -300,6 +300,8 @@
     if (st.shf) s += (st.shf.length === 1 ? t('{0} shuffle.', 1) : t('{0} shuffles.', st.shf.length)) + ' ';
     if (st.atm) s += (st.atm.length === 1 ? t('{0} warp atomic.', 1) : t('{0} warp atomics.', st.atm.length)) + ' ';
     if (st.req) s += (st.req.length === 1 ? t('{0} global request.', 1) : t('{0} global requests.', st.req.length)) + ' ';
+    // reproducible_sum (issue 30): what the step adds to the block's exact accumulator; the one rounding at the end.
+    if (st.exact) s += '<br><span class="exact">' + esc(t(st.exact)) + '</span>';
     setHtml($('step-summary'), s);
     layoutViews(tr, st);
     // Each view, timed (hook.viewMs: the browser test prints where a frame's time goes).
