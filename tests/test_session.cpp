@@ -1605,8 +1605,8 @@ TEST(SessionH100Tracks, HoldsEveryPairOfEveryTrack) {
   // ... and the float32 traces (issue 30, `record --add --type float32`): 35 of them (below), 12 of which took the
   // place of the float pitfalls' own (pitfall_float_atomic and pitfall_float_saturation take float32 only).
   // ... and 4 traces by the binary tracer: pitfall_no_volatile and pitfall_no_syncwarp as compiled (below), and
-  // CUB's 3 kernels (HoldsCubsKernelsAsCompiled).
-  EXPECT_EQ(s.traces.size(), 237u + 28u + 35u - 12u + 4u + 3u);
+  // CUB's 3 kernels (HoldsCubsKernelsAsCompiled); the float32 traces since at every block size (129 in all).
+  EXPECT_EQ(s.traces.size(), 237u + 28u + 129u - 12u + 4u + 3u);
 }
 
 // The pitfalls as compiled (issue 29, item 4: `record --add --binary`, on the H100): pitfall_no_volatile and
@@ -1815,19 +1815,27 @@ TEST(SessionH100Tracks, HoldsFloat32Traces) {
     if (!k->pitfall) EXPECT_TRUE(ref.accepts(k->op, t.meta.result)) << k->name << " at " << t.meta.block_size;
     EXPECT_GT(Replay(t).num_steps(), 0u);
   }
-  EXPECT_EQ(floats, 35);
+  // Every kernel that takes float32 at every block size it takes (2026-11-26: 256 threads first, then
+  // `record --add --type float32 --block-size 32,64,128,512,1024`, docs/data/float32-h100-2026-11-26/all-sizes).
+  int pairs = 0;
   for (const KernelInfo& k : kernel_table()) {
-    if (!k.takes(DType::Float32) || k.op == ReduceOp::Histogram || k.pitfall) continue;
-    if (block_size_problem(k.id, 256)) continue;
-    SCOPED_TRACE(k.name);
-    ASSERT_NE(s.find_trace(k.name, 256, DType::Float32), nullptr);
-    EXPECT_EQ(s.trace_dtypes(k.name, 256).back(), DType::Float32);
+    if (!k.takes(DType::Float32) || k.op == ReduceOp::Histogram) continue;
+    for (unsigned bs : kBlockSizes) {
+      if (block_size_problem(k.id, bs)) continue;
+      SCOPED_TRACE(std::string(k.name) + " at " + std::to_string(bs));
+      ++pairs;
+      ASSERT_NE(s.find_trace(k.name, bs, DType::Float32), nullptr);
+      EXPECT_EQ(s.trace_dtypes(k.name, bs).back(), DType::Float32);
+    }
   }
-  // reproducible_sum, float32 only: found without asking for a type, at 32 ... 256 threads.
-  for (unsigned bs : {32u, 64u, 128u, 256u}) {
+  EXPECT_EQ(floats, pairs);
+  // reproducible_sum, float32 only: found without asking for a type, at every block size, with the same bits.
+  ASSERT_NE(s.find_trace("reproducible_sum", 256), nullptr);
+  for (unsigned bs : kBlockSizes) {
     const Trace* t = s.find_trace("reproducible_sum", bs);
     ASSERT_NE(t, nullptr) << bs;
     EXPECT_EQ(t->meta.dtype, DType::Float32);
+    EXPECT_EQ(t->meta.result, s.find_trace("reproducible_sum", 256)->meta.result) << bs << ": the same bits";
   }
   for (const char* pitfall : {"pitfall_float_atomic", "pitfall_float_saturation"}) {
     for (unsigned bs : kBlockSizes) EXPECT_NE(s.find_trace(pitfall, bs, DType::Float32), nullptr) << pitfall << bs;
