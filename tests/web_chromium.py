@@ -718,6 +718,9 @@ def check_cub_traces(b, out):
         check(after != before, "a step of %s says what the new step did (%s)" % (k, after[:80]))
         note = b.eval("document.getElementById('kernel-note').textContent")
         check("binary backend" in note, "%s's note says the binary backend recorded it" % k)
+        sizes = b.eval("[].map.call(document.querySelectorAll('#bs-buttons button'), function (e) {"
+                       " return e.textContent + (e.classList.contains('sel') ? '*' : ''); }).join(',')")
+        check(("768*" in sizes) == (bs is None), "%s's block sizes: %s" % (k, sizes))
     goto_step(b, "cub::DeviceReduceKernel", 256, 1)
     src = b.eval("document.getElementById('source-title').textContent")
     check("cub/device/dispatch/kernels/reduce.cuh" in src, "CUB's listing is named as CUB's file (%s)" % src)
@@ -726,6 +729,8 @@ def check_cub_traces(b, out):
     b.screenshot(os.path.join(out, "cub-DeviceReduceKernel-bs256-step1-1280x720.png"))
     b.click("#kernel-note button.see[data-kernel='single_pass_last_block']")
     check(bool(wait_open(b, "single_pass_last_block", 256)), "CUB's note: 'See single_pass_last_block' opens it at 256")
+    sizes = b.eval("[].map.call(document.querySelectorAll('#bs-buttons button'), function (e) { return e.textContent; })")
+    check("768" not in sizes and len(sizes) == 6, "our kernels offer the six block sizes, not CUB's 768 (%s)" % sizes)
     back = b.eval("!!document.querySelector(\"#kernel-note button.see[data-kernel='cub::DeviceReduceKernel']\")")
     check(back, "single_pass_last_block's note offers 'See how CUB does it: cub::DeviceReduceKernel'")
 
