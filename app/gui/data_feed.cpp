@@ -306,6 +306,10 @@ void DataFeed::poll(AppState& s) {
       case K::DeviceReady:
         s.device_known = s.have_device = true;
         s.device = e.device;
+        if (!s.session && (s.a.library >= 0 || s.b.library >= 0)) {  // --kernel cub::... live: CUB's kernels are a
+          s.a.library = s.b.library = -1;                             // session's traces; the GPU runs ours
+          s.selection_changed = true;
+        }
         if (opened_file_) idle_ = true;  // nothing was requested
         break;
       case K::NoDevice:
