@@ -2,6 +2,7 @@
 #include "exercises.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <cstdarg>
 #include <cstdio>
 
@@ -74,6 +75,16 @@ ExerciseCheck timing_check(const Exercise& x, const ExerciseEvidence& e, const c
   return t;
 }
 
+// The smallest and the largest N of `runs` (not empty).
+std::pair<uint64_t, uint64_t> n_span(const std::vector<ExerciseRun>& runs) {
+  uint64_t lo = runs.front().n, hi = lo;
+  for (const ExerciseRun& r : runs) {
+    lo = std::min(lo, r.n);
+    hi = std::max(hi, r.n);
+  }
+  return {lo, hi};
+}
+
 ExerciseCheck nothing_traced(const char* name) {
   return {name, false, _("no trace to judge: the kernel was not traced at any N and block size"),
           _("the trace is taken at block sizes the launch shape allows; check RS_LAUNCH_SHAPE")};
@@ -93,11 +104,7 @@ ExerciseCheck sums_right(const ExerciseEvidence& e) {
     return {_("sums right"), false, _("the kernel was not run"), _("check RS_LAUNCH_SHAPE's minimum block size")};
   }
   if (!wrong) {
-    uint64_t lo = e.runs.front().n, hi = lo;
-    for (const ExerciseRun& r : e.runs) {
-      lo = std::min(lo, r.n);
-      hi = std::max(hi, r.n);
-    }
+    const auto [lo, hi] = n_span(e.runs);
     c.figure = strf(_("right in all %zu runs against the CPU (N = %llu ... %llu, every block size, int32 and "
                           "float32 where it compiles)"),
                         e.runs.size(), ull(lo), ull(hi));
@@ -369,11 +376,7 @@ std::vector<ExerciseCheck> check_histogram(const Exercise& x, const ExerciseEvid
                   "blockDim.x * gridDim.x, while i < n; the private bins are zeroed before __syncthreads() and "
                   "added to the global bins after a second one");
   } else {
-    uint64_t lo = e.runs.front().n, hi = lo;
-    for (const ExerciseRun& r : e.runs) {
-      lo = std::min(lo, r.n);
-      hi = std::max(hi, r.n);
-    }
+    const auto [lo, hi] = n_span(e.runs);
     bins.figure = strf(_("all 7 bins equal the CPU's in all %zu runs (N = %llu ... %llu bytes of text, every block "
                          "size)"),
                        e.runs.size(), ull(lo), ull(hi));

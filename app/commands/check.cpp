@@ -62,6 +62,20 @@ int check_sums(const UserKernel& k, const Options& o, std::ostream& out) {
   return kExitOk;
 }
 
+// The timed check's two medians (ms), the user's kernel's and the reference kernel's, with the GPU to this process:
+// other processes' timed checks wait (gpu_lock.hpp). The user's run is marked as GPU work that may never finish
+// (UserGpuBusy: in a worker process, the parent stops it at the time limit).
+template <class User, class Reference>
+void time_against_reference(ExerciseEvidence& e, User user_ms, Reference reference_ms) {
+  const GpuTimingLock lock;
+  e.timing_waited_ms = lock.waited_ms();
+  {
+    const UserGpuBusy busy;
+    e.user_ms = user_ms();
+  }
+  e.reference_ms = reference_ms();
+}
+
 // The exercise histogram: the user's user_histogram over the text at each of x.ns bytes and every block size, each
 // bin against the CPU; then both medians on 2^26 bytes against the reference kernel.
 ExerciseEvidence gather_histogram(const UserKernel& k, const Exercise& x, const std::string& name) {
@@ -101,13 +115,8 @@ ExerciseEvidence gather_histogram(const UserKernel& k, const Exercise& x, const 
     e.timing_n = uint64_t{1} << 26;
     e.timing_block_size = 256;
     gpu.set_histogram_input(make_histo_input(HistoInput::Text, e.timing_n), HistoBins::Letters7, "text");
-    const GpuTimingLock lock;
-    e.timing_waited_ms = lock.waited_ms();
-    {
-      const UserGpuBusy busy;
-      e.user_ms = gpu.time_histogram(h, e.timing_block_size, 30, 3).median_ms;
-    }
-    e.reference_ms = gpu.time_histogram(ref->id, e.timing_block_size, 30, 3).median_ms;
+    time_against_reference(e, [&] { return gpu.time_histogram(h, e.timing_block_size, 30, 3).median_ms; },
+                           [&] { return gpu.time_histogram(ref->id, e.timing_block_size, 30, 3).median_ms; });
   }
   return e;
 }
@@ -144,14 +153,8 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
     e.timing_n = 1u << 24;
     e.timing_block_size = std::max(256u, k.shape.min_block_size);
     gpu.set_input(make_input(Pattern::RandomBytes, e.timing_n), Pattern::RandomBytes);
-    // Both medians with the GPU to this process: other processes' timed checks wait (gpu_lock.hpp).
-    const GpuTimingLock lock;
-    e.timing_waited_ms = lock.waited_ms();
-    {
-      const UserGpuBusy busy;
-      e.user_ms = gpu.time(ext, e.timing_block_size, 30, 3).median_ms;
-    }
-    e.reference_ms = gpu.time(ref->id, e.timing_block_size, 30, 3).median_ms;
+    time_against_reference(e, [&] { return gpu.time(ext, e.timing_block_size, 30, 3).median_ms; },
+                           [&] { return gpu.time(ref->id, e.timing_block_size, 30, 3).median_ms; });
   }
   return e;
 }
