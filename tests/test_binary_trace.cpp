@@ -244,7 +244,9 @@ TEST(BinaryTrace, ShuffleLanesComeFromTheSass) {
   for (const LaneMove& m : first.moves) EXPECT_EQ(m.src, m.dst < 16 ? m.dst + 16 : m.dst);
   EXPECT_NE(t.meta.notes.find("no shuffle values"), std::string::npos);
   for (const auto& rec : t.records) {
-    if (rec.kind == static_cast<uint8_t>(AccessKind::Shuffle)) EXPECT_TRUE(rec.op & kOpNoValues);
+    if (rec.kind == static_cast<uint8_t>(AccessKind::Shuffle)) {
+      EXPECT_TRUE(rec.op & kOpNoValues);
+    }
   }
 }
 

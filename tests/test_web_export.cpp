@@ -252,10 +252,16 @@ void expect_matches_replay(const Trace& trace, const json& t) {
   }
 }
 
-const Trace& find_trace(const Session& s, const std::string& kernel, uint32_t bs) {
-  const Trace* t = s.find_trace(kernel, bs);
+const Trace& find_trace(const Session& s, const std::string& kernel, uint32_t bs,
+                        std::optional<DType> dtype = std::nullopt) {
+  const Trace* t = s.find_trace(kernel, bs, dtype);
   if (!t) throw std::runtime_error("the bundled session has no trace of " + kernel + " at " + std::to_string(bs));
   return *t;
+}
+
+// The JSON text of the trace an index entry names (its kernel's part, offset and length).
+std::string entry_text(const std::vector<std::string>& parts, const json& e) {
+  return web_trace_text(parts, e["part"].get<size_t>(), e["at"].get<size_t>(), e["bytes"].get<size_t>());
 }
 
 // A small session: two Harris traces from the bundled one, with their timings.
@@ -376,13 +382,25 @@ TEST(WebExport, EmbeddedSourcesAreTheWebFolder) {
 TEST(WebExport, DataDecodesToTheReplayModelsSteps) {
   const Bundled& b = bundled();
   const json& traces = b.index["traces"];
-  ASSERT_EQ(traces.size(), b.parts.size() - 1);
   ASSERT_EQ(traces.size(), b.result.traces);
   ASSERT_GT(traces.size(), 100u);
+  // One part per kernel, its traces one per line, one after the other; the index says where each is.
+  std::map<size_t, std::string> kernel_of_part;
+  std::map<size_t, size_t> next_at;
+  for (const json& e : traces) {
+    const size_t part = e["part"];
+    auto [it, first] = kernel_of_part.emplace(part, e["kernel"].get<std::string>());
+    EXPECT_EQ(it->second, e["kernel"]) << "part " << part << " holds one kernel's traces";
+    EXPECT_EQ(e["at"].get<size_t>(), next_at[part]) << e["kernel"] << " at " << e["bs"];
+    next_at[part] = e["at"].get<size_t>() + e["bytes"].get<size_t>() + 1;
+  }
+  ASSERT_EQ(kernel_of_part.size(), b.parts.size() - 1);
+  for (const auto& [part, at] : next_at) EXPECT_EQ(b.parts.at(part).size() + 1, at) << "part " << part << " holds no more";
   std::set<std::string> kinds;  // which views the compared traces exercise
   for (const json& e : traces) {
-    const Trace& t = find_trace(b.session, e["kernel"], e["bs"]);
-    const json part = json::parse(b.parts.at(e["part"].get<size_t>()));
+    const Trace& t = find_trace(b.session, e["kernel"], e["bs"], e["dtype"] == "float32" ? DType::Float32 : DType::Int32);
+    const json part = json::parse(entry_text(b.parts, e));
+    EXPECT_EQ(part["dtype"], e["dtype"]);
     EXPECT_EQ(e["steps"].get<size_t>(), part["steps"].size());
     expect_matches_replay(t, part);
     for (const json& st : part["steps"]) {
@@ -403,11 +421,17 @@ TEST(WebExport, IndexHoldsTheSessionAndTheRegistry) {
   EXPECT_EQ(ix["meta"]["date"], b.session.meta.date);
   EXPECT_EQ(ix["meta"]["method"], b.session.meta.method);
   EXPECT_EQ(ix["timings"].size(), b.session.timings.size());
-  // One trace per kernel and block size: the int32 one where the session also holds a float32 one (issue 30).
+  // One trace per kernel, block size and element type counts: float32 ones beside int32 ones too (issue 30: the
+  // page's switch), the binary tracer's where the source probe's is there too not.
   std::set<std::pair<std::string, uint32_t>> pairs;
-  for (const Trace& t : b.session.traces) pairs.insert({t.meta.kernel, t.meta.block_size});
-  EXPECT_LT(pairs.size(), b.session.traces.size()) << "the bundled session holds float32 traces beside int32 ones";
-  EXPECT_EQ(ix["traces_in_session"], pairs.size());
+  std::set<std::tuple<std::string, uint32_t, DType>> typed;
+  for (const Trace& t : b.session.traces) {
+    pairs.insert({t.meta.kernel, t.meta.block_size});
+    typed.insert({t.meta.kernel, t.meta.block_size, t.meta.dtype});
+  }
+  EXPECT_LT(pairs.size(), typed.size()) << "the bundled session holds float32 traces beside int32 ones";
+  EXPECT_LT(typed.size(), b.session.traces.size()) << "and the binary tracer's beside the source probe's";
+  EXPECT_EQ(ix["traces_in_session"], typed.size());
   // Every registry track and kernel, in order; the pitfalls labelled.
   ASSERT_GE(ix["tracks"].size(), track_table().size());
   for (size_t i = 0; i < track_table().size(); ++i) {
@@ -502,7 +526,8 @@ TEST(WebExport, AKernelFileGoesUnderYours) {
   ASSERT_NE(yours, nullptr);
   ASSERT_EQ((*yours)["kernels"].size(), 1u);
   EXPECT_EQ((*yours)["kernels"][0]["name"], "bank_conflicts");
-  EXPECT_EQ(parts.size(), 1 + s.traces.size());
+  EXPECT_EQ(parts.size(), 2u) << "the index and the kernel's part";
+  EXPECT_EQ(ix["traces"].size(), s.traces.size());
   bool source_held = false;
   for (const json& src : ix["sources"]) source_held = source_held || src.get<std::string>().find("user_kernel") != std::string::npos;
   EXPECT_TRUE(source_held) << "the kernel file's source is in the page";
@@ -713,7 +738,7 @@ TEST(ExactAccumulator, ReproducibleSumsBlockZeroOnTheH100) {
   const Bundled& b = bundled();
   for (const json& e : b.index["traces"]) {
     if (e["kernel"] != "reproducible_sum" || e["bs"] != 256) continue;
-    const json tr = json::parse(b.parts.at(e["part"].get<size_t>()));
+    const json tr = json::parse(entry_text(b.parts, e));
     for (const json& st : tr["steps"]) EXPECT_NE(st["exact"].get<std::string>().find("Exact accumulator"), std::string::npos);
   }
 }
@@ -732,6 +757,52 @@ TEST(WebExport, BundledSessionFitsTheBudget) {
   }
   std::cout << "bundled session page: " << b.page.size() << " bytes, " << b.result.traces << " of "
             << b.result.traces_in_session << " traces\n";
+}
+
+// Issue 30, item 1: the page's int32 / float32 switch. The bundled page holds float32 traces beside int32 ones in
+// the same kernel's part as the int32 one, and only after every first trace: every block size of the int32 (or only)
+// traces is held whole before any float32 one beside them. They come a track and a block size at a time, whole;
+// on the bundled page every track switches at 32 to 256 threads.
+TEST(WebExport, FloatTracesBesideInt32OnesAfterEveryBlockSize) {
+  const Bundled& b = bundled();
+  EXPECT_GT(b.result.second_types, 0u);
+  std::set<uint32_t> all_sizes;
+  for (const Trace& t : b.session.traces) all_sizes.insert(t.meta.block_size);
+  EXPECT_EQ(std::set<uint32_t>(b.result.block_sizes.begin(), b.result.block_sizes.end()), all_sizes)
+      << "every block size held whole before float32 traces beside int32 ones";
+  std::map<std::pair<std::string, uint32_t>, std::map<std::string, size_t>> part_of;  // (kernel, bs) -> dtype -> part
+  size_t seconds = 0;
+  for (const json& e : b.index["traces"]) part_of[{e["kernel"], e["bs"]}][e["dtype"]] = e["part"];
+  for (const auto& [kb, types] : part_of) {
+    if (types.size() != 2) continue;
+    ++seconds;
+    EXPECT_EQ(types.at("int32"), types.at("float32")) << kb.first << " at " << kb.second;
+  }
+  EXPECT_EQ(seconds, b.result.second_types);
+  // Per track and block size: every kernel the session holds in both types is held in both, or none is.
+  std::map<std::pair<std::string, uint32_t>, std::pair<size_t, size_t>> unit;  // held, in the session
+  for (const Trace& t : b.session.traces) {
+    if (t.meta.dtype != DType::Float32 || !b.session.find_trace(t.meta.kernel, t.meta.block_size, DType::Int32)) continue;
+    if (b.session.find_trace(t.meta.kernel, t.meta.block_size, DType::Float32) != &t) continue;
+    auto& [held, in_session] = unit[{t.meta.track, t.meta.block_size}];
+    ++in_session;
+    held += part_of[{t.meta.kernel, t.meta.block_size}].size() == 2;
+  }
+  ASSERT_FALSE(unit.empty());
+  for (const auto& [tb, n] : unit) {
+    EXPECT_TRUE(n.first == 0 || n.first == n.second) << tb.first << " at " << tb.second << ": " << n.first << " of " << n.second;
+    if (tb.second <= 256) {
+      EXPECT_EQ(n.first, n.second) << tb.first << " at " << tb.second << " switches on the bundled page";
+    }
+  }
+  // The float32 trace decodes to its own values: the same kernel's int32 and float32 results differ.
+  std::string ti, tf;
+  for (const json& e : b.index["traces"]) {
+    if (e["kernel"] == "sum_shared" && e["bs"] == 256) (e["dtype"] == "int32" ? ti : tf) = entry_text(b.parts, e);
+  }
+  ASSERT_FALSE(ti.empty() || tf.empty());
+  EXPECT_EQ(json::parse(tf)["dtype"], "float32");
+  EXPECT_NE(json::parse(ti)["result"], json::parse(tf)["result"]);
 }
 
 TEST(WebExport, BudgetKeepsEachTracksDefaultBlockSizeFirst) {
@@ -762,7 +833,12 @@ TEST(WebExport, BudgetKeepsEachTracksDefaultBlockSizeFirst) {
   const auto parts = decode_web_data(web_data_block(page));
   const json ix = json::parse(parts[0]);
   EXPECT_EQ(ix["traces"].size(), half.traces);
-  EXPECT_EQ(parts.size(), half.traces + 1);
+  std::set<std::string> kernels;
+  for (const json& e : ix["traces"]) {
+    kernels.insert(e["kernel"].get<std::string>());
+    EXPECT_EQ(json::parse(entry_text(parts, e))["bs"], e["bs"]);
+  }
+  EXPECT_EQ(parts.size(), kernels.size() + 1);
 }
 
 TEST(WebExport, ChosenBlockSizesOnly) {
@@ -770,11 +846,16 @@ TEST(WebExport, ChosenBlockSizesOnly) {
   WebExportResult r;
   const std::string page = web_page(s, {{128, 1024}, 1000, ""}, &r);  // a choice ignores the budget
   EXPECT_EQ(r.block_sizes, (std::vector<uint32_t>{128, 1024}));
-  std::set<std::pair<std::string, uint32_t>> want;  // one trace per kernel and block size (the int32 one where both)
+  size_t want = 0, floats = 0;  // one per kernel and element type there, float32 ones beside int32 ones too
   for (const Trace& t : s.traces) {
-    if (t.meta.block_size == 128 || t.meta.block_size == 1024) want.insert({t.meta.kernel, t.meta.block_size});
+    if (t.meta.block_size != 128 && t.meta.block_size != 1024) continue;
+    if (s.find_trace(t.meta.kernel, t.meta.block_size, t.meta.dtype) != &t) continue;  // the binary tracer's beside
+    ++want;
+    floats += s.find_trace(t.meta.kernel, t.meta.block_size)->meta.dtype != t.meta.dtype;
   }
-  EXPECT_EQ(r.traces, want.size());
+  EXPECT_EQ(r.traces, want);
+  EXPECT_EQ(r.second_types, floats);
+  EXPECT_GT(floats, 0u);
   const json ix = json::parse(decode_web_data(web_data_block(page))[0]);
   for (const json& e : ix["traces"]) EXPECT_TRUE(e["bs"] == 128 || e["bs"] == 1024);
   try {

@@ -688,6 +688,77 @@ def check_float_trace(b, out):
     b.screenshot(os.path.join(out, "reproducible_sum-float32-bs256-step2-1280x720.png"))
 
 
+def check_type_switch(b, out):
+    """Issue 30, item 1: the int32 / float32 switch. sum_shared, which the page holds in both at 256 threads: the
+    Element type row shows, D (a real key) opens the float32 trace at the same step and D again the int32 one; the
+    shared-memory word 0 reads as a float in one and an integer in the other (real mouse hover); a block size the page
+    holds in int32 only disables the float32 button. Skipped where the page has no float32 trace beside an int32 one."""
+    set_viewport(b, 1280, 720)
+    if 256 not in (b.eval("window.rs.held('sum_shared')") or []) or not goto_step(b, "sum_shared", 256, 0):
+        print("skip the int32 / float32 switch: sum_shared does not open at 256 threads")
+        return
+    if b.eval("document.getElementById('type-row').hidden"):
+        print("skip the int32 / float32 switch: this page holds sum_shared in one element type")
+        return
+    check(state(b)["dtype"] == "int32", "sum_shared opens in int32 (%s)" % state(b)["dtype"])
+    types = b.eval("[].map.call(document.querySelectorAll('#type-buttons button'), function (e) {"
+                   " return e.textContent + (e.classList.contains('sel') ? '*' : '') + (e.disabled ? '-' : ''); }).join(',')")
+    check(types == "int32*,float32", "the Element type buttons: int32 selected, float32 offered (%s)" % types)
+
+    def word0():
+        c = b.eval("JSON.stringify(window.rs.smemCell(0))")
+        c = json.loads(c) if c else None
+        if not c:
+            return None
+        b.call("Input.dispatchMouseEvent", type="mouseMoved", x=c["x"], y=c["y"])
+        return wait_for(lambda: (lambda t: t if t and t.startswith("word 0 ") else None)(
+            b.eval("document.getElementById('smem-hover').textContent")), "word 0's hover text")
+
+    b.key("End", "End", 35)
+    last = state(b)["steps"] - 1
+    wait_for(lambda: state(b)["step"] == last, "the last step")
+    as_int = word0() or ""
+    value = as_int.split(": ", 1)[-1].split(",")[0]
+    check(value.lstrip("-").isdigit(), "int32: word 0 holds an integer (%s)" % as_int)
+    b.key("d", "KeyD", 68, "d")
+    check(bool(wait_for(lambda: state(b)["dtype"] == "float32" and not state(b)["loading"], "float32")),
+          "D opens sum_shared's float32 trace")
+    check(state(b)["step"] == min(last, state(b)["steps"] - 1), "D keeps the step (%d)" % state(b)["step"])
+    title = b.eval("document.getElementById('kernel-title').textContent")
+    check("float32" in title, "the title names float32 (%s)" % title)
+    as_float = word0() or ""
+    value = as_float.split(": ", 1)[-1].split(",")[0]
+    check("." in value and value != as_int.split(": ", 1)[-1].split(",")[0],
+          "float32: word 0 holds a float value (%s)" % as_float)
+    types = b.eval("[].map.call(document.querySelectorAll('#type-buttons button.sel'), function (e) { return e.textContent; }).join()")
+    check(types == "float32", "the float32 button is selected (%s)" % types)
+    park_mouse(b)
+    b.eval("window.scrollTo(0,0)")
+    b.screenshot(os.path.join(out, "sum_shared-float32-bs256-last-step-1280x720.png"))
+    b.key("d", "KeyD", 68, "d")
+    check(bool(wait_for(lambda: state(b)["dtype"] == "int32" and not state(b)["float32"], "int32")), "D again: back to int32")
+    # A block size the page holds in int32 only (the budget): the float32 button says where float32 is, and D goes to
+    # the nearest block size that has it.
+    sizes = b.eval("window.rs.held('sum_shared')") or []
+    for bs in sorted(sizes, reverse=True):
+        b.eval("window.rs.select('sum_shared', %d)" % bs)
+        wait_open(b, "sum_shared", bs)
+        tip = b.eval("(function(){var e=document.querySelector(\"#type-buttons button[data-type='float32']\");"
+                     "return e && !e.classList.contains('sel') ? e.title : null;})()")
+        if not tip or "holds it at" not in tip:
+            continue
+        check(state(b)["dtype"] == "int32", "at %d threads (int32 only here) sum_shared shows int32 (%s)" % (bs, tip[:100]))
+        b.key("d", "KeyD", 68, "d")
+        moved = wait_for(lambda: state(b)["dtype"] == "float32" and not state(b)["loading"], "float32 elsewhere")
+        check(bool(moved) and state(b)["bs"] < bs,
+              "D at %d threads opens float32 at the nearest block size the page has it (%s)" % (bs, state(b)["bs"]))
+        b.key("d", "KeyD", 68, "d")
+        wait_for(lambda: state(b)["dtype"] == "int32", "int32")
+        break
+    else:
+        print("skip: this page holds sum_shared in float32 at every block size")
+
+
 def check_cub_traces(b, out):
     """Issue 29, item 3: CUB's kernels, traced as compiled, in the modern track after its kernels: each opens at the
     block size CUB ran it at and steps with real keys; "See" buttons go from CUB's first pass to
@@ -960,6 +1031,7 @@ def main():
             if has_traces:
                 check_replay(b, a.out)
                 check_float_trace(b, a.out)
+                check_type_switch(b, a.out)
                 check_cub_traces(b, a.out)
             check_multigpu(b, a.out, expect_mg, has_traces)
         errs = b.errors()

@@ -153,6 +153,21 @@ def check_float_trace(b, out):
     title = b.eval("document.getElementById('kernel-title').textContent")
     check("float32" in title, "Firefox: reproducible_sum's title names float32 (%s)" % title)
     b.screenshot(os.path.join(out, "firefox-reproducible_sum-float32-1280x720.png"))
+    # The int32 / float32 switch: sum_shared at 256 threads in int32, a real D opens its float32 trace, D again int32.
+    if not open_and_step(b, "sum_shared", 256, "sum_shared (int32)"):
+        return
+    if b.eval("document.getElementById('type-row').hidden"):
+        print("skip the int32 / float32 switch: this page holds sum_shared in one element type")
+        return
+    check(state(b)["dtype"] == "int32", "Firefox: sum_shared opens in int32 (%s)" % state(b)["dtype"])
+    b.key("d")
+    check(bool(wait_for(lambda: (lambda s: s["dtype"] == "float32" and not s["loading"] and s["step"] == 1)(state(b)),
+                        "float32", 20)), "Firefox: D opens sum_shared's float32 trace at the same step")
+    b.key("\ue014")
+    check(bool(wait_for(lambda: state(b)["step"] == 2, "step 2", 20)), "Firefox: ArrowRight steps the float32 trace")
+    b.screenshot(os.path.join(out, "firefox-sum_shared-float32-1280x720.png"))
+    b.key("d")
+    check(bool(wait_for(lambda: state(b)["dtype"] == "int32", "int32", 20)), "Firefox: D again opens the int32 trace")
 
 
 def check_cub_trace(b, out):

@@ -108,10 +108,21 @@ std::string target_label(const AtomicTarget& t, const TraceMeta& meta) {
 
 // The session's traces a page can hold: one per kernel and block size (Session::find_trace's choice: int32 where
 // there are both).
+// Whether the page may hold `t`: one trace per kernel, block size and element type, the source probe's where the
+// session also holds the binary tracer's (the window's key B; the page shows the binary tracer's where it is the
+// only one: a plain kernel file, CUB).
+bool on_page(const Session& s, const Trace& t) {
+  return s.find_trace(t.meta.kernel, t.meta.block_size, t.meta.dtype) == &t;
+}
 size_t page_traces(const Session& s) {
-  size_t n = 0;
-  for (const Trace& t : s.traces) n += s.find_trace(t.meta.kernel, t.meta.block_size) == &t;
-  return n;
+  return static_cast<size_t>(std::count_if(s.traces.begin(), s.traces.end(), [&](const Trace& t) { return on_page(s, t); }));
+}
+
+// A float32 trace beside the same kernel's int32 one at its block size: the page's int32 / float32 switch
+// (issue 30). The other traces the page holds are each kernel's only, or first, trace at its block size.
+bool second_type(const Session& s, const Trace& t) {
+  const Trace* first = s.find_trace(t.meta.kernel, t.meta.block_size);
+  return first && first->meta.dtype != t.meta.dtype;
 }
 
 // ---- zlib, base64, CRC ---------------------------------------------------------------------------
@@ -179,7 +190,10 @@ struct TracePart {
   const Trace* trace = nullptr;
   size_t steps = 0;
   std::string json;
-  std::string packed;  // zlib
+  std::string packed;   // zlib, of this trace alone: the budget's estimate
+  bool second = false;  // second_type()
+  size_t part = 0;      // where the page holds it: the part (1...), the byte offset of its JSON there
+  size_t at = 0;
 };
 
 uint32_t default_block_size(const std::string& track) {
@@ -628,8 +642,8 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
   for (size_t i = 0; i < parts.size(); ++i) {
     const TraceMeta& t = parts[i].trace->meta;
     j.obj().kv("kernel", t.kernel).kv("track", t.track).kv("bs", t.block_size).kv("dtype", to_string(t.dtype));
-    j.kv("part", static_cast<int>(i + 1)).kv("steps", static_cast<uint64_t>(parts[i].steps));
-    j.kv("bytes", static_cast<uint64_t>(parts[i].packed.size())).end_obj();
+    j.kv("part", static_cast<uint64_t>(parts[i].part)).kv("at", static_cast<uint64_t>(parts[i].at));
+    j.kv("bytes", static_cast<uint64_t>(parts[i].json.size())).kv("steps", static_cast<uint64_t>(parts[i].steps)).end_obj();
   }
   j.end_arr();
   j.kv("traces_in_session", static_cast<uint64_t>(page_traces(s)));
@@ -728,13 +742,12 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
   std::vector<TracePart> all;
   for (const Trace& t : s.traces) {
     if (!chosen.empty() && !chosen.count(t.meta.block_size)) continue;
-    // One trace per kernel and block size: the int32 one where the session has both (its float32 traces are the
-    // window's for now), else the one it has (reproducible_sum: float32).
-    if (s.find_trace(t.meta.kernel, t.meta.block_size) != &t) continue;
+    if (!on_page(s, t)) continue;
     auto it = std::find(sources.begin(), sources.end(), t.source);
     if (it == sources.end()) it = sources.insert(sources.end(), t.source);
     TracePart p;
     p.trace = &t;
+    p.second = second_type(s, t);
     try {
       const Replay replay(t);
       p.json = trace_json(replay, static_cast<int>(it - sources.begin()), t.source, exact_accumulator_of(t, replay));
@@ -746,30 +759,45 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     all.push_back(std::move(p));
   }
 
-  // Which traces: the chosen block sizes, or each track's default block size, then other block
-  // sizes, cheapest first, while the page fits the budget.
+  // Which traces, in units that the page holds whole or not at all: each track's default block size (each kernel's
+  // first trace there) always; then the other block sizes, cheapest first; then the float32 traces beside int32
+  // ones (the page's int32 / float32 switch), one track and block size at a time, cheapest first (the most block
+  // sizes switch; the bundled page: 32 to 256 threads); each while the page fits the budget. A chosen list of block
+  // sizes holds every trace there.
+  using Unit = std::tuple<int, std::string, uint32_t>;  // (0, "", block size; 0: each track's default) or
+                                                        // (1, track, block size): float32 beside int32
+  auto unit_of = [](const TracePart& p) {
+    const uint32_t b = p.trace->meta.block_size;
+    if (p.second) return Unit{1, p.trace->meta.track, b};
+    return Unit{0, "", b == default_block_size(p.trace->meta.track) ? 0u : b};
+  };
+  const Unit always{0, "", 0};
   const std::string tmpl = web_asset_html();
   std::vector<std::string> messages = webi18n::page_messages(web_asset_js(), tmpl);
   for (const std::string& m : webi18n::data_messages()) messages.push_back(m);
   messages.insert(messages.end(), {kYoursTitle, kOtherTitle, gui::kNcuReduxNote});
   const auto catalogue = i18n::dictionary(i18n::Lang::Zh, messages);
-  std::vector<uint32_t> extra_sizes;  // in the order they are tried
-  std::map<uint32_t, size_t> cost;    // packed bytes per non-default block size
+  std::map<Unit, size_t> cost;  // packed bytes per optional unit, each trace deflated alone
   for (const TracePart& p : all) {
-    if (p.trace->meta.block_size != default_block_size(p.trace->meta.track)) {
-      cost[p.trace->meta.block_size] += p.packed.size() + 8;
-    }
+    if (unit_of(p) != always) cost[unit_of(p)] += p.packed.size() + 8;
   }
-  for (const auto& [b, c] : cost) extra_sizes.push_back(b);
-  std::stable_sort(extra_sizes.begin(), extra_sizes.end(), [&](uint32_t a, uint32_t b) { return cost[a] < cost[b]; });
+  std::vector<Unit> optional;  // in the order they are tried
+  for (const auto& [u, c] : cost) optional.push_back(u);
+  std::stable_sort(optional.begin(), optional.end(), [&](const Unit& a, const Unit& b) {
+    if (std::get<0>(a) != std::get<0>(b)) return std::get<0>(a) < std::get<0>(b);
+    return cost[a] < cost[b];
+  });
 
-  auto build = [&](const std::set<uint32_t>& extras, std::string* page, WebExportResult* r) {
+  // The traces of one kernel share one part (their JSON texts one after the other, each on its own line):
+  // deflate finds what they have in common, 9% fewer bytes than each alone on the bundled session. A part's
+  // compression is kept for the next candidate page.
+  std::map<std::string, std::string> packed_groups;
+  auto build = [&](const std::set<Unit>& extras, std::string* page, WebExportResult* r) {
     std::vector<TracePart*> held_parts;
     for (TracePart& p : all) {
-      const uint32_t b = p.trace->meta.block_size;
-      if (!chosen.empty() || b == default_block_size(p.trace->meta.track) || extras.count(b)) held_parts.push_back(&p);
+      if (!chosen.empty() || unit_of(p) == always || extras.count(unit_of(p))) held_parts.push_back(&p);
     }
-    // Traces in registry order (tracks, kernels), then block size; unknown kernels last.
+    // Traces in registry order (tracks, kernels), then block size, int32 before float32; unknown kernels last.
     auto rank = [](const TraceMeta& m) {
       const KernelInfo* k = find_kernel(m.kernel);
       return std::make_tuple(k ? static_cast<int>(k->id) : 1 << 20, m.kernel, m.block_size, static_cast<int>(m.dtype));
@@ -778,25 +806,43 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
                      [&](const TracePart* a, const TracePart* b) { return rank(a->trace->meta) < rank(b->trace->meta); });
     std::map<std::string, std::vector<uint32_t>> held;
     std::vector<TracePart> ordered;
-    for (TracePart* p : held_parts) {
-      auto& v = held[p->trace->meta.track];
-      if (std::find(v.begin(), v.end(), p->trace->meta.block_size) == v.end()) v.push_back(p->trace->meta.block_size);
-      TracePart copy;
-      copy.trace = p->trace;
-      copy.steps = p->steps;
-      copy.packed = p->packed;  // the JSON is not needed again
-      copy.json.clear();
-      ordered.push_back(std::move(copy));
+    std::vector<std::string> packed;
+    std::vector<size_t> raw;
+    std::string group, group_key;
+    auto close_group = [&] {
+      if (group.empty()) return;
+      auto it = packed_groups.find(group_key);
+      if (it == packed_groups.end()) it = packed_groups.emplace(group_key, deflate_bytes(group)).first;
+      packed.push_back(it->second);
+      raw.push_back(group.size());
+      group.clear();
+      group_key.clear();
+    };
+    for (size_t i = 0; i < held_parts.size(); ++i) {
+      TracePart* p = held_parts[i];
+      if (i > 0 && held_parts[i - 1]->trace->meta.kernel != p->trace->meta.kernel) close_group();
+      if (!p->second) {
+        auto& v = held[p->trace->meta.track];
+        if (std::find(v.begin(), v.end(), p->trace->meta.block_size) == v.end()) v.push_back(p->trace->meta.block_size);
+      }
+      if (!group.empty()) group += '\n';
+      TracePart entry;
+      entry.trace = p->trace;
+      entry.steps = p->steps;
+      entry.second = p->second;
+      entry.part = packed.size() + 1;  // part 0 is the index
+      entry.at = group.size();
+      entry.json.assign(p->json.size(), ' ');  // its length, for the index
+      group += p->json;
+      group_key += std::to_string(p - all.data()) + ',';
+      ordered.push_back(std::move(entry));
     }
+    close_group();
     for (auto& [t, v] : held) std::sort(v.begin(), v.end());
     const std::string index = index_json(s, ordered, sources, held, o);
     const std::string dictionary = webi18n::dictionary_json(o.lang, catalogue, sentences.pairs());
-    std::vector<std::string> packed{deflate_bytes(index)};
-    std::vector<size_t> raw{index.size()};
-    for (size_t i = 0; i < ordered.size(); ++i) {
-      packed.push_back(std::move(ordered[i].packed));
-      raw.push_back(held_parts[i]->json.size());
-    }
+    packed.insert(packed.begin(), deflate_bytes(index));
+    raw.insert(raw.begin(), index.size());
     const std::string data = base64(container(packed, raw));
     std::string html = tmpl;
     // The title in the language the page opens in (the browser's tab; the page's switch leaves it).
@@ -826,12 +872,13 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
       r->traces = ordered.size();
       r->traces_in_session = page_traces(s);
       r->held = held;
-      // Block sizes of which every trace of the session is held.
+      r->second_types = static_cast<size_t>(std::count_if(ordered.begin(), ordered.end(), [](const TracePart& p) { return p.second; }));
+      // Block sizes of which every first trace of the session (each kernel's, the int32 one where it has two) is held.
       r->block_sizes.clear();
       for (uint32_t b : traced) {
         size_t in_session = 0, in_page = 0;
-        for (const Trace& t : s.traces) in_session += t.meta.block_size == b && s.find_trace(t.meta.kernel, b) == &t;
-        for (const TracePart& p : ordered) in_page += p.trace->meta.block_size == b;
+        for (const Trace& t : s.traces) in_session += t.meta.block_size == b && on_page(s, t) && !second_type(s, t);
+        for (const TracePart& p : ordered) in_page += p.trace->meta.block_size == b && !p.second;
         if (in_page == in_session) r->block_sizes.push_back(b);
       }
     }
@@ -840,25 +887,27 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
 
   std::string page;
   WebExportResult r;
-  std::set<uint32_t> extras;
+  std::set<Unit> extras;
   build(extras, &page, &r);
   if (chosen.empty()) {
     r.over_budget = page.size() > o.max_bytes;
     std::string every;
     WebExportResult every_r;
-    if (!r.over_budget && !extra_sizes.empty()) {  // everything at once first: the common case
-      build({extra_sizes.begin(), extra_sizes.end()}, &every, &every_r);
+    if (!r.over_budget && !optional.empty()) {  // everything at once first: the common case
+      build({optional.begin(), optional.end()}, &every, &every_r);
     }
     if (!every.empty() && every.size() <= o.max_bytes) {
       page = std::move(every);
       r = std::move(every_r);
     } else if (!r.over_budget) {
       size_t estimate = page.size();
-      for (uint32_t b : extra_sizes) {
-        const size_t more = base64_size(cost[b]) + 64;
+      for (const Unit& u : optional) {
+        // Traces deflated alone take about a tenth more than in their kernels' parts: a unit surely too large is
+        // not tried.
+        const size_t more = base64_size(cost[u] * 4 / 5);
         if (estimate + more > o.max_bytes) continue;
-        std::set<uint32_t> trial = extras;
-        trial.insert(b);
+        std::set<Unit> trial = extras;
+        trial.insert(u);
         std::string p2;
         WebExportResult r2;
         build(trial, &p2, &r2);
@@ -972,6 +1021,17 @@ std::vector<std::string> decode_web_data(const std::string& b64) {
   }
   if (at != bin.size()) throw WebExportError("the data block has bytes after its last part");
   return out;
+}
+
+std::string web_trace_text(const std::vector<std::string>& parts, size_t part, size_t at, size_t bytes) {
+  if (part == 0 || part >= parts.size()) {
+    throw WebExportError("the index names part " + std::to_string(part) + " of " + std::to_string(parts.size()));
+  }
+  if (at > parts[part].size() || bytes > parts[part].size() - at) {
+    throw WebExportError("the index names bytes " + std::to_string(at) + " to " + std::to_string(at + bytes) + " of part " +
+                         std::to_string(part) + ", which holds " + std::to_string(parts[part].size()));
+  }
+  return parts[part].substr(at, bytes);
 }
 
 }  // namespace rs

@@ -27,18 +27,20 @@
 // kernels/kernel_info.hpp), the timing table with each timing's launch count, the N sweep
 // (Session::sweep), profiler and pitfall metrics, the kernel sources, the multi-GPU recording ("multigpu",
 // only when the session has one: rows, traced rings; tracing/multigpu.hpp), and the list of traces with
-// the part that holds each; the page draws the timing table and charts from it. Parts 1..P-1 are one trace each: the
-// replay's steps as deltas (shared-memory cells whose value changed, cells written and read, per
+// the part that holds each and where (byte offset and length); the page draws the timing table and charts from it.
+// Parts 1..P-1 are one kernel's traces each (every block size and element type the page holds, registry order, the
+// JSON texts one per line: deflate finds what they share); each trace holds the replay's steps as deltas (shared-memory cells whose value changed, cells written and read, per
 // warp masks, the step's warp accesses with their lane addresses, bank words and n-way degree,
 // shuffles, atomics, global requests with sectors and efficiency, lines). docs/web-export.md
 // describes every field. The page checks the length and the CRC, inflates the index at load and
-// a trace when it is opened (the browser's DecompressionStream("deflate")), and shows any failure
-// as a visible message.
+// a kernel's part when one of its traces is opened (the browser's DecompressionStream("deflate")), and shows any
+// failure as a visible message.
 //
-// Size. The bundled H100 session (231 traces) is larger than a page should be; by default the
-// page keeps each track's default block size (TrackInfo::default_block_size) and then as many
-// other block sizes as fit `max_bytes`, cheapest first; the page says which block sizes it holds
-// and that the full session is in the .rssession file.
+// Size. A session may be larger than a page should be; by default the page keeps each track's default block size
+// (TrackInfo::default_block_size, each kernel's int32 trace where it has int32 and float32), then as many other
+// block sizes as fit `max_bytes`, cheapest first, then the float32 traces beside int32 ones (the page's int32 /
+// float32 switch, issue 30), one track and block size at a time, cheapest first. The page says which block sizes it
+// holds and that the full session is in the .rssession file.
 #pragma once
 
 #include <cstddef>
@@ -81,7 +83,9 @@ struct WebExportResult {
   size_t data_bytes = 0;              // of which the base64 data block, bytes
   size_t traces = 0;                  // traces the page holds
   size_t traces_in_session = 0;       // traces the session holds
-  std::vector<uint32_t> block_sizes;  // block sizes of which the page holds every trace, ascending
+  size_t second_types = 0;            // of `traces`, float32 traces beside the same kernel's int32 one (the switch)
+  std::vector<uint32_t> block_sizes;  // block sizes of which the page holds every kernel's first trace (the int32 one
+                                      // where it has two), ascending
   std::map<std::string, std::vector<uint32_t>> held;  // per track id: block sizes held, ascending
   bool over_budget = false;           // default choice only: even each track's default block size
                                       // alone did not fit max_bytes (the page holds them anyway)
@@ -106,8 +110,13 @@ std::string web_trace_json(const Trace& trace, int source_index);
 
 // The text between the data block's tags in `page`. Throws WebExportError if there is none.
 std::string web_data_block(const std::string& page);
-// The parts of a data block (base64 text), inflated: [0] the index JSON, then one JSON per trace.
-// Checks the magic, the version, the lengths and the CRC; throws WebExportError naming the problem.
+// The parts of a data block (base64 text), inflated: [0] the index JSON, then one part per kernel (its traces' JSON
+// texts, one per line). Checks the magic, the version, the lengths and the CRC; throws WebExportError naming the
+// problem.
 std::vector<std::string> decode_web_data(const std::string& base64);
+
+// One trace's JSON text from decoded parts, where the index's trace entry says it is: `part`, the byte offset `at`
+// and the length `bytes`. Throws WebExportError when that is outside the parts.
+std::string web_trace_text(const std::vector<std::string>& parts, size_t part, size_t at, size_t bytes);
 
 }  // namespace rs

@@ -8,7 +8,8 @@
 //   errors        every failure is shown in #rs-error, never a blank page
 //   decode        base64 -> container (length, CRC-32) -> parts -> zlib -> JSON
 //   prepare       one trace's steps: snapshots rebuilt from the per-step deltas
-//   state, keys   selection, stepping, playing; arrow keys, Home/End, Space, Up/Down, PageUp/PageDown
+//   state, keys   selection, stepping, playing; arrow keys, Home/End, Space, Up/Down, PageUp/PageDown, D
+//                 (int32 / float32)
 //   views         source, shared memory, warps x lanes, banks (the lanes -> banks figure), lanes, atomics,
 //                 global memory
 //   timings       the track's table, median time per kernel, time against block size, the N sweep

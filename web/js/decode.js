@@ -57,8 +57,9 @@
     return list;
   }
 
+  // The part's bytes inflated (a Promise of a Uint8Array), checked against the size the container gives.
   // what(): the part in words ("the index"), in the page's language.
-  function inflateJson(part, what) {
+  function inflateBytes(part, what) {
     if (typeof DecompressionStream === 'undefined') {
       return Promise.reject(pageError(function () {
         return t('this browser has no DecompressionStream (it needs Chrome 80, Firefox 113, Safari 16.4 or newer)');
@@ -69,8 +70,19 @@
       if (buf.byteLength !== part.raw) {
         throw pageError(function () { return t('{0} inflates to {1} bytes, not {2}', what(), buf.byteLength, part.raw); });
       }
-      return JSON.parse(new TextDecoder().decode(buf));
+      return new Uint8Array(buf);
     }, function (e) {
       throw pageError(function () { return t('{0} does not inflate ({1})', what(), e && e.message ? e.message : e); });
     });
+  }
+  function inflateJson(part, what) {
+    return inflateBytes(part, what).then(function (b) { return JSON.parse(new TextDecoder().decode(b)); });
+  }
+  // One trace of a kernel's part (its JSON texts one per line): the bytes the index entry names.
+  function traceJson(bytes, entry, what) {
+    var at = entry.at || 0, n = entry.bytes;
+    if (!(n > 0) || at + n > bytes.length) {
+      throw pageError(function () { return t('{0} is outside its part ({1} bytes)', what(), bytes.length); });
+    }
+    return JSON.parse(new TextDecoder().decode(bytes.subarray(at, at + n)));
   }

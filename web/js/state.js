@@ -1,13 +1,25 @@
   // ---- state ----------------------------------------------------------------------------------
   var D = null;          // the index part
   var parts = null;      // the container's parts
-  var cache = {};        // part -> Promise of a prepared trace
+  var partCache = {};    // part -> Promise of its inflated bytes (one kernel's traces)
+  var cache = {};        // part + ':' + offset -> Promise of a prepared trace
+  // float32: the float32 trace where a kernel has int32 and float32 ones (key D, as the window's switch).
   var S = { kernel: null, bs: 0, step: 0, trace: null, loading: false, playing: false, speed: 2, acc: -1, req: -1,
-    logTime: true };     // "log time axis", on by default as in the window (app/gui/timing_panel.cpp)
+    logTime: true,       // "log time axis", on by default as in the window (app/gui/timing_panel.cpp)
+    float32: false };
   var kernels = [];      // [{name, track, info}] in list order
-  var traceOf = {};      // kernel + '@' + bs -> trace entry of the index
+  var traceOf = {};      // kernel + '@' + bs -> its first trace entry of the index (the int32 one where both)
+  var typedOf = {};      // kernel + '@' + bs + '@' + dtype -> trace entry
 
   function key(k, b) { return k + '@' + b; }
+  // The entry select() opens: the element type the switch asks for where the page has it, else the one there is.
+  function entryOf(k, b) {
+    return typedOf[key(k, b) + '@' + (S.float32 ? 'float32' : 'int32')] || traceOf[key(k, b)];
+  }
+  // Whether the page holds the kernel in both element types at some block size (the switch is shown).
+  function bothTypes(k) {
+    return D.block_sizes.some(function (b) { return typedOf[key(k, b) + '@int32'] && typedOf[key(k, b) + '@float32']; });
+  }
   function heldSizes(k) {
     return D.block_sizes.filter(function (b) { return traceOf[key(k, b)]; });
   }
@@ -46,7 +58,7 @@
     S.bs = bs;
     S.acc = -1;
     S.req = -1;
-    var entry = traceOf[key(name, bs)];
+    var entry = entryOf(name, bs);
     if (!entry) {
       S.trace = null;
       S.loading = false;
@@ -55,12 +67,14 @@
     }
     S.loading = true;
     renderAll();
-    if (!cache[entry.part]) {
-      var what = function () { return t('the trace of {0} at {1} threads', name, bs); };
-      cache[entry.part] = inflateJson(parts[entry.part], what).then(prepare);
+    var id = entry.part + ':' + (entry.at || 0);
+    if (!cache[id]) {
+      var what = function () { return t('the trace of {0} at {1} threads ({2})', name, bs, entry.dtype); };
+      if (!partCache[entry.part]) partCache[entry.part] = inflateBytes(parts[entry.part], what);
+      cache[id] = partCache[entry.part].then(function (bytes) { return prepare(traceJson(bytes, entry, what)); });
     }
-    return cache[entry.part].then(function (tr) {
-      if (S.kernel !== name || S.bs !== bs) return;
+    return cache[id].then(function (tr) {
+      if (S.kernel !== name || S.bs !== bs || entryOf(name, bs) !== entry) return;
       S.trace = tr;
       S.loading = false;
       S.step = keepStep >= 0 ? Math.min(keepStep, tr.steps.length - 1) : 0;
@@ -86,6 +100,22 @@
     var i = kernels.findIndex(function (k) { return k.name === S.kernel; });
     var j = Math.max(0, Math.min(kernels.length - 1, i + d));
     if (j !== i) select(kernels[j].name, S.bs);
+  }
+  // The int32 / float32 switch (key D): the same kernel, block size and step in the other element type. Where the
+  // page holds the kernel's float32 trace at other block sizes only (the page's budget), the nearest of them.
+  function setFloat32(on) {
+    if (on === S.float32 && (!S.trace || (S.trace.dtype === 'float32') === on)) return;
+    S.float32 = on;
+    if (!S.kernel) return;
+    var bs = S.bs, ty = on ? 'float32' : 'int32';
+    if (!typedOf[key(S.kernel, bs) + '@' + ty] && bothTypes(S.kernel)) {
+      D.block_sizes.forEach(function (b) {
+        if (!typedOf[key(S.kernel, b) + '@' + ty]) return;
+        var d = Math.abs(Math.log2(b) - Math.log2(S.bs)), best = Math.abs(Math.log2(bs) - Math.log2(S.bs));
+        if (bs === S.bs || d < best || (d === best && b > bs)) bs = b;
+      });
+    }
+    select(S.kernel, bs);
   }
   function moveBlock(d) {
     var held = heldSizes(S.kernel);
@@ -147,6 +177,7 @@
       case 'ArrowDown': moveKernel(1); break;
       case 'PageUp': moveBlock(1); break;
       case 'PageDown': moveBlock(-1); break;
+      case 'd': case 'D': setFloat32(S.trace ? S.trace.dtype !== 'float32' : !S.float32); break;
       default: handled = false;
     }
     if (handled) e.preventDefault();

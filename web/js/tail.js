@@ -7,6 +7,12 @@
     });
     return parts2.join('; ');
   }
+  // The block sizes at which the page holds float32 traces beside int32 ones (the switch, key D).
+  function floatSizes() {
+    return D.block_sizes.filter(function (b) {
+      return D.traces.some(function (e) { return e.bs === b && e.dtype === 'float32' && typedOf[key(e.kernel, b) + '@int32']; });
+    });
+  }
 
   // The words start() writes once: the banner, the footer, the Nsight Compute note, the keys, the play button,
   // the controls' labels for screen readers. Said again after a language switch.
@@ -21,14 +27,15 @@
     $('rec-text').innerHTML = t('This page replays a session <b>recorded</b> on <b>{0}</b> on <b>{1}</b>; nothing runs on ' +
       'your computer\'s GPU.', esc(m.gpu), esc(m.date)) + ' ' + t('Steps come from ReduceScope\'s replay model.') + ' ' +
       t('Traces held (threads per block): {0} ({1} of {2} traces).', esc(describeHeld()), D.traces.length, D.traces_in_session) +
-      ' ' + (D.session_name ? t('The full session, <b>{0}</b>, holds every block size; open it in ReduceScope.', esc(D.session_name))
+      ' ' + (floatSizes().length ? t('float32 traces beside int32 ones (key D): at {0} threads.', floatSizes().join(', ')) + ' ' : '') +
+      (D.session_name ? t('The full session, <b>{0}</b>, holds every block size; open it in ReduceScope.', esc(D.session_name))
         : t('The full session holds every block size; open it in ReduceScope.'));
     $('footer').textContent = t('Exported by {0} from a session recorded by ReduceScope {1}.', D.exporter, m.tool) + ' ' +
       t('Bank model: 32 banks of 4 bytes.') + ' ' + t('Global efficiency: bytes requested / (32-byte sectors touched \u00d7 32).');
     $('ncu-note').textContent = t('Nsight Compute counts more store conflicts here: timing, not these addresses (hover)');
     $('ncu-note').title = D.ncu_redux_note ? t(D.ncu_redux_note) : '';
     $('keys').textContent = t('Keys: \u2190 \u2192 step, Home / End first / last step, Space play / pause, \u2191 \u2193 kernel, ' +
-      'Page Up / Page Down block size.');
+      'Page Up / Page Down block size, D int32 / float32.');
     playWords();
     [['mg-ring-select', t('traced ring')], ['mg-step', t('ring step')],
       ['banks', t('the warp\'s 32 lanes, the 32 banks, a line from each lane to its bank')],
@@ -59,7 +66,10 @@
       // The library's own kernels for the same jobs (CUB's, traced as compiled), after the track's (older pages: none).
       (tk.library || []).forEach(function (k) { kernels.push({ name: k.name, track: tk.id, info: k, library: true }); });
     });
-    D.traces.forEach(function (e) { traceOf[key(e.kernel, e.bs)] = traceOf[key(e.kernel, e.bs)] || e; });
+    D.traces.forEach(function (e) {
+      traceOf[key(e.kernel, e.bs)] = traceOf[key(e.kernel, e.bs)] || e;
+      typedOf[key(e.kernel, e.bs) + '@' + e.dtype] = e;
+    });
     var mg = D.multigpu;
     renderWords();
     onLanguage(renderLanguage);
@@ -97,6 +107,10 @@
     $('btn-start').onclick = function () { setStep(0); this.blur(); };
     $('btn-back').onclick = function () { setStep(S.step - 1); this.blur(); };
     $('btn-fwd').onclick = function () { setStep(S.step + 1); this.blur(); };
+    $('type-buttons').addEventListener('click', function (e) {
+      var b = e.target.closest('[data-type]');
+      if (b) { setFloat32(b.getAttribute('data-type') === 'float32'); b.blur(); }
+    });
     $('btn-end').onclick = function () { if (S.trace) setStep(S.trace.steps.length - 1); this.blur(); };
     $('btn-play').onclick = function () { setPlaying(!S.playing); this.blur(); };
     $('step-slider').oninput = function () { setStep(Number(this.value)); };
@@ -131,18 +145,28 @@
     if (!first) throw pageError(function () { return t('the page holds no trace'); });
     var tr = trackOf(first.track);
     S.bs = tr ? tr.bs : 0;
-    return select(first.name, tr ? tr.bs : 0).then(function () { hook.ready = true; });
+    return select(first.name, tr ? tr.bs : 0).then(function () {
+      hook.ready = true;
+      hook.readyMs = performance.now();  // from the navigation's start: the first trace on screen (bench/web_page_load.py)
+    });
   }
 
   // The test hook: read-only state, and a timing of redraws (the 60 fps check).
   hook.state = function () {
     return { kernel: S.kernel, bs: S.bs, step: S.step, steps: S.trace ? S.trace.steps.length : 0,
+      dtype: S.trace ? S.trace.dtype : '', float32: S.float32,
       playing: S.playing, loading: S.loading, ready: hook.ready, error: hook.error,
       warps: S.trace ? S.trace.warps : 0,
       part: S.trace && S.trace.steps[S.step] && S.trace.steps[S.step].part ? S.trace.steps[S.step].part.length / 2 : 0 };
   };
   hook.kernels = function () { return kernels.map(function (k) { return k.name; }); };
   hook.held = function (name) { return heldSizes(name); };
+  // The index's trace entries with their part's packed size (bench/web_page_load.py opens the largest).
+  hook.entries = function () {
+    return D.traces.map(function (e) {
+      return { kernel: e.kernel, bs: e.bs, dtype: e.dtype, part: e.part, bytes: e.bytes, partBytes: parts[e.part].bytes.length };
+    });
+  };
   hook.stepsWith = function (kind) { return S.trace ? S.trace.stepsWith[kind] : []; };
   // The bank figure's geometry in CSS pixels inside its canvas (the test hovers a bank), and the
   // selected access's degree.
@@ -153,6 +177,13 @@
       deg: bankFig.sel ? bankFig.sel.deg : 0, marks: hook.bankMarks.slice() };
   };
   hook.select = function (name, bs) { return select(name, bs); };
+  // The centre of shared-memory word i in the viewport (the test hovers it), or null before it is drawn.
+  hook.smemCell = function (i) {
+    var L = smemLayout, c = $('smem');
+    if (!L || !c) return null;
+    var r = c.getBoundingClientRect();
+    return { x: r.left + L.labelW + (i % L.cols + 0.5) * L.cw, y: r.top + (Math.floor(i / L.cols) + 0.5) * L.ch };
+  };
   // Steps one per animation frame for n frames; resolves to the mean frame interval in ms (16.7 at 60 fps).
   hook.playFrames = function (n) {
     return new Promise(function (resolve) {

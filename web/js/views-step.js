@@ -59,6 +59,22 @@
         ' title="' + esc(why || t('{0} threads per block (Page Up / Page Down)', b)) + '">' + b + '</button>';
     });
     $('bs-buttons').innerHTML = html;
+    // int32 / float32 (key D), where the page holds the kernel in both: the trace shown is selected; a type the page
+    // lacks at this block size is disabled, saying where it is.
+    var both = !!S.kernel && bothTypes(S.kernel), types = '';
+    $('type-row').hidden = !both;
+    if (both) {
+      ['int32', 'float32'].forEach(function (ty) {
+        var e = typedOf[key(S.kernel, S.bs) + '@' + ty], on = S.trace ? S.trace.dtype === ty : (ty === 'float32') === S.float32;
+        var held = D.block_sizes.filter(function (b) { return typedOf[key(S.kernel, b) + '@' + ty]; });
+        var why = e ? t('{0} traced on {1} input (D switches)', S.kernel, ty)
+          : t('no {0} trace of {1} at {2} threads in this page: it holds it at {3} threads, D goes there (the full session ' +
+            'is in the .rssession file)', ty, S.kernel, S.bs, held.join(', '));
+        types += '<button data-type="' + ty + '"' + (on && e ? ' class="sel"' : '') + (e || held.length ? '' : ' disabled') + ' title="' +
+          esc(why) + '">' + ty + '</button>';
+      });
+    }
+    $('type-buttons').innerHTML = types;
     var tr = S.trace;
     var title = !S.kernel ? '' : S.bs ? t('{0} at {1} threads', S.kernel, S.bs) : S.kernel;
     if (S.kernel && tr) title += ' ' + MDASH + ' ' + t('{0}, block {1} of {2}, N = {3}', tr.dtype, tr.block, tr.grid, tr.n);
