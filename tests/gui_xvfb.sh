@@ -714,6 +714,9 @@ grep -q "showing reduce_shuffle at 256 threads, step 2 of" "$dir/binary.log" && 
   || bad "binary trace did not open: $(tail -2 "$dir/binary.log" | tr '\n' ' ')"
 grep -q "yours: reduce_shuffle (side A): Recorded by the binary backend" "$dir/binary.log" \
   && ok "binary trace: shown as the user's kernel, recorded by the binary backend" || bad "binary trace: not shown as yours"
+# The N slider says the N the program reduced (2^20), not the window's default 2^24.
+grep -q "^input: N = 1048576$" "$dir/binary.log" && ok "binary trace: the N slider holds the program's N (2^20)" \
+  || bad "binary trace: N is not the trace's ($(grep '^input:' "$dir/binary.log"))"
 for w in yours/notes lanes/no-values panel/lanesA; do
   [ -n "$(rect "$MAP" "$w")" ] && ok "binary trace: $w drawn" || bad "binary trace: no $w"
 done

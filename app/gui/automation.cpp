@@ -59,7 +59,8 @@ bool Automation::end_frame(GLFWwindow* win, const AppState& s, bool idle, bool e
                 << (s.recorded() ? "; recorded session" : "") << (s.compare ? "; compare" : "") << std::endl
                 << "origin: " << origin_sentence(s) << std::endl
                 << "language: " << i18n::lang_code(i18n::language()) << " (the View menu reads " << _("View") << ")"
-                << std::endl;
+                << std::endl
+                << "input: N = " << s.n << std::endl;
       if (s.shown) {
         std::cout << "element type: " << to_string(s.shown->trace.meta.dtype) << std::endl
                   << "tracer: " << to_string(s.shown->trace.meta.tracer) << std::endl;

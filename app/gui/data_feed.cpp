@@ -251,6 +251,9 @@ std::string DataFeed::open_file(AppState& s, const std::string& path) {
       const KernelInfo* k = find_kernel(m.kernel);
       if (k) s.a.kernel = k->id;
       s.a.block_size = m.block_size;
+      // The input it reduced: the N slider and the pattern say so (a binary trace of a program: the program's N).
+      if (m.n > 0 && m.n <= (1ull << 31)) s.n = m.n;
+      if (auto p = parse_pattern(m.pattern)) s.pattern = *p;
       s.session.reset();
       s.compare = false;
       s.yours_selected = false;  // side A: the trace opened
