@@ -423,3 +423,40 @@ TEST(BinaryTrace, TravelsInASessionAndAPage) {
 
 }  // namespace
 }  // namespace rs
+
+namespace rs {
+namespace {
+
+// verify --binary on the pitfalls whose shared memory is a raw extern __shared__ array on purpose
+// (pitfall_no_volatile, pitfall_no_syncwarp): the source probe records no shared memory for them, so the shared
+// memory and its bank conflicts are the binary tracer's only, said so, not a disagreement. The bundled session holds
+// both tracers' block 0 at 64 and 256 threads (recorded on the H100 on 2026-11-26).
+TEST(Proof, PitfallsWithRawSharedMemoryAreBinaryOnly) {
+  const Session s = load_session(std::string(RS_SOURCE_DIR) + "/assets/sessions/h100-tracks.rssession");
+  for (const char* k : {"pitfall_no_volatile", "pitfall_no_syncwarp"}) {
+    for (uint32_t bs : {64u, 256u}) {
+      SCOPED_TRACE(std::string(k) + " at " + std::to_string(bs));
+      const Trace* probe = s.find_trace(k, bs, DType::Int32, Tracer::SourceProbe);
+      const Trace* binary = s.find_trace(k, bs, DType::Int32, Tracer::Binary);
+      ASSERT_TRUE(probe && binary);
+      const Replay p(*probe), b(*binary);
+      EXPECT_FALSE(p.has_shared());
+      EXPECT_TRUE(b.has_shared());
+      std::map<std::string, bt::Agreement> rows;
+      for (const auto& r : bt::compare_tracers(p, b)) rows[r.what] = r;
+      for (const char* only : {"shared memory after each step", "load bank conflicts per step", "store bank conflicts per step"}) {
+        EXPECT_TRUE(rows.at(only).binary_only) << only;
+        EXPECT_NE(rows.at(only).probe.find("not traced"), std::string::npos) << only << ": " << rows.at(only).probe;
+      }
+      EXPECT_EQ(rows.at("shared memory after each step").binary, std::to_string(b.num_words()) + " words");
+      // What both tracers see, compared for real: the steps (barriers) and the global requests and sectors.
+      for (const char* both : {"steps", "global load / store requests", "global load / store sectors"}) {
+        EXPECT_TRUE(rows.at(both).equal && !rows.at(both).binary_only) << both << ": " << rows.at(both).probe << " vs "
+                                                                      << rows.at(both).binary;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rs

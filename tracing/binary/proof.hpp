@@ -19,7 +19,8 @@ struct Agreement {
   std::string binary;   // the binary tracer's
   bool equal = false;
   // The source probe cannot see this quantity for this kernel (its global memory is reached through plain
-  // pointers, not the probe's GlobalArray: Harris's kernels), so only the binary tracer has it; `equal` is then
+  // pointers, not the probe's GlobalArray: Harris's kernels; its shared memory is a raw extern __shared__ array:
+  // pitfall_no_volatile and pitfall_no_syncwarp, on purpose), so only the binary tracer has it; `equal` is then
   // true, and the row says so instead of claiming agreement.
   bool binary_only = false;
 };
