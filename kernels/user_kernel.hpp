@@ -135,6 +135,11 @@ UserCompileResult compile_user_kernel_file(const std::string& path, const UserCo
 void save_user_kernel(const UserKernel& k, const std::string& path);
 UserKernel load_user_kernel(const std::string& path);
 
+// The name a user's kernel file's traces and timings carry: the file's stem ("my_reduce" for my_reduce.cu), with
+// "_yours" added where it is a shipped kernel's name (reduce1.cu: reduce1_yours). Characters other than letters,
+// digits, '_' and '-' become '_'; an empty stem is "yours". The CLI and the window both name a file so.
+std::string user_kernel_name(const std::string& path);
+
 // Whether this build can compile a user's kernel (NVRTC found at configure time), and NVRTC's version
 // ("13.0"), or why not.
 bool user_kernels_supported();

@@ -640,3 +640,20 @@ TEST(UserKernelIncludes, OwnFolderAndCudaStdCompile) {
 
 }  // namespace
 }  // namespace rs
+
+namespace rs {
+namespace {
+
+// The name a kernel file's traces and timings carry (the CLI's and the window's): the file's stem, made safe, and
+// "_yours" after a shipped kernel's name.
+TEST(UserKernelName, StemMadeSafeAndNotAShippedKernel) {
+  EXPECT_EQ(user_kernel_name("/home/s/my_reduce.cu"), "my_reduce");
+  EXPECT_EQ(user_kernel_name("two words.cu"), "two_words");
+  EXPECT_EQ(user_kernel_name("dir/reduce1.cu"), "reduce1_yours");
+  EXPECT_EQ(user_kernel_name("k-2.v1.cu"), "k-2_v1");
+  EXPECT_EQ(user_kernel_name(".cu"), "_cu");  // a leading dot is no extension
+  EXPECT_EQ(user_kernel_name("dir/"), "yours");
+}
+
+}  // namespace
+}  // namespace rs

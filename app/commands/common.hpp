@@ -88,9 +88,6 @@ std::optional<UserKernel> compile_kernel_file(const std::string& path, int cc, c
 // `--compiled FILE` (save_user_kernel): the kernel another process compiled. Throws std::runtime_error for a file
 // that is not one, std::invalid_argument when it was compiled for another GPU than compute_<cc> (cc > 0).
 std::optional<UserKernel> load_compiled(const std::string& path, int cc);
-// The name a user's kernel file's traces and timings carry: the file's stem ("my_reduce" for my_reduce.cu), with
-// "_yours" added where it is a shipped kernel's name (reduce1.cu: reduce1_yours).
-std::string user_kernel_name(const std::string& path);
 
 // Runs a command line and returns what it printed (stdout and stderr) and its exit status.
 std::pair<std::string, int> capture(const std::string& command);

@@ -17,19 +17,6 @@ namespace rs {
 
 namespace cmd {
 
-std::string user_kernel_name(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  std::string stem = slash == std::string::npos ? path : path.substr(slash + 1);
-  const size_t dot = stem.rfind('.');
-  if (dot != std::string::npos && dot > 0) stem.resize(dot);
-  for (char& c : stem) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
-  }
-  if (stem.empty()) stem = "yours";
-  if (find_kernel(stem)) stem += "_yours";  // reduce1.cu from `new --from reduce1`: not the shipped reduce1
-  return stem;
-}
-
 std::optional<UserKernel> compile_kernel_file(const std::string& path, int cc, const char* command, std::ostream& err,
                                               int& exit_code) {
   std::string text;

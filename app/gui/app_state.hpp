@@ -103,7 +103,7 @@ struct YoursCheck {           // one check of the exercise (ExerciseCheck, app/e
 struct YoursState {
   // What it is.
   std::string path;           // the kernel file ("": the traces come from a session, `session`)
-  std::string name;           // its kernel name in traces and tables: cmd::user_kernel_name(path), or the session's
+  std::string name;           // its kernel name in traces and tables: user_kernel_name(path), or the session's
   std::string session;        // the session the traces come from ("": the file's own runs); with a kernel file open
                               // too, the session's recording of it (same name) stands in until the file runs here
   // Its traces and timings: the last good build's (or the session's), at the input `n`, `pattern`.

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "commands.hpp"         // to_timing
-#include "commands/common.hpp"  // cmd::user_kernel_name
 #include "exercises.hpp"
 #include "panels.hpp"  // strf
 #include "user_kernel.hpp"
@@ -117,7 +116,7 @@ void KernelFileFeed::open(AppState& s, const std::string& path_in, double timeou
   YoursState& y = s.yours;
   y = YoursState{};
   y.path = path;
-  y.name = cmd::user_kernel_name(path);
+  y.name = user_kernel_name(path);
   y.status = _("waiting for the GPU check");
   y.busy = true;
   if (!exercise.empty()) {
@@ -503,7 +502,7 @@ KernelFileFeed::Result KernelFileFeed::compile(const Job& j) {
 
 KernelFileFeed::Result KernelFileFeed::run(const Job& j) {
   Result out(Result::Kind::Ran, j.id);
-  const std::string name = cmd::user_kernel_name(j.path);
+  const std::string name = user_kernel_name(j.path);
   out.block_size = std::max(j.block_size, build_min_block_);  // a compile's run: the launch shape was not known
   std::error_code ec;
   fs::remove(session_path_, ec);
