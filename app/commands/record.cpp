@@ -111,8 +111,8 @@ void record_library(const LibraryKernelInfo& lib, Session& s, std::ostream& out)
   t.meta.pattern = histogram ? "text" : s.meta.pattern;
   if (!t.meta.notes.empty() && t.meta.notes.back() != '\n') t.meta.notes += '\n';
   t.meta.notes += std::string("Launched by ") +
-                  (histogram ? "cub::DeviceHistogram::HistogramRange" : "cub::DeviceReduce::Sum") + " as " + a.kernel.substr(0, a.kernel.find('<')) +
-                  "; the block size is CUB's tuning policy's.";
+                  (histogram ? "cub::DeviceHistogram::HistogramRange" : "cub::DeviceReduce::Sum") + " as " +
+                  a.kernel.substr(0, a.kernel.find('<')) + "; the block size is CUB's tuning policy's.";
   char b[240];
   std::snprintf(b, sizeof b, "  %-34s %5u threads  as compiled  %zu records (%zu events)\n", lib.name,
                 t.meta.block_size, t.records.size(), a.report.events);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <optional>
 
 #include "exact_sum.hpp"
@@ -124,6 +125,9 @@ const ExactAccumulator* exact_accumulator_of(const Trace& t, const Replay& r) {
   if (t.meta.kernel != kExactSumKernel || t.meta.dtype != DType::Float32) return nullptr;
   const std::optional<Pattern> pattern = parse_pattern(t.meta.pattern);
   if (!pattern || t.meta.n == 0 || t.meta.n > (1ull << 31)) return nullptr;
+  // The window's panels and its web export (a thread of its own) both ask: one at a time.
+  static std::mutex mu;
+  const std::lock_guard<std::mutex> lock(mu);
   static std::map<std::pair<Pattern, uint64_t>, std::vector<float>> inputs;
   // Keyed by the trace, checked against what it is (its date, block size and records): a trace freed and another
   // made at its address is not taken for it.

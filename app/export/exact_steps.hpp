@@ -51,7 +51,8 @@ struct ExactAccumulator {
 ExactAccumulator exact_accumulator(const Replay& r, const TraceMeta& meta, const std::vector<float>& input);
 
 // The accumulator of a session's trace of kExactSumKernel (float32), its input made again from the trace's pattern and
-// N; nullptr for any other trace. Computed once per trace (the input once per pattern and N) and kept.
+// N; nullptr for any other trace. Computed once per trace (the input once per pattern and N) and kept. Thread-safe:
+// the window's global panel and its web export (off the UI thread) both call it.
 const ExactAccumulator* exact_accumulator_of(const Trace& t, const Replay& r);
 
 // Step `i`'s sentence: what it adds and what the block holds, and on the last step the one rounding. In the

@@ -106,8 +106,6 @@ std::string target_label(const AtomicTarget& t, const TraceMeta& meta) {
   return std::string("global ") + to_string(static_cast<GlobalBuffer>(t.space)) + "[" + std::to_string(t.addr) + "]";
 }
 
-// The session's traces a page can hold: one per kernel and block size (Session::find_trace's choice: int32 where
-// there are both).
 // Whether the page may hold `t`: one trace per kernel, block size and element type, the source probe's where the
 // session also holds the binary tracer's (the window's key B; the page shows the binary tracer's where it is the
 // only one: a plain kernel file, CUB).
@@ -192,8 +190,12 @@ struct TracePart {
   std::string json;
   std::string packed;   // zlib, of this trace alone: the budget's estimate
   bool second = false;  // second_type()
-  size_t part = 0;      // where the page holds it: the part (1...), the byte offset of its JSON there
-  size_t at = 0;
+};
+
+// A trace the page holds, and where: its kernel's part (1...) and the byte offset of its JSON there.
+struct HeldTrace {
+  const TracePart* p = nullptr;
+  size_t part = 0, at = 0;
 };
 
 uint32_t default_block_size(const std::string& track) {
@@ -446,7 +448,7 @@ constexpr const char* kYoursTitle = N_("Yours: kernel files of your own (reduces
 constexpr const char* kOtherTitle = N_("Other kernels in the session (not in this build's registry)");
 
 // The index part: everything but the steps.
-std::string index_json(const Session& s, const std::vector<TracePart>& parts, const std::vector<std::string>& sources,
+std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, const std::vector<std::string>& sources,
                        const std::map<std::string, std::vector<uint32_t>>& held, const WebExportOptions& o) {
   Json j;
   j.obj();
@@ -640,10 +642,11 @@ std::string index_json(const Session& s, const std::vector<TracePart>& parts, co
   j.end_obj();
   j.key("traces").arr();
   for (size_t i = 0; i < parts.size(); ++i) {
-    const TraceMeta& t = parts[i].trace->meta;
+    const TraceMeta& t = parts[i].p->trace->meta;
     j.obj().kv("kernel", t.kernel).kv("track", t.track).kv("bs", t.block_size).kv("dtype", to_string(t.dtype));
     j.kv("part", static_cast<uint64_t>(parts[i].part)).kv("at", static_cast<uint64_t>(parts[i].at));
-    j.kv("bytes", static_cast<uint64_t>(parts[i].json.size())).kv("steps", static_cast<uint64_t>(parts[i].steps)).end_obj();
+    j.kv("bytes", static_cast<uint64_t>(parts[i].p->json.size())).kv("steps", static_cast<uint64_t>(parts[i].p->steps));
+    j.end_obj();
   }
   j.end_arr();
   j.kv("traces_in_session", static_cast<uint64_t>(page_traces(s)));
@@ -805,7 +808,7 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     std::stable_sort(held_parts.begin(), held_parts.end(),
                      [&](const TracePart* a, const TracePart* b) { return rank(a->trace->meta) < rank(b->trace->meta); });
     std::map<std::string, std::vector<uint32_t>> held;
-    std::vector<TracePart> ordered;
+    std::vector<HeldTrace> ordered;
     std::vector<std::string> packed;
     std::vector<size_t> raw;
     std::string group, group_key;
@@ -826,16 +829,9 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
         if (std::find(v.begin(), v.end(), p->trace->meta.block_size) == v.end()) v.push_back(p->trace->meta.block_size);
       }
       if (!group.empty()) group += '\n';
-      TracePart entry;
-      entry.trace = p->trace;
-      entry.steps = p->steps;
-      entry.second = p->second;
-      entry.part = packed.size() + 1;  // part 0 is the index
-      entry.at = group.size();
-      entry.json.assign(p->json.size(), ' ');  // its length, for the index
+      ordered.push_back({p, packed.size() + 1, group.size()});  // part 0 is the index
       group += p->json;
       group_key += std::to_string(p - all.data()) + ',';
-      ordered.push_back(std::move(entry));
     }
     close_group();
     for (auto& [t, v] : held) std::sort(v.begin(), v.end());
@@ -872,13 +868,14 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
       r->traces = ordered.size();
       r->traces_in_session = page_traces(s);
       r->held = held;
-      r->second_types = static_cast<size_t>(std::count_if(ordered.begin(), ordered.end(), [](const TracePart& p) { return p.second; }));
+      r->second_types =
+          static_cast<size_t>(std::count_if(ordered.begin(), ordered.end(), [](const HeldTrace& h) { return h.p->second; }));
       // Block sizes of which every first trace of the session (each kernel's, the int32 one where it has two) is held.
       r->block_sizes.clear();
       for (uint32_t b : traced) {
         size_t in_session = 0, in_page = 0;
         for (const Trace& t : s.traces) in_session += t.meta.block_size == b && on_page(s, t) && !second_type(s, t);
-        for (const TracePart& p : ordered) in_page += p.trace->meta.block_size == b && !p.second;
+        for (const HeldTrace& h : ordered) in_page += h.p->trace->meta.block_size == b && !h.p->second;
         if (in_page == in_session) r->block_sizes.push_back(b);
       }
     }

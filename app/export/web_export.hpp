@@ -29,9 +29,10 @@
 // only when the session has one: rows, traced rings; tracing/multigpu.hpp), and the list of traces with
 // the part that holds each and where (byte offset and length); the page draws the timing table and charts from it.
 // Parts 1..P-1 are one kernel's traces each (every block size and element type the page holds, registry order, the
-// JSON texts one per line: deflate finds what they share); each trace holds the replay's steps as deltas (shared-memory cells whose value changed, cells written and read, per
-// warp masks, the step's warp accesses with their lane addresses, bank words and n-way degree,
-// shuffles, atomics, global requests with sectors and efficiency, lines). docs/web-export.md
+// JSON texts one per line: deflate finds what they share); each trace holds the replay's steps as deltas
+// (shared-memory cells whose value changed, cells written and read, per warp masks, the step's warp accesses with
+// their lane addresses, bank words and n-way degree, shuffles, atomics, global requests with sectors and efficiency,
+// lines). docs/web-export.md
 // describes every field. The page checks the length and the CRC, inflates the index at load and
 // a kernel's part when one of its traces is opened (the browser's DecompressionStream("deflate")), and shows any
 // failure as a visible message.
@@ -82,7 +83,8 @@ struct WebExportResult {
   size_t bytes = 0;                   // size of the page, bytes
   size_t data_bytes = 0;              // of which the base64 data block, bytes
   size_t traces = 0;                  // traces the page holds
-  size_t traces_in_session = 0;       // traces the session holds
+  size_t traces_in_session = 0;       // traces the session holds, one per kernel, block size and element type (the
+                                      // source probe's where the binary tracer's is there too)
   size_t second_types = 0;            // of `traces`, float32 traces beside the same kernel's int32 one (the switch)
   std::vector<uint32_t> block_sizes;  // block sizes of which the page holds every kernel's first trace (the int32 one
                                       // where it has two), ascending

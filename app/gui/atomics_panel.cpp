@@ -72,8 +72,9 @@ float bar(float frac, ImU32 c, float width, const char* overlay) {
 
 // Why the bits differ (issue 30): the block's float atomic updates in two runs, side by side, in landing order: the
 // thread, the element it added, the running value it met and what rounding added; the first update whose rounding
-// differs is marked (vermillion) and scrolled to, with the sentence of where and why the runs part.
-void draw_two_runs(const TwoRuns& r) {
+// differs is marked (vermillion), and scrolled to where `scroll` (a pair newly shown), with the sentence of where and
+// why the runs part.
+void draw_two_runs(const TwoRuns& r, bool scroll) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
   const std::string why = two_runs_sentence(r);
   ImGui::TextWrapped("%s", why.empty() ? _("Both runs' updates of this block round the same.") : why.c_str());
@@ -95,9 +96,6 @@ void draw_two_runs(const TwoRuns& r) {
   ImGui::TableSetupColumn(_("rounding"));
   ImGui::TableHeadersRow();
   const size_t n = std::max(r.a.updates.size(), r.b.updates.size());
-  static const TwoRuns* scrolled = nullptr;  // scroll to the first difference once per pair shown
-  const bool scroll = scrolled != &r;
-  scrolled = &r;
   auto cells = [](const std::vector<RunUpdate>& u, size_t i) {
     if (i >= u.size()) {
       for (int c = 0; c < 2; ++c) ImGui::TableNextColumn();
@@ -169,13 +167,13 @@ void AtomicsPanel::drawContent(AppState& s) {
                                 "the order they landed, each run beside the other."));
     }
     if (s.two_runs) {
-      static std::pair<const Trace*, const Trace*> key{};
-      static TwoRuns runs;
-      if (key != std::make_pair(&v.trace->trace, other)) {
-        runs = compare_runs(v.trace->trace, *other);
-        key = {&v.trace->trace, other};
+      const std::pair<const Trace*, const Trace*> key{&v.trace->trace, other};
+      const bool fresh = runs_of_ != key;  // another pair (or the first): compared once, scrolled to once
+      if (fresh) {
+        runs_ = compare_runs(v.trace->trace, *other);
+        runs_of_ = key;
       }
-      draw_two_runs(runs);
+      draw_two_runs(runs_, fresh);
       return;
     }
   }

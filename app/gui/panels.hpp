@@ -32,6 +32,7 @@
 
 #include "app_state.hpp"
 #include "layout.hpp"  // step_ranges
+#include "two_runs.hpp"  // AtomicsPanel's two runs
 
 namespace rs::gui {
 
@@ -189,6 +190,11 @@ class AtomicsPanel : public Panel {
 
  protected:
   void drawContent(AppState& s) override;
+
+ private:
+  // The two-runs view's comparison (record --two-runs) of the pair this panel shows: first run, second run.
+  std::pair<const Trace*, const Trace*> runs_of_{};
+  TwoRuns runs_;
 };
 
 class SourcePanel : public Panel {
