@@ -268,7 +268,12 @@ void BanksPanel::drawContent(AppState& s) {
     ImGui::Separator();
   }
   if (!replay.has_shared()) {
-    ImGui::TextWrapped(_("%s does not use shared memory: no banks to conflict."), v.trace->trace.meta.kernel.c_str());
+    // Said from the facts (app/explain/): "does not use" only where that is so; a raw __shared__ array the source
+    // probe does not record is "not traced", with the binary trace offered (key B) where the session holds it.
+    if (const auto line = explain::no_shared_sentence(trace_facts_of(s, v), explain::Panel::Banks)) {
+      text_say(*line);
+      as_compiled_button(s, v);
+    }
     return;
   }
   // Where Nsight Compute's counter disagrees with the addresses, say so first, in one line (why on hover).

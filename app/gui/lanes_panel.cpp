@@ -59,11 +59,12 @@ void LanesPanel::drawContent(AppState& s) {
   const Replay& r = v.trace->replay;
   const TraceMeta& meta = v.trace->trace.meta;
   if (!r.has_lane_work()) {
-    ImGui::TextWrapped(r.has_shared()         ? _("%s makes no warp shuffles: its lanes exchange values through shared memory.")
-                       : r.has_global_slice() ? _("%s makes no warp shuffles: its lanes exchange values through global memory.")
-                       : r.has_atomics()      ? _("%s makes no warp shuffles: its lanes exchange values only through atomics.")
-                                              : _("%s makes no warp shuffles: its lanes exchange values not at all."),
-                       meta.kernel.c_str());
+    // From the facts (app/explain/): a kernel whose shared memory the probe does not trace is not said to exchange
+    // values "not at all".
+    if (const auto line = explain::lane_exchange_sentence(trace_facts_of(s, v), r.has_global_slice(), r.has_atomics())) {
+      text_say(*line);
+      as_compiled_button(s, v);
+    }
     return;
   }
   const auto& all = r.shuffles();
@@ -176,10 +177,15 @@ void LanesPanel::drawContent(AppState& s) {
     int lane = -1;
     bool received = false;
   } hover;
+  const explain::StepFacts facts = explain::step_facts(r, v.step);
   for (size_t idx : shown) {
     const WarpShuffle& sh = all[idx];
     const int result = sh.warp < r.result_lanes().size() ? r.result_lanes()[sh.warp] : -1;
     const bool show_result = sh.epoch >= last_epoch[sh.warp] && result >= 0;
+    // Who holds the result (app/explain/): after a warp reduce every lane does, not the lane that stores it.
+    const auto held = std::find_if(facts.results.begin(), facts.results.end(),
+                                   [&](const explain::WarpResult& w) { return w.warp == sh.warp; });
+    const bool every = show_result && held != facts.results.end() && held->every_lane;
     const DType t = sh.float_values ? DType::Float32 : dtype;
     uint32_t sent = 0;
     for (const LaneMove& m : sh.moves) {
@@ -223,7 +229,7 @@ void LanesPanel::drawContent(AppState& s) {
         const ImVec2 a(cell_x(l), y), z(cell_x(l) + cw - 1, y + ch);
         ImU32 fill = !member ? color::kEmpty : rec ? color::kOrange : (sent & bit) ? color::kSkyBlue : color::kCell;
         dl->AddRectFilled(a, z, fill);
-        if (show_result && rec && l == result) {
+        if (show_result && rec && (every ? (sh.lanes >> l & 1u) != 0 : l == result)) {
           dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(z.x + 1, z.y + 1), color::kPurple, 0, 0, 3.0f);
         }
         if (fits && member && !binary) {
@@ -234,7 +240,17 @@ void LanesPanel::drawContent(AppState& s) {
         if (mouse.x >= a.x && mouse.x < a.x + cw && mouse.y >= a.y && mouse.y < z.y) hover = {&sh, l, rec};
       }
     }
-    if (show_result) {
+    if (every) {
+      // The whole sentence where it fits the warp's row, else its short form (the sentence on hover).
+      const std::string sentence = say(explain::result_sentence(*held));
+      const bool whole = ImGui::CalcTextSize(sentence.c_str()).x <= kWarpSize * cw;
+      const char* label = whole ? sentence.c_str() : _("result: every lane");
+      dl->AddText(ImVec2(cell_x(0), y_rec + ch + 1), color::kPurple, label);
+      if (!whole && ImGui::IsMouseHoveringRect(ImVec2(cell_x(0), y_rec + ch),
+                                               ImVec2(cell_x(kWarpSize), y_rec + ch + ImGui::GetTextLineHeight()))) {
+        ImGui::SetTooltip("%s", sentence.c_str());
+      }
+    } else if (show_result) {
       const char* label = _("result");
       const float tw = ImGui::CalcTextSize(label).x;
       const float cx = std::clamp(cell_x(result) + cw / 2 - tw / 2, cell_x(0), cell_x(kWarpSize) - tw);

@@ -2,6 +2,7 @@
 // show" form), compact cell values, legends, colours with alpha, and the widget map the GUI tests read.
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdarg>
 #include <cstdio>
@@ -82,6 +83,60 @@ void hover_english(const char* msgid) {
   if (i18n::language() == i18n::Lang::En || !ImGui::IsItemHovered()) return;
   if (ImGuiWindow* tip = ImGui::FindWindowByName("##Tooltip_00"); tip && tip->Active) return;  // one of its own
   ImGui::SetTooltip("%s", msgid);
+}
+
+const explain::TraceFacts& trace_facts_of(const AppState& s, const ReplayView& v) {
+  struct Cached {
+    const LoadedTrace* trace = nullptr;
+    const Session* session = nullptr;
+    std::string key;  // kernel, block size, tracer, type and records: a trace freed and another made at its address
+    explain::TraceFacts facts;
+  };
+  static std::array<Cached, 4> cache;  // both sides, and a trace each switched from
+  static size_t next = 0;
+  static const explain::TraceFacts none;
+  if (!v.trace) return none;
+  const TraceMeta& m = v.trace->trace.meta;
+  const std::string key = m.kernel + "@" + std::to_string(m.block_size) + "/" + std::to_string(int(m.tracer)) + "/" +
+                          std::to_string(int(m.dtype)) + "/" + std::to_string(v.trace->trace.records.size());
+  for (const Cached& c : cache) {
+    if (c.trace == v.trace && c.session == s.session.get() && c.key == key) return c.facts;
+  }
+  explain::Context ctx;
+  if (s.session && m.tracer == Tracer::SourceProbe) {
+    if (const Trace* twin = s.session->find_trace(m.kernel, m.block_size, std::nullopt, Tracer::Binary)) {
+      ctx.binary_twin = true;
+      ctx.binary_twin_shared = std::any_of(twin->records.begin(), twin->records.end(), [](const TraceRecord& r) {
+        return r.kind == static_cast<uint8_t>(AccessKind::Load) || r.kind == static_cast<uint8_t>(AccessKind::Store) ||
+               r.kind == static_cast<uint8_t>(AccessKind::SharedAtomic);
+      });
+    }
+  }
+  Cached& c = cache[next++ % cache.size()];
+  c = {v.trace, s.session.get(), key, explain::trace_facts(v.trace->trace, v.trace->replay, ctx)};
+  return c.facts;
+}
+
+std::string say(const explain::Sentence& sentence) {
+  return explain::render(sentence, [](const char* id) { return i18n::tr(id); });
+}
+
+void text_say(const explain::Sentence& sentence) {
+  ImGui::TextWrapped("%s", say(sentence).c_str());
+  if (i18n::language() != i18n::Lang::En) hover_english(explain::render(sentence).c_str());
+}
+
+void as_compiled_button(AppState& s, const ReplayView& v) {
+  if (v.tag != 'A' || s.as_compiled || !trace_facts_of(s, v).binary_twin) return;
+  if (ImGui::SmallButton(_("See it as compiled (B)"))) {
+    s.as_compiled = true;
+    s.selection_changed = true;
+  }
+  note_widget(std::string(1, v.tag) + "/as-compiled");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", _("The binary tracer's trace of the same block: every shared-memory access as the compiler "
+                              "built it"));
+  }
 }
 
 void text_tr(const char* msgid) {

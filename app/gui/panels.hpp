@@ -31,7 +31,9 @@
 #include <vector>
 
 #include "app_state.hpp"
+#include "facts.hpp"      // explain: what the views say, from facts computed once (issue 38)
 #include "layout.hpp"  // step_ranges
+#include "sentences.hpp"
 #include "two_runs.hpp"  // AtomicsPanel's two runs
 
 namespace rs::gui {
@@ -305,6 +307,17 @@ std::vector<std::string> data_origin_forms(const AppState& s);
 void hover_english(const char* msgid);
 // ImGui::TextUnformatted(_(msgid)), then hover_english(msgid): a term or a line that keeps its English on hover.
 void text_tr(const char* msgid);
+// The explain layer at the window's edge (app/explain/, issue 38). The facts of `v`'s trace in the context the
+// window knows: the open session's binary trace of the same kernel and block size (the banks, shared-memory and
+// lanes views then offer it: key B). Cached per trace shown.
+const explain::TraceFacts& trace_facts_of(const AppState& s, const ReplayView& v);
+// A sentence of the explain layer, in the language in force (gettext).
+std::string say(const explain::Sentence& sentence);
+// TextWrapped(say(sentence)), with the English on hover in Chinese.
+void text_say(const explain::Sentence& sentence);
+// Where `v` is side A's source-probe trace and the open session holds the binary tracer's trace of the same kernel
+// and block size (trace_facts_of: binary_twin): a button that shows it (as key B does).
+void as_compiled_button(AppState& s, const ReplayView& v);
 // printf into a std::string, for translated formats (i18n.hpp).
 using i18n::strf;
 

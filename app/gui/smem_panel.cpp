@@ -206,7 +206,10 @@ void SmemPanel::drawContent(AppState& s) {
       drawRaces(s, v, races);
       return;
     }
-    ImGui::TextWrapped(_("%s does not use shared memory."), v.trace->trace.meta.kernel.c_str());
+    if (const auto line = explain::no_shared_sentence(trace_facts_of(s, v), explain::Panel::SharedMemory)) {
+      text_say(*line);
+      as_compiled_button(s, v);
+    }
     return;
   }
   legend({tr_entry(color::kOrange, N_("written this step"),

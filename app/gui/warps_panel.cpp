@@ -92,9 +92,9 @@ void WarpsPanel::drawContent(AppState& s) {
   const std::vector<int> rows = shown_warps(*st);
   ImVec2 avail = ImGui::GetContentRegionAvail();
   const WarpGrid grid = warp_grid(avail.x);
-  static const char* const kActive = N_("Active warps: %d of %d");
-  ImGui::Text(_(kActive), st->active_warps(), warps);
-  hover_english(strf(kActive, st->active_warps(), warps).c_str());
+  // From the facts (app/explain/): at a barrier where no warp made a recorded instruction, that the warps reached
+  // it running code the tracer does not record, not "0 of 8".
+  text_say(explain::active_warps_sentence(trace_facts_of(s, v), explain::step_facts(v.trace->replay, v.step)));
   // The warps that made no instruction this step, in one line instead of rows.
   if (static_cast<int>(rows.size()) < warps) {
     std::string idle, gone;

@@ -1,0 +1,151 @@
+#include "sentences.hpp"
+
+#include <cctype>
+
+namespace rs::explain {
+
+namespace {
+
+std::string num(int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+std::string render(const Sentence& s, const std::function<const char*(const char*)>& lookup) {
+  const std::string text = lookup ? lookup(s.id) : s.id;
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{' && i + 2 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])) &&
+        text[i + 2] == '}') {
+      const size_t k = static_cast<size_t>(text[i + 1] - '0');
+      if (k < s.args.size()) {
+        out += s.args[k];
+        i += 2;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+std::optional<Sentence> no_shared_sentence(const TraceFacts& f, Panel p) {
+  const bool banks = p == Panel::Banks;
+  switch (f.shared) {
+    case Seen::Recorded: return std::nullopt;
+    case Seen::None:
+      return Sentence{banks ? N_("{0} does not use shared memory: no banks to conflict.")
+                            : N_("{0} does not use shared memory."),
+                      {f.kernel},
+                      {{ClaimKind::NoSharedMemory}}};
+    case Seen::NotTraced: break;
+  }
+  const char* id = nullptr;
+  if (banks) {
+    id = f.binary_twin ? N_("Not traced by the source probe: the shared memory {0} declares (a raw __shared__ array) is "
+                            "not recorded, so its bank conflicts are not counted here. See it as compiled: key B.")
+                       : N_("Not traced by the source probe: the shared memory {0} declares (a raw __shared__ array) is "
+                            "not recorded, so its bank conflicts are not counted here. The binary tracer sees it "
+                            "(record --add --binary).");
+  } else {
+    id = f.binary_twin ? N_("Not traced by the source probe: {0} declares shared memory (a raw __shared__ array) that "
+                            "the probe does not record. See it as compiled: key B.")
+                       : N_("Not traced by the source probe: {0} declares shared memory (a raw __shared__ array) that "
+                            "the probe does not record. The binary tracer sees it (record --add --binary).");
+  }
+  return Sentence{id, {f.kernel}, {{ClaimKind::SharedNotTraced}}};
+}
+
+std::optional<Sentence> lane_exchange_sentence(const TraceFacts& f, bool global_slice, bool atomics) {
+  if (f.shuffles + f.warp_reduces > 0) return std::nullopt;
+  if (f.shared == Seen::NotTraced) {
+    // The probe saw neither the shared memory nor what the code behind it does with registers (a library's
+    // shuffles, say): only that it recorded none.
+    return Sentence{f.binary_twin ? N_("The source probe recorded no warp shuffle of {0}, and does not trace its "
+                                       "shared memory (a raw __shared__ array). See it as compiled: key B.")
+                                  : N_("The source probe recorded no warp shuffle of {0}, and does not trace its "
+                                       "shared memory (a raw __shared__ array)."),
+                    {f.kernel},
+                    {{ClaimKind::SharedNotTraced}}};
+  }
+  if (f.shared == Seen::Recorded) {
+    return Sentence{N_("{0} makes no warp shuffles: its lanes exchange values through shared memory."),
+                    {f.kernel},
+                    {{ClaimKind::NoLaneWork}, {ClaimKind::ExchangeShared}}};
+  }
+  if (global_slice) {
+    return Sentence{N_("{0} makes no warp shuffles: its lanes exchange values through global memory."),
+                    {f.kernel},
+                    {{ClaimKind::NoLaneWork}, {ClaimKind::NoSharedMemory}}};
+  }
+  if (atomics) {
+    return Sentence{N_("{0} makes no warp shuffles: its lanes exchange values only through atomics."),
+                    {f.kernel},
+                    {{ClaimKind::NoLaneWork}, {ClaimKind::NoSharedMemory}}};
+  }
+  return Sentence{N_("{0} makes no warp shuffles: its lanes exchange values not at all."),
+                  {f.kernel},
+                  {{ClaimKind::NoLaneWork}, {ClaimKind::ExchangeNone}}};
+}
+
+Sentence active_warps_sentence(const TraceFacts& t, const StepFacts& f) {
+  if (f.unrecorded_work) {
+    return Sentence{t.tracer == Tracer::Binary
+                        ? N_("Active warps: none of {0} made a memory access, shuffle or atomic in this step; all {1} "
+                             "reached the barrier at line {2}.")
+                        : N_("Active warps: none of {0} made an instruction the source probe records in this step; all "
+                             "{1} reached the barrier at line {2}, running code the probe does not record."),
+                    {num(f.warps), num(f.at_barrier), num(f.barrier_line)},
+                    {{ClaimKind::ActiveWarps, 0, f.warps}, {ClaimKind::WarpsAtBarrier, f.at_barrier}}};
+  }
+  return Sentence{N_("Active warps: {0} of {1}."),
+                  {num(f.active_warps), num(f.warps)},
+                  {{ClaimKind::ActiveWarps, f.active_warps, f.warps}}};
+}
+
+Sentence result_sentence(const WarpResult& r) {
+  if (r.reduce) {
+    return Sentence{N_("after its warp reduce, every lane of warp {0} holds the warp's result"),
+                    {num(r.warp)},
+                    {{ClaimKind::ResultEveryLane, r.warp}}};
+  }
+  if (r.every_lane) {
+    return Sentence{N_("after its last shuffle, every lane of warp {0} holds the warp's result"),
+                    {num(r.warp)},
+                    {{ClaimKind::ResultEveryLane, r.warp}}};
+  }
+  return Sentence{N_("after its last shuffle, lane {0} of warp {1} holds the warp's result"),
+                  {num(r.lane), num(r.warp)},
+                  {{ClaimKind::ResultLane, r.warp, r.lane}}};
+}
+
+std::vector<Sentence> step_count_sentences(const StepFacts& f) {
+  std::vector<Sentence> out;
+  if (f.shuffles) {
+    out.push_back({f.shuffles == 1 ? N_("{0} shuffle.") : N_("{0} shuffles."),
+                   {num(f.shuffles)},
+                   {{ClaimKind::Shuffles, f.shuffles}}});
+  }
+  if (f.warp_reduces) {
+    out.push_back({f.warp_reduces == 1 ? N_("{0} warp reduce.") : N_("{0} warp reduces."),
+                   {num(f.warp_reduces)},
+                   {{ClaimKind::WarpReduces, f.warp_reduces}}});
+  }
+  return out;
+}
+
+std::vector<Sentence> step_sentences(const Trace& t, const Replay& r, size_t step, const Context& c) {
+  const TraceFacts tf = trace_facts(t, r, c);
+  const StepFacts sf = step_facts(r, step);
+  std::vector<Sentence> out;
+  out.push_back(active_warps_sentence(tf, sf));
+  for (Sentence& s : step_count_sentences(sf)) out.push_back(std::move(s));
+  for (Panel p : {Panel::SharedMemory, Panel::Banks}) {
+    if (auto s = no_shared_sentence(tf, p)) out.push_back(std::move(*s));
+  }
+  if (auto s = lane_exchange_sentence(tf, r.has_global_slice(), r.has_atomics())) out.push_back(std::move(*s));
+  for (const WarpResult& w : sf.results) out.push_back(result_sentence(w));
+  return out;
+}
+
+}  // namespace rs::explain

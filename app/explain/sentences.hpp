@@ -1,0 +1,90 @@
+// The sentences the views compose about a trace, built from its facts (facts.hpp) as a message id and its
+// arguments, with the claims each makes (issue 38; ../shared/DESIGN.md, "Round 5"; the shape of Clang's and
+// rustc's diagnostics: the code that knows emits an id and arguments, the edge formats it).
+//
+// Index
+//   Claim, ClaimKind     what a sentence asserts of the trace, checked by the claims audit (tests/test_claims.cpp)
+//   Sentence             a message id (an English msgid with {0}, {1} ... in the page's style), its arguments, its claims
+//   render()             the text, through a lookup that translates the id (gettext in the window and the CLI, the
+//                        page's dictionary in the browser)
+//   Panel                which view a sentence is for, where the same fact is said in view-specific words
+//   no_shared_sentence() the banks / shared-memory views' one line where the trace holds no shared access
+//   lane_exchange_sentence()  the lanes view's one line for a kernel without lane work
+//   active_warps_sentence()   the warps view's count, and what ran unrecorded at a barrier
+//   result_sentence()    who holds a warp's result after its last shuffle or warp reduce
+//   step_count_sentences()    a step's warp instructions by their names: shuffles apart from warp reduces
+//   step_sentences()     every sentence above for one step of one trace (what the audit walks)
+//
+// Messages are marked with N_ so po/update.sh collects them into po/zh_CN.po; nothing here looks one up (this
+// layer links no i18n).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "facts.hpp"
+
+#ifndef N_
+#define N_(msgid) msgid
+#endif
+
+namespace rs::explain {
+
+enum class ClaimKind : uint8_t {
+  NoSharedMemory,    // the kernel makes no shared-memory access at all
+  SharedNotTraced,   // the kernel declares shared memory that this trace's tracer does not record
+  ActiveWarps,       // a: warps of the step with an instruction the tracer records; b: warps in the block
+  WarpsAtBarrier,    // a: warps that reached the block barrier ending the step
+  Shuffles,          // a: warp-level __shfl*_sync instructions in the step
+  WarpReduces,       // a: warp-level __reduce_*_sync instructions in the step
+  ResultLane,        // a: warp; b: lane: after the warp's last lane operation, that lane holds the warp's result
+                     //    (said of a warp whose last operation is a shuffle, not a warp reduce)
+  ResultEveryLane,   // a: warp: every lane that took part holds the warp's result
+  NoLaneWork,        // the kernel makes no warp shuffle and no warp reduce
+  ExchangeShared,    // its lanes exchange values through shared memory
+  ExchangeNone,      // its lanes exchange values not at all (no shared memory, global slice or atomic)
+};
+
+struct Claim {
+  ClaimKind kind;
+  int64_t a = 0, b = 0;
+};
+
+struct Sentence {
+  const char* id = "";              // an English msgid, {0} .. {9} standing for args
+  std::vector<std::string> args;    // each already in the form shown (numbers in decimal; names as they are)
+  std::vector<Claim> claims;        // what the sentence asserts
+};
+
+// id translated by `lookup` (nullptr: English), each {k} replaced by args[k]. A {k} without an argument is left.
+std::string render(const Sentence& s, const std::function<const char*(const char*)>& lookup = nullptr);
+
+enum class Panel : uint8_t { Banks, SharedMemory, Lanes, Warps, Summary };
+
+// The banks (Panel::Banks) or shared-memory (Panel::SharedMemory) view's line where the trace holds no shared
+// access: "reduce_add_sync ... does not use shared memory" only where that is so (Seen::None); where the tracer
+// could not see it (Seen::NotTraced), that it is not traced and where to see it (key B, or record --add --binary).
+// nullopt where shared accesses are recorded.
+std::optional<Sentence> no_shared_sentence(const TraceFacts& f, Panel p);
+
+// The lanes view's line for a kernel without shuffles or warp reduces: how its lanes exchange values instead.
+// `global_slice`, `atomics`: Replay::has_global_slice(), has_atomics(). nullopt where it has lane work.
+std::optional<Sentence> lane_exchange_sentence(const TraceFacts& f, bool global_slice, bool atomics);
+
+// "Active warps: 3 of 8"; at a barrier step where no warp made a recorded instruction, that the warps reached the
+// barrier and ran code the tracer does not record (not "0 of 8").
+Sentence active_warps_sentence(const TraceFacts& t, const StepFacts& f);
+
+// "after its last shuffle, lane 0 of warp 1 holds the warp's result"; after a warp reduce, every lane.
+Sentence result_sentence(const WarpResult& r);
+
+// The step's lane instructions by name: "8 shuffles.", "8 warp reduces." (one sentence each, where non-zero).
+std::vector<Sentence> step_count_sentences(const StepFacts& f);
+
+// Every sentence of this layer for step `step` of `t` (replay `r`), in the order a reader meets them.
+std::vector<Sentence> step_sentences(const Trace& t, const Replay& r, size_t step, const Context& c = {});
+
+}  // namespace rs::explain
