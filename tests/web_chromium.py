@@ -395,6 +395,36 @@ def check_true_text(b):
     check(note is not None, "vec4_loads: the bank view says Nsight Compute counts more store conflicts here")
     goto_step(b, "shuffle_block", 1024, 2)
     check(rect(b, "ncu-note") is None, "shuffle_block: no Nsight Compute note")
+    # Issue 38: the sentences come from the trace's facts (app/explain/). A raw __shared__ array the source probe
+    # does not record is "not traced", not absent.
+    goto_step(b, "pitfall_no_syncwarp", 256, 1)
+    banks = b.eval("document.getElementById('banks-text').textContent")
+    check("Not traced by the source probe" in banks and "does not use" not in banks,
+          "pitfall_no_syncwarp: the banks view says its shared memory is not traced (%r)" % banks[:90])
+    lanes = b.eval("document.getElementById('lanes-text').textContent")
+    check("not at all" not in lanes, "pitfall_no_syncwarp: its lanes are not said to exchange values not at all (%r)" % lanes[:90])
+    goto_step(b, "reduce0", 256, 1)
+    banks = b.eval("document.getElementById('banks-text').textContent")
+    check("Not traced" not in banks, "reduce0: its shared memory is traced (%r)" % banks[:60])
+    # reproducible_sum: at a barrier where no warp made a recorded instruction, the warps reached it; its warp
+    # reduces are named so, and after one every lane holds the warp's result.
+    b.eval("window.rs.select('reproducible_sum', 256)")
+    wait_open(b, "reproducible_sum", 256)
+    at = b.eval("window.rs.stepsWith('aws')")
+    if check(bool(at), "reproducible_sum has barrier steps with no recorded instruction (%s)" % at):
+        goto_step(b, "reproducible_sum", 256, at[0])
+        summary = b.eval("document.getElementById('step-summary').textContent")
+        check("reached the barrier" in summary and "Active warps 0" not in summary,
+              "reproducible_sum step %d: the warps reached the barrier (%r)" % (at[0], summary[:160]))
+    red = b.eval("window.rs.stepsWith('wred')")
+    if check(bool(red), "reproducible_sum has warp reduces (%s)" % red):
+        goto_step(b, "reproducible_sum", 256, red[0])
+        summary = b.eval("document.getElementById('step-summary').textContent")
+        check("warp reduce" in summary and "shuffle" not in summary,
+              "reproducible_sum step %d: warp reduces, not shuffles (%r)" % (red[0], summary[:160]))
+        text = " | ".join(b.eval("window.rs.lanesCaptions") or [])
+        check("every lane of warp 0" in text and "lane 0 of warp 0" not in text,
+              "reproducible_sum step %d: every lane holds the result (%r)" % (red[0], text[:120]))
 
 
 # Issue 18, item 1: the pitfalls shown where they break. The bundled session holds racecheck's races for

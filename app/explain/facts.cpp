@@ -124,25 +124,26 @@ bool shared_declared(const std::string& source, const std::string& kernel, const
   return false;
 }
 
-TraceFacts trace_facts(const Trace& t, const Replay& r, const Context& c) {
+TraceFacts trace_facts(const Replay& r, const std::string& source, const Context& c) {
+  const TraceMeta& m = r.meta();
   TraceFacts f;
-  f.kernel = t.meta.kernel;
-  f.tracer = t.meta.tracer;
+  f.kernel = m.kernel;
+  f.tracer = m.tracer;
   f.warps = r.num_warps();
   f.binary_twin = c.binary_twin;
-  f.values = t.meta.tracer != Tracer::Binary;
+  f.values = m.tracer != Tracer::Binary;
   for (const WarpShuffle& sh : r.shuffles()) (sh.kind == AccessKind::WarpReduce ? f.warp_reduces : f.shuffles)++;
   const bool shared_atomics = std::any_of(r.atomics().begin(), r.atomics().end(),
                                           [](const WarpAtomic& a) { return a.kind == AccessKind::SharedAtomic; });
   if (r.has_shared() || shared_atomics) {
     f.shared = Seen::Recorded;
-  } else if (t.meta.tracer == Tracer::SourceProbe) {
+  } else if (m.tracer == Tracer::SourceProbe) {
     std::vector<uint16_t> lines;
     for (const Step& st : r.steps()) lines.insert(lines.end(), st.lines.begin(), st.lines.end());
     for (const Step& st : r.steps()) {
       if (st.barrier_line) lines.push_back(st.barrier_line);
     }
-    f.shared = c.binary_twin_shared || shared_declared(t.source, t.meta.kernel, lines) ? Seen::NotTraced : Seen::None;
+    f.shared = c.binary_twin_shared || shared_declared(source, m.kernel, lines) ? Seen::NotTraced : Seen::None;
   }
   return f;
 }

@@ -51,8 +51,8 @@ struct TraceFacts {
   bool values = true;                  // the trace holds lane values (false: a binary trace; the API reports none)
 };
 
-// Throws nothing; `r` is the replay of `t`.
-TraceFacts trace_facts(const Trace& t, const Replay& r, const Context& c = {});
+// The facts of the trace `r` replays; `source` is its kernel source (Trace::source). Throws nothing.
+TraceFacts trace_facts(const Replay& r, const std::string& source, const Context& c = {});
 
 // Who holds warp `warp`'s result after its last lane operation (shuffle or warp reduce).
 struct WarpResult {

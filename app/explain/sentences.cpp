@@ -1,6 +1,7 @@
 #include "sentences.hpp"
 
 #include <cctype>
+#include <iterator>
 
 namespace rs::explain {
 
@@ -8,7 +9,62 @@ namespace {
 
 std::string num(int64_t v) { return std::to_string(v); }
 
+// Every message of this layer, once (message_ids() lists them for the page's dictionary).
+constexpr const char* kNoSharedBanks = N_("{0} does not use shared memory: no banks to conflict.");
+constexpr const char* kNoSharedSmem = N_("{0} does not use shared memory.");
+constexpr const char* kNotTracedBanksKeyB =
+    N_("Not traced by the source probe: the shared memory {0} declares (a raw __shared__ array) is not recorded, so "
+       "its bank conflicts are not counted here. See it as compiled: key B.");
+constexpr const char* kNotTracedBanksRecord =
+    N_("Not traced by the source probe: the shared memory {0} declares (a raw __shared__ array) is not recorded, so "
+       "its bank conflicts are not counted here. The binary tracer sees it (record --add --binary).");
+constexpr const char* kNotTracedSmemKeyB =
+    N_("Not traced by the source probe: {0} declares shared memory (a raw __shared__ array) that the probe does not "
+       "record. See it as compiled: key B.");
+constexpr const char* kNotTracedSmemRecord =
+    N_("Not traced by the source probe: {0} declares shared memory (a raw __shared__ array) that the probe does not "
+       "record. The binary tracer sees it (record --add --binary).");
+constexpr const char* kNoShuffleNotTracedKeyB =
+    N_("The source probe recorded no warp shuffle of {0}, and does not trace its shared memory (a raw __shared__ "
+       "array). See it as compiled: key B.");
+constexpr const char* kNoShuffleNotTraced =
+    N_("The source probe recorded no warp shuffle of {0}, and does not trace its shared memory (a raw __shared__ "
+       "array).");
+constexpr const char* kExchangeShared =
+    N_("{0} makes no warp shuffles: its lanes exchange values through shared memory.");
+constexpr const char* kExchangeGlobal =
+    N_("{0} makes no warp shuffles: its lanes exchange values through global memory.");
+constexpr const char* kExchangeAtomics =
+    N_("{0} makes no warp shuffles: its lanes exchange values only through atomics.");
+constexpr const char* kExchangeNone = N_("{0} makes no warp shuffles: its lanes exchange values not at all.");
+constexpr const char* kBarrierOnlyBinary =
+    N_("Active warps: none of {0} made a memory access, shuffle or atomic in this step; all {1} reached the barrier at "
+       "line {2}.");
+constexpr const char* kBarrierOnlyProbe =
+    N_("Active warps: none of {0} made an instruction the source probe records in this step; all {1} reached the "
+       "barrier at line {2}, running code the probe does not record.");
+constexpr const char* kActiveWarps = N_("Active warps: {0} of {1}.");
+constexpr const char* kResultReduce = N_("after its warp reduce, every lane of warp {1} holds the warp's result");
+constexpr const char* kResultEveryShuffle =
+    N_("after its last shuffle, every lane of warp {1} holds the warp's result");
+constexpr const char* kResultLane = N_("after its last shuffle, lane {0} of warp {1} holds the warp's result");
+constexpr const char* kShuffle = N_("{0} shuffle.");
+constexpr const char* kShuffles = N_("{0} shuffles.");
+constexpr const char* kWarpReduce = N_("{0} warp reduce.");
+constexpr const char* kWarpReduces = N_("{0} warp reduces.");
+constexpr const char* kAll[] = {
+    kNoSharedBanks, kNoSharedSmem, kNotTracedBanksKeyB, kNotTracedBanksRecord, kNotTracedSmemKeyB,
+    kNotTracedSmemRecord, kNoShuffleNotTracedKeyB, kNoShuffleNotTraced, kExchangeShared, kExchangeGlobal,
+    kExchangeAtomics, kExchangeNone, kBarrierOnlyBinary, kBarrierOnlyProbe, kActiveWarps, kResultReduce,
+    kResultEveryShuffle, kResultLane, kShuffle, kShuffles, kWarpReduce, kWarpReduces};
+
+
 }  // namespace
+
+const std::vector<const char*>& message_ids() {
+  static const std::vector<const char*> ids(std::begin(kAll), std::end(kAll));
+  return ids;
+}
 
 std::string render(const Sentence& s, const std::function<const char*(const char*)>& lookup) {
   const std::string text = lookup ? lookup(s.id) : s.id;
@@ -34,24 +90,19 @@ std::optional<Sentence> no_shared_sentence(const TraceFacts& f, Panel p) {
   switch (f.shared) {
     case Seen::Recorded: return std::nullopt;
     case Seen::None:
-      return Sentence{banks ? N_("{0} does not use shared memory: no banks to conflict.")
-                            : N_("{0} does not use shared memory."),
+      return Sentence{banks ? kNoSharedBanks
+                            : kNoSharedSmem,
                       {f.kernel},
                       {{ClaimKind::NoSharedMemory}}};
     case Seen::NotTraced: break;
   }
   const char* id = nullptr;
   if (banks) {
-    id = f.binary_twin ? N_("Not traced by the source probe: the shared memory {0} declares (a raw __shared__ array) is "
-                            "not recorded, so its bank conflicts are not counted here. See it as compiled: key B.")
-                       : N_("Not traced by the source probe: the shared memory {0} declares (a raw __shared__ array) is "
-                            "not recorded, so its bank conflicts are not counted here. The binary tracer sees it "
-                            "(record --add --binary).");
+    id = f.binary_twin ? kNotTracedBanksKeyB
+                       : kNotTracedBanksRecord;
   } else {
-    id = f.binary_twin ? N_("Not traced by the source probe: {0} declares shared memory (a raw __shared__ array) that "
-                            "the probe does not record. See it as compiled: key B.")
-                       : N_("Not traced by the source probe: {0} declares shared memory (a raw __shared__ array) that "
-                            "the probe does not record. The binary tracer sees it (record --add --binary).");
+    id = f.binary_twin ? kNotTracedSmemKeyB
+                       : kNotTracedSmemRecord;
   }
   return Sentence{id, {f.kernel}, {{ClaimKind::SharedNotTraced}}};
 }
@@ -61,29 +112,27 @@ std::optional<Sentence> lane_exchange_sentence(const TraceFacts& f, bool global_
   if (f.shared == Seen::NotTraced) {
     // The probe saw neither the shared memory nor what the code behind it does with registers (a library's
     // shuffles, say): only that it recorded none.
-    return Sentence{f.binary_twin ? N_("The source probe recorded no warp shuffle of {0}, and does not trace its "
-                                       "shared memory (a raw __shared__ array). See it as compiled: key B.")
-                                  : N_("The source probe recorded no warp shuffle of {0}, and does not trace its "
-                                       "shared memory (a raw __shared__ array)."),
+    return Sentence{f.binary_twin ? kNoShuffleNotTracedKeyB
+                                  : kNoShuffleNotTraced,
                     {f.kernel},
                     {{ClaimKind::SharedNotTraced}}};
   }
   if (f.shared == Seen::Recorded) {
-    return Sentence{N_("{0} makes no warp shuffles: its lanes exchange values through shared memory."),
+    return Sentence{kExchangeShared,
                     {f.kernel},
                     {{ClaimKind::NoLaneWork}, {ClaimKind::ExchangeShared}}};
   }
   if (global_slice) {
-    return Sentence{N_("{0} makes no warp shuffles: its lanes exchange values through global memory."),
+    return Sentence{kExchangeGlobal,
                     {f.kernel},
                     {{ClaimKind::NoLaneWork}, {ClaimKind::NoSharedMemory}}};
   }
   if (atomics) {
-    return Sentence{N_("{0} makes no warp shuffles: its lanes exchange values only through atomics."),
+    return Sentence{kExchangeAtomics,
                     {f.kernel},
                     {{ClaimKind::NoLaneWork}, {ClaimKind::NoSharedMemory}}};
   }
-  return Sentence{N_("{0} makes no warp shuffles: its lanes exchange values not at all."),
+  return Sentence{kExchangeNone,
                   {f.kernel},
                   {{ClaimKind::NoLaneWork}, {ClaimKind::ExchangeNone}}};
 }
@@ -91,43 +140,33 @@ std::optional<Sentence> lane_exchange_sentence(const TraceFacts& f, bool global_
 Sentence active_warps_sentence(const TraceFacts& t, const StepFacts& f) {
   if (f.unrecorded_work) {
     return Sentence{t.tracer == Tracer::Binary
-                        ? N_("Active warps: none of {0} made a memory access, shuffle or atomic in this step; all {1} "
-                             "reached the barrier at line {2}.")
-                        : N_("Active warps: none of {0} made an instruction the source probe records in this step; all "
-                             "{1} reached the barrier at line {2}, running code the probe does not record."),
+                        ? kBarrierOnlyBinary
+                        : kBarrierOnlyProbe,
                     {num(f.warps), num(f.at_barrier), num(f.barrier_line)},
                     {{ClaimKind::ActiveWarps, 0, f.warps}, {ClaimKind::WarpsAtBarrier, f.at_barrier}}};
   }
-  return Sentence{N_("Active warps: {0} of {1}."),
+  return Sentence{kActiveWarps,
                   {num(f.active_warps), num(f.warps)},
                   {{ClaimKind::ActiveWarps, f.active_warps, f.warps}}};
 }
 
 Sentence result_sentence(const WarpResult& r) {
-  if (r.reduce) {
-    return Sentence{N_("after its warp reduce, every lane of warp {0} holds the warp's result"),
-                    {num(r.warp)},
-                    {{ClaimKind::ResultEveryLane, r.warp}}};
-  }
-  if (r.every_lane) {
-    return Sentence{N_("after its last shuffle, every lane of warp {0} holds the warp's result"),
-                    {num(r.warp)},
-                    {{ClaimKind::ResultEveryLane, r.warp}}};
-  }
-  return Sentence{N_("after its last shuffle, lane {0} of warp {1} holds the warp's result"),
-                  {num(r.lane), num(r.warp)},
-                  {{ClaimKind::ResultLane, r.warp, r.lane}}};
+  // The same arguments in all three (lane, warp): the page passes its result_lanes and the warp to each.
+  const std::vector<std::string> args{num(r.lane), num(r.warp)};
+  if (r.reduce) return Sentence{kResultReduce, args, {{ClaimKind::ResultEveryLane, r.warp}}};
+  if (r.every_lane) return Sentence{kResultEveryShuffle, args, {{ClaimKind::ResultEveryLane, r.warp}}};
+  return Sentence{kResultLane, args, {{ClaimKind::ResultLane, r.warp, r.lane}}};
 }
 
 std::vector<Sentence> step_count_sentences(const StepFacts& f) {
   std::vector<Sentence> out;
   if (f.shuffles) {
-    out.push_back({f.shuffles == 1 ? N_("{0} shuffle.") : N_("{0} shuffles."),
+    out.push_back({f.shuffles == 1 ? kShuffle : kShuffles,
                    {num(f.shuffles)},
                    {{ClaimKind::Shuffles, f.shuffles}}});
   }
   if (f.warp_reduces) {
-    out.push_back({f.warp_reduces == 1 ? N_("{0} warp reduce.") : N_("{0} warp reduces."),
+    out.push_back({f.warp_reduces == 1 ? kWarpReduce : kWarpReduces,
                    {num(f.warp_reduces)},
                    {{ClaimKind::WarpReduces, f.warp_reduces}}});
   }
@@ -135,7 +174,7 @@ std::vector<Sentence> step_count_sentences(const StepFacts& f) {
 }
 
 std::vector<Sentence> step_sentences(const Trace& t, const Replay& r, size_t step, const Context& c) {
-  const TraceFacts tf = trace_facts(t, r, c);
+  const TraceFacts tf = trace_facts(r, t.source, c);
   const StepFacts sf = step_facts(r, step);
   std::vector<Sentence> out;
   out.push_back(active_warps_sentence(tf, sf));

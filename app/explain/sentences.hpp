@@ -5,6 +5,7 @@
 // Index
 //   Claim, ClaimKind     what a sentence asserts of the trace, checked by the claims audit (tests/test_claims.cpp)
 //   Sentence             a message id (an English msgid with {0}, {1} ... in the page's style), its arguments, its claims
+//   message_ids()        every message id of this layer (the page's dictionary carries their translations)
 //   render()             the text, through a lookup that translates the id (gettext in the window and the CLI, the
 //                        page's dictionary in the browser)
 //   Panel                which view a sentence is for, where the same fact is said in view-specific words
@@ -59,6 +60,9 @@ struct Sentence {
   std::vector<Claim> claims;        // what the sentence asserts
 };
 
+// Every id a Sentence of this layer can carry, each once.
+const std::vector<const char*>& message_ids();
+
 // id translated by `lookup` (nullptr: English), each {k} replaced by args[k]. A {k} without an argument is left.
 std::string render(const Sentence& s, const std::function<const char*(const char*)>& lookup = nullptr);
 
@@ -78,7 +82,8 @@ std::optional<Sentence> lane_exchange_sentence(const TraceFacts& f, bool global_
 // barrier and ran code the tracer does not record (not "0 of 8").
 Sentence active_warps_sentence(const TraceFacts& t, const StepFacts& f);
 
-// "after its last shuffle, lane 0 of warp 1 holds the warp's result"; after a warp reduce, every lane.
+// "after its last shuffle, lane 0 of warp 1 holds the warp's result"; after a warp reduce, every lane. The arguments
+// are (lane, warp) in each form (the every-lane forms leave the lane out).
 Sentence result_sentence(const WarpResult& r);
 
 // The step's lane instructions by name: "8 shuffles.", "8 warp reduces." (one sentence each, where non-zero).

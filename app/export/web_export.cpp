@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <system_error>
@@ -21,6 +22,8 @@
 #include "pitfall_words.hpp"
 #include "histogram.hpp"
 #include "exact_steps.hpp"
+#include "facts.hpp"      // explain: the trace's facts and the sentences made of them (issue 38)
+#include "sentences.hpp"
 #include "kernel_info.hpp"
 #include "two_runs.hpp"
 #include "multigpu.hpp"
@@ -217,6 +220,17 @@ std::string sentence(F&& make) {
   return make();
 }
 
+// A sentence of the explain layer (app/explain/) as the page formats it with its dictionary: [k, args...], k the
+// index of its msgid in explain::message_ids(), which the index part carries once as "msgs" (a trace's own copy of
+// each msgid cost the page 18 KB packed).
+void said(Json& j, const char* key, const explain::Sentence& s) {
+  const auto& ids = explain::message_ids();
+  const auto k = std::find_if(ids.begin(), ids.end(), [&](const char* id) { return std::string_view(id) == s.id; });
+  j.key(key).arr().num(static_cast<int64_t>(k - ids.begin()));
+  for (const std::string& a : s.args) j.str(a);
+  j.end_arr();
+}
+
 // `source`: the trace's kernel source (for the predicate barriers' names).
 // `acc`: reproducible_sum's exact accumulator (exact_steps.hpp), or nullptr: each step then says what it adds ("exact").
 std::string trace_json(const Replay& r, int source_index, const std::string& source, const ExactAccumulator* acc = nullptr) {
@@ -249,6 +263,38 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
     j.end_obj();
   }
   j.ints("result_lanes", r.result_lanes());
+  // What the views say from the facts (app/explain/, issue 38), where the page would otherwise compose it: the
+  // shared-memory, banks and lanes views' line for a kernel without shared accesses or lane work (a raw __shared__
+  // array the source probe does not record is "not traced", not absent), and who holds each warp's result.
+  const explain::TraceFacts facts = explain::trace_facts(r, source);
+  if (!r.has_shared()) {
+    j.key("say").obj();
+    if (auto s = explain::no_shared_sentence(facts, explain::Panel::SharedMemory)) said(j, "smem", *s);
+    if (auto s = explain::no_shared_sentence(facts, explain::Panel::Banks)) said(j, "banks", *s);
+    if (auto s = explain::lane_exchange_sentence(facts, r.has_global_slice(), r.has_atomics())) said(j, "lanes", *s);
+    j.end_obj();
+  } else if (auto s = explain::lane_exchange_sentence(facts, r.has_global_slice(), r.has_atomics())) {
+    j.key("say").obj();
+    said(j, "lanes", *s);
+    j.end_obj();
+  }
+  if (r.num_steps() > 0 && r.has_lane_work()) {
+    // Who holds each warp's result after its last lane operation: "held" per warp the index of its sentence's msgid
+    // in "msgs" (-1: none), whose arguments are (result_lanes[w], w) in every form. Left out where
+    // every warp's is the lane form ("after its last shuffle, lane {0} of warp {1} ..."), which the page then says
+    // with result_lanes (the page's 3.5 MB: most traces with shuffles are so).
+    const explain::StepFacts last = explain::step_facts(r, r.num_steps() - 1);
+    const auto& ids = explain::message_ids();
+    std::vector<int> held(r.num_warps(), -1);
+    bool lane_form_only = true;
+    for (const explain::WarpResult& w : last.results) {
+      const explain::Sentence s = explain::result_sentence(w);
+      const auto k = std::find_if(ids.begin(), ids.end(), [&](const char* id) { return std::string_view(id) == s.id; });
+      if (w.warp < held.size()) held[w.warp] = static_cast<int>(k - ids.begin());
+      lane_form_only &= !w.every_lane;
+    }
+    if (!lane_form_only) j.ints("held", held);
+  }
   // The views the kernel has, in the window's order (app/gui/layout.hpp, views_in_order): the page shows
   // those with something in the step (each step's "on": bit View::x), the first of them first; the others
   // fold into one line (each step's "idle").
@@ -292,6 +338,13 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
     j.ints("lines", st.lines);
     j.kv("ld", st.loads).kv("st", st.stores).kv("ldc", st.load_conflicts).kv("stc", st.store_conflicts);
     j.kv("deg", st.max_degree).kv("aw", st.active_warps());
+    {
+      // The step's warp count where "Active warps: 0 of 8" would mislead (the warps reached a barrier running code
+      // the tracer does not record), and the lane instructions by name.
+      const explain::StepFacts f = explain::step_facts(r, si);
+      if (f.unrecorded_work) said(j, "aws", explain::active_warps_sentence(facts, f));
+      if (f.warp_reduces) j.kv("wred", f.warp_reduces);
+    }
     std::vector<int64_t> w;
     for (const WarpStep& ws : st.warps) {
       w.insert(w.end(), {ws.useful, ws.active_mask, ws.exited, ws.diverged ? 1 : 0,
@@ -650,6 +703,9 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
   }
   j.end_arr();
   j.kv("traces_in_session", static_cast<uint64_t>(page_traces(s)));
+  j.key("msgs").arr();  // the explain layer's msgids, which the traces' sentences ([k, args...]) name by index
+  for (const char* id : explain::message_ids()) j.str(id);
+  j.end_arr();
   j.end_obj();
   return j.take();
 }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "kernel_info.hpp"
+#include "sentences.hpp"  // explain::message_ids
 #include "web_json.hpp"
 
 namespace rs::webi18n {
@@ -169,6 +170,7 @@ std::vector<std::string> data_messages() {
     put(t.title);
     put(t.source);
   }
+  for (const char* id : explain::message_ids()) put(id);  // the sentences the exporter sends as [msgid, args...]
   for (const KernelInfo& k : kernel_table()) {
     put(k.title);
     put(k.fixes);

@@ -113,7 +113,7 @@ const explain::TraceFacts& trace_facts_of(const AppState& s, const ReplayView& v
     }
   }
   Cached& c = cache[next++ % cache.size()];
-  c = {v.trace, s.session.get(), key, explain::trace_facts(v.trace->trace, v.trace->replay, ctx)};
+  c = {v.trace, s.session.get(), key, explain::trace_facts(v.trace->replay, v.trace->trace.source, ctx)};
   return c.facts;
 }
 

@@ -8,12 +8,20 @@
   //   data-t="msgid"       an element whose text is the message (applyStatic); in Chinese its title gives the
   //                        English. data-t-html: the same with markup in the message; data-t-title: a title.
   //                        Attribute values are plain ASCII with no entities, so that they equal the msgid.
+  //   said([k, a, b])      t(msgs[k], a, b) for a sentence the exporter composed from the trace's facts
   //   onLanguage(f)        f() runs after each switch (the renderers redraw their words).
   var I18N = { lang: 'en', zh: {} }, langHooks = [];
   function t(msgid) {
     var s = I18N.lang === 'zh' && Object.prototype.hasOwnProperty.call(I18N.zh, msgid) ? I18N.zh[msgid] : msgid;
     for (var i = 1; i < arguments.length; i++) s = s.split('{' + (i - 1) + '}').join(String(arguments[i]));
     return s;
+  }
+  // A sentence the exporter made with the explain layer (app/explain/, issue 38): [k, args...] with k the index of
+  // its msgid in the index part's "msgs" (or [msgid, args...]), formatted here with the dictionary as t() does;
+  // '' for none.
+  function said(a) {
+    if (!a) return '';
+    return t.apply(null, [typeof a[0] === 'number' ? D.msgs[a[0]] : a[0]].concat(a.slice(1)));
   }
   function onLanguage(f) { langHooks.push(f); }
   function applyStatic() {

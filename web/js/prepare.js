@@ -19,7 +19,7 @@
     var words = tr.words, v = new Int32Array(words), d = new Uint8Array(words);
     var gn = tr.slice ? tr.slice.count : 0, gv = new Int32Array(gn), gd = new Uint8Array(gn);
     tr.isFloat = tr.dtype === 'float32';
-    tr.stepsWith = { shf: [], atm: [], req: [], acc: [] };
+    tr.stepsWith = { shf: [], atm: [], req: [], acc: [], aws: [], wred: [] };
     // The largest n-way degree and shuffle count of any step: the banks and lanes canvases keep one
     // height through the trace, so the page does not jump (nor lay itself out again) while stepping.
     tr.maxDeg = 1;
@@ -38,6 +38,8 @@
       (st.acc || []).forEach(function (a) { a.addr = undelta(a.m, a.a); });
       (st.req || []).forEach(function (q) { q.index = undelta(q.m, q.ix); });
       ['shf', 'atm', 'req', 'acc'].forEach(function (k) { if (st[k] && st[k].length) tr.stepsWith[k].push(si); });
+      if (st.aws) tr.stepsWith.aws.push(si);  // the warps reached a barrier running code the tracer does not record
+      if (st.wred) tr.stepsWith.wred.push(si);
       tr.maxDeg = Math.max(tr.maxDeg, st.deg || 1);
       tr.maxShf = Math.max(tr.maxShf, st.shf ? st.shf.length : 0);
       st.flowsTo = {};

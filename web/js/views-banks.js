@@ -207,7 +207,8 @@
     if (ncu.hidden === !!tr.ncu_redux) ncu.hidden = !tr.ncu_redux;
     if (!tr.has.shared) {
       setText($('bank-caption'), '');
-      setText($('banks-text'), t('{0} does not use shared memory: no banks to conflict.', tr.kernel));
+      // From the facts (app/explain/); a kernel whose shared memory holds atomics only has its step's line.
+      setText($('banks-text'), tr.say && tr.say.banks ? said(tr.say.banks) : st.bank_idle ? t(st.bank_idle) : '');
       setHtml(list, '');
       $('bank-hover').hidden = true;
       $('bank-legend').hidden = true;

@@ -1,10 +1,9 @@
   function drawLanes(tr, st) {
     var c = $('lanes');
+    hook.lanesCaptions = [];  // the result captions drawn (the canvas's text, for the browser test)
     if (!tr.has.lanes) {
-      setText($('lanes-text'), tr.has.shared ? t('{0} makes no warp shuffles: its lanes exchange values through shared memory.', tr.kernel)
-        : tr.has.slice ? t('{0} makes no warp shuffles: its lanes exchange values through global memory.', tr.kernel)
-          : tr.has.atomics ? t('{0} makes no warp shuffles: its lanes exchange values only through atomics.', tr.kernel)
-            : t('{0} makes no warp shuffles: its lanes exchange values not at all.', tr.kernel));
+      // From the trace's facts (app/explain/): a raw __shared__ array the probe does not record is not "not at all".
+      setText($('lanes-text'), said(tr.say && tr.say.lanes));
       hide(c);
       return;
     }
@@ -87,12 +86,16 @@
         ctx.textAlign = 'center';
         ctx.fillText(t('reduction of the {0} lanes \u2190 every lane', lanesAll.length), w / 2, yo + rowH + band / 2);
       }
-      var rl = tr.result_lanes[s.w];
-      if (rl >= 0) {
+      // Who holds the warp's result (app/explain/): after a warp reduce every lane does ("held"); where the page has
+      // no "held", every warp's is the lane form, with its result lane.
+      var k = tr.held ? tr.held[s.w] : -1, rl = tr.result_lanes[s.w];
+      if (k >= 0 || (!tr.held && rl >= 0)) {
         ctx.fillStyle = COL.dim;
         ctx.textAlign = 'left';
         ctx.font = '13px "DejaVu Sans", sans-serif';
-        ctx.fillText(t('after its last shuffle, lane {0} of warp {1} holds the warp\'s result', rl, s.w), labelW, yr + rowH + 12);
+        var caption = k >= 0 ? said([k, rl, s.w]) : t('after its last shuffle, lane {0} of warp {1} holds the warp\'s result', rl, s.w);
+        hook.lanesCaptions.push(caption);
+        ctx.fillText(caption, labelW, yr + rowH + 12);
       }
     });
   }

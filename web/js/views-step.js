@@ -309,13 +309,16 @@
     slider.value = S.step;
     var end = esc(st.endname ? t(st.endname) : endName(st.end));
     var s = (st.bl ? t('Ends at <b>{0}</b> (line {1}).', end, st.bl) : t('Ends at <b>{0}</b>.', end)) + ' ' +
-      t('Active warps {0} of {1}.', st.aw, tr.warps) + ' ';
+      (st.aws ? said(st.aws) : t('Active warps {0} of {1}.', st.aw, tr.warps)) + ' ';
     if (st.ld || st.st) {
       s += (st.deg > 1 ? t('Shared: {0} warp loads, {1} stores; bank conflicts {2} load, {3} store ' +
         '(<span class="bad">worst {4}-way</span>).', st.ld, st.st, st.ldc, st.stc, st.deg)
         : t('Shared: {0} warp loads, {1} stores; bank conflicts {2} load, {3} store.', st.ld, st.st, st.ldc, st.stc)) + ' ';
     }
-    if (st.shf) s += (st.shf.length === 1 ? t('{0} shuffle.', 1) : t('{0} shuffles.', st.shf.length)) + ' ';
+    // Lane instructions by name: warp reduces (st.wred) are not shuffles.
+    var nShf = (st.shf ? st.shf.length : 0) - (st.wred || 0);
+    if (nShf > 0) s += (nShf === 1 ? t('{0} shuffle.', 1) : t('{0} shuffles.', nShf)) + ' ';
+    if (st.wred) s += (st.wred === 1 ? t('{0} warp reduce.', 1) : t('{0} warp reduces.', st.wred)) + ' ';
     if (st.atm) s += (st.atm.length === 1 ? t('{0} warp atomic.', 1) : t('{0} warp atomics.', st.atm.length)) + ' ';
     if (st.req) s += (st.req.length === 1 ? t('{0} global request.', 1) : t('{0} global requests.', st.req.length)) + ' ';
     // reproducible_sum (issue 30): what the step adds to the block's exact accumulator; the one rounding at the end.
@@ -350,8 +353,8 @@
       smemLayout.words = words;
       return;
     }
-    if (!tr.has.shared && !tr.words) {
-      setText($('smem-text'), t('{0} does not use shared memory.', tr.kernel));
+    if (!tr.has.shared && tr.say && tr.say.smem) {  // from the facts: "does not use", or "not traced"
+      setText($('smem-text'), said(tr.say.smem));
       hide(c);
       smemLayout = null;
       return;
@@ -401,7 +404,7 @@
       hide(c);
       return;
     }
-    setText($('warps-text'), t('Active warps: {0} of {1}.', st.aw, W));
+    setText($('warps-text'), st.aws ? said(st.aws) : t('Active warps: {0} of {1}.', st.aw, W));
     var w = c.clientWidth || 600;
     // 72 px for "warp 31" at the largest font (16 px), and what the page's language needs more.
     var probe = c.getContext('2d');
