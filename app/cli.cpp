@@ -5,7 +5,12 @@
 // at kUsageWidth, then its text; the overview prints every command's shorter usage lines.
 #include "cli.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 #include "cli_table.hpp"
 #include "multigpu.hpp"
@@ -317,6 +322,8 @@ std::string help_text(const std::string& topic) {
   std::string s = std::string(cli::kOverviewIntro) + "\n";
   for (const CommandSpec& c : table) {
     for (size_t f = 0; f < c.overview_forms; ++f) s += usage_lines(&c == &gui ? "usage: " : "       ", c, c.forms[f], true);
+    // Any program, as compiled (parse_attach: the form after `--` is not one of the table's).
+    if (c.command == Command::Trace) s += "       reducescope trace --kernel NAME [--launch K] --out FILE -- PROGRAM ARGS\n";
   }
   s += "       reducescope COMMAND --help | --version\n\n";
   return s + about(gui) + window_options(gui) + cli::kOverviewEnd;
@@ -377,6 +384,49 @@ Options parse_attach(const std::vector<std::string>& args, size_t i, size_t dash
 
 }  // namespace
 
+namespace {
+
+// Edit distance (insertions, deletions, substitutions) between a and b.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// A first argument that reads as a command word (letters, digits, '-' and '_', starting with a letter), not a file.
+bool looks_like_command(const std::string& a) {
+  if (a.empty() || !std::isalpha(static_cast<unsigned char>(a[0]))) return false;
+  for (char c : a) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
+  }
+  std::error_code ec;
+  return !std::filesystem::exists(a, ec);
+}
+
+// "unknown command 'tarce'; the nearest is 'trace' (...)": the command nearest by edit distance.
+UsageError unknown_command(const std::string& word) {
+  std::string best;
+  size_t best_d = SIZE_MAX;
+  for (const CommandSpec& c : cli::command_table()) {
+    if (!*c.name) continue;
+    const size_t d = edit_distance(word, c.name);
+    if (d < best_d) best_d = d, best = c.name;
+  }
+  return UsageError("unknown command '" + word + "'; the nearest is '" + best +
+                    "' (the window opens a FILE only where it exists)");
+}
+
+}  // namespace
+
 Options parse_cli(const std::vector<std::string>& args) {
   cli::Parsing p;
   Options& o = p.o;
@@ -384,11 +434,17 @@ Options parse_cli(const std::vector<std::string>& args) {
   const CommandSpec* spec = &cli::command_table().front();  // the window
   if (!args.empty()) {
     if (args[0] == "help") {
+      if (args.size() > 1 && !cli::find_command(args[1])) throw unknown_command(args[1]);
       o.command = Command::Help;
       o.help_topic = args.size() > 1 ? args[1] : "";
       return o;
     }
-    if (const CommandSpec* c = cli::find_command(args[0])) spec = c, i = 1;
+    if (const CommandSpec* c = cli::find_command(args[0])) {
+      spec = c, i = 1;
+    } else if (looks_like_command(args[0])) {
+      // `reducescope frobnicate` used to try to open a window on a file of that name (issue 38, item 6).
+      throw unknown_command(args[0]);
+    }
   }
   o.command = spec->command;
   const std::string topic = spec->name;

@@ -9,8 +9,17 @@
 namespace rs::cli {
 
 const char* const kOverviewIntro =
-    "ReduceScope: see what CUDA parallel reduction does on the GPU, track by track (Harris's\n"
-    "reduce0..reduce6; the lecture's atomics, shuffle and two-step kernels).\n";
+    "ReduceScope: see what CUDA parallel reduction does on the GPU, track by track:\n"
+    "  harris    Harris's reduce0..reduce6 (shared memory, bank conflicts, divergence)\n"
+    "  lecture   from one atomicAdd per element to warp shuffles and a two-step kernel\n"
+    "  book      Professional CUDA C's divergence and unrolling series, in place in global memory\n"
+    "  course    sum, min, max and a user-defined operator; coalescing; text histograms\n"
+    "  modern    shuffle block reduce, __reduce_add_sync, 16-byte loads, single pass, CUB,\n"
+    "            and reproducible_sum (the same float bits at every block size)\n"
+    "  pitfalls  the notes' bugs, labelled as wrong code (left out of every default list)\n"
+    "  multigpu  a sum and an all-reduce over 2 or more GPUs with NCCL (bench --track multigpu)\n"
+    "Your own kernel: a plain .cu file (--kernel-file, new, check), or any program as compiled\n"
+    "(trace ... -- PROGRAM, verify --binary).\n";
 
 const char* const kOverviewEnd =
     "Without a GPU the window replays the session recorded on an H100 that ships in assets/sessions.\n"
@@ -128,7 +137,7 @@ const std::vector<CommandSpec>& command_table() {
                               {.opt = "--out", .arg = "FILE"},
                               {.opt = "--quiet"},
                           })},
-       1,
+       2,  // the shipped kernels, and --kernel-file
        "Runs the tracing build of a kernel, records block K (default 0) of its first launch, prints\n"
        "each step (barrier epoch): active warps, active masks, divergence, every warp-level\n"
        "shared-memory access with its source line and n-way bank conflict, warp shuffles (lane -> lane),\n"
@@ -142,7 +151,9 @@ const std::vector<CommandSpec>& command_table() {
        "runs PROGRAM with ReduceScope injected (CUDA_INJECTION64_PATH, the Compute Sanitizer API) and records\n"
        "block X (default 0) of the K-th launch (default 1) of the kernel whose demangled name contains NAME.\n"
        "Build PROGRAM with nvcc -lineinfo for its source lines (without, the SASS stands in). Its output and\n"
-       "exit code pass through; a NAME no launch matches lists the kernels that did launch (exit 1).\n"},
+       "exit code pass through; a NAME no launch matches lists the kernels that did launch (exit 1).\n"
+       "Values are shown as the type the kernel's first pointer parameter points to (float const*: float32;\n"
+       "int or unsigned: int32); --type sets another.\n"},
       {Command::Show, "show", Operands::One,
        {{
            {.opt = "FILE", .required = true},

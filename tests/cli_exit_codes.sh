@@ -95,6 +95,12 @@ usage_case bench --n lots
 usage_case bench --samples 5
 usage_case bench --kernel nope
 usage_case bench --frobnicate
+# A mistyped command is an unknown command, with the nearest one, even with --help (issue 38, item 6).
+usage_case frobnicate
+expect_in "$ERR" "unknown command 'frobnicate'" "frobnicate"
+usage_case frobnicate --help
+usage_case tarce --kernel reduce1
+expect_in "$ERR" "the nearest is 'trace'" "tarce"
 usage_case bench --kernel
 usage_case bench --kernel reduce4 --block-size 32
 expect_in "$ERR" "at least 64" "bench --kernel reduce4 --block-size 32"

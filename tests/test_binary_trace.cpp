@@ -153,6 +153,26 @@ TEST(Sass, ShortKernelNames) {
   EXPECT_EQ(bt::short_kernel_name("f<(anonymous namespace)::X>(int)"), "f<(anonymous namespace)::X>");
 }
 
+// Issue 38, item 3: a binary trace's values are typed by the kernel's parameters (a float kernel showed int32 bits).
+TEST(BinaryTrace, ElementTypeFromTheDemangledParameters) {
+  std::string p;
+  EXPECT_EQ(bt::element_type_of("block_max<float>(float const*, float*, int)", &p), DType::Float32);
+  EXPECT_EQ(p, "float const*");
+  EXPECT_EQ(bt::element_type_of("reduce_strided(int const*, int*, unsigned int)"), DType::Int32);
+  EXPECT_EQ(bt::element_type_of("k(unsigned int*, unsigned int)"), DType::Int32);
+  EXPECT_EQ(bt::element_type_of("k(const float* __restrict__, float*)"), DType::Float32);
+  // CUB's first pass: template arguments hold pointers too; the parameter list decides.
+  EXPECT_EQ(bt::element_type_of("void cub::CUB_300000_SM_900_NS::detail::reduce::DeviceReduceKernel<cub::"
+                                "DeviceReducePolicy<float, int, cuda::std::plus<void>>::Policy600, float const*, "
+                                "float*, int, cuda::std::plus<void>, float>(float const*, float*, int, "
+                                "cub::GridEvenShare<int>, cuda::std::plus<void>)"),
+            DType::Float32);
+  EXPECT_EQ(bt::element_type_of("k(double const*, double*)"), std::nullopt);  // 8 bytes: not a type a trace shows
+  EXPECT_EQ(bt::element_type_of("k(MyStruct*, float*)"), DType::Float32);   // the first it can show
+  EXPECT_EQ(bt::element_type_of("k(int)"), std::nullopt);
+  EXPECT_EQ(bt::element_type_of("k"), std::nullopt);
+}
+
 // ---- capture files --------------------------------------------------------------------------------
 
 TEST(Capture, RoundTripsAndRefusesDamage) {
@@ -224,6 +244,42 @@ TEST(BinaryTrace, StridedReductionMatchesNsightCompute) {
   EXPECT_EQ(t.meta.result, sum);
   // Every shared access is on the loop's or the load's line of the example.
   for (const auto& a : r.accesses()) EXPECT_TRUE(a.line == 28 || a.line == 32 || a.line == 35) << a.line;
+  // Its values are int32 because its parameters say so (int const*), and the trace says where the type came from.
+  EXPECT_EQ(t.meta.dtype, DType::Int32);
+  EXPECT_NE(t.meta.notes.find("int const*"), std::string::npos) << t.meta.notes;
+}
+
+// Issue 38, item 3: a float kernel attached with no --type shows floats: in `show`'s steps (describe_step) the
+// shared words print as float32; --type int32 still overrides. Shuffles print no value where the API gives none.
+TEST(BinaryTrace, FloatKernelsShowFloatsAndShufflesNoValue) {
+  Fixture f = load("strided");
+  f.capture.kernel = "reduce_strided(float const*, float*, unsigned int)";
+  const Trace t = bt::assemble_trace(f.capture, f.sass, options());
+  EXPECT_EQ(t.meta.dtype, DType::Float32);
+  const Replay r(t);
+  const std::string step0 = describe_step(r, 0, t.source);
+  const WarpAccess& a = r.accesses()[r.step(0).accesses.front()];
+  const int first = __builtin_ctz(a.lanes);
+  const std::string word = "word " + std::to_string(a.addr[first] / 4) + " = ";
+  EXPECT_NE(step0.find(word + format_value(static_cast<uint32_t>(a.value[first]), DType::Float32) + "]"),
+            std::string::npos)
+      << step0;
+  bt::AssembleOptions as_int = options();
+  as_int.dtype = DType::Int32;
+  EXPECT_EQ(bt::assemble_trace(f.capture, f.sass, as_int).meta.dtype, DType::Int32);
+
+  const Fixture s = load("shuffle");
+  const Trace st = bt::assemble_trace(s.capture, s.sass, options());
+  const Replay rs(st);
+  bool shuffles = false;
+  for (size_t i = 0; i < rs.num_steps(); ++i) {
+    if (rs.step(i).shuffles.empty()) continue;
+    shuffles = true;
+    const std::string text = describe_step(rs, i, st.source);
+    EXPECT_EQ(text.find(" (0)"), std::string::npos) << text;
+    EXPECT_NE(text.find("no values"), std::string::npos) << text;
+  }
+  EXPECT_TRUE(shuffles);
 }
 
 TEST(BinaryTrace, ShuffleLanesComeFromTheSass) {

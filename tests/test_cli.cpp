@@ -415,6 +415,40 @@ TEST(HelpText, Topics) {
   EXPECT_NE(help_text("trace"), help_text("show"));
 }
 
+// Issue 38, item 6: the overview names every track, the multigpu track and the ways to bring one's own kernel; a
+// mistyped command is an unknown command with the nearest one, not a file the window cannot open.
+TEST(HelpText, OverviewSaysWhatIsTrue) {
+  const std::string overview = help_text("");
+  for (const TrackInfo& t : track_table()) EXPECT_TRUE(contains(overview, std::string("  ") + t.id + " ")) << t.id;
+  EXPECT_TRUE(contains(overview, "  multigpu "));
+  EXPECT_FALSE(contains(overview, "track by track (Harris's\nreduce0..reduce6; the lecture's"));
+  for (const char* form : {"-- PROGRAM ARGS", "--kernel-file FILE.cu", "reducescope new --from", "reducescope check FILE.cu",
+                           "reducescope verify --binary"}) {
+    EXPECT_TRUE(contains(overview, form)) << form;
+  }
+}
+
+TEST(ParseCli, UnknownCommandNamesTheNearest) {
+  for (const auto& [args, nearest] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"frobnicate"}, ""},
+           {{"frobnicate", "--help"}, ""},
+           {{"tarce", "--kernel", "reduce1"}, "'trace'"},
+           {{"bnech"}, "'bench'"},
+           {{"help", "shwo"}, "'show'"}}) {
+    try {
+      parse_cli(args);
+      ADD_FAILURE() << args[0] << " parsed";
+    } catch (const UsageError& e) {
+      EXPECT_TRUE(contains(e.what(), "unknown command '" + (args[0] == "help" ? args[1] : args[0]) + "'")) << e.what();
+      if (!nearest.empty()) EXPECT_TRUE(contains(e.what(), "the nearest is " + nearest)) << e.what();
+    }
+  }
+  // A file that exists still opens in the window, whatever its name; a path or a name with a dot is a file.
+  EXPECT_EQ(parse_cli({RS_SESSION_FILE}).command, Command::Gui);
+  EXPECT_EQ(parse_cli({"missing.rssession"}).command, Command::Gui);
+  EXPECT_EQ(parse_cli({"help", "bench"}).command, Command::Help);
+}
+
 // ---- kernel table, block sizes ---------------------------------------------------------------
 
 TEST(KernelInfo, Table) {

@@ -298,10 +298,18 @@ TEST(TraceIo, LowestVersionThatHoldsTheTraceWritten) {
   EXPECT_EQ(version_of(small_trace()), 3u);
   Trace noted = small_trace();
   noted.meta.notes = "a note";
-  EXPECT_EQ(version_of(noted), kTraceFormatVersion);
+  EXPECT_EQ(version_of(noted), 4u);
   const Trace back = parse_trace(serialize_trace(noted), kName);
   EXPECT_EQ(back.meta.notes, "a note");
   EXPECT_EQ(back.meta.tracer, Tracer::SourceProbe);
+  EXPECT_EQ(back.meta.launch, 0u);
+  // Version 5 (issue 38): a program's later launch traced says which; the first launch stays version 4 or 3.
+  Trace later = noted;
+  later.meta.launch = 3;
+  EXPECT_EQ(version_of(later), 5u);
+  EXPECT_EQ(parse_trace(serialize_trace(later), kName).meta.launch, 3u);
+  later.meta.launch = 1;
+  EXPECT_EQ(version_of(later), 4u);
 }
 
 TEST(TraceIo, MissingSections) {
@@ -712,7 +720,7 @@ void reseal(std::string& bytes) {
                                       static_cast<uInt>(bytes.size() - kChecksumSection))));
 }
 
-TEST(TraceIoV3, CurrentVersionIs4) { EXPECT_EQ(kTraceFormatVersion, 4u); }
+TEST(TraceIoV3, CurrentVersionIs5) { EXPECT_EQ(kTraceFormatVersion, 5u); }
 
 TEST(TraceIoV3, RoundTrip) {
   const Trace t = small_v3_trace();

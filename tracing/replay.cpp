@@ -473,6 +473,7 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
         sh.kind = kind;
         sh.op = r0.op & kOpMask;
         sh.float_values = (r0.op & kOpFloatBit) != 0;
+        sh.values = (r0.op & kOpNoValues) == 0;
         sh.width = r0.space;
         sh.line = r0.line;
         std::array<uint8_t, kWarpSize> src{};
@@ -723,9 +724,8 @@ std::string describe_step(const Replay& replay, size_t index, const std::string&
     std::snprintf(buf, sizeof buf, "    warp %2u %-5s lanes %08x  %d-way  line %3u: ", a.warp, to_string(a.kind), a.lanes,
                   a.banks.degree, a.line);
     o << buf << source_line(source, a.line);
-    std::snprintf(buf, sizeof buf, "   [lane %d: word %u = %d]\n", first, a.addr[first] / kBankWidthBytes,
-                  a.value[first]);
-    o << buf;
+    std::snprintf(buf, sizeof buf, "   [lane %d: word %u = ", first, a.addr[first] / kBankWidthBytes);
+    o << buf << format_value(static_cast<uint32_t>(a.value[first]), replay.meta().dtype) << "]\n";
   }
   const DType dtype = replay.meta().dtype;
   auto value = [&](uint32_t bits, bool is_float) { return format_value(bits, is_float ? DType::Float32 : dtype); };
@@ -744,12 +744,16 @@ std::string describe_step(const Replay& replay, size_t index, const std::string&
         if (m.src == m.dst) continue;
         ++across;
         if (shown == 8) continue;
-        list += (shown ? ", " : "") + std::to_string(m.dst) + " <- " + std::to_string(m.src) + " (" +
-                value(m.value, s.float_values) + ")";
+        // A binary trace has no values (the Compute Sanitizer API gives none): no number is printed for them.
+        list += (shown ? ", " : "") + std::to_string(m.dst) + " <- " + std::to_string(m.src) +
+                (s.values ? " (" + value(m.value, s.float_values) + ")" : std::string());
         ++shown;
       }
       o << s.moves.size() << " lanes, " << across << " moves";
       if (across) o << ": " << list << (across > shown ? ", ..." : "");
+      if (!s.values) o << " (no values: the binary tracer does not see them)";
+    } else if (!s.values) {
+      o << std::popcount(s.lanes) << " lanes (no values: the binary tracer does not see them)";
     } else {
       const int first = std::countr_zero(s.lanes);
       o << std::popcount(s.lanes) << " lanes, lane " << first << ": " << value(s.offered[first], s.float_values)

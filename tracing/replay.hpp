@@ -106,6 +106,8 @@ struct WarpShuffle {
   uint8_t op = 0;                 // ShuffleKind or WarpReduceOp (low 6 bits of TraceRecord::op)
   uint8_t width = 32;             // the intrinsic's width argument (TraceRecord::space)
   bool float_values = false;      // the values are float32 bits (kOpFloatBit)
+  bool values = true;             // false: the tracer gives no values (kOpNoValues: a binary trace); offered and
+                                  // received then hold nothing to show
   uint16_t line = 0;
   uint32_t lanes = 0;             // lanes that executed it
   uint32_t member_mask = 0;       // the mask argument (union over the lanes)

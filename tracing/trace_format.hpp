@@ -183,6 +183,10 @@ struct TraceMeta {
                                  // program's own allocation, whatever its size.
   std::string notes;             // what the tracer could not see or left out, one sentence a line
                                  // (binary traces: "global accesses to 3 other allocations are not shown")
+  // Version 5 (older files read as 0):
+  uint32_t launch = 0;           // which launch of the kernel was traced, 1-based among the launches whose name
+                                 // matched (`trace --launch K -- PROGRAM`); 0: the first launch of the reduction
+                                 // (traced_block and grid_size are then of the first launch)
 };
 
 // Largest epoch a trace may hold; a reduction of a 1024-thread block has about 20.

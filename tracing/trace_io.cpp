@@ -172,6 +172,7 @@ void write_meta(Writer& w, const TraceMeta& m, uint32_t version) {
     w.u64(m.output_elements);
     w.str(m.notes);
   }
+  if (version >= 5) w.u32(m.launch);
 }
 
 TraceMeta read_meta(Reader& r, uint32_t version) {
@@ -206,6 +207,7 @@ TraceMeta read_meta(Reader& r, uint32_t version) {
     m.output_elements = r.u64();
     m.notes = r.str();
   }
+  if (version >= 5) m.launch = r.u32();
   return m;
 }
 
@@ -247,8 +249,10 @@ TraceRecord read_record(Reader& r, uint32_t version) {
 
 }  // namespace
 
-// The lowest version that holds `t`: 4 for a binary trace or one with version 4 fields, else 3.
+// The lowest version that holds `t`: 5 for a trace of a later launch than the first, 4 for a binary trace or one with
+// version 4 fields, else 3.
 static uint32_t version_needed(const Trace& t) {
+  if (t.meta.launch > 1) return 5;
   if (t.meta.tracer != Tracer::SourceProbe || t.meta.output_elements != 0 || !t.meta.notes.empty()) return 4;
   for (const auto& r : t.records) {
     if ((r.op & kOpNoValues) || (r.kind == static_cast<uint8_t>(AccessKind::Shuffle) && r.lane_arg == kUnknownLane)) {

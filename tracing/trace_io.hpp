@@ -20,7 +20,7 @@ namespace rs {
 // Version 4 added the metadata fields tracer, output_elements and notes, the op bit kOpNoValues and
 // the shuffle source lane kUnknownLane (binary traces). A writer uses the lowest version that holds
 // the trace: version 3 unless it is a binary trace or has those fields set.
-inline constexpr uint32_t kTraceFormatVersion = 4;
+inline constexpr uint32_t kTraceFormatVersion = 5;
 
 // Raised for any file that is not a valid trace: unreadable, truncated, corrupt, a version
 // this build does not read. what() names the file and the problem, in one line.

@@ -223,7 +223,7 @@ int run_attach(const Options& o, std::ostream& out, std::ostream& err) {
     q.kernel = o.attach_kernel;
     q.launch = o.launch;
     q.block = o.block_index;
-    q.dtype = o.dtypes.empty() ? DType::Int32 : o.dtypes[0];
+    if (!o.dtypes.empty()) q.dtype = o.dtypes[0];  // else the kernel's parameters say it
     if (const char* keep = std::getenv("RS_BT_KEEP"); keep && *keep) {
       q.keep_stem = std::string(keep) + "/" + fs::path(o.out).stem().string();
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,8 @@ struct AttachRequest {
   std::string kernel;                // text the demangled kernel name must contain
   uint32_t launch = 1;               // the K-th matching launch, 1-based
   std::string block = "0";           // "X" or "X,Y,Z"
-  DType dtype = DType::Int32;        // how the values are shown
+  std::optional<DType> dtype;        // how the values are shown; nullopt: from the kernel's parameters
+                                     // (bt::element_type_of)
   bool quiet_program = false;        // the program's stdout to /dev/null (its stderr stays)
   std::string keep_stem;             // non-empty: keep the capture and listing as STEM.rscapture, STEM.sass
   // The text of the file the line table names `source_name` (a kernel compiled from memory, NVRTC): taken instead of

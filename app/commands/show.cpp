@@ -27,12 +27,14 @@ std::string summarize_trace(const Trace& t, const Replay& replay) {
   char b[512];
   // The kernel's name first, whole (a program's demangled template name can fill a buffer by itself).
   std::string s = m.kernel;
+  // The launch traced (version 5): a program's K-th launch of the kernel, not its first.
+  const std::string launch = m.launch > 1 ? "launch " + std::to_string(m.launch) : std::string("the first launch");
   std::snprintf(b, sizeof b,
-                " (track %s, %s), block size %u, block %u of %u in the first launch, N = %llu (%s)\n"
+                " (track %s, %s), block size %u, block %u of %u in %s, N = %llu (%s)\n"
                 "recorded on %s (compute capability %s, CUDA %s) at %s by ReduceScope %s\n"
                 "%zu records, %zu steps, %d warps; result %s\n"
                 "bank conflicts (extra wavefronts, 32 banks x 4 bytes): loads %d, stores %d\n",
-                m.track.c_str(), to_string(m.dtype), m.block_size, m.traced_block, m.grid_size,
+                m.track.c_str(), to_string(m.dtype), m.block_size, m.traced_block, m.grid_size, launch.c_str(),
                 static_cast<unsigned long long>(m.n), m.pattern.c_str(), m.gpu.c_str(), m.compute_capability.c_str(),
                 m.cuda_version.c_str(), m.date.c_str(), m.tool_version.c_str(), t.records.size(), replay.num_steps(),
                 replay.num_warps(), value_str(m.result, m.dtype).c_str(), replay.load_conflicts(),

@@ -47,6 +47,69 @@ std::string short_kernel_name(const std::string& demangled) {
   return s.empty() ? demangled : s;
 }
 
+std::optional<DType> element_type_of(const std::string& demangled, std::string* pointee) {
+  // The parameter list: the first top-level "(...)" after the name (as short_kernel_name cuts it).
+  int depth = 0;
+  size_t open = std::string::npos;
+  for (size_t i = 0; i < demangled.size(); ++i) {
+    const char ch = demangled[i];
+    if (ch == '<') ++depth;
+    else if (ch == '>') --depth;
+    else if (ch == '(' && depth == 0) {
+      open = i;
+      break;
+    }
+  }
+  if (open == std::string::npos) return std::nullopt;
+  std::vector<std::string> params;
+  std::string cur;
+  depth = 0;
+  for (size_t i = open + 1; i < demangled.size(); ++i) {
+    const char ch = demangled[i];
+    if (ch == '<' || ch == '(') ++depth;
+    if (ch == '>' || ch == ')') {
+      if (depth == 0) break;
+      --depth;
+    }
+    if (ch == ',' && depth == 0) {
+      params.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  params.push_back(cur);
+  for (const std::string& p : params) {
+    if (p.find('*') == std::string::npos || p.find('<') != std::string::npos) continue;
+    // The pointee's words, without cv-qualifiers, restrict and the stars.
+    std::string words;
+    std::string w;
+    auto flush = [&] {
+      if (!w.empty() && w != "const" && w != "volatile" && w != "__restrict__" && w != "__restrict") {
+        words += (words.empty() ? "" : " ") + w;
+      }
+      w.clear();
+    };
+    for (char ch : p) {
+      if (ch == ' ' || ch == '*' || ch == '&') flush();
+      else w += ch;
+    }
+    flush();
+    std::optional<DType> t;
+    if (words == "float") t = DType::Float32;
+    else if (words == "int" || words == "unsigned int" || words == "unsigned" || words == "int32_t" ||
+             words == "uint32_t")
+      t = DType::Int32;
+    if (!t) continue;
+    if (pointee) {
+      const size_t a = p.find_first_not_of(' '), b = p.find_last_not_of(' ');
+      *pointee = p.substr(a, b - a + 1);
+    }
+    return t;
+  }
+  return std::nullopt;
+}
+
 Trace assemble_trace(const Capture& c, const std::vector<SassFunction>& sass, const AssembleOptions& opt,
                      AssembleReport* report) {
   AssembleReport rep;
@@ -253,8 +316,21 @@ Trace assemble_trace(const Capture& c, const std::vector<SassFunction>& sass, co
   m.tool_version = opt.tool_version;
   m.result = last_store;
   m.track = "yours";
-  m.dtype = opt.dtype;
+  m.launch = c.launch;
   m.tracer = Tracer::Binary;
+  // The element type: as asked, else from the kernel's parameters (issue 38: a float kernel showed int32 bits).
+  std::string pointee;
+  if (opt.dtype) {
+    m.dtype = *opt.dtype;
+  } else if (const auto t = element_type_of(c.kernel, &pointee)) {
+    m.dtype = *t;
+    notes.push_back("Values are shown as " + std::string(to_string(*t)) + ", the type of the kernel's parameter " +
+                    pointee + " (--type sets another).");
+  } else {
+    m.dtype = DType::Int32;
+    notes.push_back("The kernel's parameters do not say its element type: values are shown as int32 (--type float32 "
+                    "shows them as floats).");
+  }
   bool shuffles = false, atomics = false;
   for (const auto& r : t.records) {
     shuffles |= r.kind == static_cast<uint8_t>(AccessKind::Shuffle);

@@ -38,7 +38,9 @@ class AssembleError : public std::runtime_error {
 };
 
 struct AssembleOptions {
-  DType dtype = DType::Int32;   // how the values are shown (the binary does not say)
+  // How the values are shown. nullopt: the element type of the kernel's first pointer parameter in its demangled
+  // name (element_type_of), else int32 with a note saying so.
+  std::optional<DType> dtype;
   std::string tool_version;     // TraceMeta::tool_version
   std::string date;             // TraceMeta::date (UTC ISO 8601)
   // Reads a source file the line table names (nullopt: not readable); empty: none are read.
@@ -59,6 +61,13 @@ struct AssembleReport {
 // Throws AssembleError. The trace's notes say what it cannot show.
 Trace assemble_trace(const Capture& c, const std::vector<SassFunction>& sass, const AssembleOptions& opt,
                      AssembleReport* report = nullptr);
+
+// The element type of a kernel's values, from its demangled name: the type its first pointer parameter points to
+// whose type the trace can show (float -> float32; int, unsigned int, unsigned -> int32), e.g. float32 for
+// "block_max<float>(float const*, float*, int)" and for CUB's "DeviceReduceKernel<...>(float const*, float*, int,
+// ...)". `pointee`, if given, gets that parameter's type as written ("float const*"). nullopt where no pointer
+// parameter points to one (a double*, a struct, a name without its parameter list).
+std::optional<DType> element_type_of(const std::string& demangled, std::string* pointee = nullptr);
 
 // "reduce_strided" for "reduce_strided(int const*, int*, unsigned int)": the demangled name without
 // its parameter list (templates kept).
