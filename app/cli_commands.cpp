@@ -290,8 +290,10 @@ const std::vector<CommandSpec>& command_table() {
        "flushed, CUDA events, median of S samples; zeroing the bins is timed too). Inputs: text (a\n"
        "real English text, repeated; the note's 7 bins of 4 letters), uniform (random bytes, 256 bins),\n"
        "skewed (90% of the bytes in one bin, 256 bins). Every result is checked bin by bin against the\n"
-       "CPU. Defaults: every input and kernel, --n 2^26 bytes, --block-size 256, --samples 30. histo_warp is\n"
-       "fastest at 1024 threads (1.15x cub::DeviceHistogram on the H100 at 2^26 bytes; at 256 it ties, 1.00x).\n"
+       "CPU. Defaults: every input and kernel, --n 2^26 bytes, --samples 30, and each kernel at its fastest\n"
+       "block size on this GPU, found by a short sweep of the block sizes it takes on the first input and\n"
+       "printed in the header (histo_warp: 1024 on the H100, 1.15x cub::DeviceHistogram at 2^26 bytes);\n"
+       "--block-size B times every kernel at B.\n"
        "--out saves a trace of one kernel on one input (block K, default 0) for `show` and the window.\n"
        "Exit: 0 all histograms correct, 1 a runtime error or a wrong bin, 2 a usage error.\n"},
       {Command::Pitfalls, "pitfalls", Operands::None,

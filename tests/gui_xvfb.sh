@@ -825,5 +825,37 @@ grep -q "^language: en (the View menu reads View)" "$dir/zh-en.log" && ok "--lan
 [ "$(differ "$dir/zh-saved.png" "$dir/zh-en.png")" -gt 1000 ] && ok "the Chinese frame differs from the English one" \
   || bad "the Chinese and English frames are the same"
 
+# 20. Issue 38: what the views say and show. (a) At 1280x720, scale 1.0 and 1.5, English and Chinese, int32 and
+# float32, every lane value drawn in the lanes view's table (the cells above it are too narrow) shows glyphs:
+# its crop has more than two colours. (b) pitfall_no_syncwarp's banks view says its shared memory is not traced
+# (not "does not use") and offers the binary trace: its button switches to it, as key B does.
+scale15="$dir/scale15.ini"
+printf '[ReduceScope][Settings]\nWindow=0,0,1280,720\nUiScale=1.50\n' >"$scale15"
+for case in "10 en int32" "10 zh float32" "15 en float32" "15 zh int32"; do
+  read -r sc lang type <<<"$case"
+  name="lanes-$sc-$lang-$type"
+  MAP="$dir/$name.map"
+  ini="$dir/$name.ini"
+  [ "$sc" = 15 ] && cp "$scale15" "$ini" || rm -f "$ini"
+  REDUCESCOPE_CONFIG="$ini" SCREEN=1280x720 with_app "$name" \
+    "$session --kernel sum_shuffle --block-size 256 --step 4 --type $type --lang $lang" true >/dev/null
+  panel=$(rect "$MAP" panel/lanesA)
+  read -r px0 py0 px1 py1 <<<"${panel:-0 0 0 0}"
+  seen=0; blank=0
+  while read -r _ x0 y0 x1 y1; do
+    [ "$y1" -le "$py1" ] && [ "$y0" -ge "$py0" ] || continue  # scrolled out of the panel
+    seen=$((seen + 1))
+    c=$(convert "$dir/$name.png" -crop "$((x1 - x0))x$((y1 - y0))+$x0+$y0" +repage -format '%k' info: 2>/dev/null)
+    [ "${c:-0}" -gt 2 ] || blank=$((blank + 1))
+  done < <(grep '^A/lanes-value/' "$MAP" 2>/dev/null)
+  [ "$seen" -ge 32 ] && [ "$blank" -eq 0 ] && ok "lanes at 1280x720, scale 1.$((sc % 10)), $lang, $type: $seen values on screen, each drawn" \
+    || bad "lanes at 1280x720, scale 1.$((sc % 10)), $lang, $type: $seen values on screen, $blank blank"
+done
+MAP="$dir/not-traced.map"
+SCREEN=1280x720 with_app not-traced "$session --kernel pitfall_no_syncwarp --block-size 256 --step 1" \
+  clicks A/as-compiled >/dev/null
+grep -q "^tracer: the binary backend" "$dir/not-traced.log" && ok "not traced: the banks view's button shows the binary trace" \
+  || bad "not traced: the button did not switch ($(grep '^tracer' "$dir/not-traced.log"))"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -153,6 +153,21 @@ TEST(Sass, ShortKernelNames) {
   EXPECT_EQ(bt::short_kernel_name("f<(anonymous namespace)::X>(int)"), "f<(anonymous namespace)::X>");
 }
 
+// Issue 38, item 3, on the GPU: examples/block_max.cu attached on an H200 with `trace --kernel block_max --launch 3`
+// and no --type (scripts/device/typed_values.sh, 2026-11-28): float32 from its parameters, launch 3 named (trace
+// format version 5), its shared words printed as floats.
+TEST(BinaryTrace, FloatProgramTracedOnTheGpuShowsFloatsAndItsLaunch) {
+  const Trace t = load_trace(std::string(RS_BINARY_FIXTURES) + "/block_max_float-launch3-h200.rstrace");
+  EXPECT_EQ(t.meta.tracer, Tracer::Binary);
+  EXPECT_EQ(t.meta.dtype, DType::Float32);
+  EXPECT_EQ(t.meta.launch, 3u);
+  EXPECT_NE(t.meta.notes.find("float const*"), std::string::npos);
+  EXPECT_EQ(format_value(static_cast<uint32_t>(t.meta.result), DType::Float32), "122.625");  // block 0's max, x + 2
+  const Replay r(t);  // `show` says "in launch 3": Cli.ShowNamesTheLaunchTracedAndItsType
+  const std::string step0 = describe_step(r, 0, t.source);
+  EXPECT_NE(step0.find("word 0 = -1.5]"), std::string::npos) << step0;  // x[0] + 2 = -3.5 + 2
+}
+
 // Issue 38, item 3: a binary trace's values are typed by the kernel's parameters (a float kernel showed int32 bits).
 TEST(BinaryTrace, ElementTypeFromTheDemangledParameters) {
   std::string p;

@@ -14,7 +14,10 @@
 #include "cli.hpp"
 #include "input.hpp"
 #include "kernel_info.hpp"
+#include "commands.hpp"
 #include "profile.hpp"
+#include "replay.hpp"
+#include "trace_io.hpp"
 #include "test_util.hpp"
 
 namespace rs {
@@ -426,6 +429,18 @@ TEST(HelpText, OverviewSaysWhatIsTrue) {
                            "reducescope verify --binary"}) {
     EXPECT_TRUE(contains(overview, form)) << form;
   }
+}
+
+// Issue 38, item 3: a binary trace of a program's third launch, float32 from its parameters (recorded on an H200).
+TEST(Cli, ShowNamesTheLaunchTracedAndItsType) {
+  const Trace t = load_trace(std::string(RS_BINARY_FIXTURES) + "/block_max_float-launch3-h200.rstrace");
+  const std::string summary = summarize_trace(t, Replay(t));
+  EXPECT_NE(summary.find("(track yours, float32), block size 256, block 0 of 4096 in launch 3"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("result 122.625"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("note: Values are shown as float32, the type of the kernel's parameter float const*"),
+            std::string::npos)
+      << summary;
 }
 
 TEST(ParseCli, UnknownCommandNamesTheNearest) {

@@ -118,20 +118,6 @@ TEST(ViewActive, SharedAtomicsCountAsSharedMemory) {
   EXPECT_TRUE(view_has(r, View::Smem));
 }
 
-TEST(BankIdleSentence, NamesTheSharedAtomicsOfTheStep) {
-  const Replay r = replay_of("sum_shared", 256);
-  EXPECT_EQ(bank_idle_sentence(r, r.step(1)), "No shared load or store in this step; 8 warp-level shared atomics (see Atomics).");
-  const Replay h = replay_of("histo_private", 256);
-  EXPECT_NE(bank_idle_sentence(h, h.step(1)).find("warp-level shared atomics"), std::string::npos);
-  const Replay s = replay_of("sum_shuffle", 128);
-  EXPECT_EQ(bank_idle_sentence(s, s.step(3)), "No shared-memory access or global request in this step.");
-  // A global store and a global atomic, no shared access: not "no global request".
-  const Replay p = replay_of("single_pass_last_block", 256);
-  ASSERT_TRUE(p.step(3).accesses.empty());
-  ASSERT_FALSE(p.step(3).global_requests.empty());
-  EXPECT_EQ(bank_idle_sentence(p, p.step(3)), "No shared load or store in this step.");
-}
-
 TEST(Wasteful, OneLanesStoreIsNotFlaggedAStridedLoadIs) {
   // single_pass_last_block step 3: thread 0 stores its block's partial, 4 bytes in 1 sector (12%).
   const Replay r = replay_of("single_pass_last_block", 256);

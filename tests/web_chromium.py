@@ -427,6 +427,83 @@ def check_true_text(b):
               "reproducible_sum step %d: every lane holds the result (%r)" % (red[0], text[:120]))
 
 
+# Issue 38, item 4: at 1280x720 the lanes view's cells are too narrow for values; each warp's values follow in a
+# table of 16 lanes a row. Every value cell of the table draws glyphs (ink pixels on its fill), int32 and float32.
+LANES_INK_JS = """(function(){
+  var c = document.getElementById('lanes'), k = c.width / c.clientWidth, ctx = c.getContext('2d');
+  return (window.rs.lanesCells || []).map(function (q) {
+    var d = ctx.getImageData(Math.round(q[0] * k), Math.round(q[1] * k), Math.max(1, Math.round(q[2] * k)),
+                             Math.max(1, Math.round(q[3] * k))).data, ink = 0;
+    for (var i = 0; i < d.length; i += 4) if (d[i] < 80 && d[i + 1] < 80 && d[i + 2] < 80) ink++;
+    return [q[4], ink];
+  });
+})()"""
+
+
+# Issue 38, item 4: at 1280x720 a kernel name in the sidebar breaks only between its words ("reduceNeighbore/d" did).
+# Where each line of a name starts, from the characters' boxes.
+NAME_LINES_JS = """(function(){
+  var out = [];
+  document.querySelectorAll('#sidebar .kernel[data-kernel]').forEach(function (b) {
+    var name = b.getAttribute('data-kernel'), text = '', tops = [], r = document.createRange();
+    var walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT), n;
+    while ((n = walker.nextNode()) && text.length < name.length) {
+      if (n.parentNode !== b) continue;
+      for (var i = 0; i < n.length && text.length < name.length; i++) {
+        r.setStart(n, i); r.setEnd(n, i + 1);
+        var rc = r.getClientRects()[0];
+        tops.push(rc ? Math.round(rc.top) : -1);
+        text += n.data[i];
+      }
+    }
+    var starts = [];
+    for (var k = 1; k < tops.length; k++) if (tops[k] > tops[k - 1] + 2) starts.push(k);
+    out.push([name, text, starts]);
+  });
+  return out;
+})()"""
+
+
+def check_name_breaks(b):
+    set_viewport(b, 1280, 720)
+    names = b.eval(NAME_LINES_JS) or []
+    bad = []
+    for name, text, starts in names:
+        for k in starts:
+            prev, nxt = name[k - 1], name[k]
+            at_word = name[k - 2:k] == "::" or prev == "_" or ((prev.islower() or prev.isdigit()) and nxt.isupper())
+            if not at_word:
+                bad.append("%s|%s" % (name[:k], name[k:]))
+    wrapped = sum(1 for n in names if n[2])
+    check(len(names) > 40 and not bad, "sidebar at 1280x720: %d names, %d wrapped, each only between words (%s)"
+          % (len(names), wrapped, bad[:4]))
+    set_viewport(b, 1600, 1200)
+
+
+def check_lanes_values(b, out):
+    set_viewport(b, 1280, 720)
+    for dtype in ("int32", "float32"):
+        b.eval("window.rs.select('sum_shuffle', 256)")
+        wait_open(b, "sum_shuffle", 256)
+        if dtype == "float32" and state(b)["dtype"] != "float32":
+            b.key("d", "KeyD", 68, "d")
+            wait_for(lambda: state(b)["dtype"] == "float32", "float32")
+        at = b.eval("window.rs.stepsWith('shf')")
+        if not check(bool(at), "sum_shuffle has shuffle steps (%s)" % at):
+            continue
+        goto_step(b, "sum_shuffle", 256, at[0])
+        cells = b.eval(LANES_INK_JS) or []
+        blank = [c for c in cells if not c[0] or c[1] < 3]
+        check(len(cells) == 64 and not blank,
+              "lanes at 1280x720, %s: %d values in the table, %d without glyphs (%s)" % (dtype, len(cells), len(blank),
+                                                                                      [c[0] for c in cells[:6]]))
+        b.screenshot(os.path.join(out, "web-lanes-values-%s-1280x720.png" % dtype))
+        if dtype == "float32":  # back to int32, where the checks after this one start
+            b.key("d", "KeyD", 68, "d")
+            wait_for(lambda: state(b)["dtype"] == "int32", "int32")
+    set_viewport(b, 1600, 1200)
+
+
 # Issue 18, item 1: the pitfalls shown where they break. The bundled session holds racecheck's races for
 # the wrong kernels; the page marks both ends of each on the source, draws the raced words where the shared
 # view would be (the trace does not record that kernel's shared memory), says the runs in plain words, and
@@ -885,6 +962,8 @@ def check_replay(b, out):
     check_charts(b, out)
     check_room(b, out)
     check_true_text(b)
+    check_lanes_values(b, out)
+    check_name_breaks(b)
     check_pitfalls(b, out)
     check_bits(b, out)
 

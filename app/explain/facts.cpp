@@ -163,6 +163,7 @@ StepFacts step_facts(const Replay& r, size_t step) {
   f.stores = st.stores;
   for (size_t i : st.shuffles) (r.shuffles()[i].kind == AccessKind::WarpReduce ? f.warp_reduces : f.shuffles)++;
   f.atomics = static_cast<int>(st.atomics.size());
+  for (size_t i : st.atomics) f.shared_atomics += r.atomics()[i].kind == AccessKind::SharedAtomic;
   f.global_requests = static_cast<int>(st.global_requests.size());
   // Each warp's last lane operation, and whether it is done by this step.
   std::map<uint32_t, size_t> last;

@@ -76,6 +76,7 @@ struct StepFacts {
   int shuffles = 0;           // warp-level __shfl*_sync instructions this step
   int warp_reduces = 0;       // warp-level __reduce_*_sync instructions this step
   int atomics = 0;            // warp-level atomics this step
+  int shared_atomics = 0;     // ... of them on shared memory
   int global_requests = 0;    // warp-level global loads and stores this step
   std::vector<WarpResult> results;  // warps whose last lane operation is at or before this step, ascending warp
 };

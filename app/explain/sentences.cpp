@@ -52,11 +52,21 @@ constexpr const char* kShuffle = N_("{0} shuffle.");
 constexpr const char* kShuffles = N_("{0} shuffles.");
 constexpr const char* kWarpReduce = N_("{0} warp reduce.");
 constexpr const char* kWarpReduces = N_("{0} warp reduces.");
+constexpr const char* kIdleNotTraced =
+    N_("No shared access recorded in this step: the source probe does not trace the shared memory {0} declares (a "
+       "raw __shared__ array).");
+constexpr const char* kIdleSharedAtomic =
+    N_("No shared load or store in this step; {0} warp-level shared atomic (see Atomics).");
+constexpr const char* kIdleSharedAtomics =
+    N_("No shared load or store in this step; {0} warp-level shared atomics (see Atomics).");
+constexpr const char* kIdleNothing = N_("No shared-memory access or global request in this step.");
+constexpr const char* kIdleNoShared = N_("No shared load or store in this step.");
 constexpr const char* kAll[] = {
     kNoSharedBanks, kNoSharedSmem, kNotTracedBanksKeyB, kNotTracedBanksRecord, kNotTracedSmemKeyB,
     kNotTracedSmemRecord, kNoShuffleNotTracedKeyB, kNoShuffleNotTraced, kExchangeShared, kExchangeGlobal,
     kExchangeAtomics, kExchangeNone, kBarrierOnlyBinary, kBarrierOnlyProbe, kActiveWarps, kResultReduce,
-    kResultEveryShuffle, kResultLane, kShuffle, kShuffles, kWarpReduce, kWarpReduces};
+    kResultEveryShuffle, kResultLane, kShuffle, kShuffles, kWarpReduce, kWarpReduces,
+    kIdleNotTraced, kIdleSharedAtomic, kIdleSharedAtomics, kIdleNothing, kIdleNoShared};
 
 
 }  // namespace
@@ -158,6 +168,22 @@ Sentence result_sentence(const WarpResult& r) {
   return Sentence{kResultLane, args, {{ClaimKind::ResultLane, r.warp, r.lane}}};
 }
 
+std::optional<Sentence> bank_idle_sentence(const TraceFacts& t, const StepFacts& f) {
+  if (f.loads + f.stores > 0) return std::nullopt;
+  if (t.shared == Seen::NotTraced) {
+    return Sentence{kIdleNotTraced, {t.kernel}, {{ClaimKind::SharedNotTraced}}};
+  }
+  if (f.shared_atomics > 0) {
+    return Sentence{f.shared_atomics == 1 ? kIdleSharedAtomic : kIdleSharedAtomics,
+                    {num(f.shared_atomics)},
+                    {{ClaimKind::StepSharedAccesses, 0}, {ClaimKind::StepSharedAtomics, f.shared_atomics}}};
+  }
+  if (f.global_requests == 0) {
+    return Sentence{kIdleNothing, {}, {{ClaimKind::StepSharedAccesses, 0}, {ClaimKind::StepGlobalRequests, 0}}};
+  }
+  return Sentence{kIdleNoShared, {}, {{ClaimKind::StepSharedAccesses, 0}}};
+}
+
 std::vector<Sentence> step_count_sentences(const StepFacts& f) {
   std::vector<Sentence> out;
   if (f.shuffles) {
@@ -179,6 +205,7 @@ std::vector<Sentence> step_sentences(const Trace& t, const Replay& r, size_t ste
   std::vector<Sentence> out;
   out.push_back(active_warps_sentence(tf, sf));
   for (Sentence& s : step_count_sentences(sf)) out.push_back(std::move(s));
+  if (auto s = bank_idle_sentence(tf, sf)) out.push_back(std::move(*s));
   for (Panel p : {Panel::SharedMemory, Panel::Banks}) {
     if (auto s = no_shared_sentence(tf, p)) out.push_back(std::move(*s));
   }

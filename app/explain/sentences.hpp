@@ -13,6 +13,7 @@
 //   lane_exchange_sentence()  the lanes view's one line for a kernel without lane work
 //   active_warps_sentence()   the warps view's count, and what ran unrecorded at a barrier
 //   result_sentence()    who holds a warp's result after its last shuffle or warp reduce
+//   bank_idle_sentence() the bank view's line for a step without shared loads and stores
 //   step_count_sentences()    a step's warp instructions by their names: shuffles apart from warp reduces
 //   step_sentences()     every sentence above for one step of one trace (what the audit walks)
 //
@@ -47,6 +48,9 @@ enum class ClaimKind : uint8_t {
   NoLaneWork,        // the kernel makes no warp shuffle and no warp reduce
   ExchangeShared,    // its lanes exchange values through shared memory
   ExchangeNone,      // its lanes exchange values not at all (no shared memory, global slice or atomic)
+  StepSharedAccesses,  // a: warp-level shared loads and stores in the step
+  StepSharedAtomics,   // a: warp-level shared atomics in the step
+  StepGlobalRequests,  // a: warp-level global loads and stores in the step
 };
 
 struct Claim {
@@ -85,6 +89,12 @@ Sentence active_warps_sentence(const TraceFacts& t, const StepFacts& f);
 // "after its last shuffle, lane 0 of warp 1 holds the warp's result"; after a warp reduce, every lane. The arguments
 // are (lane, warp) in each form (the every-lane forms leave the lane out).
 Sentence result_sentence(const WarpResult& r);
+
+// The bank view's line for a step with no shared load or store (nullopt where it has some): that the source probe
+// does not trace the kernel's shared memory (Seen::NotTraced), else the step's shared atomics, which touch shared
+// memory too (issue 17: it said "No shared-memory access" while 8 shared atomicAdds ran), else that it has no
+// shared access (nor global request, where it has none).
+std::optional<Sentence> bank_idle_sentence(const TraceFacts& t, const StepFacts& f);
 
 // The step's lane instructions by name: "8 shuffles.", "8 warp reduces." (one sentence each, where non-zero).
 std::vector<Sentence> step_count_sentences(const StepFacts& f);

@@ -27,7 +27,7 @@
 #include "kernel_info.hpp"
 #include "two_runs.hpp"
 #include "multigpu.hpp"
-#include "layout.hpp"  // views_in_order, bank_idle_sentence, wasteful, stores_warp_reduce_result: as the window
+#include "layout.hpp"  // views_in_order, wasteful, stores_warp_reduce_result: as the window
 #include "replay.hpp"
 #include "web_assets.hpp"
 #include "web_i18n.hpp"
@@ -372,7 +372,7 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
       if (const std::string t = sentence([&] { return gui::idle_summary(r, st, idle); }); !t.empty()) j.kv("idle", t);
     }
     // The bank view's sentence for a step with no shared load or store.
-    if (st.accesses.empty()) j.kv("bank_idle", sentence([&] { return gui::bank_idle_sentence(r, st); }));
+    if (auto line = explain::bank_idle_sentence(facts, explain::step_facts(r, si))) said(j, "bank_idle", *line);
     changed_cells(j, "set", prev_smem, prev_def, st.smem, st.defined);
     prev_smem = st.smem;
     prev_def = st.defined;

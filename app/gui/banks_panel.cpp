@@ -221,8 +221,13 @@ void BanksPanel::drawContent(AppState& s) {
   // the atomics view, not bank conflicts).
   const int shared_atomics = shared_atomic_count(replay, *st);
   if (st->accesses.empty() && st->global_requests.empty()) {
+    // First the button to the binary trace, where the probe does not trace the kernel's shared memory and the
+    // session holds it (the view is a few lines tall at 1280x720: the sentence may scroll, the button may not).
+    as_compiled_button(s, v);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", bank_idle_sentence(replay, *st).c_str());
+    if (const auto line = explain::bank_idle_sentence(trace_facts_of(s, v), explain::step_facts(replay, v.step))) {
+      ImGui::TextWrapped("%s", say(*line).c_str());
+    }
     ImGui::PopStyleColor();
     if (shared_atomics > 0 && ImGui::IsItemHovered()) {
       ImGui::SetTooltip("%s", _("Lanes whose atomics update the same shared word take turns (contention: the Atomics "
@@ -271,8 +276,8 @@ void BanksPanel::drawContent(AppState& s) {
     // Said from the facts (app/explain/): "does not use" only where that is so; a raw __shared__ array the source
     // probe does not record is "not traced", with the binary trace offered (key B) where the session holds it.
     if (const auto line = explain::no_shared_sentence(trace_facts_of(s, v), explain::Panel::Banks)) {
-      text_say(*line);
       as_compiled_button(s, v);
+      text_say(*line);
     }
     return;
   }

@@ -45,11 +45,41 @@ void arrow(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 c, float thick, float head)
   dl->AddTriangleFilled(ImVec2(b.x - head * 0.6f, b.y - head), ImVec2(b.x + head * 0.6f, b.y - head), b, c);
 }
 
+// The row labels' column: as wide as the widest label it may hold ("offered", "received", "check!", "warp 31").
+float label_width() {
+  return std::max({ImGui::CalcTextSize(_("offered")).x, ImGui::CalcTextSize(_("received")).x,
+                   ImGui::CalcTextSize(_("check!")).x, ImGui::CalcTextSize(strf(_("warp %u"), 31u).c_str()).x}) +
+         8;
+}
+// The font size at which a compact value ("-1.2k", 0.82, 1e-05: compact_value) fits a cell `cw` wide.
+float value_font(float cw) {
+  return std::min(ImGui::GetFontSize(), ImGui::GetFontSize() * (cw - 3) / ImGui::CalcTextSize("0.0k").x);
+}
+// Issue 38, item 4: at 1280x720 a lane's cell is about 17 pixels wide, too narrow for its value, and every cell was
+// empty. Where the values do not fit the 32 cells, each warp's values follow its arrows in a table of 16 lanes a
+// row (lane numbers, offered, received; twice), at least 8-pixel text; the exact value on hover.
+bool values_fit(float width) { return value_font(std::max(8.0f, (width - label_width() - 4) / kWarpSize)) >= 8.0f; }
+// The table's text size and row height for a content `width` wide: rows as tall as its text needs, so that at scale
+// 1.5 in a 720-pixel window a warp's arrows and all 32 values fit the view together.
+struct TableRows {
+  float cell_w = 0, text = 0, row = 0;
+};
+TableRows table_rows(float width, float label_w) {
+  TableRows t;
+  t.cell_w = (width - label_w - 4) / (kWarpSize / 2);
+  t.text = std::max(8.0f, value_font(t.cell_w));
+  t.row = std::max(t.text + 6, ImGui::GetTextLineHeight() * 0.6f);
+  return t;
+}
+float table_height(float width, float label_w) { return 6 * table_rows(width, label_w).row + 4; }
+
 }  // namespace
 
-float LanesPanel::wanted_height(size_t warps) {
+float LanesPanel::wanted_height(size_t warps, float width) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  return line * 2.6f + ImGui::GetTextLineHeight() + static_cast<float>(std::max<size_t>(warps, 1)) * warp_block_height();
+  const float block =
+      warp_block_height() + (width > 0 && !values_fit(width) ? table_height(width, label_width()) : 0);
+  return line * 2.6f + ImGui::GetTextLineHeight() + static_cast<float>(std::max<size_t>(warps, 1)) * block;
 }
 
 void LanesPanel::drawContent(AppState& s) {
@@ -150,15 +180,18 @@ void LanesPanel::drawContent(AppState& s) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float cw = std::max(8.0f, (avail.x - label_w - 4) / kWarpSize);
   const float ch = cell_height();
+  const float value_size = value_font(cw);
+  const bool fits = value_size >= 8.0f;
+  const bool table = !fits && !binary;  // the values in a table under each warp (values_fit)
+  const TableRows rows = table_rows(avail.x, label_w);
+  const float tcw = rows.cell_w, table_size = rows.text;
   // The arrows' band: its usual height, or less where the view is short (one warp shown).
-  const float band = shown.size() == 1 ? std::clamp(avail.y - ImGui::GetTextLineHeight() * 1.9f - 2 * ch, 16.0f,
+  const float band = shown.size() == 1 ? std::clamp(avail.y - ImGui::GetTextLineHeight() * 1.9f - 2 * ch -
+                                                        (table ? table_height(avail.x, label_w) : 0), 16.0f,
                                                     band_height())
                                        : band_height();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   ImFont* font = ImGui::GetFont();
-  const float full = ImGui::GetFontSize();
-  const float value_size = std::min(full, full * (cw - 3) / ImGui::CalcTextSize("0.0k").x);
-  const bool fits = value_size >= 8.0f;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   char buf[48];
 
@@ -206,8 +239,12 @@ void LanesPanel::drawContent(AppState& s) {
       info = strf(_("%s; INCONSISTENT: a value does not match what its source lane offered"), info.c_str());
     }
     const float y_off = o.y;
-    dl->AddText(ImVec2(o.x, y_off + ch + band / 2 - ImGui::GetTextLineHeight()), text,
-                strf(_("warp %u"), sh.warp).c_str());
+    // The warp's name in the arrows' band; with the table, in the table's first row, where a short band would put
+    // it over "offered" (issue 38: at scale 1.5 in Chinese the two overlapped).
+    if (!table) {
+      dl->AddText(ImVec2(o.x, y_off + ch + band / 2 - ImGui::GetTextLineHeight()), text,
+                  strf(_("warp %u"), sh.warp).c_str());
+    }
     if (ImGui::IsMouseHoveringRect(ImVec2(o.x, y_off + ch), ImVec2(o.x + label_w, y_off + ch + band)) &&
         ImGui::IsWindowHovered()) {
       ImGui::SetTooltip(_("warp %u: %s"), sh.warp, info.c_str());
@@ -285,6 +322,45 @@ void LanesPanel::drawContent(AppState& s) {
       }
     }
     ImGui::Dummy(ImVec2(avail.x, 2 * ch + band + ImGui::GetTextLineHeight() * 0.9f - ImGui::GetStyle().ItemSpacing.y));
+    if (!table) continue;
+    // The values, 16 lanes a row: the lanes' numbers, what each offered, what each received; then lanes 16-31.
+    const ImVec2 t0 = ImGui::GetCursorScreenPos();
+    const float lh = rows.row, label_size = std::min(ImGui::GetFontSize(), lh - 2);
+    auto row_label = [&](float y, ImU32 c, const char* s) {
+      const float h = font->CalcTextSizeA(label_size, 1e9f, 0, s).y;
+      dl->AddText(font, label_size, ImVec2(t0.x, y + (lh - h) / 2), c, s);
+    };
+    row_label(t0.y, text, strf(_("warp %u"), sh.warp).c_str());
+    for (int half = 0; half < 2; ++half) {
+      const float y = t0.y + half * 3 * lh;
+      row_label(y + lh, dim, offered_label);
+      row_label(y + 2 * lh, dim, received_label);
+      for (int k = 0; k < kWarpSize / 2; ++k) {
+        const int l = half * (kWarpSize / 2) + k;
+        const float x = t0.x + label_w + k * tcw;
+        std::snprintf(buf, sizeof buf, "%d", l);
+        const ImVec2 ns = font->CalcTextSizeA(table_size, 1e9f, 0, buf);
+        dl->AddText(font, table_size, ImVec2(x + (tcw - 1 - ns.x) / 2, y + (lh - ns.y) / 2), dim, buf);
+        const uint32_t bit = 1u << l;
+        if (!((sh.member_mask & bit) && (sh.lanes & bit))) continue;
+        for (int row = 0; row < 2; ++row) {
+          const bool rec = row == 1;
+          const ImVec2 a(x, y + (1 + row) * lh), z(x + tcw - 2, y + (2 + row) * lh - 2);
+          dl->AddRectFilled(a, z, rec ? color::kOrange : (sent & bit) ? color::kSkyBlue : color::kCell);
+          // The whole value where it fits (an int, or a float to 3 significant digits), else its compact form.
+          const uint32_t bits = rec ? sh.received[l] : sh.offered[l];
+          if (t == DType::Int32) std::snprintf(buf, sizeof buf, "%d", static_cast<int32_t>(bits));
+          else std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(bits_to_float(bits)));
+          if (font->CalcTextSizeA(table_size, 1e9f, 0, buf).x > z.x - a.x - 2) compact_value(bits, t, buf, sizeof buf);
+          const ImVec2 ts = font->CalcTextSizeA(table_size, 1e9f, 0, buf);
+          dl->AddText(font, table_size, ImVec2(a.x + (z.x - a.x - ts.x) / 2, a.y + (z.y - a.y - ts.y) / 2),
+                      rec || (sent & bit) ? color::kInk : text, buf);
+          note_rect(strf("%c/lanes-value/%u/%d/%s", v.tag, sh.warp, l, rec ? "received" : "offered"), a, z);
+          if (mouse.x >= a.x && mouse.x < z.x && mouse.y >= a.y && mouse.y < z.y) hover = {&sh, l, rec};
+        }
+      }
+    }
+    ImGui::Dummy(ImVec2(avail.x, table_height(avail.x, label_w) - ImGui::GetStyle().ItemSpacing.y));
   }
 
   if (hover.sh && ImGui::IsWindowHovered()) {

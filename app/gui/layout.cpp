@@ -165,18 +165,6 @@ int shared_atomic_count(const Replay& r, const Step& st) {
   return n;
 }
 
-std::string bank_idle_sentence(const Replay& r, const Step& st) {
-  const int shared_atomics = shared_atomic_count(r, st);
-  if (shared_atomics > 0) {
-    return strf(shared_atomics == 1
-                      ? _("No shared load or store in this step; %d warp-level shared atomic (see Atomics).")
-                      : _("No shared load or store in this step; %d warp-level shared atomics (see Atomics)."),
-                  shared_atomics);
-  }
-  return st.global_requests.empty() ? _("No shared-memory access or global request in this step.")
-                                    : _("No shared load or store in this step.");
-}
-
 std::string idle_summary(const Replay& r, const Step& st, const std::vector<View>& idle,
                          const std::vector<View>& folded) {
   // A view in a few words: "shared", "global", "lanes", "atomics".

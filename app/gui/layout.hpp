@@ -9,6 +9,7 @@
 //   WindowColumns, window_columns()                     controls | replay | source, banks, timings
 //   step_ranges()                                       the steps where something happens: "2-6, 9"
 //   idle_summary()                                      the one line that stands for the idle views
+//   (the bank view's line for a step without shared access: app/explain/sentences.hpp, bank_idle_sentence)
 //   MultiGpuSplit, multigpu_split(), RingRows, ring_rows()  the multigpu tab: ring | bandwidth, the ring's rows
 //   duration_text(), ring_step_sentence()               the ring replay's words for a step
 //
@@ -93,11 +94,6 @@ int shared_atomic_count(const Replay& r, const Step& st);
 // they are; the words are translated ("a warp shuffle").
 std::string step_end_name(const Step& st, const std::string& source);
 
-// The bank view's sentence for a step with no shared load or store (issue 17: it said "No shared-memory
-// access in this step" while 8 shared atomicAdds ran): the step's warp-level shared atomics where there
-// are any, which touch shared memory too ("No shared load or store in this step; 8 warp-level shared
-// atomics (see Atomics)."), else that it has no shared access (nor global request, where it has none).
-std::string bank_idle_sentence(const Replay& r, const Step& st);
 
 // Whether the block stores a warp-reduce result (__reduce_*_sync) to shared memory: a store by a lane
 // of a warp, after that warp's warp reduce, of the value the reduce gave that lane. On the H100 Nsight

@@ -177,8 +177,9 @@ class LanesPanel : public Panel {
  public:
   explicit LanesPanel(int slot) : Panel(N_("Lanes: warp shuffles"), N_("Lanes"), slot ? "lanesB" : "lanesA", slot) {}
   // Pixels the view wants at the current font, without the title bar: its header and `warps` warps'
-  // blocks (values offered, the arrows, values received).
-  static float wanted_height(size_t warps);
+  // blocks (values offered, the arrows, values received), and where the values do not fit their cells at `width`
+  // pixels (0: not known), each warp's table of values, 16 lanes a row.
+  static float wanted_height(size_t warps, float width = 0);
 
  protected:
   void drawContent(AppState& s) override;

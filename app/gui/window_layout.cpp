@@ -66,8 +66,8 @@ std::vector<ViewAsk> asks_of(const AppState& s, int slot, float w) {
         break;
       }
       case View::Lanes:
-        a.want = chrome() + LanesPanel::wanted_height(st.shuffles.size());
-        a.least = chrome() + LanesPanel::wanted_height(1);  // one warp whole: its values and arrows
+        a.want = chrome() + LanesPanel::wanted_height(st.shuffles.size(), w);
+        a.least = chrome() + LanesPanel::wanted_height(1, w);  // one warp whole: its values and arrows
         break;
       case View::Atomics:
         a.want = chrome() + AtomicsPanel::wanted_height(r, st);

@@ -116,6 +116,12 @@
     $('step-slider').oninput = function () { setStep(Number(this.value)); };
     $('speed').onchange = function () { S.speed = Number(this.value); this.blur(); };
     $('smem').addEventListener('mousemove', smemHover);
+    // The lanes table's exact values on hover (a cell shows 3 significant digits where the whole value does not fit).
+    $('lanes').addEventListener('mousemove', function (ev) {
+      var r = ev.target.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top, tip = '';
+      (hook.lanesCells || []).forEach(function (q) { if (x >= q[0] && x < q[0] + q[2] && y >= q[1] && y < q[1] + q[3]) tip = q[5]; });
+      ev.target.title = tip;
+    });
     $('banks').addEventListener('mousemove', bankMouse);
     $('banks').addEventListener('mouseleave', bankMouse);
     $('log-time').checked = S.logTime;  // not what the browser may restore on a reload

@@ -12,10 +12,20 @@
     }
     return String(v);
   }
-  // An integer shortened to fit a small cell, as the window does: 3812 -> "3.8k", 123456 -> "123k".
-  // With `fits` characters of room, "3.8k" becomes "4k".
+  // A value shortened to fit a small cell, as the window does: 3812 -> "3.8k", 123456 -> "123k"; with `fits`
+  // characters of room, "3.8k" becomes "4k". A float (issue 38: the float32 grid was blank): 3 significant digits
+  // (128.66483 -> "129"), then fewer, then e-notation ("1e-7"); 1000 and more as an integer is. The exact value
+  // shows on hover.
   function compact(s, fits) {
     var v = Number(s);
+    if (!/^-?\d+$/.test(s) && isFinite(v) && /[.e]/.test(s)) {
+      if (Math.abs(v) >= 1000) return compact(String(Math.round(v)), fits);
+      if (fits && s.length <= fits) return s;
+      var tries = [3, 2, 1].map(function (p) { return String(Number(v.toPrecision(p))); });
+      tries.push(v.toExponential(0).replace('e+', 'e'));
+      for (var k = 0; k < tries.length; k++) if (!fits || tries[k].length <= fits) return tries[k];
+      return tries[tries.length - 1];
+    }
     if (!/^-?\d+$/.test(s) || Math.abs(v) < 1000) return s;
     var units = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
     for (var i = 0; i < units.length; i++) {
@@ -25,6 +35,12 @@
       return fits && short.length > fits ? Math.round(x) + units[i][1] : short;
     }
     return s;
+  }
+  // A kernel name as HTML that a narrow column may break only between its words: after "::" and "_", and between a
+  // lower-case letter or digit and the capital that starts the next word (reduceNeighbored -> reduce|Neighbored,
+  // cub::DeviceReduceKernel -> cub::|Device|Reduce|Kernel). Issue 38: the sidebar broke "reduceNeighbore/d".
+  function wordBreaks(name) {
+    return esc(name).replace(/(::|_)/g, '$1<wbr>').replace(/([a-z0-9])([A-Z])/g, '$1<wbr>$2');
   }
   function popcount(m) {
     m = m >>> 0;

@@ -208,7 +208,7 @@
     if (!tr.has.shared) {
       setText($('bank-caption'), '');
       // From the facts (app/explain/); a kernel whose shared memory holds atomics only has its step's line.
-      setText($('banks-text'), tr.say && tr.say.banks ? said(tr.say.banks) : st.bank_idle ? t(st.bank_idle) : '');
+      setText($('banks-text'), tr.say && tr.say.banks ? said(tr.say.banks) : said(st.bank_idle));
       setHtml(list, '');
       $('bank-hover').hidden = true;
       $('bank-legend').hidden = true;
@@ -235,7 +235,7 @@
       setHtml(list, '<div class="small">' + (!at.length ? t('No warp-level shared-memory access in this step.')
         : at.length > 1 ? t('No warp-level shared-memory access in this step; accesses in steps {0}.', esc(stepRanges(at)))
           : t('No warp-level shared-memory access in this step; accesses in step {0}.', esc(stepRanges(at)))) + '</div>');
-      setText($('bank-caption'), st.bank_idle ? t(st.bank_idle) : t('No shared load or store in this step.'));
+      setText($('bank-caption'), said(st.bank_idle));  // from the facts (app/explain/: bank_idle_sentence)
       drawBankFigure(c, null);
       $('bank-hover').hidden = true;
       return;

@@ -22,6 +22,18 @@
     setText($('lanes-text'), tr.binary ? t('{0}: per warp, which lane read from which (from the SASS). A binary trace has no values: ' +
       'the Compute Sanitizer API does not report them.', head) : t('{0}: per warp, what each lane offered (top) and received (bottom).', head));
     var w = c.clientWidth || 600, labelW = 4, cw = (w - labelW) / 32, rowH = 26, band = 54, blockH = rowH * 2 + band + 46;
+    // Issue 38, item 4: at 1280x720 a lane's cell is about 17 px wide, too narrow for its value, and every cell was
+    // empty. Where "-1.2k" does not fit a cell, each warp's values follow its arrows in a table of 16 lanes a row
+    // (lane numbers, offered, received; twice), as the window does; the exact value on hover.
+    var probeCtx = c.getContext('2d');
+    probeCtx.font = Math.max(10, Math.min(15, Math.floor(cw * 0.36))) + 'px "DejaVu Sans Mono", monospace';
+    var table = !tr.binary && probeCtx.measureText('-1.2k').width >= cw - 1;
+    // 16 lanes a row where 5 characters fit a cell ("-1.23k", 3 significant digits), else 8 (at 1280x720).
+    probeCtx.font = '13px "DejaVu Sans Mono", monospace';
+    var tLabel = 78, per = (w - labelW - tLabel) / 16 - 4 >= 5 * probeCtx.measureText('0').width ? 16 : 8;
+    var tcw = (w - labelW - tLabel) / per, tRow = 22, tNum = 16, tableH = (32 / per) * (tNum + 2 * tRow) + 8;
+    if (table) blockH += tableH;
+    hook.lanesCells = [];  // the table's value cells drawn [x, y, w, h, text] (the browser test reads their pixels)
     var g = canvasCtx(c, rows * blockH), ctx = g.ctx;
     show.forEach(function (s, bi) {
       var y0 = bi * blockH;
@@ -85,6 +97,39 @@
       } else {
         ctx.textAlign = 'center';
         ctx.fillText(t('reduction of the {0} lanes \u2190 every lane', lanesAll.length), w / 2, yo + rowH + band / 2);
+      }
+      if (table) {
+        var ty = yr + rowH + 22;
+        ctx.textBaseline = 'middle';
+        for (var half = 0; half < 32 / per; half++) {
+          var yy = ty + half * (tNum + 2 * tRow);
+          ctx.textAlign = 'left';
+          ctx.font = '13px "DejaVu Sans", sans-serif';
+          ctx.fillStyle = COL.dim;
+          ctx.fillText(t('offered'), labelW, yy + tNum + tRow / 2);
+          ctx.fillText(t('received'), labelW, yy + tNum + tRow * 1.5);
+          for (var k = 0; k < per; k++) {
+            var lane = half * per + k, tx = labelW + tLabel + k * tcw;
+            ctx.textAlign = 'center';
+            ctx.font = '11px "DejaVu Sans", sans-serif';
+            ctx.fillStyle = COL.dim;
+            ctx.fillText(String(lane), tx + tcw / 2, yy + tNum / 2);
+            if (!(lane in of)) continue;
+            ctx.font = '13px "DejaVu Sans Mono", monospace';
+            var fitsCh = Math.max(1, Math.floor((tcw - 4) / ctx.measureText('0').width));
+            [[of[lane], yy + tNum, COL.sky, true], [rc[lane], yy + tNum + tRow, COL.orange, false]]
+              .forEach(function (cell) {
+              var full = fmt(cell[0], s.f), text = full;
+              if (text.length > fitsCh) text = compact(text, fitsCh);
+              ctx.fillStyle = cell[2];
+              ctx.fillRect(tx, cell[1], tcw - 2, tRow - 2);
+              ctx.fillStyle = COL.ink;
+              ctx.fillText(text, tx + (tcw - 2) / 2, cell[1] + (tRow - 2) / 2 + 1);
+              hook.lanesCells.push([tx, cell[1], tcw - 2, tRow - 2, text,
+                t('warp {0}', s.w) + ', lane ' + lane + ': ' + (cell[3] ? t('offered {0}', full) : t('received {0}', full))]);
+            });
+          }
+        }
       }
       // Who holds the warp's result (app/explain/): after a warp reduce every lane does ("held"); where the page has
       // no "held", every warp's is the lane form, with its result lane.

@@ -16,8 +16,8 @@
       tk.kernels.concat(tk.library || []).forEach(function (k) {
         var has = heldSizes(k.name).length > 0, lib = !!k.how;
         html += '<button class="kernel' + (k.name === S.kernel ? ' sel' : '') + (has ? '' : ' notrace') + (lib ? ' lib' : '') +
-          '" data-kernel="' + esc(k.name) + '" title="' + esc(has ? t(k.title) : t('{0} (no trace in this page)', t(k.title))) +
-          '">' + esc(k.name) + (k.pitfall ? '<span class="wrong">' + (k.surprise ? t('SURPRISE') : t('WRONG')) + '</span>' : '') +
+          '" data-kernel="' + esc(k.name) + '" title="' + esc(k.name + ': ' + (has ? t(k.title) : t('{0} (no trace in this page)', t(k.title)))) +
+          '">' + wordBreaks(k.name) + (k.pitfall ? '<span class="wrong">' + (k.surprise ? t('SURPRISE') : t('WRONG')) + '</span>' : '') +
           (lib ? '<span class="libtag" title="' + esc(t('The library\'s own kernel, traced as compiled')) + '">CUB</span>' : '') +
           '</button>';
       });
