@@ -729,6 +729,9 @@ std::string describe_step(const Replay& replay, size_t index, const std::string&
   }
   const DType dtype = replay.meta().dtype;
   auto value = [&](uint32_t bits, bool is_float) { return format_value(bits, is_float ? DType::Float32 : dtype); };
+  // A lane operation's values in its own type: the probe marks float operands (kOpFloatBit), so an unmarked one is
+  // int32 even in a float32 trace (reproducible_sum's __reduce_max_sync of exponents).
+  auto lane_type = [](const WarpShuffle& s) { return s.float_values ? DType::Float32 : DType::Int32; };
   auto buffer = [](uint8_t space) { return to_string(static_cast<GlobalBuffer>(space)); };
   for (size_t si : st.shuffles) {
     const WarpShuffle& s = replay.shuffles()[si];
@@ -746,7 +749,7 @@ std::string describe_step(const Replay& replay, size_t index, const std::string&
         if (shown == 8) continue;
         // A binary trace has no values (the Compute Sanitizer API gives none): no number is printed for them.
         list += (shown ? ", " : "") + std::to_string(m.dst) + " <- " + std::to_string(m.src) +
-                (s.values ? " (" + value(m.value, s.float_values) + ")" : std::string());
+                (s.values ? " (" + format_value(m.value, lane_type(s)) + ")" : std::string());
         ++shown;
       }
       o << s.moves.size() << " lanes, " << across << " moves";
@@ -756,8 +759,8 @@ std::string describe_step(const Replay& replay, size_t index, const std::string&
       o << std::popcount(s.lanes) << " lanes (no values: the binary tracer does not see them)";
     } else {
       const int first = std::countr_zero(s.lanes);
-      o << std::popcount(s.lanes) << " lanes, lane " << first << ": " << value(s.offered[first], s.float_values)
-        << " -> " << value(s.received[first], s.float_values);
+      o << std::popcount(s.lanes) << " lanes, lane " << first << ": " << format_value(s.offered[first], lane_type(s))
+        << " -> " << format_value(s.received[first], lane_type(s));
     }
     o << (s.consistent ? "" : "  INCONSISTENT: a lane did not get what its source held") << "\n";
   }

@@ -157,7 +157,8 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
       }
       if (scroll && on) scroll_into_view();
       ImDrawList* dl = ImGui::GetWindowDrawList();
-      dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), text, k.name);
+      dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), text,
+                  fit_name(k.name, ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 0.5f).c_str());
       if (titles) {
         dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(pos.x + line.title_x, pos.y + line.title_y),
                     on ? text : dim, i18n::tr(k.title), nullptr, line.wrap);
@@ -183,7 +184,8 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
       }
       if (scroll && on) scroll_into_view();
       ImDrawList* dl = ImGui::GetWindowDrawList();
-      dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), color::kLibrary, lk.name);
+      dl->AddText(ImVec2(pos.x + ImGui::GetFontSize() * 0.5f, pos.y), color::kLibrary,
+                  fit_name(lk.name, ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 0.5f).c_str());
       if (titles) {
         dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(pos.x + line.title_x, pos.y + line.title_y),
                     on ? text : dim, i18n::tr(lk.title), nullptr, line.wrap);

@@ -219,7 +219,9 @@ void LanesPanel::drawContent(AppState& s) {
     const auto held = std::find_if(facts.results.begin(), facts.results.end(),
                                    [&](const explain::WarpResult& w) { return w.warp == sh.warp; });
     const bool every = show_result && held != facts.results.end() && held->every_lane;
-    const DType t = sh.float_values ? DType::Float32 : dtype;
+    // A lane operation's own type: the probe marks float operands (kOpFloatBit); reproducible_sum's __reduce_max_sync
+    // of exponents is int32 in a float32 trace (its lanes showed "2e-43").
+    const DType t = sh.float_values ? DType::Float32 : DType::Int32;
     uint32_t sent = 0;
     for (const LaneMove& m : sh.moves) {
       if (m.src != m.dst) sent |= 1u << m.src;
@@ -366,7 +368,9 @@ void LanesPanel::drawContent(AppState& s) {
   if (hover.sh && ImGui::IsWindowHovered()) {
     const WarpShuffle& sh = *hover.sh;
     const int l = hover.lane;
-    const DType t = sh.float_values ? DType::Float32 : dtype;
+    // A lane operation's own type: the probe marks float operands (kOpFloatBit); reproducible_sum's __reduce_max_sync
+    // of exponents is int32 in a float32 trace (its lanes showed "2e-43").
+    const DType t = sh.float_values ? DType::Float32 : DType::Int32;
     ImGui::BeginTooltip();
     ImGui::Text(_("warp %u, lane %d = thread %u"), sh.warp, l, sh.warp * kWarpSize + l);
     if (!(sh.lanes >> l & 1u)) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdarg>
 #include <cstdio>
 #include <map>
@@ -137,6 +138,26 @@ void as_compiled_button(AppState& s, const ReplayView& v) {
     ImGui::SetTooltip("%s", _("The binary tracer's trace of the same block: every shared-memory access as the compiler "
                               "built it"));
   }
+}
+
+std::string fit_name(const char* name, float width) {
+  const std::string s = name;
+  if (ImGui::CalcTextSize(name).x <= width) return s;
+  const char* ellipsis = "...";  // ASCII: the font atlas may lack U+2026
+  const float room = width - ImGui::CalcTextSize(ellipsis).x;
+  auto boundary = [&](size_t k) {
+    const unsigned char p = s[k - 1], n = s[k];
+    return (k >= 2 && s.compare(k - 2, 2, "::") == 0) || p == '_' || n == '<' ||
+           ((std::islower(p) || std::isdigit(p)) && std::isupper(n));
+  };
+  size_t cut = 0;
+  for (size_t k = 1; k < s.size(); ++k) {
+    if (boundary(k) && ImGui::CalcTextSize(s.c_str(), s.c_str() + k).x <= room) cut = k;
+  }
+  if (cut == 0) {  // its first word alone is too wide: as many characters as fit
+    while (cut + 1 < s.size() && ImGui::CalcTextSize(s.c_str(), s.c_str() + cut + 1).x <= room) ++cut;
+  }
+  return s.substr(0, cut) + ellipsis;
 }
 
 void text_tr(const char* msgid) {

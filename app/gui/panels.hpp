@@ -319,6 +319,11 @@ void text_say(const explain::Sentence& sentence);
 // Where `v` is side A's source-probe trace and the open session holds the binary tracer's trace of the same kernel
 // and block size (trace_facts_of: binary_twin): a button that shows it (as key B does).
 void as_compiled_button(AppState& s, const ReplayView& v);
+// A kernel's name as it fits `width` pixels at the current font: whole, else cut after its last word that fits, then
+// "..." (words: after "::" and "_", before '<', and a capital after a lower-case letter or digit:
+// cub::DeviceReduceSingleTileKernel -> "cub::DeviceReduce..."), never mid-word unless its first word is wider than
+// `width`. The whole name belongs in the item's tooltip.
+std::string fit_name(const char* name, float width);
 // printf into a std::string, for translated formats (i18n.hpp).
 using i18n::strf;
 

@@ -65,7 +65,8 @@ void TimingPanel::drawContent(AppState& s) {
                         timing_method(kGuiSamples, kTimingWarmups, s.device.l2_bytes).c_str());
     }
   }
-  if (ImGui::BeginTabBar("##timingtabs")) {
+  // The tabs keep their whole names and scroll (issue 38: at 1280x720 they shrank to "Ha…", "vs bloc…").
+  if (ImGui::BeginTabBar("##timingtabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
     struct Tab {
       const char* name;  // N_: translated where drawn
       const char* id;    // the tab's ImGui identity, the same in every language
