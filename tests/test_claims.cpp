@@ -88,7 +88,7 @@ std::vector<TraceRecord> on_steps(std::vector<TraceRecord> recs) {
 
 // The second route: facts straight from the records.
 struct Truth {
-  explicit Truth(const Case& c) : c_(c), t_(*c.trace), recs_(on_steps(c.trace->records)) {
+  explicit Truth(const Case& c) : t_(*c.trace), recs_(on_steps(c.trace->records)) {
     for (const TraceRecord& r : t_.records) {
       shared_ |= is_shared(r.kind);
       lane_ops_ |= is_lane_op(r.kind);
@@ -115,7 +115,9 @@ struct Truth {
       first = first ? std::min<int>(first, r.line) : r.line;
       last = std::max<int>(last, r.line);
     }
-    const std::regex header("__global__[^(]*\\b" + t_.meta.kernel + "\\s*\\(");
+    // The kernel's name as a literal (a program's template names hold '*', '(' and '<').
+    const std::string literal = std::regex_replace(t_.meta.kernel, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
+    const std::regex header("__global__[^(]*\\b" + literal + "\\s*\\(");
     for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
       if (std::regex_search(lines[i], header)) first = first ? std::min(first, i + 1) : i + 1;
     }
@@ -260,7 +262,6 @@ struct Truth {
   }
 
  private:
-  const Case& c_;
   const Trace& t_;
   std::vector<TraceRecord> recs_;  // t_'s records, on the block's steps
   bool shared_ = false, lane_ops_ = false, twin_shared_ = false, twin_lane_ops_ = false;

@@ -455,7 +455,9 @@ TEST(ParseCli, UnknownCommandNamesTheNearest) {
       ADD_FAILURE() << args[0] << " parsed";
     } catch (const UsageError& e) {
       EXPECT_TRUE(contains(e.what(), "unknown command '" + (args[0] == "help" ? args[1] : args[0]) + "'")) << e.what();
-      if (!nearest.empty()) EXPECT_TRUE(contains(e.what(), "the nearest is " + nearest)) << e.what();
+      if (!nearest.empty()) {
+        EXPECT_TRUE(contains(e.what(), "the nearest is " + nearest)) << e.what();
+      }
     }
   }
   // A file that exists still opens in the window, whatever its name; a path or a name with a dot is a file.

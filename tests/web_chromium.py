@@ -1081,6 +1081,47 @@ def check_chinese(b, out):
     b.click("#lang-switch")
     back = wait_for(lambda: sidebar() == "\u6838\u51fd\u6570", "the switch back to Chinese")
     check(bool(back), "and back to Chinese")
+    check_chinese_typography(b)
+
+
+# Issue 38, item 5 (its typography part): through every kernel the page holds, three steps each, the views' sentences
+# in Chinese put no space after full-width punctuation, start no line with it, and use one term per concept
+# (网格跨步循环, not 网格步长循环; 核函数, not 内核).
+TYPO_JS = """(function(){
+  return ['step-summary', 'smem-text', 'warps-text', 'banks-text', 'bank-caption', 'lanes-text', 'atomics-text',
+          'global-text', 'kernel-note'].map(function (id) {
+    var e = document.getElementById(id);
+    return [id, e ? e.innerText : ''];
+  });
+})()"""
+
+
+def check_chinese_typography(b):
+    import re
+    bad = []
+    kernels = b.eval("window.rs.kernels()") or []
+    for k in kernels:
+        sizes = b.eval("window.rs.held(%s)" % json.dumps(k)) or []
+        if not sizes:
+            continue
+        b.eval("window.rs.select(%s, %d)" % (json.dumps(k), sizes[0]))
+        if not wait_open(b, k, sizes[0]):
+            bad.append("%s did not open" % k)
+            continue
+        for step in range(3):
+            for view, text in b.eval(TYPO_JS) or []:
+                for line in text.split("\n"):
+                    where = "%s step %d %s: %r" % (k, state(b)["step"], view, line[:60])
+                    if re.search("[\u3002\uff0c\uff1b\uff1a\uff01\uff1f] ", line):
+                        bad.append("space after full-width punctuation: " + where)
+                    if re.match("^[\u3002\uff0c\uff1b\uff1a]", line.strip()):
+                        bad.append("line starts with full-width punctuation: " + where)
+                    if "\u7f51\u683c\u6b65\u957f\u5faa\u73af" in line or "\u5185\u6838" in line:
+                        bad.append("term variant: " + where)
+            b.key("ArrowRight", "ArrowRight", 39)
+            wait_for(lambda: state(b)["step"] >= min(step + 1, state(b)["steps"] - 1), "step", timeout=5)
+    check(len(kernels) > 40 and not bad, "Chinese typography through %d kernels: %d problems %s" % (len(kernels), len(bad),
+                                                                                                 bad[:5]))
 
 
 def main():

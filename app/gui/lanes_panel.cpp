@@ -165,7 +165,6 @@ void LanesPanel::drawContent(AppState& s) {
           tr_entry(color::kEmpty, N_("not in mask"), N_("The lane is not in the member mask: it takes no part.")),
           tr_entry(color::kPurple, N_("result lane"), N_("The lane that holds the warp's result after its last shuffle."))});
 
-  const DType dtype = meta.dtype;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // The row labels' column: as wide as the widest of them as drawn ("offered", "received", "warp 7", "check!").
   const char* offered_label = _("offered");

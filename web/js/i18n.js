@@ -23,6 +23,8 @@
     if (!a) return '';
     return t.apply(null, [typeof a[0] === 'number' ? D.msgs[a[0]] : a[0]].concat(a.slice(1)));
   }
+  // What goes between two sentences: a space in English, nothing after a Chinese full stop (issue 38).
+  function gap() { return I18N.lang === 'zh' ? '' : ' '; }
   function onLanguage(f) { langHooks.push(f); }
   function applyStatic() {
     var zh = I18N.lang === 'zh';

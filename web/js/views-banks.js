@@ -225,9 +225,9 @@
       say = (one && oneSt ? t('Step {0}: {1} warp load, {2} store; {3} load, {4} store bank conflicts.', S.step, st.ld, st.st, st.ldc, st.stc)
         : one ? t('Step {0}: {1} warp load, {2} stores; {3} load, {4} store bank conflicts.', S.step, st.ld, st.st, st.ldc, st.stc)
           : oneSt ? t('Step {0}: {1} warp loads, {2} store; {3} load, {4} store bank conflicts.', S.step, st.ld, st.st, st.ldc, st.stc)
-            : t('Step {0}: {1} warp loads, {2} stores; {3} load, {4} store bank conflicts.', S.step, st.ld, st.st, st.ldc, st.stc)) + ' ';
+            : t('Step {0}: {1} warp loads, {2} stores; {3} load, {4} store bank conflicts.', S.step, st.ld, st.st, st.ldc, st.stc)) + gap();
     }
-    say += t('Whole block: {0} load, {1} store conflicts.', tr.ldc, tr.stc) + (acc.length ? ' ' + t('Click an access to draw it.') : '');
+    say += t('Whole block: {0} load, {1} store conflicts.', tr.ldc, tr.stc) + (acc.length ? gap() + t('Click an access to draw it.') : '');
     setHtml($('banks-text'), say);
     if (!acc.length) {
       // The list keeps its height (the page does not move while stepping) and says where the accesses are.

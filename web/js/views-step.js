@@ -102,7 +102,7 @@
     if (i.pitfall) {
       // The window's sentences (app/pitfall_words.hpp), exported per kernel and block size.
       var w = pitfallWords(k.name, S.bs);
-      h += '<span class="pit"><b>' + (i.surprise ? t('NOT WRONG CODE, A SURPRISE.') : t('WRONG CODE on purpose.')) + '</b> ' +
+      h += '<span class="pit"><b>' + (i.surprise ? t('NOT WRONG CODE, A SURPRISE.') : t('WRONG CODE on purpose.')) + '</b>' + gap() +
         t('{0}.', esc(t(i.pitfall)));
       if (w && w.results) h += '<br><span title="' + esc(t(w.results_how)) + '">' + esc(t(w.results)) + '</span>';
       if (w && w.races) h += '<br><span title="' + esc(t(w.races_how)) + '">' + esc(t(w.races)) + '</span>';
@@ -130,12 +130,12 @@
     if (!traceOf[key(k.name, S.bs)]) {
       var held = heldSizes(k.name);
       h += '<br><span class="bad">' + t('No trace of {0} at {1} threads in this page.', esc(k.name), S.bs) + '</span> ' +
-        (held.length ? t('This page holds it at {0} threads.', held.join(', ')) + ' ' : '') +
+        (held.length ? t('This page holds it at {0} threads.', held.join(', ')) + gap() : '') +
         t('The full session is in the .rssession file.');
     }
     var tr = S.trace;
     if (tr && tr.binary) {
-      h += '<br><span class="dim">' + t('Recorded by the binary backend (the kernel as compiled).') + ' ' +
+      h += '<br><span class="dim">' + t('Recorded by the binary backend (the kernel as compiled).') + gap() +
         esc(tr.notes || '').replace(/\n/g, ' ') + '</span>';
     }
     el.innerHTML = h;
@@ -308,19 +308,20 @@
     slider.max = n - 1;
     slider.value = S.step;
     var end = esc(st.endname ? t(st.endname) : endName(st.end));
-    var s = (st.bl ? t('Ends at <b>{0}</b> (line {1}).', end, st.bl) : t('Ends at <b>{0}</b>.', end)) + ' ' +
-      (st.aws ? said(st.aws) : t('Active warps {0} of {1}.', st.aw, tr.warps)) + ' ';
+    var sep = gap();  // a space between English sentences, none after Chinese full stops
+    var s = (st.bl ? t('Ends at <b>{0}</b> (line {1}).', end, st.bl) : t('Ends at <b>{0}</b>.', end)) + sep +
+      (st.aws ? said(st.aws) : t('Active warps {0} of {1}.', st.aw, tr.warps)) + sep;
     if (st.ld || st.st) {
       s += (st.deg > 1 ? t('Shared: {0} warp loads, {1} stores; bank conflicts {2} load, {3} store ' +
         '(<span class="bad">worst {4}-way</span>).', st.ld, st.st, st.ldc, st.stc, st.deg)
-        : t('Shared: {0} warp loads, {1} stores; bank conflicts {2} load, {3} store.', st.ld, st.st, st.ldc, st.stc)) + ' ';
+        : t('Shared: {0} warp loads, {1} stores; bank conflicts {2} load, {3} store.', st.ld, st.st, st.ldc, st.stc)) + sep;
     }
     // Lane instructions by name: warp reduces (st.wred) are not shuffles.
     var nShf = (st.shf ? st.shf.length : 0) - (st.wred || 0);
-    if (nShf > 0) s += (nShf === 1 ? t('{0} shuffle.', 1) : t('{0} shuffles.', nShf)) + ' ';
-    if (st.wred) s += (st.wred === 1 ? t('{0} warp reduce.', 1) : t('{0} warp reduces.', st.wred)) + ' ';
-    if (st.atm) s += (st.atm.length === 1 ? t('{0} warp atomic.', 1) : t('{0} warp atomics.', st.atm.length)) + ' ';
-    if (st.req) s += (st.req.length === 1 ? t('{0} global request.', 1) : t('{0} global requests.', st.req.length)) + ' ';
+    if (nShf > 0) s += (nShf === 1 ? t('{0} shuffle.', 1) : t('{0} shuffles.', nShf)) + sep;
+    if (st.wred) s += (st.wred === 1 ? t('{0} warp reduce.', 1) : t('{0} warp reduces.', st.wred)) + sep;
+    if (st.atm) s += (st.atm.length === 1 ? t('{0} warp atomic.', 1) : t('{0} warp atomics.', st.atm.length)) + sep;
+    if (st.req) s += (st.req.length === 1 ? t('{0} global request.', 1) : t('{0} global requests.', st.req.length)) + sep;
     // reproducible_sum (issue 30): what the step adds to the block's exact accumulator; the one rounding at the end.
     if (st.exact) s += '<br><span class="exact">' + esc(t(st.exact)) + '</span>';
     setHtml($('step-summary'), s);
@@ -360,7 +361,7 @@
       return;
     }
     setText($('smem-text'), t('{0} words of 4 bytes, 32 per row (one row = the 32 banks).', tr.words) +
-      (tr.has.shared ? '' : ' ' + t('{0} makes no shared load or store (its shared memory holds atomics only).', tr.kernel)));
+      (tr.has.shared ? '' : gap() + t('{0} makes no shared load or store (its shared memory holds atomics only).', tr.kernel)));
     smemLayout = drawCells(c, tr.words, 32, function (i) {
       return st.wrf[i] ? COL.orange : st.rdf[i] ? COL.sky : st.def[i] ? COL.cell : COL.empty;
     }, function (i) { return st.def[i] ? fmt(st.smem[i], tr.isFloat) : null; }, 0);
