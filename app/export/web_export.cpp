@@ -369,7 +369,10 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
         else on |= 1 << static_cast<int>(v);
       }
       j.kv("on", on);
-      if (const std::string t = sentence([&] { return gui::idle_summary(r, st, idle); }); !t.empty()) j.kv("idle", t);
+      const bool untraced = facts.shared == explain::Seen::NotTraced;
+      if (const std::string t = sentence([&] { return gui::idle_summary(r, st, idle, {}, untraced); }); !t.empty()) {
+        j.kv("idle", t);
+      }
     }
     // The bank view's sentence for a step with no shared load or store.
     if (auto line = explain::bank_idle_sentence(facts, explain::step_facts(r, si))) said(j, "bank_idle", *line);

@@ -166,15 +166,20 @@ int shared_atomic_count(const Replay& r, const Step& st) {
 }
 
 std::string idle_summary(const Replay& r, const Step& st, const std::vector<View>& idle,
-                         const std::vector<View>& folded) {
+                         const std::vector<View>& folded, bool shared_not_traced) {
   // A view in a few words: "shared", "global", "lanes", "atomics".
   auto short_name = [](View v) {
     return _(v == View::Smem ? N_("shared") : v == View::Global ? N_("global") : view_name(v));
   };
   std::string busy, never, room;
+  bool untraced = false;
   for (View v : folded) append_item(room, short_name(v));
   for (View v : idle) {
     if (view_active(st, v)) continue;
+    if (v == View::Smem && !view_has(r, v) && shared_not_traced) {
+      untraced = true;
+      continue;
+    }
     if (!view_has(r, v)) {
       append_item(never, _(v == View::Smem      ? N_("shared memory")
                            : v == View::Global  ? N_("global requests")
@@ -194,6 +199,10 @@ std::string idle_summary(const Replay& r, const Step& st, const std::vector<View
   }
   if (!never.empty()) {
     out = out.empty() ? strf(_("No %s"), never.c_str()) : strf(_("%s; no %s"), out.c_str(), never.c_str());
+  }
+  if (untraced) {
+    out = out.empty() ? std::string(_("Shared memory not traced by the source probe"))
+                      : strf(_("%s; shared memory not traced by the source probe"), out.c_str());
   }
   return out;
 }

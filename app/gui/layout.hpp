@@ -135,8 +135,10 @@ std::string step_ranges(const Replay& r, Pred has) {
 // The one line for the views of `r` with nothing in step `st`, e.g. "Not in this step: lanes (steps
 // 0-4), atomics (step 7); no global requests". Empty when every view the kernel has is shown.
 // `folded`: views with something in this step that fit_views folded for room ("folded for room: global").
+// `shared_not_traced`: the source probe does not trace the kernel's shared memory (explain::Seen::NotTraced): the
+// line says so instead of "no shared memory" (issue 38: reproducible_sum's line said "no shared memory").
 std::string idle_summary(const Replay& r, const Step& st, const std::vector<View>& idle,
-                         const std::vector<View>& folded = {});
+                         const std::vector<View>& folded = {}, bool shared_not_traced = false);
 
 // --- The multigpu tab (issue 21) ----------------------------------------------------------------------
 

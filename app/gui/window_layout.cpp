@@ -119,12 +119,13 @@ float draw_views(AppState& s, Panels& p, int slot, const std::vector<ViewAsk>& a
   const float pad = 2 * ImGui::GetStyle().WindowPadding.y;
   const float wrap = w - 2 * ImGui::GetStyle().WindowPadding.x;
   const float two = 2 * ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.y;
-  const std::string before = idle_summary(v.trace->replay, *v.current(), idle, {View::Global}) + also;
+  const bool untraced = trace_facts_of(s, v).shared == explain::Seen::NotTraced;
+  const std::string before = idle_summary(v.trace->replay, *v.current(), idle, {View::Global}, untraced) + also;
   const float idle_h =
       (one_line ? ImGui::GetTextLineHeight() : std::min(ImGui::CalcTextSize(before.c_str(), nullptr, false, wrap).y, two)) +
       pad;
   const ColumnFit f = fit_views(asks, avail, idle_h, !also.empty());
-  std::string text = idle_summary(v.trace->replay, *v.current(), idle, f.folded);
+  std::string text = idle_summary(v.trace->replay, *v.current(), idle, f.folded, untraced);
   // `also` first: a one-line idle line cuts its end.
   if (!also.empty()) text = text.empty() ? also : strf(_("%s. %s"), also.c_str(), text.c_str());
   if (f.idle_line > 0 && !text.empty()) {
