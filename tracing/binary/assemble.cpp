@@ -28,42 +28,36 @@ std::string plural(size_t n, const char* one, const char* many) {
 
 }  // namespace
 
-std::string short_kernel_name(const std::string& demangled) {
-  // The parameter list is the last top-level "(...)"; a template's angle brackets may hold parentheses.
+namespace {
+
+// Where a demangled name's parameter list opens: its first "(" outside a template's angle brackets (which may hold
+// parentheses); npos where it has none.
+size_t parameters_open(const std::string& demangled) {
   int depth = 0;
-  size_t cut = std::string::npos;
   for (size_t i = 0; i < demangled.size(); ++i) {
     const char ch = demangled[i];
     if (ch == '<') ++depth;
     else if (ch == '>') --depth;
-    else if (ch == '(' && depth == 0) {
-      cut = i;
-      break;
-    }
+    else if (ch == '(' && depth == 0) return i;
   }
-  std::string s = demangled.substr(0, cut);
+  return std::string::npos;
+}
+
+}  // namespace
+
+std::string short_kernel_name(const std::string& demangled) {
+  std::string s = demangled.substr(0, parameters_open(demangled));
   // "void f<...>" (a template's return type): drop it.
   if (s.rfind("void ", 0) == 0) s = s.substr(5);
   return s.empty() ? demangled : s;
 }
 
 std::optional<DType> element_type_of(const std::string& demangled, std::string* pointee) {
-  // The parameter list: the first top-level "(...)" after the name (as short_kernel_name cuts it).
-  int depth = 0;
-  size_t open = std::string::npos;
-  for (size_t i = 0; i < demangled.size(); ++i) {
-    const char ch = demangled[i];
-    if (ch == '<') ++depth;
-    else if (ch == '>') --depth;
-    else if (ch == '(' && depth == 0) {
-      open = i;
-      break;
-    }
-  }
+  const size_t open = parameters_open(demangled);  // as short_kernel_name cuts it
   if (open == std::string::npos) return std::nullopt;
   std::vector<std::string> params;
   std::string cur;
-  depth = 0;
+  int depth = 0;
   for (size_t i = open + 1; i < demangled.size(); ++i) {
     const char ch = demangled[i];
     if (ch == '<' || ch == '(') ++depth;
