@@ -437,6 +437,17 @@ TEST_F(ClaimsAudit, RawSharedMemoryIsNotTracedNotAbsent) {
   // The pitfalls' binary traces are in the session: the sentence offers them (key B).
   const Case* k = find_case("pitfall_no_syncwarp", 256, Tracer::SourceProbe);
   EXPECT_TRUE(context_of(*k).binary_twin);
+  // The window's context (explain::context_in, from the session) is the audit's.
+  size_t checked = 0;
+  for (const Session& s : corpus().sessions) {
+    for (const Trace& t : s.traces) {
+      if (&t != k->trace) continue;
+      const explain::Context c = explain::context_in(&s, t.meta);
+      EXPECT_TRUE(c.binary_twin && c.binary_twin_shared);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 1u);
   const Replay r(*k->trace);
   EXPECT_NE(explain::render(*explain::no_shared_sentence(explain::trace_facts(r, k->trace->source, context_of(*k)),
                                                          explain::Panel::Banks))

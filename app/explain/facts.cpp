@@ -55,7 +55,7 @@ std::vector<Body> top_level_bodies(const std::string& code) {
   std::vector<Body> open;
   size_t header = 0;
   int line = 1;
-  std::vector<int> line_at;  // line of each byte, built lazily below
+  std::vector<int> line_at;  // the line of each byte
   line_at.reserve(code.size());
   for (char c : code) {
     line_at.push_back(line);
@@ -124,14 +124,25 @@ bool shared_declared(const std::string& source, const std::string& kernel, const
   return false;
 }
 
+Context context_in(const Session* s, const TraceMeta& m) {
+  Context c;
+  if (!s || m.tracer != Tracer::SourceProbe) return c;
+  if (const Trace* twin = s->find_trace(m.kernel, m.block_size, std::nullopt, Tracer::Binary)) {
+    c.binary_twin = true;
+    c.binary_twin_shared = std::any_of(twin->records.begin(), twin->records.end(), [](const TraceRecord& r) {
+      return r.kind == static_cast<uint8_t>(AccessKind::Load) || r.kind == static_cast<uint8_t>(AccessKind::Store) ||
+             r.kind == static_cast<uint8_t>(AccessKind::SharedAtomic);
+    });
+  }
+  return c;
+}
+
 TraceFacts trace_facts(const Replay& r, const std::string& source, const Context& c) {
   const TraceMeta& m = r.meta();
   TraceFacts f;
   f.kernel = m.kernel;
   f.tracer = m.tracer;
-  f.warps = r.num_warps();
   f.binary_twin = c.binary_twin;
-  f.values = m.tracer != Tracer::Binary;
   for (const WarpShuffle& sh : r.shuffles()) (sh.kind == AccessKind::WarpReduce ? f.warp_reduces : f.shuffles)++;
   const bool shared_atomics = std::any_of(r.atomics().begin(), r.atomics().end(),
                                           [](const WarpAtomic& a) { return a.kind == AccessKind::SharedAtomic; });

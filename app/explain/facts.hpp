@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "replay.hpp"
+#include "session.hpp"
 
 namespace rs::explain {
 
@@ -43,13 +44,15 @@ struct Context {
 struct TraceFacts {
   std::string kernel;                  // TraceMeta::kernel
   Tracer tracer = Tracer::SourceProbe;
-  int warps = 0;                       // warps in the block
   Seen shared = Seen::None;            // shared loads and stores (shared atomics count: they change its words)
   bool binary_twin = false;            // Context::binary_twin: "see it as compiled" can be offered
   int shuffles = 0;                    // warp-level __shfl*_sync instructions, whole block
   int warp_reduces = 0;                // warp-level __reduce_*_sync instructions, whole block
-  bool values = true;                  // the trace holds lane values (false: a binary trace; the API reports none)
 };
+
+// The context a session gives a trace of its own, `m`: its binary trace of the same kernel and block size, and
+// whether that one holds shared-memory accesses. Empty without a session, or for a binary trace.
+Context context_in(const Session* s, const TraceMeta& m);
 
 // The facts of the trace `r` replays; `source` is its kernel source (Trace::source). Throws nothing.
 TraceFacts trace_facts(const Replay& r, const std::string& source, const Context& c = {});

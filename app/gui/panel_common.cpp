@@ -103,18 +103,9 @@ const explain::TraceFacts& trace_facts_of(const AppState& s, const ReplayView& v
   for (const Cached& c : cache) {
     if (c.trace == v.trace && c.session == s.session.get() && c.key == key) return c.facts;
   }
-  explain::Context ctx;
-  if (s.session && m.tracer == Tracer::SourceProbe) {
-    if (const Trace* twin = s.session->find_trace(m.kernel, m.block_size, std::nullopt, Tracer::Binary)) {
-      ctx.binary_twin = true;
-      ctx.binary_twin_shared = std::any_of(twin->records.begin(), twin->records.end(), [](const TraceRecord& r) {
-        return r.kind == static_cast<uint8_t>(AccessKind::Load) || r.kind == static_cast<uint8_t>(AccessKind::Store) ||
-               r.kind == static_cast<uint8_t>(AccessKind::SharedAtomic);
-      });
-    }
-  }
   Cached& c = cache[next++ % cache.size()];
-  c = {v.trace, s.session.get(), key, explain::trace_facts(v.trace->replay, v.trace->trace.source, ctx)};
+  c = {v.trace, s.session.get(), key,
+       explain::trace_facts(v.trace->replay, v.trace->trace.source, explain::context_in(s.session.get(), m))};
   return c.facts;
 }
 
