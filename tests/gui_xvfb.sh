@@ -84,8 +84,9 @@ echo "$out" | grep -q "^origin: No NVIDIA GPU here: showing the session recorded
   && ok "no GPU: the window says it shows the session recorded on the H100, in plain words" \
   || bad "no GPU: no plain sentence saying which recording is shown"
 
-# Starts the app on a fresh X server; runs "$@" (an action) against it; waits for it to exit.
-# The app renders at least 400 frames before its screenshot, so the input arrives first.
+# Starts the app on a fresh X server; runs "$@" (an action) against it; waits for it to exit. The screenshot waits
+# for the action: once it is done, the test creates $name.go ($REDUCESCOPE_SCREENSHOT_AFTER), and the app takes the
+# screenshot 3 frames later, once its work has settled.
 # A fresh X server on a display number it picks itself (-displayfd: free, so two test runs on one machine do not
 # share one); sets DISP and XPID. $SCREEN: its size (default 1600x1000).
 start_xvfb() {
@@ -97,13 +98,14 @@ start_xvfb() {
 with_app() {  # $1: log name; $2: app args (one string); rest: action
   local name=$1 args=$2; shift 2
   start_xvfb; local disp=$DISP xp=$XPID
-  rm -f "$dir/$name.map"
+  rm -f "$dir/$name.map" "$dir/$name.go"
   # shellcheck disable=SC2086
-  DISPLAY=$disp REDUCESCOPE_WIDGET_MAP="$dir/$name.map" timeout 90 "$bin" $args --frames 400 \
-    --screenshot "$dir/$name.png" >"$dir/$name.log" 2>&1 & local ap=$!
+  DISPLAY=$disp REDUCESCOPE_WIDGET_MAP="$dir/$name.map" REDUCESCOPE_SCREENSHOT_AFTER="$dir/$name.go" timeout 90 \
+    "$bin" $args --frames 5 --screenshot "$dir/$name.png" >"$dir/$name.log" 2>&1 & local ap=$!
   WID=$(DISPLAY=$disp timeout 20 xdotool search --sync --name ReduceScope | head -1)
   sleep 0.5
   DISPLAY=$disp "$@"
+  touch "$dir/$name.go"
   wait $ap; local rc=$?
   kill $xp 2>/dev/null; wait $xp 2>/dev/null
   cat "$dir/$name.log"

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "panels.hpp"  // write_widget_map, origin_sentence
@@ -35,6 +36,8 @@ bool save_screenshot(GLFWwindow* win, const std::string& path) {
 Automation::Automation(const Options& o, Clock::time_point t_start) : o_(o), t_start_(t_start) {
   const char* env = std::getenv("REDUCESCOPE_WIDGET_MAP");
   widget_map_ = env ? env : "";
+  const char* after = std::getenv("REDUCESCOPE_SCREENSHOT_AFTER");
+  after_file_ = after ? after : "";
 }
 
 void Automation::start_frame() { t_frame_ = Clock::now(); }
@@ -46,9 +49,13 @@ bool Automation::end_frame(GLFWwindow* win, const AppState& s, bool idle, bool e
   ++frame_;
   if (idle && frames_after_idle_ < 0) frames_after_idle_ = 0;
   if (frames_after_idle_ >= 0) ++frames_after_idle_;
+  std::error_code ec;  // a file we cannot stat is not there yet
+  if (frames_after_file_ < 0 && (after_file_.empty() || std::filesystem::exists(after_file_, ec))) frames_after_file_ = 0;
+  if (frames_after_file_ >= 0) ++frames_after_file_;
   const double secs = std::chrono::duration<double>(Clock::now() - t_start_).count();
   bool done = o_.screenshot.empty() && o_.frames > 0 && frame_ >= o_.frames && !exporting;
-  if (!o_.screenshot.empty() && ((frames_after_idle_ >= 3 && frame_ >= o_.frames && !exporting) || secs > 120)) {
+  if (!o_.screenshot.empty() && ((frames_after_idle_ >= 3 && frames_after_file_ >= 3 && frame_ >= o_.frames && !exporting) ||
+                                 secs > 120)) {
     if (!save_screenshot(win, o_.screenshot)) {
       std::cerr << "reducescope: cannot write " << o_.screenshot << "\n";
       rc_ = kExitRuntime;

@@ -1,6 +1,8 @@
 // What tests and screenshots drive the window with (cli.hpp's window automation options): --frames,
 // --screenshot (once the GPU work has settled), --stats (frame times, toggle latency), and the widget
-// map that tests/gui_xvfb.sh clicks by ($REDUCESCOPE_WIDGET_MAP).
+// map that tests/gui_xvfb.sh clicks by ($REDUCESCOPE_WIDGET_MAP). With $REDUCESCOPE_SCREENSHOT_AFTER (a path),
+// the screenshot also waits until that file exists, then 3 more frames: a test sends its input, then creates
+// the file, instead of holding the window open for a fixed number of frames.
 #pragma once
 
 #include <chrono>
@@ -25,7 +27,7 @@ class Automation {
   void write_widget_map() const;
   // Counts the frame, its time so far (UI + render), and takes the screenshot once it is due: `idle`
   // GPU work (and the user's kernel file's compile and run) settled for 3 frames, at least --frames frames, no
-  // export running (or after 120 s). Prints what is shown, and the user's kernel's status where one is open.
+  // export running, and 3 frames since $REDUCESCOPE_SCREENSHOT_AFTER appeared where it is set (or after 120 s). Prints what is shown, and the user's kernel's status where one is open.
   // Returns true when the run is done (the screenshot, or --frames frames without one). frame(), after
   // rendering and before the buffers swap.
   bool end_frame(GLFWwindow* win, const AppState& s, bool idle, bool exporting);
@@ -41,7 +43,8 @@ class Automation {
   const Options& o_;
   std::chrono::steady_clock::time_point t_start_, t_frame_;
   std::string widget_map_;  // $REDUCESCOPE_WIDGET_MAP (GUI tests): where to write widget rectangles
-  int frame_ = 0, frames_after_idle_ = -1;
+  std::string after_file_;  // $REDUCESCOPE_SCREENSHOT_AFTER (GUI tests): the screenshot waits for this file
+  int frame_ = 0, frames_after_idle_ = -1, frames_after_file_ = -1;
   int rc_ = kExitOk;
   double first_frame_ms_ = 0;
   std::vector<double> frame_ms_;  // CPU time to build and render each frame
