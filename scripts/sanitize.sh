@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build-sanitize
 CC=clang-14 CXX=clang++-14 bash scripts/build.sh "$dir" -DREDUCESCOPE_CUDA=OFF -DREDUCESCOPE_GUI=OFF \
-  -DREDUCESCOPE_SANITIZE=ON -DREDUCESCOPE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  -DREDUCESCOPE_SANITIZE=ON -DREDUCESCOPE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG"
 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir "$dir" -L unit -j2 --output-on-failure
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -207,19 +207,29 @@ shopt -u nullglob
 if [[ ${#fixtures[@]} -eq 0 ]]; then
   echo "note: no fixtures (*.rstrace) in $FIXTURES; fixture checks skipped"
 fi
+# Every fixture shows, and is refused cut in half or with its middle byte flipped; every 8th is also cut and flipped
+# at each of the offsets below (the headers, the sections' edges, the checksum). The trace reader's every byte is
+# the fuzzer's work (scripts/sanitize.sh); each of these runs a process, and all offsets on all 51 files took most
+# of this test's 150 s.
+i=0
 for f in "${fixtures[@]}"; do
   name=$(basename "$f")
   expect_rc 0 show "$f"
   expect_in "$OUT" "steps" "show $name"
 
   size=$(stat -c %s "$f")
-  for cut in 1 8 20 $((size / 5)) $((size / 2)) $((size - 1)); do
+  cuts=($((size / 2))) ats=($((size / 2)))
+  if ((i++ % 8 == 0)); then
+    cuts=(1 8 20 $((size / 5)) $((size / 2)) $((size - 1)))
+    ats=(0 9 12 20 40 $((size / 3)) $((size / 2)) $((size - 20)) $((size - 16)) $((size - 1)))
+  fi
+  for cut in "${cuts[@]}"; do
     if [[ $cut -lt 0 || $cut -ge $size ]]; then continue; fi
     head -c "$cut" "$f" >"$TMP/truncated.rstrace"
     # A truncated file always lacks part of its last section: it must be refused, cleanly.
     expect_rc 1 show "$TMP/truncated.rstrace"
   done
-  for at in 0 9 12 20 40 $((size / 3)) $((size / 2)) $((size - 20)) $((size - 16)) $((size - 1)); do
+  for at in "${ats[@]}"; do
     if [[ $at -lt 0 || $at -ge $size ]]; then continue; fi
     flip_byte "$f" "$TMP/flipped.rstrace" "$at"
     # Shipped traces are format version 2: the checksum catches any change, so exit 1.
