@@ -32,6 +32,9 @@ constexpr size_t kUsageWidth = 109;
 void finish(cli::Parsing& p, const std::string& topic) {
   Options& o = p.o;
   const Command cmd = o.command;
+  if (o.headless && o.screenshot.empty() && o.frames == 0 && o.reload_saves == 0) {
+    throw UsageError("--headless draws no window to close: give it --screenshot FILE.png, --frames F or --reload-bench N");
+  }
   if (o.reload_saves && o.kernel_file.empty()) {
     throw UsageError("--reload-bench N needs --kernel-file FILE.cu (the file it saves N times)");
   }

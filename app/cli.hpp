@@ -90,6 +90,8 @@ struct Options {
   int step = -1;                        // initial replay step (-1: the middle of the trace)
   int frames = 0;                       // exit after this many frames; with --screenshot: at least
                                         // this many frames before it (0: run until closed)
+  bool headless = false;                // --headless: draw into an offscreen EGL surface, no X server, no input
+                                        // (app/gui/headless.hpp); needs --screenshot, --frames or --reload-bench
   // Window presentation (also settable in the window; these override the saved settings):
   bool compare = false;                 // --compare K[:B]: side B is kernel K at B threads
   KernelId compare_kernel = KernelId::reduce2;

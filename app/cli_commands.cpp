@@ -83,6 +83,8 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--step", .arg = "S", .section = Section::Automation},
            {.opt = "--frames", .arg = "F", .section = Section::Automation},
            {.opt = "--stats", .section = Section::Automation},
+           {.opt = "--headless", .section = Section::Automation,
+            .note = "no window: frames drawn offscreen through EGL, on the GPU where it has one"},
            {.opt = "--reload-bench", .arg = "N", .in_overview = false, .section = Section::Automation},
        }},
        1,

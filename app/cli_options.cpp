@@ -345,6 +345,7 @@ const std::vector<OptionSpec>& option_table() {
       {"--help-overlay", false, set_switch<&Options::help_overlay>},
       {"--play", false, set_switch<&Options::play>},
       {"--stats", false, set_switch<&Options::stats>},
+      {"--headless", false, set_switch<&Options::headless>},
       {"--reload-bench", true,
        [](Parsing& p, const std::string& v) {
          if (!parse_uint(v, p.o.reload_saves) || p.o.reload_saves < 1 || p.o.reload_saves > 1000) {

@@ -8,7 +8,7 @@ pkgs=(
   build-essential cmake ninja-build pkg-config ccache git
   libimgui-dev libglfw3-dev python3-glad libstb-dev   # GUI: Dear ImGui 1.86, GLFW, GL loader generator, stb
   libcairo2-dev                                       # chart export: PNG, SVG, PDF
-  libgl-dev fonts-dejavu-core                        # OpenGL headers; the UI font
+  libgl-dev libegl-dev fonts-dejavu-core             # OpenGL and EGL (--headless) headers; the UI font
   gettext fonts-noto-cjk                             # the Chinese catalogue (xgettext, msgfmt); its CJK font
   zlib1g-dev                                         # CRC-32 of trace files
   libgtest-dev                                       # unit tests

@@ -859,5 +859,34 @@ SCREEN=1280x720 with_app not-traced "$session --kernel pitfall_no_syncwarp --blo
 grep -q "^tracer: the binary backend" "$dir/not-traced.log" && ok "not traced: the banks view's button shows the binary trace" \
   || bad "not traced: the button did not switch ($(grep '^tracer' "$dir/not-traced.log"))"
 
+# 21. Issue 38, item 7: --headless, with no X server (DISPLAY unset): the same frame as in Xvfb (both Mesa's llvmpipe
+# here: the headless one through EGL), of the size the settings say; the renderer named on stdout; without EGL's
+# vendor libraries a one-line error and exit 1; without --screenshot, --frames or --reload-bench a usage error.
+hl="$dir/headless.ini"
+printf '[ReduceScope][Settings]\nWindow=0,0,1280,720\nUiScale=1.00\n' >"$hl"
+MAP="$dir/xvfb-twin.map"
+cp "$hl" "$dir/xvfb-twin.ini"
+REDUCESCOPE_CONFIG="$dir/xvfb-twin.ini" SCREEN=1280x720 with_app xvfb-twin "--kernel reduce1 --block-size 256 --step 3" park \
+  >/dev/null
+out=$(env -u DISPLAY REDUCESCOPE_CONFIG="$hl" timeout 60 "$bin" --headless --kernel reduce1 --block-size 256 --step 3 \
+  --screenshot "$dir/headless.png" 2>&1); rc=$?
+echo "$out" | grep -q "^headless: .*OpenGL" && ok "headless: renders through EGL ($(echo "$out" | grep '^headless:'))" \
+  || bad "headless: no renderer line (rc $rc: $out)"
+[ "$(identify -format '%wx%h' "$dir/headless.png" 2>/dev/null)" = 1280x720 ] && ok "headless: a 1280x720 frame" \
+  || bad "headless: no 1280x720 screenshot"
+echo "$out" | grep -q "showing reduce1 at 256 threads, step 3 of 10" && ok "headless: reduce1 at step 3" \
+  || bad "headless: not reduce1 at step 3"
+d=$(differ "$dir/headless.png" "$dir/xvfb-twin.png")
+[ -n "$d" ] && [ "$d" -lt 9216 ] && ok "headless: the frame is the window's ($d of 921600 pixels differ)" \
+  || bad "headless: the frame differs from the window's in ${d:-?} pixels"
+out=$(env -u DISPLAY __EGL_VENDOR_LIBRARY_DIRS=/nonexistent REDUCESCOPE_CONFIG="$hl" timeout 60 "$bin" --headless \
+  --screenshot "$dir/none.png" 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$(echo "$out" | grep -c 'reducescope: --headless: ')" = 1 ] && [ ! -e "$dir/none.png" ] \
+  && ok "headless without an EGL driver: one line and exit 1 ($(echo "$out" | grep -- '--headless'))" \
+  || bad "headless without an EGL driver: rc $rc, $out"
+out=$(env -u DISPLAY "$bin" --headless --kernel reduce1 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "give it --screenshot" && ok "headless alone: a usage error (exit 2)" \
+  || bad "headless alone: rc $rc, $out"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

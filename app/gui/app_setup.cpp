@@ -12,6 +12,7 @@
 #include <iostream>
 #include <system_error>
 
+#include "headless.hpp"
 #include "keys.hpp"
 
 namespace rs::gui {
@@ -50,11 +51,16 @@ void apply_options(const Options& o, AppState& s) {
   s.playing = o.play;
 }
 
+Surface::Surface() = default;
+Surface::~Surface() = default;
+
+namespace {
+
 GLFWwindow* open_window(WindowGeometry* geom, bool stats) {
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) {
     std::cerr << "reducescope: cannot open a window (no display?). Use `reducescope bench`, `trace`, `show` or "
-                 "`export` on machines without one.\n";
+                 "`export` on machines without one, or --headless for screenshots.\n";
     return nullptr;
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -85,21 +91,94 @@ GLFWwindow* open_window(WindowGeometry* geom, bool stats) {
   }
   install_key_queue(win);  // before ImGui's backend, which chains to it
   ImGui_ImplGlfw_InitForOpenGL(win, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
   return win;
 }
 
-void remember_geometry(GLFWwindow* win, WindowGeometry* geom) {
-  glfwGetWindowPos(win, &geom->x, &geom->y);
-  glfwGetWindowSize(win, &geom->width, &geom->height);
+}  // namespace
+
+bool open_surface(const Options& o, WindowGeometry* geom, Surface* out) {
+  if (o.headless) {
+    std::string why;
+    out->headless = Headless::open(geom->width, geom->height, &why);
+    if (!out->headless) {
+      std::cerr << "reducescope: --headless: " << why << "\n";
+      return false;
+    }
+    out->paced = !o.stats;
+    std::cout << "headless: " << out->headless->description() << std::endl;
+  } else {
+    out->win = open_window(geom, o.stats);
+    if (!out->win) return false;
+  }
+  // Dear ImGui 1.86's OpenGL 3 backend loads its GL functions on its own, through libGL.so.1's glXGetProcAddressARB
+  // (imgui_impl_opengl3_loader.h), also under EGL: glvnd's libGL.so.1 (Debian's libgl1) hands out its dispatch
+  // stubs, which call the current context, whoever made it.
+  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+    std::cerr << "reducescope: Dear ImGui's OpenGL 3 backend cannot load OpenGL (it opens libGL.so.1; Debian: libgl1)\n";
+    if (out->win) {
+      ImGui_ImplGlfw_Shutdown();
+      glfwDestroyWindow(out->win);
+      glfwTerminate();
+      out->win = nullptr;
+    }
+    out->headless.reset();
+    return false;
+  }
+  return true;
 }
 
-void close_window(GLFWwindow* win) {
+void poll_events(Surface& s) {
+  if (s.win) glfwPollEvents();
+}
+
+void platform_new_frame(Surface& s) {
+  if (s.win) ImGui_ImplGlfw_NewFrame();
+  else s.headless->new_frame();
+}
+
+void framebuffer_size(const Surface& s, int* width, int* height) {
+  if (s.win) {
+    glfwGetFramebufferSize(s.win, width, height);
+  } else {
+    *width = s.headless->width();
+    *height = s.headless->height();
+  }
+}
+
+float content_scale(const Surface& s) {
+  float xs = 1, ys = 1;
+  if (s.win) glfwGetWindowContentScale(s.win, &xs, &ys);
+  return xs;
+}
+
+bool should_close(const Surface& s) { return s.win ? glfwWindowShouldClose(s.win) : s.close_requested; }
+
+void request_close(Surface& s) {
+  if (s.win) glfwSetWindowShouldClose(s.win, 1);
+  s.close_requested = true;
+}
+
+void present(Surface& s) {
+  if (s.win) glfwSwapBuffers(s.win);
+  else s.headless->present(s.paced);
+}
+
+void remember_geometry(const Surface& s, WindowGeometry* geom) {
+  if (!s.win) return;
+  glfwGetWindowPos(s.win, &geom->x, &geom->y);
+  glfwGetWindowSize(s.win, &geom->width, &geom->height);
+}
+
+void close_surface(Surface& s) {
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
+  if (s.win) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();  // saves the settings
-  glfwDestroyWindow(win);
-  glfwTerminate();
+  if (s.win) {
+    glfwDestroyWindow(s.win);
+    glfwTerminate();
+    s.win = nullptr;
+  }
+  s.headless.reset();
 }
 
 fs::path asset_dir() {

@@ -1,8 +1,6 @@
 #include "automation.hpp"
 
 #include <glad/gl.h>
-// glad first: GLFW must not pull in the system GL header.
-#include <GLFW/glfw3.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
@@ -20,12 +18,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool save_screenshot(GLFWwindow* win, const std::string& path) {
+// The frame just rendered: the window's back buffer, or the headless framebuffer object's colour attachment.
+bool save_screenshot(const Surface& surface, const std::string& path) {
   int w = 0, h = 0;
-  glfwGetFramebufferSize(win, &w, &h);
+  framebuffer_size(surface, &w, &h);
   std::vector<unsigned char> px(static_cast<size_t>(w) * h * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
+  glReadBuffer(surface.win ? GL_BACK : GL_COLOR_ATTACHMENT0);
   glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
   stbi_flip_vertically_on_write(1);
   return stbi_write_png(path.c_str(), w, h, 4, px.data(), w * 4) != 0;
@@ -44,7 +43,7 @@ void Automation::start_frame() { t_frame_ = Clock::now(); }
 
 void Automation::write_widget_map() const { gui::write_widget_map(widget_map_); }
 
-bool Automation::end_frame(GLFWwindow* win, const AppState& s, bool idle, bool exporting) {
+bool Automation::end_frame(const Surface& surface, const AppState& s, bool idle, bool exporting) {
   frame_ms_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t_frame_).count());
   ++frame_;
   if (idle && frames_after_idle_ < 0) frames_after_idle_ = 0;
@@ -56,7 +55,7 @@ bool Automation::end_frame(GLFWwindow* win, const AppState& s, bool idle, bool e
   bool done = o_.screenshot.empty() && o_.frames > 0 && frame_ >= o_.frames && !exporting;
   if (!o_.screenshot.empty() && ((frames_after_idle_ >= 3 && frames_after_file_ >= 3 && frame_ >= o_.frames && !exporting) ||
                                  secs > 120)) {
-    if (!save_screenshot(win, o_.screenshot)) {
+    if (!save_screenshot(surface, o_.screenshot)) {
       std::cerr << "reducescope: cannot write " << o_.screenshot << "\n";
       rc_ = kExitRuntime;
     } else {

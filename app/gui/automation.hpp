@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "app_setup.hpp"
 #include "app_state.hpp"
 #include "cli.hpp"
 
-struct GLFWwindow;
 
 namespace rs::gui {
 
@@ -30,7 +30,7 @@ class Automation {
   // export running, and 3 frames since $REDUCESCOPE_SCREENSHOT_AFTER appeared where it is set (or after 120 s). Prints what is shown, and the user's kernel's status where one is open.
   // Returns true when the run is done (the screenshot, or --frames frames without one). frame(), after
   // rendering and before the buffers swap.
-  bool end_frame(GLFWwindow* win, const AppState& s, bool idle, bool exporting);
+  bool end_frame(const Surface& surface, const AppState& s, bool idle, bool exporting);
   // Notes when the first frame was on screen. frame(), after the buffers swap.
   void frame_shown();
   // With --stats, prints the first frame's time, the frame times and each toggle latency on stdout.

@@ -1,9 +1,6 @@
 #include "frame.hpp"
 
 #include <glad/gl.h>
-// glad first: GLFW must not pull in the system GL header.
-#include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
@@ -15,19 +12,13 @@ namespace rs::gui {
 
 namespace {
 
-float content_scale(GLFWwindow* win) {
-  float xs = 1, ys = 1;
-  glfwGetWindowContentScale(win, &xs, &ys);
-  return xs;
-}
-
 // Carries out what a shortcut or a menu item asked for.
 void run_actions(App& a, const Actions& act) {
   if (act.export_charts) a.exports.start_charts(a.s);
   if (act.export_web_page) a.exports.start_web_page(a.s);
   if (act.open_file) a.open_dialog.request();
   if (act.open_kernel_file) a.open_dialog.request_kernel_file();
-  if (act.quit) glfwSetWindowShouldClose(a.win, 1);
+  if (act.quit) request_close(a.surface);
 }
 
 // The UI: the app's keys for the controls, play, the menu bar, the panels below it (window_layout.cpp:
@@ -45,9 +36,9 @@ void draw_ui(App& a, const KeyInput& keys) {
 
 // Renders ImGui's draw data into the window's back buffer, and waits for it (a frame's time counts
 // its rendering).
-void render(GLFWwindow* win) {
+void render(const Surface& surface) {
   int fw = 0, fh = 0;
-  glfwGetFramebufferSize(win, &fw, &fh);
+  framebuffer_size(surface, &fw, &fh);
   glViewport(0, 0, fw, fh);
   glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
@@ -57,8 +48,8 @@ void render(GLFWwindow* win) {
 
 }  // namespace
 
-App::App(const Options& o, GLFWwindow* win, AppState& s, std::chrono::steady_clock::time_point t_start)
-    : o(o), win(win), s(s), feed(o.step, t_start, o.kernel_timeout_s), exports(o.export_dir), theme(content_scale(win)),
+App::App(const Options& o, Surface& surface, AppState& s, std::chrono::steady_clock::time_point t_start)
+    : o(o), surface(surface), s(s), feed(o.step, t_start, o.kernel_timeout_s), exports(o.export_dir), theme(content_scale(surface)),
       automation(o, t_start), reload(o.reload_saves, o.kernel_file, t_start) {
   if (!o.kernel_file.empty()) feed.open_kernel_file(s, o.kernel_file, o.exercise);
   feed.start(s, o.file, o.have_kernel);
@@ -66,7 +57,7 @@ App::App(const Options& o, GLFWwindow* win, AppState& s, std::chrono::steady_clo
 
 bool frame(App& a) {
   // Input: events, what the GPU (or an export) finished, the keys.
-  glfwPollEvents();
+  poll_events(a.surface);
   a.automation.start_frame();
   a.feed.poll(a.s);
   a.exports.poll(a.s, a.o.stats);
@@ -85,7 +76,7 @@ bool frame(App& a) {
 
   // UI.
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
+  platform_new_frame(a.surface);
   ImGui::NewFrame();
   draw_ui(a, keys);
   if (a.s.selection_changed) a.feed.apply_selection(a.s);
@@ -93,10 +84,10 @@ bool frame(App& a) {
   // Render, then the automation (a screenshot reads the back buffer before it is shown).
   ImGui::Render();
   a.automation.write_widget_map();
-  render(a.win);
+  render(a.surface);
   // With --reload-bench, a --screenshot waits for the benchmark's end (the live plot then has its points).
-  const bool done = a.automation.end_frame(a.win, a.s, a.feed.idle() && !a.reload.running(), a.exports.running());
-  glfwSwapBuffers(a.win);
+  const bool done = a.automation.end_frame(a.surface, a.s, a.feed.idle() && !a.reload.running(), a.exports.running());
+  present(a.surface);
   a.automation.frame_shown();
   const bool reload_done = a.reload.frame_shown(a.s, a.feed.idle());
   return !done && !(reload_done && a.o.screenshot.empty());

@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "app_setup.hpp"
 #include "app_state.hpp"
 #include "automation.hpp"
 #include "cli.hpp"
@@ -15,18 +16,16 @@
 #include "theme.hpp"
 #include "window_layout.hpp"
 
-struct GLFWwindow;
-
 namespace rs::gui {
 
 // Each part keeps its own state; AppState (what the panels share) and the window belong to run_gui.
 struct App {
   // Starts the GPU worker, opens the command line's kernel file (--kernel-file), then opens the command line's
   // file or asks the GPU for the selection. run_gui, once the window is open.
-  App(const Options& o, GLFWwindow* win, AppState& s, std::chrono::steady_clock::time_point t_start);
+  App(const Options& o, Surface& surface, AppState& s, std::chrono::steady_clock::time_point t_start);
 
   const Options& o;
-  GLFWwindow* win;
+  Surface& surface;  // the window, or the offscreen framebuffer (--headless)
   AppState& s;
   DataFeed feed;      // the GPU worker, or the open file
   Exports exports;    // File > Export

@@ -1,0 +1,56 @@
+// The window without a window (--headless): an OpenGL 3.3 core context from EGL with no X server, drawing into a
+// framebuffer object of the window's size, for --screenshot, --frames, --reload-bench and the GUI tests on a machine
+// without a display (the GPU machine: issue 38, item 7).
+//
+// libEGL.so.1 (the glvnd dispatcher, Debian's libegl1) is opened at run time, so the app needs it only with
+// --headless. The display, in order of preference:
+//   1. EGL_EXT_platform_device: the first EGL device that gives an OpenGL 3.3 core context (NVIDIA's driver:
+//      libEGL_nvidia.so.0, found through /usr/share/glvnd/egl_vendor.d/10_nvidia.json; EGL_EXT_device_base in the
+//      EGL_EXT_platform_device spec, Khronos registry);
+//   2. EGL_MESA_platform_surfaceless (Mesa's llvmpipe, on a machine without a GPU);
+//   3. eglGetDisplay(EGL_DEFAULT_DISPLAY).
+// The context is made current without a surface (EGL_KHR_surfaceless_context) where the display allows it, else with
+// a pbuffer of the window's size; either way the frames go into the framebuffer object, which a screenshot reads.
+// There is no input: the command line (--kernel, --step, --compare, --view, ...) sets what is shown.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace rs::gui {
+
+struct HeadlessGl;  // the EGL library, display, context and the framebuffer object
+
+class Headless {
+ public:
+  // Opens EGL, a display, an OpenGL 3.3 core context and a `width` x `height` RGBA8 framebuffer object, made current
+  // and bound, with the GL functions loaded (glad). On failure, returns nullptr and sets *why to one line saying what
+  // was missing (no libEGL.so.1, no display, no OpenGL 3.3 core context, ...).
+  static std::unique_ptr<Headless> open(int width, int height, std::string* why);
+  ~Headless();
+  Headless(const Headless&) = delete;
+  Headless& operator=(const Headless&) = delete;
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  // The renderer and version the context reports (GL_RENDERER, GL_VERSION), and which EGL platform gave it, e.g.
+  // "NVIDIA H100 80GB HBM3/PCIe/SSE2, OpenGL 3.3.0 NVIDIA 580.159.04, EGL device platform".
+  const std::string& description() const { return description_; }
+  // Sets ImGui's display size, framebuffer scale (1) and time step for the next frame, and keeps the mouse off the
+  // window: what ImGui's platform backend does for a window. Before ImGui::NewFrame.
+  void new_frame();
+  // Ends the frame: glFinish (there is no buffer to swap; the framebuffer object is read as it is), then, when
+  // `paced`, waits until 1/60 s has passed since the last frame ended, as a window's vsync would (--frames counts
+  // the same time with and without a window; --stats passes false: it measures what a frame costs).
+  void present(bool paced);
+
+ private:
+  Headless() = default;
+  std::unique_ptr<HeadlessGl> gl_;
+  int width_ = 0, height_ = 0;
+  std::string description_;
+  double last_time_ = 0;     // when the last frame began (new_frame), for ImGui's time step
+  double last_present_ = 0;  // when the last frame ended (present)
+};
+
+}  // namespace rs::gui
