@@ -8,6 +8,7 @@
 #      window keeps drawing through the fault and then shows the good kernel's trace (screenshot once it has settled).
 # GUI_BIN: a GUI build with the binary tracer (libreducescope_inject.so and rs_bt_patches.fatbin beside it), which
 # plain kernel files need.
+# FAULTS=0 skips part 3; SHOT_TIMEOUT (default 180) and RELOAD_TIMEOUT (400) bound each screenshot and part 2 (s).
 #   bash scripts/device/headless_run.sh LIBDIR -- bash scripts/device/headless_window.sh GUI_BIN OUTDIR
 set -u
 gui=${1:?gui binary}; out=${2:?outdir}
@@ -19,7 +20,7 @@ shot() {  # NAME ARGS...
   local name=$1; shift
   small
   echo "== $name: $*"
-  timeout 180 "$gui" --headless "$@" --screenshot "$out/$name.png" 2>&1 | grep -vE "^(language|input):"
+  timeout "${SHOT_TIMEOUT:-180}" "$gui" --headless "$@" --screenshot "$out/$name.png" 2>&1 | grep -vE "^(language|input):"
   echo "exit ${PIPESTATUS[0]}"
 }
 plain=tests/fixtures/user/outside_bank_conflicts.cu
@@ -40,12 +41,12 @@ plain=tests/fixtures/user/outside_bank_conflicts.cu
 
   cp $plain "$work/plain.cu"
   echo "== reload-bench: 20 saves of $plain"
-  small; timeout 400 "$gui" --headless --kernel-file "$work/plain.cu" --block-size 256 --reload-bench 20 2>&1 |
+  small; timeout "${RELOAD_TIMEOUT:-400}" "$gui" --headless --kernel-file "$work/plain.cu" --block-size 256 --reload-bench 20 2>&1 |
     grep -vE "^(language|input):"
   echo "exit ${PIPESTATUS[0]}"
   cmp -s $plain "$work/plain.cu" && echo "the file's own text is back" || echo "THE FILE WAS NOT RESTORED"
 
-  for fault in hang_loop out_of_bounds trap; do
+  [ "${FAULTS:-1}" = 1 ] && for fault in hang_loop out_of_bounds trap; do
     small
     cp tests/fixtures/user/$fault.cu "$work/mine.cu"
     echo "== $fault, then the plain file saved over it after ${SAVE_AFTER:-8} s"
