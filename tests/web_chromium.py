@@ -222,8 +222,11 @@ def set_viewport(b, w, h):
     100 ms after the last resize event)."""
     b.call("Emulation.setDeviceMetricsOverride", width=w, height=h, deviceScaleFactor=1, mobile=False)
     wait_for(lambda: b.eval("window.innerWidth") == w, "the viewport to be %dx%d" % (w, h))
+    # A hidden canvas (canvas.js's hide(): 0 px high, its bitmap kept) is not redrawn; waiting for it cost 30 s a
+    # resize after a kernel whose banks view is text only.
     wait_for(lambda: b.eval("[].every.call(document.querySelectorAll('#banks, .chart-canvas'), function(c){"
-                            "return !c.clientWidth || !c.height || c.width === Math.round(c.clientWidth);})"),
+                            "return !c.clientWidth || !c.clientHeight || !c.height || "
+                            "c.width === Math.round(c.clientWidth);})"),
              "the canvases to be redrawn at %d wide" % w)
 
 

@@ -310,7 +310,12 @@ void DataFeed::poll(AppState& s) {
         s.device_known = s.have_device = true;
         s.device = e.device;
         if (!s.session && (s.a.library >= 0 || s.b.library >= 0)) {  // --kernel cub::... live: CUB's kernels are a
-          s.a.library = s.b.library = -1;                             // session's traces; the GPU runs ours
+          const Pick& lib = s.a.library >= 0 ? s.a : s.b;              // session's traces; the GPU runs ours, and
+          s.notice = strf(_("%s is shown from a session's trace (CUB's kernels are traced as compiled): open one that "
+                            "holds it, such as assets/sessions/h100-tracks.rssession, or record one with `reducescope "
+                            "record --add --binary --kernel cub --out SESSION`. Live, %s runs in its place."),
+                          lib.name().c_str(), kernel_info(lib.kernel).name);  // says so
+          s.a.library = s.b.library = -1;
           s.selection_changed = true;
         }
         if (opened_file_) idle_ = true;  // nothing was requested
