@@ -530,5 +530,31 @@ TEST_F(ClaimsAudit, WarpReducesAreNamedAndGiveEveryLaneTheResult) {
   EXPECT_FALSE(truth.check({ClaimKind::ResultLane, 0, 0}, r.step(r.num_steps() - 1).epoch).empty());
 }
 
+// Issue 38, item 5: the timing method a session stores in English is said in the reader's language. Every session
+// shipped, whatever wrote it, either parses back to the sentence whose English is its text, word for word, or is
+// shown as recorded; the bundled ones parse (record.cpp writes the sentence's English); the Chinese keeps each number.
+TEST_F(ClaimsAudit, TheRecordedTimingMethodIsSaidInEitherLanguage) {
+  const explain::Sentence s = explain::timing_method_sentence(3, 30, 100);
+  EXPECT_EQ(explain::render(s), "CUDA events around the whole multi-launch reduction; 3 warm-ups, 30 samples, L2 "
+                                "flushed (100 MiB write) before each; median, min-max");
+  const auto back = explain::parse_timing_method(explain::render(s));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->args, s.args);
+  EXPECT_FALSE(explain::parse_timing_method(explain::render(s) + "; and more"));  // nothing dropped
+  EXPECT_FALSE(explain::parse_timing_method("events around the kernel"));
+  EXPECT_FALSE(explain::parse_timing_method(""));
+  size_t parsed = 0;
+  for (const Session& ses : corpus().sessions) {
+    const auto said = explain::parse_timing_method(ses.meta.method);
+    if (!said) continue;
+    ++parsed;
+    EXPECT_EQ(explain::render(*said), ses.meta.method);
+    const std::string zh_text = explain::render(*said, zh);
+    EXPECT_EQ(zh_text.find("CUDA events around"), std::string::npos) << zh_text;
+    for (const std::string& a : said->args) EXPECT_NE(zh_text.find(a), std::string::npos) << a << " in " << zh_text;
+  }
+  EXPECT_GE(parsed, 2u) << "the bundled sessions' methods did not parse";
+}
+
 }  // namespace
 }  // namespace rs

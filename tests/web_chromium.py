@@ -1070,6 +1070,10 @@ def check_chinese(b, out):
     check(bool(moved), "ArrowRight steps the page in Chinese")
     summary = b.eval("document.getElementById('step-summary').innerText")
     check(any(0x4e00 <= ord(c) <= 0x9fff for c in summary), "the step's sentence is in Chinese (%s)" % summary[:50])
+    # Issue 38, item 5: the session's timing method, stored in English, said in Chinese (explain::parse_timing_method).
+    cap = b.eval("document.getElementById('timing-caption').textContent") or ""
+    check("CUDA events around" not in cap and "\u9884\u70ed" in cap,
+          "the timing method is said in Chinese (%s)" % cap[max(0, cap.find("\u9884\u70ed") - 30):][:80])
     hover = b.eval("document.querySelector('#smem-panel h3').title")
     check(hover and "Shared memory" in hover, "a heading shows its English on hover (%s)" % hover)
     b.screenshot(os.path.join(out, "web-zh.png"))

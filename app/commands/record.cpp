@@ -12,6 +12,7 @@
 
 #include "attach.hpp"
 #include "common.hpp"
+#include "sentences.hpp"  // explain: the timing method's words
 #include "histogram.hpp"
 #include "text_histogram.hpp"
 #include "two_runs.hpp"
@@ -22,12 +23,8 @@ namespace rs {
 using namespace cmd;
 
 std::string timing_method(int samples, int warmups, size_t l2_bytes) {
-  char b[256];
-  std::snprintf(b, sizeof b,
-                "CUDA events around the whole multi-launch reduction; %d warm-ups, %d samples, L2 flushed (%.0f MiB "
-                "write) before each; median, min-max",
-                warmups, samples, 2.0 * l2_bytes / 1048576.0);
-  return b;
+  // Stored in English, as sessions always have; the views say it in their language (explain::parse_timing_method).
+  return explain::render(explain::timing_method_sentence(warmups, samples, 2.0 * l2_bytes / 1048576.0));
 }
 
 SessionMeta session_meta(const DeviceInfo& d, uint64_t n, Pattern pattern, int samples, int warmups) {

@@ -1,6 +1,7 @@
 #include "sentences.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <iterator>
 
 namespace rs::explain {
@@ -61,12 +62,15 @@ constexpr const char* kIdleSharedAtomics =
     N_("No shared load or store in this step; {0} warp-level shared atomics (see Atomics).");
 constexpr const char* kIdleNothing = N_("No shared-memory access or global request in this step.");
 constexpr const char* kIdleNoShared = N_("No shared load or store in this step.");
+constexpr const char* kTimingMethod =
+    N_("CUDA events around the whole multi-launch reduction; {0} warm-ups, {1} samples, L2 flushed ({2} MiB write) "
+       "before each; median, min-max");
 constexpr const char* kAll[] = {
     kNoSharedBanks, kNoSharedSmem, kNotTracedBanksKeyB, kNotTracedBanksRecord, kNotTracedSmemKeyB,
     kNotTracedSmemRecord, kNoShuffleNotTracedKeyB, kNoShuffleNotTraced, kExchangeShared, kExchangeGlobal,
     kExchangeAtomics, kExchangeNone, kBarrierOnlyBinary, kBarrierOnlyProbe, kActiveWarps, kResultReduce,
     kResultEveryShuffle, kResultLane, kShuffle, kShuffles, kWarpReduce, kWarpReduces,
-    kIdleNotTraced, kIdleSharedAtomic, kIdleSharedAtomics, kIdleNothing, kIdleNoShared};
+    kIdleNotTraced, kIdleSharedAtomic, kIdleSharedAtomics, kIdleNothing, kIdleNoShared, kTimingMethod};
 
 
 }  // namespace
@@ -197,6 +201,25 @@ std::vector<Sentence> step_count_sentences(const StepFacts& f) {
                    {{ClaimKind::WarpReduces, f.warp_reduces}}});
   }
   return out;
+}
+
+Sentence timing_method_sentence(int warmups, int samples, double l2_flush_mib) {
+  char mib[32];
+  std::snprintf(mib, sizeof mib, "%.0f", l2_flush_mib);
+  return {kTimingMethod, {num(warmups), num(samples), mib}, {}};
+}
+
+std::optional<Sentence> parse_timing_method(const std::string& recorded) {
+  int warmups = 0, samples = 0;
+  double mib = 0;
+  if (std::sscanf(recorded.c_str(),
+                  "CUDA events around the whole multi-launch reduction; %d warm-ups, %d samples, L2 flushed (%lf MiB",
+                  &warmups, &samples, &mib) != 3) {
+    return std::nullopt;
+  }
+  Sentence s = timing_method_sentence(warmups, samples, mib);
+  if (render(s) != recorded) return std::nullopt;  // the same words only, nothing dropped
+  return s;
 }
 
 std::vector<Sentence> step_sentences(const Trace& t, const Replay& r, size_t step, const Context& c) {

@@ -16,6 +16,7 @@
 //   bank_idle_sentence() the bank view's line for a step without shared loads and stores
 //   step_count_sentences()    a step's warp instructions by their names: shuffles apart from warp reduces
 //   step_sentences()     every sentence above for one step of one trace (what the audit walks)
+//   timing_method_sentence(), parse_timing_method()  a session's timing method, which sessions store in English
 //
 // Messages are marked with N_ so po/update.sh collects them into po/zh_CN.po; nothing here looks one up (this
 // layer links no i18n).
@@ -101,5 +102,15 @@ std::vector<Sentence> step_count_sentences(const StepFacts& f);
 
 // Every sentence of this layer for step `step` of `t` (replay `r`), in the order a reader meets them.
 std::vector<Sentence> step_sentences(const Trace& t, const Replay& r, size_t step, const Context& c = {});
+
+// How `record` times a session's kernels (SessionMeta::method): CUDA events around the whole reduction, `warmups`
+// warm-ups, `samples` samples, the L2 flushed by writing `l2_flush_mib` MiB (twice the L2) before each; median and
+// min-max (kernels/gpu_reduce.hpp). No claims: it is about the timing, not a trace. record.cpp stores it rendered in
+// English, as sessions always have.
+Sentence timing_method_sentence(int warmups, int samples, double l2_flush_mib);
+
+// The sentence back from a session's stored text, where that is timing_method_sentence's English (every session
+// `record` has written, 2026-11-23 on); nullopt for any other text, which the views then show as it is.
+std::optional<Sentence> parse_timing_method(const std::string& recorded);
 
 }  // namespace rs::explain

@@ -515,6 +515,8 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
   j.key("meta").obj();
   j.kv("gpu", m.gpu).kv("cc", m.compute_capability).kv("cuda", m.cuda_version).kv("date", m.date);
   j.kv("tool", m.tool_version).kv("pattern", m.pattern).kv("method", m.method).kv("n", m.n);
+  // The method in the page's language where it is the words `record` writes ([k, args], as the trace's sentences).
+  if (const auto said_method = explain::parse_timing_method(m.method)) said(j, "method_say", *said_method);
   j.kv("sm", m.sm_count).kv("l2", m.l2_bytes).kv("samples", m.samples).kv("warmups", m.warmups);
   j.kv("peak_gbps", m.peak_gbps).kv("copy_gbps", m.copy_gbps).kv("cub_ms", m.cub_ms).kv("cub_gbps", m.cub_gbps);
   j.end_obj();

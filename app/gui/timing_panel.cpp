@@ -56,13 +56,18 @@ void TimingPanel::drawContent(AppState& s) {
     const SessionMeta& m = s.session->meta;
     ImGui::TextWrapped(_("RECORDED on %s, %s; N = %llu int32 (%s)"), m.gpu.c_str(), m.date.c_str(),
                        static_cast<unsigned long long>(m.n), m.pattern.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip(_("Timing method: %s"), m.method.c_str());
+    if (ImGui::IsItemHovered()) {  // the recorded English, said in the window's language where it is ours
+      const auto said = explain::parse_timing_method(m.method);
+      ImGui::SetTooltip(_("Timing method: %s"), said ? say(*said).c_str() : m.method.c_str());
+    }
   } else if (!s.recorded()) {
     ImGui::TextWrapped(_("Live on %s; N = %llu int32 (%s)"), s.device.name.c_str(), static_cast<unsigned long long>(s.n),
                        to_string(s.pattern));
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(_("Timing method: %s"),
-                        timing_method(kGuiSamples, kTimingWarmups, s.device.l2_bytes).c_str());
+                        say(explain::timing_method_sentence(kTimingWarmups, kGuiSamples,
+                                                            2.0 * s.device.l2_bytes / 1048576.0))
+                            .c_str());
     }
   }
   // The tabs keep their whole names and scroll (issue 38: at 1280x720 they shrank to "Ha…", "vs bloc…").

@@ -287,10 +287,11 @@
     if (sig === timingsShown) return;
     timingsShown = sig;
     var m = D.meta;
+    // The method in the page's language where the exporter knew its words (method_say), else as recorded.
     $('timing-caption').textContent = t('Recorded on {0} (compute capability {1}, CUDA {2}) on {3}.', m.gpu, m.cc, m.cuda, m.date) +
-      ' ' + t('N = {0} elements ({1}).', m.n, m.pattern) + ' ' + t('Method: {0}.', m.method) + ' ' +
-      t('Theoretical peak {0} GB/s; device copy {1} GB/s; cub::DeviceReduce::Sum {2} ms ({3} GB/s).', m.peak_gbps.toFixed(0),
-        m.copy_gbps.toFixed(0), m.cub_ms.toFixed(4), m.cub_gbps.toFixed(0)) + ' ' + t('vs CUB = CUB time / kernel time.') + ' ' +
+      gap() + t('N = {0} elements ({1}).', m.n, m.pattern) + gap() + t('Method: {0}.', m.method_say ? said(m.method_say) : m.method) +
+      gap() + t('Theoretical peak {0} GB/s; device copy {1} GB/s; cub::DeviceReduce::Sum {2} ms ({3} GB/s).', m.peak_gbps.toFixed(0),
+        m.copy_gbps.toFixed(0), m.cub_ms.toFixed(4), m.cub_gbps.toFixed(0)) + gap() + t('vs CUB = CUB time / kernel time.') + gap() +
       t('L = kernel launches in one reduction.');
     var tr = k ? trackOf(k.track) : null;
     setHtml($('timing-tables'), tr ? timingTable(tr, S.bs, S.kernel) || '<div class="small">' +
