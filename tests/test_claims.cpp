@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -21,6 +22,7 @@
 
 #include "facts.hpp"
 #include "i18n.hpp"
+#include "input.hpp"  // float_sum_note
 #include "sentences.hpp"
 #include "session.hpp"
 #include "trace_io.hpp"
@@ -554,6 +556,24 @@ TEST_F(ClaimsAudit, TheRecordedTimingMethodIsSaidInEitherLanguage) {
     for (const std::string& a : said->args) EXPECT_NE(zh_text.find(a), std::string::npos) << a << " in " << zh_text;
   }
   EXPECT_GE(parsed, 2u) << "the bundled sessions' methods did not parse";
+}
+
+// Issue 38, item 5: the bits view's reason a float32 sum is stuck at a power of two (kernels/input.cpp's
+// float_sum_note, in English) read back into a sentence the window and the page say in their language; its other
+// reasons, and a negative sum's, stay as they are.
+TEST_F(ClaimsAudit, TheStuckFloatSumIsSaidInEitherLanguage) {
+  const std::string note = float_sum_note(33554432.0f, 40000000.0);
+  const auto said = explain::parse_float_sum_note(note);
+  ASSERT_TRUE(said) << note;
+  EXPECT_EQ(explain::render(*said), note);
+  EXPECT_EQ(said->args, (std::vector<std::string>{"25", "33554432", "2", "1"}));
+  const std::string zh_text = explain::render(*said, zh);
+  EXPECT_EQ(zh_text.find("float32 keeps"), std::string::npos) << zh_text;
+  for (const std::string& a : said->args) EXPECT_NE(zh_text.find(a), std::string::npos) << a << " in " << zh_text;
+  EXPECT_FALSE(explain::parse_float_sum_note(float_sum_note(-16777216.0f, -3e7)));
+  EXPECT_FALSE(explain::parse_float_sum_note(float_sum_note(NAN, NAN)));
+  EXPECT_FALSE(explain::parse_float_sum_note(note + " (and more)"));
+  EXPECT_FALSE(explain::parse_float_sum_note(""));
 }
 
 }  // namespace

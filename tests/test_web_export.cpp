@@ -469,6 +469,16 @@ TEST(WebExport, IndexHoldsTheSessionAndTheRegistry) {
     EXPECT_EQ(r["rows"][0].size(), 2u) << "a row: run 1's update, run 2's";
     EXPECT_EQ(r["rows"][0][0].size(), 4u) << "[thread, met, added, rounding]";
   }
+  // The bits view's reason a sum is stuck (issue 38, item 5): the explain layer's [k, args], k naming its msgid in
+  // "msgs", so that the page says it in its language; other reasons stay text.
+  size_t stuck = 0;
+  for (const json& row : ix["bits"]["rows"]) {
+    if (!row[5].get<bool>() || !row[6].is_array()) continue;
+    EXPECT_NE(ix["msgs"][row[6][0].get<size_t>()].get<std::string>().find("stuck at 2^{0}"), std::string::npos);
+    EXPECT_EQ(row[6].size(), 5u) << "the id, then its four arguments";
+    ++stuck;
+  }
+  EXPECT_GT(stuck, 0u) << "sum_atomic's WRONG sum, stuck at 2^24, carries its sentence";
   // Every block size of every track fits (issue 30: the dictionary packed as the data is).
   for (const TrackInfo& t : track_table()) {
     if (!b.result.held.count(t.id)) continue;

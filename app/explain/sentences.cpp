@@ -65,12 +65,15 @@ constexpr const char* kIdleNoShared = N_("No shared load or store in this step."
 constexpr const char* kTimingMethod =
     N_("CUDA events around the whole multi-launch reduction; {0} warm-ups, {1} samples, L2 flushed ({2} MiB write) "
        "before each; median, min-max");
+constexpr const char* kFloatStuck =
+    N_("stuck at 2^{0} = {1}: float32 keeps 24 significant bits, so there its values are 2^{2} apart and adding "
+       "anything below 2^{3} rounds to nothing; a running float sum stops growing");
 constexpr const char* kAll[] = {
     kNoSharedBanks, kNoSharedSmem, kNotTracedBanksKeyB, kNotTracedBanksRecord, kNotTracedSmemKeyB,
     kNotTracedSmemRecord, kNoShuffleNotTracedKeyB, kNoShuffleNotTraced, kExchangeShared, kExchangeGlobal,
     kExchangeAtomics, kExchangeNone, kBarrierOnlyBinary, kBarrierOnlyProbe, kActiveWarps, kResultReduce,
     kResultEveryShuffle, kResultLane, kShuffle, kShuffles, kWarpReduce, kWarpReduces,
-    kIdleNotTraced, kIdleSharedAtomic, kIdleSharedAtomics, kIdleNothing, kIdleNoShared, kTimingMethod};
+    kIdleNotTraced, kIdleSharedAtomic, kIdleSharedAtomics, kIdleNothing, kIdleNoShared, kTimingMethod, kFloatStuck};
 
 
 }  // namespace
@@ -219,6 +222,17 @@ std::optional<Sentence> parse_timing_method(const std::string& recorded) {
   }
   Sentence s = timing_method_sentence(warmups, samples, mib);
   if (render(s) != recorded) return std::nullopt;  // the same words only, nothing dropped
+  return s;
+}
+
+std::optional<Sentence> parse_float_sum_note(const std::string& note) {
+  int power = 0;
+  double value = 0;
+  if (std::sscanf(note.c_str(), "stuck at 2^%d = %lf:", &power, &value) != 2) return std::nullopt;
+  char v[32];
+  std::snprintf(v, sizeof v, "%.0f", value);
+  Sentence s{kFloatStuck, {num(power), v, num(power - 23), num(power - 24)}, {}};
+  if (render(s) != note) return std::nullopt;  // the same words only
   return s;
 }
 

@@ -223,10 +223,12 @@ std::string sentence(F&& make) {
 // A sentence of the explain layer (app/explain/) as the page formats it with its dictionary: [k, args...], k the
 // index of its msgid in explain::message_ids(), which the index part carries once as "msgs" (a trace's own copy of
 // each msgid cost the page 18 KB packed).
+// `key`: the member's name, or nullptr for an element of an array.
 void said(Json& j, const char* key, const explain::Sentence& s) {
   const auto& ids = explain::message_ids();
   const auto k = std::find_if(ids.begin(), ids.end(), [&](const char* id) { return std::string_view(id) == s.id; });
-  j.key(key).arr().num(static_cast<int64_t>(k - ids.begin()));
+  if (key) j.key(key);
+  j.arr().num(static_cast<int64_t>(k - ids.begin()));
   for (const std::string& a : s.args) j.str(a);
   j.end_arr();
 }
@@ -634,7 +636,9 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
   j.key("bits").obj();
   j.kv("n", s.bits.n).kv("pattern", s.bits.pattern).kv("runs", s.bits.runs).kv("exact_bits", s.bits.exact_bits);
   j.kv("exact", s.bits.exact).kv("tolerance", s.bits.tolerance);
-  j.key("rows").arr();  // [kernel, bits, count, ulps, [block sizes], wrong: outside the tolerance, why (or "")]
+  // [kernel, bits, count, ulps, [block sizes], wrong: outside the tolerance, why (or ""): the explain layer's
+  // [k, args] where it knows the words (explain::parse_float_sum_note), else the English]
+  j.key("rows").arr();
   for (const BitsRow& r : s.bits.rows) {
     float got;
     std::memcpy(&got, &r.bits, 4);
@@ -642,7 +646,13 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
     j.arr().str(r.kernel).num(r.bits).num(r.count).num(static_cast<int64_t>(ulps_between(r.bits, s.bits.exact_bits)));
     j.arr();
     for (uint32_t bs : r.block_sizes) j.num(bs);
-    j.end_arr().boolean(wrong).str(wrong ? sentence([&] { return float_sum_note(got, s.bits.exact); }) : std::string());
+    j.end_arr().boolean(wrong);
+    const std::string note = wrong ? sentence([&] { return float_sum_note(got, s.bits.exact); }) : std::string();
+    if (const auto said_note = explain::parse_float_sum_note(note)) {
+      said(j, nullptr, *said_note);
+    } else {
+      j.str(note);
+    }
     j.end_arr();
   }
   j.end_arr();

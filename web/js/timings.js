@@ -158,7 +158,7 @@
       var list = k.rows.slice(0, 4).map(function (r) {
         return esc(fmt(r[1], true)) + ' (' + (r[3] > 0 ? '+' : '') + r[3] + ') ' + TIMES + r[2] +
           (r[4].length && r[4][0] ? ' [' + r[4].join(',') + ']' : '') +
-          (r[5] ? ' <span class="bad">' + t('WRONG') + '</span>' + (r[6] ? ' (' + esc(t(r[6])) + ')' : '') : '');
+          (r[5] ? ' <span class="bad">' + t('WRONG') + '</span>' + (r[6] ? ' (' + esc(typeof r[6] === 'string' ? t(r[6]) : said(r[6])) + ')' : '') : '');
       }).join('; ') + (k.rows.length > 4 ? '; ' + MDASH + ' ' + t('{0} more', k.rows.length - 4) : '');
       h += '<tr' + (k.name === S.kernel ? ' class="cur"' : '') + '><td>' + esc(k.name) + '</td><td' +
         (k.rows.length === 1 && !k.rows[0][5] ? ' class="good"' : '') + '>' + k.rows.length + '</td><td style="text-align:left">' + list +
