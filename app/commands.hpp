@@ -10,6 +10,7 @@
 #include "gpu_reduce.hpp"
 #include "replay.hpp"
 #include "session.hpp"
+#include "session_rows.hpp"  // timing_method, session_meta, to_session_timing, to_timing
 
 namespace rs {
 
@@ -69,18 +70,5 @@ std::string summarize_trace(const Trace& trace, const Replay& replay);
 // The summary `reducescope show` prints for a session: GPU, date, input, method, Harris's
 // table per block size, and the traces it holds.
 std::string summarize_session(const Session& s);
-
-// The timing method of GpuReducer::time in words, for session files and chart captions.
-std::string timing_method(int samples, int warmups, size_t l2_bytes);
-
-// A session's metadata for measurements taken now on `d` over `n` ints of `pattern` with
-// GpuReducer::time(samples, warmups); the references (copy, CUB) are left at 0.
-SessionMeta session_meta(const DeviceInfo& d, uint64_t n, Pattern pattern, int samples, int warmups);
-
-// A GpuReducer timing as a session's row, and back (the same numbers, in ms and GB/s). The row is named by the
-// shipped kernel `k`, or by `name` (a user's kernel file: `record --kernel-file`, the window's live export).
-SessionTiming to_session_timing(KernelId k, unsigned block_size, const Timing& t, bool correct);
-SessionTiming to_session_timing(const std::string& name, unsigned block_size, const Timing& t, bool correct);
-Timing to_timing(const SessionTiming& t);
 
 }  // namespace rs

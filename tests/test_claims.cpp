@@ -25,6 +25,7 @@
 #include "input.hpp"  // float_sum_note
 #include "sentences.hpp"
 #include "session.hpp"
+#include "stored.hpp"
 #include "trace_io.hpp"
 
 namespace rs {
@@ -574,6 +575,82 @@ TEST_F(ClaimsAudit, TheStuckFloatSumIsSaidInEitherLanguage) {
   EXPECT_FALSE(explain::parse_float_sum_note(float_sum_note(NAN, NAN)));
   EXPECT_FALSE(explain::parse_float_sum_note(note + " (and more)"));
   EXPECT_FALSE(explain::parse_float_sum_note(""));
+}
+
+// Issue 38, items 1 and 5: what sessions and traces store in English (a binary trace's notes, the multi-GPU and sweep
+// methods) reads back word for word into the explain layer's sentences, so the window and the page say it in either
+// language; text in other words reads back as itself, never as a wrong sentence.
+TEST_F(ClaimsAudit, StoredEnglishIsReadBackInEitherLanguage) {
+  auto said_in_chinese = [](const explain::Sentence& s, const std::string& english) {
+    const std::string zh_text = explain::render(s, zh);
+    EXPECT_NE(zh_text, english) << "not translated: " << english;
+    for (const std::string& a : s.args) EXPECT_NE(zh_text.find(a), std::string::npos) << a << " in " << zh_text;
+  };
+  size_t notes = 0, methods = 0, sweeps = 0;
+  for (const Case& c : corpus().cases) {
+    for (const explain::Sentence& n : explain::trace_note_sentences(c.trace->meta.notes)) {
+      SCOPED_TRACE(c.where);
+      EXPECT_STRNE(n.id, "{0}") << "a note in words the layer does not know: " << explain::render(n);
+      EXPECT_NE(c.trace->meta.notes.find(explain::render(n)), std::string::npos);
+      said_in_chinese(n, explain::render(n));
+      ++notes;
+    }
+  }
+  for (const Session& ses : corpus().sessions) {
+    if (!ses.multigpu.method.empty()) {
+      const auto m = explain::multigpu_method_sentence(ses.multigpu.method);
+      if (!m) {  // a synthetic fixture's own words are shown as they are; a recording's must read back
+        EXPECT_EQ(ses.multigpu.method.rfind("nccl-tests'", 0), std::string::npos) << ses.multigpu.method;
+        continue;
+      }
+      EXPECT_EQ(explain::render(*m), ses.multigpu.method);
+      said_in_chinese(*m, ses.multigpu.method);
+      ++methods;
+    }
+    if (!ses.sweep.method.empty()) {
+      const auto m = explain::sweep_method_sentence(ses.sweep.method);
+      ASSERT_TRUE(m) << ses.sweep.method;
+      said_in_chinese(*m, ses.sweep.method);
+      ++sweeps;
+    }
+  }
+  EXPECT_GT(notes, 5u) << "the binary traces' notes";
+  EXPECT_GE(methods, 2u) << "the multi-GPU recordings' methods";
+  EXPECT_GE(sweeps, 1u) << "the N sweep's method";
+  // Other words: the line itself, or nothing.
+  const auto other = explain::trace_note_sentences("Values are shown as float32, the type of the kernel's parameter "
+                                                   "float const* (--type sets another). And more.\nhand-written");
+  ASSERT_EQ(other.size(), 2u);
+  EXPECT_STREQ(other[0].id, "{0}");
+  EXPECT_EQ(explain::render(other[1]), "hand-written");
+  EXPECT_FALSE(explain::multigpu_method_sentence("nccl-tests' conventions: 5 warm-up calls"));
+  EXPECT_FALSE(explain::sweep_method_sentence(""));
+  const auto typed = explain::read_back("Values are shown as float32, the type of the kernel's parameter float const* "
+                                        "(--type sets another).", explain::stored_message_ids());
+  ASSERT_TRUE(typed);
+  EXPECT_EQ(typed->args, (std::vector<std::string>{"float32", "float const*"}));
+}
+
+// The atomics view's names for the addresses a block updated, one layer for the window and the page: "shared bin
+// e-h" in English, and in Chinese no English word left around the bytes' labels and the array's name.
+TEST_F(ClaimsAudit, AtomicTargetsAreNamedInEitherLanguage) {
+  size_t named = 0;
+  std::set<std::string> ids;
+  for (const Case& c : corpus().cases) {
+    Replay r(*c.trace);
+    for (const AtomicTarget& t : r.atomic_targets()) {
+      const explain::Sentence s = explain::atomic_target_sentence(t, c.trace->meta);
+      const std::string en = explain::render(s), zh_text = explain::render(s, zh);
+      const bool shared = t.kind == AccessKind::SharedAtomic;
+      EXPECT_EQ(en.rfind(shared ? "shared " : "global ", 0), 0u) << c.where << ": " << en;
+      EXPECT_EQ(zh_text.find(shared ? "shared" : "global"), std::string::npos) << c.where << ": " << zh_text;
+      for (const std::string& a : s.args) EXPECT_NE(zh_text.find(a), std::string::npos) << a << " in " << zh_text;
+      ids.insert(s.id);
+      ++named;
+    }
+  }
+  EXPECT_GT(named, 100u);
+  EXPECT_GE(ids.size(), 4u) << "histogram bins, histo_warp's byte counts, a shared word and a global element";
 }
 
 }  // namespace

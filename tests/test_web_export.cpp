@@ -465,7 +465,10 @@ TEST(WebExport, IndexHoldsTheSessionAndTheRegistry) {
     EXPECT_NE(r["result1"], r["result2"]);
     ASSERT_GE(r["first"].get<int>(), 0);
     EXPECT_GT(r["rows"].size(), r["first"].get<size_t>());
-    EXPECT_NE(r["sentence"].get<std::string>().find("not associative"), std::string::npos);
+    // [k, args]: the explain layer's sentence (explain::two_runs_sentence), said in the page's language.
+    ASSERT_TRUE(r["sentence"].is_array());
+    EXPECT_NE(ix["msgs"][r["sentence"][0].get<size_t>()].get<std::string>().find("not associative"), std::string::npos);
+    EXPECT_EQ(r["sentence"].size(), 8u) << "the id, then the update, and each run's operand, running value and rounding";
     EXPECT_EQ(r["rows"][0].size(), 2u) << "a row: run 1's update, run 2's";
     EXPECT_EQ(r["rows"][0][0].size(), 4u) << "[thread, met, added, rounding]";
   }

@@ -30,6 +30,7 @@ import argparse
 import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -1091,20 +1092,148 @@ def check_chinese(b, out):
     check_chinese_typography(b)
 
 
-# Issue 38, item 5 (its typography part): through every kernel the page holds, three steps each, the views' sentences
-# in Chinese put no space after full-width punctuation, start no line with it, and use one term per concept
+# Issue 38, item 5: the page exported with --lang zh, through every kernel the page holds (CUB's included), three steps
+# each, and its bits and multigpu views: the visible text (every element drawn, not code, not the source listing;
+# the lanes view's canvas captions too) holds no Latin word outside the allow-list below, and its Chinese sentences
+# follow the Chinese rules: no space after full-width punctuation, no line starting with it, no ASCII comma or
+# parenthesis between Chinese characters, a number not split from its unit across lines, one term per concept
 # (网格跨步循环, not 网格步长循环; 核函数, not 内核).
-TYPO_JS = """(function(){
-  return ['step-summary', 'smem-text', 'warps-text', 'banks-text', 'bank-caption', 'lanes-text', 'atomics-text',
-          'global-text', 'kernel-note'].map(function (id) {
-    var e = document.getElementById(id);
-    return [id, e ? e.innerText : ''];
-  });
+VISIBLE_TEXT_JS = """(function(){
+  var skip = {PRE: 1, CODE: 1, SCRIPT: 1, STYLE: 1, CANVAS: 1, TEXTAREA: 1, KBD: 1};
+  var out = [], seen = new Set();
+  function visible(e) {
+    if (e.closest('[hidden]')) return false;
+    var cs = getComputedStyle(e);
+    return cs.display !== 'none' && cs.visibility !== 'hidden' && e.getClientRects().length > 0;
+  }
+  var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT, {
+    acceptNode: function (e) {
+      // Code, the source listing and its current line, kernel names (a name is broken into text nodes at its word
+      // boundaries), the switch to English.
+      if (skip[e.tagName] || e.id === 'source' || e.id === 'source-line' || e.id === 'rs-i18n' || e.id === 'rs-data' ||
+          e.id === 'lang-switch' || e.hasAttribute('data-kernel') || e.classList.contains('code') || !visible(e))
+        return NodeFilter.FILTER_REJECT;
+      return NodeFilter.FILTER_ACCEPT;
+    }});
+  var e, blocks = [];
+  while ((e = walker.nextNode())) {
+    for (var n = e.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType !== 3 || !n.data.trim()) continue;
+      var id = e.id || (e.closest('[id]') || {}).id || e.tagName;
+      out.push([id, n.data]);
+    }
+    // The lines as drawn (innerText: a <br> or a block starts a line) of each element with an id and none inside.
+    if (e.id && !e.querySelector('[id]')) blocks.push([e.id, e.innerText]);
+  }
+  (window.rs.lanesCaptions || []).forEach(function (c) { out.push(['lanes canvas', c]); });
+  return [out, blocks];
 })()"""
+
+# Latin words a Chinese page keeps: CUDA's and the field's names, units, the terms docs/chinese.md keeps in English,
+# the sources' names. Identifiers (an underscore, a digit, an inner capital, ::, a call) are code and kept anyway.
+LATIN_ALLOWED = set("""
+lane lanes bank banks shuffle shuffles CUDA GPU GPUs CPU CUB NCCL NVIDIA Nsight Compute SM SMs L1 L2 PTX SASS
+NVRTC API ID RAW WAR WAW racecheck compute sanitizer nvcc ncu nvidia smi topo NVLink PCIe P2P busbw algbw
+int float double unsigned bool char long short struct extern volatile const void if else for while return true
+false GB KB MB TB GiB MiB KiB B ms us s ns x bit bits byte bytes Harris CSV PNG SVG PDF HTML JSON ReduceScope
+reducescope export record show check trace html lang zh en Professional C Programming Optimizing Parallel
+Reduction in sm Home End Page Up Down Tab Enter Esc Shift Ctrl all-reduce all-gather reduce-scatter
+harris lecture book course modern pitfalls multigpu yours min max memset cudaMemset ulps ulp
+input output scratch dev_sum tid tx stride sdata
+compute-sanitizer nvidia-smi cuda-samples nccl-tests Brent Volta Kepler Pascal Hopper Kulisch Collange Defour Graillat Iakymchuk Cooperative Groups Mark Hwu Kirk
+""".split())
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:'s)?(?:-[A-Za-z]+)*")
+
+
+def latin_words(text):
+    """The Latin words of `text` that are neither code nor allowed."""
+    bad = []
+    for m in LATIN_WORD.finditer(text):
+        w = m.group(0)
+        before, after = text[max(0, m.start() - 2):m.start()], text[m.end():m.end() + 2]
+        near = text[max(0, m.start() - 3):m.start()] + text[m.end():m.end() + 3]
+        code = (len(w) == 1 or all(len(p) == 1 for p in w.split("-")) or re.search(r"[<>=%*+\[\]]", near) or
+                before.endswith("'") and after.startswith("'") or
+                text[max(0, m.start() - 12):m.start()].endswith("reducescope ") or "_" in w or any(c.isdigit() for c in w) or re.search("[a-z][A-Z]", w) or before.endswith(("::", ".", "<", "--", "-", "/", "#", "`", "&", "@")) or
+                after.startswith(("::", "(", "<", "[", ".cu", ".h", "`", "*", "=", "/")) or w.isupper() and len(w) <= 5)
+        if not code and w not in LATIN_ALLOWED and w.lower() not in LATIN_ALLOWED:
+            bad.append(w)
+    return bad
+
+
+HAN = "\u4e00-\u9fff"
+UNITS = "(?:GB/s|GiB|MiB|KiB|ms|µs|ns|%|B|字节|个|次|步|路|位)"
+
+
+def chinese_problems(where, view, text, lines=True):
+    """The problems of one text: Latin words (`lines` False: a text node), or the typography of an element's lines as
+    drawn (`lines` True), each named with where it is."""
+    bad = []
+    for line in text.split("\n"):
+        w = "%s %s: %r" % (where, view, line[:70])
+        if not lines:
+            words = latin_words(line)
+            if words:
+                bad.append("Latin words %s: %s" % (sorted(set(words))[:6], w))
+            continue
+        if re.search("[\u3002\uff0c\uff1b\uff1a\uff01\uff1f] ", line):
+            bad.append("space after full-width punctuation: " + w)
+        if re.match("^[\u3002\uff0c\uff1b\uff1a]", line.strip()):
+            bad.append("line starts with full-width punctuation: " + w)
+        if (re.search("[{0}] ?[,;]|[,;] ?[{0}]".format(HAN), line) or
+                any(re.search("[%s]" % HAN, m) for m in re.findall(r"\(([^()]*)\)", line))):
+            bad.append("ASCII punctuation between Chinese characters: " + w)
+        if "\u7f51\u683c\u6b65\u957f\u5faa\u73af" in line or "\u5185\u6838" in line:
+            bad.append("term variant: " + w)
+    return bad
+
+
+def page_problems(b, where):
+    nodes, blocks = b.eval(VISIBLE_TEXT_JS) or [[], []]
+    return ([p for view, text in nodes for p in chinese_problems(where, view, text, lines=False)] +
+            [p for view, text in blocks for p in chinese_problems(where, view, text)])
+
+
+def split_units(b):
+    """Elements whose text breaks between a number and its unit (their line boxes, from a Range per character)."""
+    return b.eval("""(function(){
+      var out = [], re = /[0-9](\\s|\\u00a0)?(GB\\/s|GiB|MiB|ms|\\u00b5s|%%|\\u5b57\\u8282)/g;
+      document.querySelectorAll('#step-summary, #kernel-note, #banks-text, #warps-text, #lanes-text, #smem-text,' +
+                                ' #global-text, #atomics-text, #bank-caption, #timing-caption, #bits-caption').forEach(function (e) {
+        if (!e.getClientRects().length) return;
+        var walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), n, r = document.createRange(), m;
+        while ((n = walker.nextNode())) {
+          re.lastIndex = 0;
+          while ((m = re.exec(n.data))) {
+            r.setStart(n, m.index); r.setEnd(n, m.index + 1);
+            var a = r.getClientRects()[0];
+            r.setStart(n, m.index + m[0].length - 1); r.setEnd(n, m.index + m[0].length);
+            var z = r.getClientRects()[0];
+            if (a && z && z.top > a.top + 2) out.push([e.id, n.data.substr(Math.max(0, m.index - 10), 30)]);
+          }
+        }
+      });
+      return out;
+    })()""")
+
+
+def report_problems(bad):
+    """The distinct problems (the same text in another kernel or step is one), each printed once with where it was
+    first seen and how often."""
+    first, count = {}, {}
+    for p in bad:
+        kind, _, rest = p.partition(": ")
+        where, _, text = rest.partition(": ")
+        key = (kind, text.split(" ", 1)[-1] if kind.startswith("Latin") else text)
+        first.setdefault(key, p)
+        count[key] = count.get(key, 0) + 1
+    out = [first[k] for k in sorted(first)]
+    for k in sorted(first):
+        print("  zh (%dx): %s" % (count[k], first[k]))
+    return out
 
 
 def check_chinese_typography(b):
-    import re
     bad = []
     kernels = b.eval("window.rs.kernels()") or []
     for k in kernels:
@@ -1116,19 +1245,26 @@ def check_chinese_typography(b):
             bad.append("%s did not open" % k)
             continue
         for step in range(3):
-            for view, text in b.eval(TYPO_JS) or []:
-                for line in text.split("\n"):
-                    where = "%s step %d %s: %r" % (k, state(b)["step"], view, line[:60])
-                    if re.search("[\u3002\uff0c\uff1b\uff1a\uff01\uff1f] ", line):
-                        bad.append("space after full-width punctuation: " + where)
-                    if re.match("^[\u3002\uff0c\uff1b\uff1a]", line.strip()):
-                        bad.append("line starts with full-width punctuation: " + where)
-                    if "\u7f51\u683c\u6b65\u957f\u5faa\u73af" in line or "\u5185\u6838" in line:
-                        bad.append("term variant: " + where)
+            where = "%s step %d" % (k, state(b)["step"])
+            bad += page_problems(b, where)
+            bad += ["number split from its unit: %s %s %r" % (where, e, t) for e, t in split_units(b) or []]
             b.key("ArrowRight", "ArrowRight", 39)
             wait_for(lambda: state(b)["step"] >= min(step + 1, state(b)["steps"] - 1), "step", timeout=5)
-    check(len(kernels) > 40 and not bad, "Chinese typography through %d kernels: %d problems %s" % (len(kernels), len(bad),
-                                                                                                 bad[:5]))
+    problems = report_problems(bad)
+    check(len(kernels) > 40 and not problems, "the Chinese page through %d kernels: %d problems %s" %
+          (len(kernels), len(problems), problems[:3]))
+
+
+def check_chinese_multigpu(b):
+    """The multigpu panel of a page with no traces, in Chinese: its visible text, each ring step."""
+    bad = []
+    steps = mg(b, "steps") or 0
+    for i in range(steps + 1):
+        bad += page_problems(b, "ring step %d" % i)
+        b.click("#mg-fwd")
+    problems = report_problems(bad)
+    check(steps >= 2 and not problems, "the Chinese multigpu panel through %d ring steps: %d problems %s" %
+          (steps, len(problems), problems[:3]))
 
 
 def main():
@@ -1169,7 +1305,11 @@ def main():
             print("\n".join(b.errors()))
             return 1
         if a.lang == "zh":
-            check_chinese(b, a.out)
+            if has_traces:
+                check_chinese(b, a.out)
+            if expect_mg:
+                set_viewport(b, 1280, 720)
+                check_chinese_multigpu(b)
             errs = b.errors()
             check(not errs, "no JavaScript exception or console error (%s)" % ("; ".join(errs[:5]) or "none"))
             print("\nweb_chromium: %d passed, %d failed" % (PASSES, len(FAILURES)))

@@ -4,6 +4,10 @@
 #include <cstdio>
 #include <stdexcept>
 
+#ifndef N_
+#define N_(msgid) msgid  // marks a message for po/update.sh; the views translate it
+#endif
+
 namespace rs {
 
 double algbw_gbps(uint64_t bytes, double ms) { return ms > 0 ? static_cast<double>(bytes) / (ms * 1e-3) / 1e9 : 0; }
@@ -102,15 +106,15 @@ std::vector<uint64_t> SessionMultiGpu::sizes(const std::string& op) const {
 }
 
 std::string multigpu_method_text(const std::string& op, const std::string& method) {
-  if (op == "allreduce" && method == "nccl") return "ncclAllReduce (NCCL chooses ring or tree, in chunks, one kernel)";
+  if (op == "allreduce" && method == "nccl") return N_("ncclAllReduce (NCCL chooses ring or tree, in chunks, one kernel)");
   if (op == "allreduce" && method == "ring") {
-    return "hand ring: reduce-scatter + all-gather, 2(G-1) steps of cudaMemcpyPeerAsync + an add kernel";
+    return N_("hand ring: reduce-scatter + all-gather, 2(G-1) steps of cudaMemcpyPeerAsync + an add kernel");
   }
-  if (op == "allreduce" && method == "naive") return "naive: copy all to GPU 0, add there, copy the sum back";
-  if (op == "sum" && method == "nccl") return "each GPU reduces its shard (single_pass_atomic, 1024), then ncclReduce";
-  if (op == "sum" && method == "one_gpu") return "one GPU reduces all N (single_pass_atomic, 1024)";
-  if (op == "copy") return "cudaMemcpyPeerAsync GPU 0 -> GPU 1";
-  if (op == "copy_bidir") return "cudaMemcpyPeerAsync 0 -> 1 and 1 -> 0 at once (each way)";
+  if (op == "allreduce" && method == "naive") return N_("naive: copy all to GPU 0, add there, copy the sum back");
+  if (op == "sum" && method == "nccl") return N_("each GPU reduces its shard (single_pass_atomic, 1024), then ncclReduce");
+  if (op == "sum" && method == "one_gpu") return N_("one GPU reduces all N (single_pass_atomic, 1024)");
+  if (op == "copy") return N_("cudaMemcpyPeerAsync GPU 0 -> GPU 1");
+  if (op == "copy_bidir") return N_("cudaMemcpyPeerAsync 0 -> 1 and 1 -> 0 at once (each way)");
   return op + " " + method;
 }
 

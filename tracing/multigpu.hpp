@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rs {
@@ -122,7 +123,12 @@ struct SessionMultiGpu {
 
 // What a row's method is, in words, for reports, the window and the page: ("allreduce", "ring") -> "hand ring:
 // reduce-scatter + all-gather, ...".
+// English, marked for the catalogue: the window and the page say it through gettext and the page's dictionary.
 std::string multigpu_method_text(const std::string& op, const std::string& method);
+// Every (op, method) pair a recording holds (kernels/multigpu_run.cu), each with its own words above.
+inline constexpr std::pair<const char*, const char*> kMultiGpuMethods[] = {
+    {"allreduce", "nccl"}, {"allreduce", "ring"}, {"allreduce", "naive"}, {"sum", "nccl"},
+    {"sum", "one_gpu"},    {"copy", "p2p"},       {"copy_bidir", "p2p"}};
 
 // "4 KiB", "256 MiB", "1 GiB"; other sizes in bytes ("4100 B") or to one decimal ("1.5 MiB").
 std::string bytes_label(uint64_t bytes);

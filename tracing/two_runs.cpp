@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "i18n.hpp"
 #include "replay.hpp"
 
 namespace rs {
@@ -58,26 +57,6 @@ TwoRuns compare_runs(const Trace& run1, const Trace& run2) {
     if (!r.first_rounding && x.rounding != y.rounding) r.first_rounding = i;
   }
   return r;
-}
-
-namespace {
-std::string num(double v, bool sign = false) {
-  char b[48];
-  std::snprintf(b, sizeof b, sign ? "%+.9g" : "%.9g", v);
-  return b;
-}
-}  // namespace
-
-std::string two_runs_sentence(const TwoRuns& r) {
-  if (!r.first_rounding) return "";
-  const size_t i = *r.first_rounding;
-  const RunUpdate &x = r.a.updates[i], &y = r.b.updates[i];
-  return i18n::strf(
-      _("Update %zu of this block: run 1 adds %s to %s and rounds by %s; run 2 adds %s to %s and rounds by %s. The "
-        "sums part there: float addition is not associative, so each rounding depends on the running value an update "
-        "meets, and the order the updates land in comes from the hardware, not from the code."),
-      i + 1, num(x.operand).c_str(), num(x.old_value).c_str(), num(x.rounding, true).c_str(), num(y.operand).c_str(),
-      num(y.old_value).c_str(), num(y.rounding, true).c_str());
 }
 
 }  // namespace rs

@@ -52,7 +52,6 @@ struct TwoRuns {
 // std::invalid_argument for traces of different kernels, block sizes, inputs or element types.
 TwoRuns compare_runs(const Trace& run1, const Trace& run2);
 
-// One sentence on where and why the two runs part, in the process's language (i18n::tr); "" where they do not.
-std::string two_runs_sentence(const TwoRuns& r);
+// Where and why the two runs part, in words: app/explain/stored.hpp, two_runs_sentence.
 
 }  // namespace rs

@@ -16,6 +16,7 @@
 #include "pitfall_words.hpp"
 #include "racecheck.hpp"
 #include "trace_io.hpp"
+#include "stored.hpp"  // explain: the two runs in words
 #include "two_runs.hpp"
 
 namespace rs {
@@ -281,8 +282,7 @@ std::string two_runs_lines(const TwoRuns& r) {
                   std::to_string(r.a.updates.size()) + " and " + std::to_string(r.b.updates.size()) +
                   " float atomic updates of the block\n";
   if (r.first_order) s += "  the landing order differs from update " + std::to_string(*r.first_order + 1) + "\n";
-  const std::string why = two_runs_sentence(r);
-  s += "  " + (why.empty() ? std::string("every update rounds the same in both runs") : why) + "\n";
+  s += "  " + explain::render(explain::two_runs_sentence(r)) + "\n";
   return s;
 }
 

@@ -1,5 +1,7 @@
 #include "sentences.hpp"
 
+#include "stored.hpp"
+
 #include <cctype>
 #include <cstdio>
 #include <iterator>
@@ -79,7 +81,11 @@ constexpr const char* kAll[] = {
 }  // namespace
 
 const std::vector<const char*>& message_ids() {
-  static const std::vector<const char*> ids(std::begin(kAll), std::end(kAll));
+  static const std::vector<const char*> ids = [] {
+    std::vector<const char*> v(std::begin(kAll), std::end(kAll));
+    for (const char* id : stored_message_ids()) v.push_back(id);  // stored.hpp
+    return v;
+  }();
   return ids;
 }
 

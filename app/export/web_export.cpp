@@ -24,6 +24,7 @@
 #include "exact_steps.hpp"
 #include "facts.hpp"      // explain: the trace's facts and the sentences made of them (issue 38)
 #include "sentences.hpp"
+#include "stored.hpp"     // explain: stored English read back, atomic targets
 #include "kernel_info.hpp"
 #include "two_runs.hpp"
 #include "multigpu.hpp"
@@ -38,6 +39,7 @@ namespace rs {
 namespace {
 
 using webjson::Json;
+using webjson::said;
 
 // Runs of set flags as [start, count, start, count, ...].
 std::vector<uint32_t> ranges(const std::vector<uint8_t>& flags) {
@@ -87,26 +89,6 @@ void changed_cells(Json& j, const char* k, const std::vector<int32_t>& prev_v, c
     }
   }
   if (!out.empty()) j.ints(k, out);
-}
-
-// "shared +8", "global dev_sum", "global output[3]", "shared bin e-h", "global bin 0x41 'A'", as the
-// window's atomics view labels a target.
-std::string target_label(const AtomicTarget& t, const TraceMeta& meta) {
-  const KernelInfo* k = find_kernel(meta.kernel);
-  const bool shared = t.kind == AccessKind::SharedAtomic;
-  if (k && k->op == ReduceOp::Histogram && k->warp_bins && shared) {  // histo_warp: a count per byte value per warp
-    return "shared warp " + std::to_string(t.addr / 4 / 256) + " byte " + bin_label(HistoBins::Bytes256, t.addr / 4 % 256);
-  }
-  if (k && k->op == ReduceOp::Histogram) {
-    const HistoBins bins = meta.pattern == to_string(HistoInput::Text) ? HistoBins::Letters7 : HistoBins::Bytes256;
-    return std::string(shared ? "shared" : "global") + " bin " + bin_label(bins, shared ? t.addr / 4 : t.addr);
-  }
-  if (shared) return "shared +" + std::to_string(t.addr);
-  if (t.space == static_cast<uint8_t>(GlobalBuffer::Output)) {
-    if (k && k->finish == Finish::GlobalAtomic && t.addr == 0) return "global dev_sum";
-    return "global output[" + std::to_string(t.addr) + "]";
-  }
-  return std::string("global ") + to_string(static_cast<GlobalBuffer>(t.space)) + "[" + std::to_string(t.addr) + "]";
 }
 
 // Whether the page may hold `t`: one trace per kernel, block size and element type, the source probe's where the
@@ -220,19 +202,6 @@ std::string sentence(F&& make) {
   return make();
 }
 
-// A sentence of the explain layer (app/explain/) as the page formats it with its dictionary: [k, args...], k the
-// index of its msgid in explain::message_ids(), which the index part carries once as "msgs" (a trace's own copy of
-// each msgid cost the page 18 KB packed).
-// `key`: the member's name, or nullptr for an element of an array.
-void said(Json& j, const char* key, const explain::Sentence& s) {
-  const auto& ids = explain::message_ids();
-  const auto k = std::find_if(ids.begin(), ids.end(), [&](const char* id) { return std::string_view(id) == s.id; });
-  if (key) j.key(key);
-  j.arr().num(static_cast<int64_t>(k - ids.begin()));
-  for (const std::string& a : s.args) j.str(a);
-  j.end_arr();
-}
-
 // `source`: the trace's kernel source (for the predicate barriers' names).
 // `acc`: reproducible_sum's exact accumulator (exact_steps.hpp), or nullptr: each step then says what it adds ("exact").
 std::string trace_json(const Replay& r, int source_index, const std::string& source, const ExactAccumulator* acc = nullptr) {
@@ -245,6 +214,12 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
   j.kv("src", source_index);
   // Version 4: a binary trace (docs/binary-trace.md) has no shuffle or atomic values; its notes say what it lacks.
   j.kv("binary", m.tracer == Tracer::Binary).kv("notes", m.notes);
+  // The notes line by line in the page's language where they are the words the tracer writes (explain/stored.hpp).
+  if (!m.notes.empty()) {
+    j.key("notes_say").arr();
+    for (const explain::Sentence& s : explain::trace_note_sentences(m.notes)) said(j, nullptr, s);
+    j.end_arr();
+  }
   j.kv("ldc", r.load_conflicts()).kv("stc", r.store_conflicts());
   j.key("has").obj();
   j.kv("shared", r.has_shared()).kv("lanes", r.has_lane_work()).kv("atomics", r.has_atomics());
@@ -313,7 +288,7 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
   for (const AtomicTarget& t : r.atomic_targets()) {
     j.obj();
     j.kv("k", static_cast<int>(t.kind)).kv("sp", t.space).kv("addr", t.addr).kv("op", t.op & kOpMask);
-    j.kv("f", (t.op & kOpFloatBit) != 0).kv("fn", intrinsic_name(t.kind, t.op)).kv("label", target_label(t, m));
+    j.kv("f", (t.op & kOpFloatBit) != 0).kv("fn", intrinsic_name(t.kind, t.op)); said(j, "label", explain::atomic_target_sentence(t, m));
     j.kv("chained", t.chained);
     std::vector<int64_t> o;
     for (const AtomicUpdate& u : t.order) {
@@ -451,7 +426,7 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
           t.kind = a.kind;
           t.space = a.space;
           t.addr = addr;
-          j.str(target_label(t, m));
+          said(j, nullptr, explain::atomic_target_sentence(t, m));
         }
         j.end_arr();
         j.end_obj();
@@ -606,6 +581,7 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
   // (series in first-seen order, N ascending within each).
   j.key("sweep").obj();
   j.kv("gpu", s.sweep.gpu).kv("method", s.sweep.method).kv("peak_gbps", s.sweep.peak_gbps);
+  if (const auto m = explain::sweep_method_sentence(s.sweep.method)) said(j, "method_say", *m);
   j.kv("cub", kCubSeries).kv("copy", kCopySeries);
   j.key("points").arr();
   for (const SweepPoint& p : s.sweep.points) {
@@ -671,7 +647,7 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
     j.obj().kv("kernel", other.meta.kernel).kv("bs", other.meta.block_size);
     j.kv("result1", r.a.result).kv("result2", r.b.result).kv("updates", r.a.updates.size());
     j.kv("first", r.first_rounding ? static_cast<int64_t>(*r.first_rounding) : int64_t{-1});
-    j.kv("sentence", sentence([&] { return two_runs_sentence(r); }));
+    said(j, "sentence", explain::two_runs_sentence(r));
     j.key("rows").arr();
     for (size_t i = 0; i < rows; ++i) {
       j.arr();

@@ -178,6 +178,12 @@ std::vector<std::string> data_messages() {
     put(k.min_block_why);
     put(k.pitfall);
   }
+  for (const LibraryKernelInfo& k : library_table()) {  // CUB's kernels (issue 38: their notes were English)
+    put(k.title);
+    put(k.what);
+    put(k.costs);
+  }
+  for (const auto& [op, method] : kMultiGpuMethods) put(multigpu_method_text(op, method).c_str());
   return out;
 }
 

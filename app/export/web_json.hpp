@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "multigpu.hpp"
+#include "sentences.hpp"  // explain::Sentence
 
 namespace rs::webjson {
 
@@ -135,5 +136,11 @@ class Json {
 
 // The session's multigpu recording as the page's "multigpu" member (app/export/web_multigpu.cpp).
 void multigpu_json(Json& j, const SessionMultiGpu& m);
+
+// A sentence of the explain layer (app/explain/) as the page formats it with its dictionary: [k, args...], k the
+// index of its msgid in explain::message_ids(), which the index part carries once as "msgs" (a trace's own copy of
+// each msgid cost the page 18 KB packed); an id outside that list (a stored line read back as "{0}") as its text.
+// `key`: the member's name, or nullptr for an element of an array.
+void said(Json& j, const char* key, const explain::Sentence& s);
 
 }  // namespace rs::webjson

@@ -5,6 +5,11 @@
 
 #include "web_json.hpp"
 
+#include <algorithm>
+#include <string_view>
+
+#include "stored.hpp"  // explain: the method read back
+
 namespace rs::webjson {
 
 // The multigpu track (tracing/multigpu.hpp, `record --track multigpu`), only when the session has one:
@@ -12,12 +17,24 @@ namespace rs::webjson {
 // method in words, the size labels ("4 KiB"), the traced rings (times in us from the run's start) and,
 // per ring, which chunks each GPU holds fully summed after each number of steps (summed_chunks): the page
 // simulates the schedule itself and the browser test compares the two.
+void said(Json& j, const char* key, const explain::Sentence& s) {
+  const auto& ids = explain::message_ids();
+  const auto k = std::find_if(ids.begin(), ids.end(), [&](const char* id) { return std::string_view(id) == s.id; });
+  if (key) j.key(key);
+  j.arr();
+  if (k == ids.end()) j.str(s.id);
+  else j.num(static_cast<int64_t>(k - ids.begin()));
+  for (const std::string& a : s.args) j.str(a);
+  j.end_arr();
+}
+
 void multigpu_json(Json& j, const SessionMultiGpu& m) {
   j.key("multigpu").obj();
   j.kv("gpus", m.gpus).key("names").arr();
   for (const std::string& n : m.gpu_names) j.str(n);
   j.end_arr();
   j.kv("link", m.link).kv("nccl", m.nccl_version).kv("date", m.date).kv("method", m.method);
+  if (const auto said_method = explain::multigpu_method_sentence(m.method)) said(j, "method_say", *said_method);
   j.kv("peer_access", m.peer_access).kv("topology", m.topology);
   j.kv("allreduce_factor", busbw_factor("allreduce", m.gpus));
   std::set<uint64_t> sizes;

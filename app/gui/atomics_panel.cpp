@@ -9,32 +9,17 @@
 
 #include "histogram.hpp"
 #include "panels.hpp"
+#include "stored.hpp"  // explain: atomic targets
 #include "two_runs.hpp"
 
 namespace rs::gui {
 
 namespace {
 
-// "shared +0", "global dev_sum", "global output[3]", "global input[7]"; a histogram's bins by the
-// bytes they count: "shared bin e-h" (histo_private[1]), "global bin 0x41 'A'". In the window's language (the
-// variable names stay).
-std::string target_label(const AtomicTarget& t, const KernelInfo* k, const TraceMeta& meta) {
-  if (k && k->op == ReduceOp::Histogram && k->warp_bins && t.kind == AccessKind::SharedAtomic) {
-    // histo_warp: each warp counts byte values (256 words per warp), not bins.
-    return strf(_("shared warp %u byte %s"), t.addr / 4 / 256, bin_label(HistoBins::Bytes256, t.addr / 4 % 256).c_str());
-  }
-  if (k && k->op == ReduceOp::Histogram) {
-    // The 7 letter bins for the text, 256 byte bins for the random inputs (kernels/histogram.hpp).
-    const HistoBins bins = meta.pattern == to_string(HistoInput::Text) ? HistoBins::Letters7 : HistoBins::Bytes256;
-    const uint32_t bin = t.kind == AccessKind::SharedAtomic ? t.addr / 4 : t.addr;
-    return strf(t.kind == AccessKind::SharedAtomic ? _("shared bin %s") : _("global bin %s"), bin_label(bins, bin).c_str());
-  }
-  if (t.kind == AccessKind::SharedAtomic) return strf(_("shared +%u"), t.addr);
-  if (t.space == static_cast<uint8_t>(GlobalBuffer::Output)) {
-    if (k && k->finish == Finish::GlobalAtomic && t.addr == 0) return _("global dev_sum");
-    return strf(_("global output[%u]"), t.addr);
-  }
-  return strf(_("global input[%u]"), t.addr);
+// "shared +0", "global dev_sum", "global output[3]"; a histogram's bins by the bytes they count ("shared bin e-h"),
+// in the window's language (the variable names stay): explain/stored.hpp, as the page says them.
+std::string target_label(const AtomicTarget& t, const KernelInfo*, const TraceMeta& meta) {
+  return say(explain::atomic_target_sentence(t, meta));
 }
 
 std::string atomic_label(AccessKind kind, uint32_t addr, uint8_t space, const KernelInfo* k, const TraceMeta& meta) {
@@ -76,8 +61,7 @@ float bar(float frac, ImU32 c, float width, const char* overlay) {
 // why the runs part.
 void draw_two_runs(const TwoRuns& r, bool scroll) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
-  const std::string why = two_runs_sentence(r);
-  ImGui::TextWrapped("%s", why.empty() ? _("Both runs' updates of this block round the same.") : why.c_str());
+  ImGui::TextWrapped("%s", say(explain::two_runs_sentence(r)).c_str());
   ImGui::PopStyleColor();
   note_widget("atomics/two-runs/why");
   ImGui::TextWrapped(_("The sums: run 1 %s, run 2 %s%s."), format_value(r.a.result, DType::Float32).c_str(),

@@ -7,11 +7,20 @@
 #include "exercises.hpp"
 #include "kernel_list.hpp"
 #include "panels.hpp"
+#include "stored.hpp"  // explain: trace notes read back
 #include "pitfall_words.hpp"
 
 namespace rs::gui {
 
 namespace {
+
+// A binary trace's notes in the window's language, one line each (read back from the tracer's English:
+// explain/stored.hpp; a line in other words as it is).
+std::string trace_notes(const std::string& notes) {
+  std::string out;
+  for (const explain::Sentence& n : explain::trace_note_sentences(notes)) out += (out.empty() ? "" : "\n") + say(n);
+  return out;
+}
 
 // A compare button: B shows `b` beside side A, stepping together; `label` and `label_on` (while it does, disabled)
 // are formats of the kernel's name.
@@ -155,7 +164,7 @@ void library_note(AppState& s, const LibraryKernelInfo& lk) {
   ImGui::TextWrapped(_("Costs: %s"), i18n::tr(lk.costs));
   if (s.shown && !s.shown->trace.meta.notes.empty()) {  // what the binary tracer could not see
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.75f, 1));
-    ImGui::TextWrapped("%s", s.shown->trace.meta.notes.c_str());
+    ImGui::TextWrapped("%s", trace_notes(s.shown->trace.meta.notes).c_str());
     ImGui::PopStyleColor();
     note_widget("A/library-notes");
   }
@@ -229,7 +238,7 @@ void draw_yours(AppState& s) {
   // What its tracer could not see (a binary trace's notes: docs/binary-trace.md), one line each.
   if (s.shown && !s.shown->trace.meta.notes.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.75f, 1));
-    ImGui::TextWrapped("%s", s.shown->trace.meta.notes.c_str());
+    ImGui::TextWrapped("%s", trace_notes(s.shown->trace.meta.notes).c_str());
     ImGui::PopStyleColor();
     note_widget("yours/notes");
   }

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "app_setup.hpp"  // asset_dir
-#include "commands.hpp"
+#include "session_rows.hpp"
 #include "panels.hpp"  // strf
 #include "trace_io.hpp"
 

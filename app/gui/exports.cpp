@@ -6,7 +6,7 @@
 #include <iostream>
 #include <memory>
 
-#include "commands.hpp"
+#include "session_rows.hpp"
 #include "gpu_worker.hpp"  // kGuiSamples, kTimingWarmups
 #include "panels.hpp"      // strf
 #include "web_export.hpp"

@@ -10,7 +10,7 @@
 #include <system_error>
 #include <unistd.h>
 
-#include "commands.hpp"         // to_timing
+#include "session_rows.hpp"     // to_timing
 #include "exercises.hpp"
 #include "panels.hpp"  // strf
 #include "user_kernel.hpp"

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "panels.hpp"
+#include "stored.hpp"  // explain: the recorded method read back
 #include "plot.hpp"
 
 namespace rs::gui {
@@ -244,7 +245,8 @@ void MultiGpuView::draw(AppState& s) {
   text_wrapped(header_text(m));
   note_widget("multigpu/header");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(_("Timing method: %s\n\nnvidia-smi topo -m:\n%s"), m.method.c_str(),
+    const auto said = explain::multigpu_method_sentence(m.method);  // stored in English, said in the window's language
+    ImGui::SetTooltip(_("Timing method: %s\n\nnvidia-smi topo -m:\n%s"), said ? say(*said).c_str() : m.method.c_str(),
                       m.topology.empty() ? _("(not recorded)") : m.topology.c_str());
   }
   const float font = ImGui::GetFontSize();
@@ -600,8 +602,8 @@ void MultiGpuView::drawChart(const SessionMultiGpu& m, float height) {
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(_("busbw (nccl-tests): bytes per GPU / time x 2(G-1)/G for an all-reduce, the bandwidth each link\n"
                         "carries: comparable with the peer copy's whatever G is.\nNCCL: %s\nring: %s\nnaive: %s"),
-                      multigpu_method_text("allreduce", "nccl").c_str(), multigpu_method_text("allreduce", "ring").c_str(),
-                      multigpu_method_text("allreduce", "naive").c_str());
+                      i18n::tr(multigpu_method_text("allreduce", "nccl").c_str()), i18n::tr(multigpu_method_text("allreduce", "ring").c_str()),
+                      i18n::tr(multigpu_method_text("allreduce", "naive").c_str()));
   }
 }
 
@@ -654,7 +656,7 @@ void MultiGpuView::drawFigures(const SessionMultiGpu& m) {
   if (sums.empty()) return;
   ImGui::Text(_("Sum of N int32 spread over %u GPUs (shards, then ncclReduce) against one GPU:"), m.gpus);
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("%s\n%s", multigpu_method_text("sum", "nccl").c_str(), multigpu_method_text("sum", "one_gpu").c_str());
+    ImGui::SetTooltip("%s\n%s", i18n::tr(multigpu_method_text("sum", "nccl").c_str()), i18n::tr(multigpu_method_text("sum", "one_gpu").c_str()));
   }
   const std::string many = strf(_("%u GPUs ms"), m.gpus);
   if (ImGui::BeginTable("##mgsum", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {

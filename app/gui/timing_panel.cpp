@@ -8,11 +8,12 @@
 #include <optional>
 #include <vector>
 
-#include "commands.hpp"
+#include "session_rows.hpp"
 #include "kernel_file_feed.hpp"  // kYoursSamples
 #include "gpu_worker.hpp"
 #include "exact_steps.hpp"
 #include "panels.hpp"
+#include "stored.hpp"  // explain: the sweep's method read back
 #include "input.hpp"  // float_sum_note
 #include "pitfall_words.hpp"
 #include "plot.hpp"
@@ -716,7 +717,10 @@ void TimingPanel::drawSweep(AppState& s) {
   ImGui::TextWrapped(_("RECORDED on %s: each track's fastest correct kernel over every block size, at each N"),
                      sw->gpu.c_str());
   ImGui::PopStyleColor();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip(_("Timing method: %s"), sw->method.c_str());
+  if (ImGui::IsItemHovered()) {
+    const auto said = explain::sweep_method_sentence(sw->method);  // stored in English, said in the window's language
+    ImGui::SetTooltip(_("Timing method: %s"), said ? say(*said).c_str() : sw->method.c_str());
+  }
   const std::vector<std::string> series = sw->series();
   const std::vector<uint64_t> ns = sw->ns();
   const ImVec2 avail = ImGui::GetContentRegionAvail();

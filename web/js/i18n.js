@@ -21,10 +21,25 @@
   // '' for none.
   function said(a) {
     if (!a) return '';
+    if (typeof a === 'string') return a;  // text as recorded (a stored sentence in other words)
     return t.apply(null, [typeof a[0] === 'number' ? D.msgs[a[0]] : a[0]].concat(a.slice(1)));
   }
   // What goes between two sentences: a space in English, nothing after a Chinese full stop (issue 38).
   function gap() { return I18N.lang === 'zh' ? '' : ' '; }
+  // What separates the items of a list of clauses: a full-width semicolon in Chinese.
+  function comma() { return I18N.lang === 'zh' ? '\uff0c' : ', '; }
+  function semi() { return I18N.lang === 'zh' ? '\uff1b' : '; '; }
+  // Text in parentheses after a word: full-width parentheses in Chinese.
+  function paren(s) { return I18N.lang === 'zh' ? '\uff08' + s + '\uff09' : ' (' + s + ')'; }
+  // An input pattern's name (kernels/input.cpp, kernels/histogram.cpp) in the page's language.
+  function patternName(p) {
+    var names = { ones: t('ones'), random: t('random'), iota: t('iota'), text: t('text'), uniform: t('uniform'),
+                  skewed: t('skewed') };
+    return names[p] || p;
+  }
+  // A global buffer's name (tracing/trace_io.cpp's to_string(GlobalBuffer)): the kernels' own array names, and the
+  // input read as bytes.
+  function bufName(b) { return b === 'input bytes' ? t('input bytes') : b; }
   function onLanguage(f) { langHooks.push(f); }
   function applyStatic() {
     var zh = I18N.lang === 'zh';

@@ -25,13 +25,13 @@
         esc(String(m.date).slice(0, 10)));
     }
     $('rec-text').innerHTML = t('This page replays a session <b>recorded</b> on <b>{0}</b> on <b>{1}</b>; nothing runs on ' +
-      'your computer\'s GPU.', esc(m.gpu), esc(m.date)) + ' ' + t('Steps come from ReduceScope\'s replay model.') + ' ' +
+      'your computer\'s GPU.', esc(m.gpu), esc(m.date)) + gap() + t('Steps come from ReduceScope\'s replay model.') + gap() +
       t('Traces held (threads per block): {0} ({1} of {2} traces).', esc(describeHeld()), D.traces.length, D.traces_in_session) +
-      ' ' + (floatSizes().length ? t('float32 traces beside int32 ones (key D): at {0} threads.', floatSizes().join(', ')) + ' ' : '') +
+      gap() + (floatSizes().length ? t('float32 traces beside int32 ones (key D): at {0} threads.', floatSizes().join(', ')) + gap() : '') +
       (D.session_name ? t('The full session, <b>{0}</b>, holds every block size; open it in ReduceScope.', esc(D.session_name))
         : t('The full session holds every block size; open it in ReduceScope.'));
-    $('footer').textContent = t('Exported by {0} from a session recorded by ReduceScope {1}.', D.exporter, m.tool) + ' ' +
-      t('Bank model: 32 banks of 4 bytes.') + ' ' + t('Global efficiency: bytes requested / (32-byte sectors touched \u00d7 32).');
+    $('footer').textContent = t('Exported by {0} from a session recorded by ReduceScope {1}.', D.exporter, m.tool) + gap() +
+      t('Bank model: 32 banks of 4 bytes.') + gap() + t('Global efficiency: bytes requested / (32-byte sectors touched \u00d7 32).');
     $('ncu-note').textContent = t('Nsight Compute counts more store conflicts here: timing, not these addresses (hover)');
     $('ncu-note').title = D.ncu_redux_note ? t(D.ncu_redux_note) : '';
     $('keys').textContent = t('Keys: \u2190 \u2192 step, Home / End first / last step, Space play / pause, \u2191 \u2193 kernel, ' +

@@ -51,8 +51,8 @@
         (row.correct ? '' : ' class="bad"') + '>' + row.busbw_gbps.toFixed(1) + '</td>';
     };
     var h = '<table><caption>' + t('All-reduce on {0} GPUs: busbw, GB/s', G) + '</caption><tr>' +
-      '<th>' + t('size') + '</th><th title="' + esc(mg.methods['copy p2p'] || '') + '">' + t('P2P copy') + '</th>' +
-      (bidir ? '<th title="' + esc(mg.methods['copy_bidir p2p'] || '') + '">' + t('both ways') + '</th>' : '') +
+      '<th>' + t('size') + '</th><th title="' + esc(t(mg.methods['copy p2p'] || '')) + '">' + t('P2P copy') + '</th>' +
+      (bidir ? '<th title="' + esc(t(mg.methods['copy_bidir p2p'] || '')) + '">' + t('both ways') + '</th>' : '') +
       '<th>NCCL</th><th>' + t('ring') + '</th><th>' + t('naive') + '</th><th title="' + esc(t('the ring\'s busbw / NCCL\'s')) + '">' +
       t('ring / NCCL') + '</th><th>' + t('results') + '</th></tr>';
     mgSizes('allreduce').forEach(function (b) {
@@ -69,8 +69,8 @@
         (wrong.length ? '<span class="bad">' + t('WRONG: {0}', esc(wrong.join(', '))) + '</span>' : t('correct')) + '</td></tr>';
     });
     h += '</table><div class="small">' + t('NCCL: {0}.', esc(['allreduce nccl', 'allreduce ring', 'allreduce naive'].map(function (m) {
-      return mg.methods[m] || '';
-    }).join('; '))) + '</div>';
+      return t(mg.methods[m] || '');
+    }).join(semi()))) + '</div>';
     setHtml($('mg-table'), mgSizes('allreduce').length ? h : '');
     var sums = mgSizes('sum'), sh = '';
     if (sums.length) {
@@ -87,8 +87,8 @@
           (up >= 1 ? ' class="ratio-good"' : '') + '>' + (up ? up.toFixed(2) + TIMES : '-') + '</td><td>' +
           ((one && !one.correct) || (many && !many.correct) ? '<span class="bad">' + t('WRONG') + '</span>' : t('correct')) + '</td></tr>';
       });
-      sh += '</table><div class="small">' + t('GB/s = N \u00d7 4 bytes / median time.') + ' ' +
-        t('1 GPU = {0}.', esc(mg.methods['sum one_gpu'] || '')) + ' ' + t('{0} GPUs = {1}.', G, esc(mg.methods['sum nccl'] || '')) +
+      sh += '</table><div class="small">' + t('GB/s = N \u00d7 4 bytes / median time.') + gap() +
+        t('1 GPU = {0}.', esc(t(mg.methods['sum one_gpu'] || ''))) + gap() + t('{0} GPUs = {1}.', G, esc(t(mg.methods['sum nccl'] || ''))) +
         '</div>';
     }
     setHtml($('mg-sum-table'), sh);

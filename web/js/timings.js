@@ -146,7 +146,7 @@
     setText(cap, t('Each float32 sum run {0} times at every block size on N = {1} ({2}). Float addition is not associative, so a ' +
       'kernel\'s bits change with its block size (the tree\'s shape) and, with atomics, with every run. ulps: distance from ' +
       'the exact sum rounded once ({3}). reproducible_sum adds exactly and rounds once: one pattern in all.', v.runs, v.n,
-      v.pattern, fmt(v.exact_bits, true)));
+      patternName(v.pattern), fmt(v.exact_bits, true)));
     var by = [], at = {};
     rows.forEach(function (r) {
       if (!(r[0] in at)) { at[r[0]] = by.length; by.push({ name: r[0], rows: [] }); }
@@ -158,7 +158,7 @@
       var list = k.rows.slice(0, 4).map(function (r) {
         return esc(fmt(r[1], true)) + ' (' + (r[3] > 0 ? '+' : '') + r[3] + ') ' + TIMES + r[2] +
           (r[4].length && r[4][0] ? ' [' + r[4].join(',') + ']' : '') +
-          (r[5] ? ' <span class="bad">' + t('WRONG') + '</span>' + (r[6] ? ' (' + esc(typeof r[6] === 'string' ? t(r[6]) : said(r[6])) + ')' : '') : '');
+          (r[5] ? ' <span class="bad">' + t('WRONG') + '</span>' + (r[6] ? paren(esc(typeof r[6] === 'string' ? t(r[6]) : said(r[6]))) : '') : '');
       }).join('; ') + (k.rows.length > 4 ? '; ' + MDASH + ' ' + t('{0} more', k.rows.length - 4) : '');
       h += '<tr' + (k.name === S.kernel ? ' class="cur"' : '') + '><td>' + esc(k.name) + '</td><td' +
         (k.rows.length === 1 && !k.rows[0][5] ? ' class="good"' : '') + '>' + k.rows.length + '</td><td style="text-align:left">' + list +
@@ -183,8 +183,8 @@
       };
       h += '<div class="two-runs" data-kernel="' + esc(r.kernel) + '"><h4>' +
         t('Why the bits differ: {0} at {1} threads, block 0 in two runs', esc(r.kernel), r.bs) + '</h4><p>' +
-        t('The sums: run 1 {0}, run 2 {1}.', esc(fmt(r.result1, true)), esc(fmt(r.result2, true))) + ' ' +
-        '<span class="bad">' + esc(t(r.sentence)) + '</span></p><table><tr><th>#</th><th>' + t('run 1: thread, met + added') +
+        t('The sums: run 1 {0}, run 2 {1}.', esc(fmt(r.result1, true)), esc(fmt(r.result2, true))) + gap() +
+        '<span class="bad">' + esc(said(r.sentence)) + '</span></p><table><tr><th>#</th><th>' + t('run 1: thread, met + added') +
         '</th><th>' + t('rounding') + '</th><th>' + t('run 2') + '</th><th>' + t('rounding') + '</th></tr>';
       r.rows.forEach(function (row, i) {
         h += '<tr' + (i === r.first ? ' class="first-diff"' : '') + '><td>' + (i + 1) + '</td>' + cell(row[0]) + cell(row[1]) + '</tr>';
@@ -209,7 +209,7 @@
     fig.hidden = false;
     cap.textContent = t('Recorded on {0} (reducescope sweep). Method: {1}. CUB and the device-to-device copy (bytes read + ' +
       'written) for reference; the selected kernel\'s track drawn thick.', sw.gpu,
-      sw.method || t('each track\'s fastest correct kernel over every block size, at each N'));
+      (sw.method_say ? said(sw.method_say) : sw.method) || t('each track\'s fastest correct kernel over every block size, at each N'));
     var names = [], ns = [];
     pts.forEach(function (p) {
       if (names.indexOf(p[0]) < 0) names.push(p[0]);
@@ -289,7 +289,7 @@
     var m = D.meta;
     // The method in the page's language where the exporter knew its words (method_say), else as recorded.
     $('timing-caption').textContent = t('Recorded on {0} (compute capability {1}, CUDA {2}) on {3}.', m.gpu, m.cc, m.cuda, m.date) +
-      gap() + t('N = {0} elements ({1}).', m.n, m.pattern) + gap() + t('Method: {0}.', m.method_say ? said(m.method_say) : m.method) +
+      gap() + t('N = {0} elements ({1}).', m.n, patternName(m.pattern)) + gap() + t('Method: {0}.', m.method_say ? said(m.method_say) : m.method) +
       gap() + t('Theoretical peak {0} GB/s; device copy {1} GB/s; cub::DeviceReduce::Sum {2} ms ({3} GB/s).', m.peak_gbps.toFixed(0),
         m.copy_gbps.toFixed(0), m.cub_ms.toFixed(4), m.cub_gbps.toFixed(0)) + gap() + t('vs CUB = CUB time / kernel time.') + gap() +
       t('L = kernel launches in one reduction.');

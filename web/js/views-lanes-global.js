@@ -161,7 +161,7 @@
     at.slice(0, 8).forEach(function (a) {
       for (var i = 0; i + 1 < a.ct.length; i += 2) {
         var n = a.ct[i + 1];
-        h += '<div>' + t('warp {0} {1} {2}, line {3}: {4}', a.w, esc(a.fn), esc(a.labels[i / 2]), a.l, n > 1 ? '<span class="bad">' +
+        h += '<div>' + t('warp {0} {1} {2}, line {3}: {4}', a.w, esc(a.fn), esc(said(a.labels[i / 2])), a.l, n > 1 ? '<span class="bad">' +
           t('{0} updates contend', n) + '</span>' : '<span class="good">' + t('1 update, no contention') + '</span>') + '</div>';
       }
     });
@@ -174,12 +174,12 @@
       }
       if (tr.binary) {  // no operands, old values or landing order in a binary trace
         h += '<div>' + t('<b>{0}</b> ({1}): {2} of {3} updates made by this step; a binary trace has no operands, old values or ' +
-          'landing order.', esc(tg.label), esc(tg.fn), landed, total) + '</div>';
+          'landing order.', esc(said(tg.label)), esc(tg.fn), landed, total) + '</div>';
         return;
       }
       var say = total > 1 ? t('<b>{0}</b> ({1}): {2} of {3} updates landed by this step, {4} of {5} consecutive pairs chained',
-        esc(tg.label), esc(tg.fn), landed, total, tg.chained, total - 1)
-        : t('<b>{0}</b> ({1}): {2} of {3} updates landed by this step', esc(tg.label), esc(tg.fn), landed, total);
+        esc(said(tg.label)), esc(tg.fn), landed, total, tg.chained, total - 1)
+        : t('<b>{0}</b> ({1}): {2} of {3} updates landed by this step', esc(said(tg.label)), esc(tg.fn), landed, total);
       if (last !== null) {
         say += t('; last: thread {0} {1} \u2192 {2}', tg.o[last], fmt(tg.o[last + 3], tg.f), fmt(tg.o[last + 4], tg.f));
       }
@@ -194,13 +194,14 @@
     lanesOf(q.m).forEach(function (l) { idx.push(q.index[l]); });
     idx.sort(function (a, b) { return a - b; });
     idx = idx.filter(function (v, i) { return i === 0 || v !== idx[i - 1]; });
-    if (!idx.length) return q.buf;
-    if (idx.length === 1) return q.buf + '[' + idx[0] + ']';
+    var buf = bufName(q.buf);
+    if (!idx.length) return buf;
+    if (idx.length === 1) return buf + '[' + idx[0] + ']';
     var d = idx[1] - idx[0], even = true;
     for (var i = 2; i < idx.length && even; i++) even = idx[i] - idx[i - 1] === d;
     var lo = idx[0], hi = idx[idx.length - 1];
-    if (even && d !== 1) return t('{0}[{1}..{2} step {3}]', q.buf, lo, hi, d);
-    return even ? q.buf + '[' + lo + '..' + hi + ']' : t('{0}, {1} elements', q.buf + '[' + lo + '..' + hi + ']', idx.length);
+    if (even && d !== 1) return t('{0}[{1}..{2} step {3}]', buf, lo, hi, d);
+    return even ? buf + '[' + lo + '..' + hi + ']' : t('{0}, {1} elements', buf + '[' + lo + '..' + hi + ']', idx.length);
   }
 
   function drawGlobal(tr, st) {

@@ -101,7 +101,7 @@
     var held = ringHeld(G, k), moved;
     var moves = ringSchedule(G).filter(function (m) { return m.step === s; });
     if (G <= 4) {
-      moved = moves.map(function (m) { return t('GPU {0} sends chunk {1} to GPU {2}', m.from, m.chunk, m.to); }).join(', ');
+      moved = moves.map(function (m) { return t('GPU {0} sends chunk {1} to GPU {2}', m.from, m.chunk, m.to); }).join(comma());
     } else {  // the rule: chunk (g - s) mod G in the reduce-scatter, (g + 1 - t) mod G in the all-gather
       var d = rs ? -i : 1 - i;
       moved = t('every GPU g sends chunk {0} to GPU g + 1', d === 0 ? 'g' : '(g ' + (d > 0 ? '+ ' : MINUS + ' ') + Math.abs(d) +
@@ -109,27 +109,27 @@
     }
     var txt = (rs ? t('Step {0} of {1}, reduce-scatter {2} of {3}: {4}; each receiver adds it into its own copy of that chunk.',
       k, T, i + 1, G - 1, moved) : t('Step {0} of {1}, all-gather {2} of {3}: {4}; each receiver stores it over its own copy.',
-      k, T, i + 1, G - 1, moved)) + ' ';
+      k, T, i + 1, G - 1, moved)) + gap();
     if (rs) {
       var n = held[moves[0].to][moves[0].chunk].length;
       if (n === G) {
         txt += t('Now each GPU holds one chunk summed over all {0} GPUs: {1}.', G, G <= 4 ? moves.map(function (m) {
           return t('GPU {0} chunk {1}', m.to, m.chunk);
-        }).join(', ') : t('GPU g has chunk (g + 1) mod {0}', G)) + ' ';
+        }).join(comma()) : t('GPU g has chunk (g + 1) mod {0}', G)) + gap();
       } else {
-        txt += t('The chunks just added now hold {0} of {1} GPUs\' values.', n, G) + ' ';
+        txt += t('The chunks just added now hold {0} of {1} GPUs\' values.', n, G) + gap();
       }
     } else {
       var whole = held[0].filter(function (h) { return h.length === G; }).length;
       txt += (whole === G ? t('Now every GPU holds the whole sum: the all-reduce is done.')
-        : t('Now each GPU holds {0} of its {1} chunks summed.', whole, G)) + ' ';
+        : t('Now each GPU holds {0} of its {1} chunks summed.', whole, G)) + gap();
     }
     if (!mine.length) return txt + t('This step has no measured times in the recording.');
     var span = stepSpan(evs, s), copies = usRange(mine.map(function (e) { return e.c1 - e.c0; }));
     txt += rs ? t('Measured: the copies took {0}, the adds {1}; the step ran from {2} to {3}.', copies,
       usRange(mine.map(function (e) { return e.a1 - e.a0; })), span[0].toFixed(1), us(span[1]))
       : t('Measured: the copies took {0}; the step ran from {1} to {2}.', copies, span[0].toFixed(1), us(span[1]));
-    if (k === T) txt += ' ' + t('The whole ring: {0}.', us(r.total_us));
+    if (k === T) txt += gap() + t('The whole ring: {0}.', us(r.total_us));
     return txt;
   }
 
@@ -396,13 +396,13 @@
     var names = mg.names.filter(function (n, i) { return mg.names.indexOf(n) === i; });
     var gpusText = mg.gpus + ' ' + TIMES + ' ' + (names.length === 1 ? names[0] : names.join(', '));
     $('mg-caption').textContent = (mg.link ? t('Recorded on {0} (GPU 0\u20131 link: {1}), NCCL {2}, on {3}.', gpusText, mg.link,
-      mg.nccl, mg.date) : t('Recorded on {0}, NCCL {1}, on {2}.', gpusText, mg.nccl, mg.date)) + ' ' +
+      mg.nccl, mg.date) : t('Recorded on {0}, NCCL {1}, on {2}.', gpusText, mg.nccl, mg.date)) + gap() +
       (mg.peer_access ? t('Peer access both ways.') : t('No peer access: the peer copies were staged through host memory.')) +
-      ' ' + t('Method: {0}.', mg.method) + ' ' + t('busbw = algbw \u00d7 2(G \u2212 1)/G = algbw \u00d7 {0} here (nccl-tests, ' +
+      gap() + t('Method: {0}.', mg.method_say ? said(mg.method_say) : mg.method) + gap() + t('busbw = algbw \u00d7 2(G \u2212 1)/G = algbw \u00d7 {0} here (nccl-tests, ' +
       'doc/PERFORMANCE.md): algbw = S / t, S the bytes each GPU holds, t one call\'s median time; busbw is what each link ' +
-      'carries, comparable with the P2P copy (bytes / time) whatever G is.', Number(mg.allreduce_factor.toPrecision(4))) + ' ' +
-      t('GB/s = 1e9 bytes/s.') + ' ' + t('Hover a table\'s number for its median time.');
-    setText($('mg-nccl-note'), t('NCCL is a black box: timed, not traced.') + ' ' + (mg.methods['allreduce nccl'] ?
+      'carries, comparable with the P2P copy (bytes / time) whatever G is.', Number(mg.allreduce_factor.toPrecision(4))) + gap() +
+      t('GB/s = 1e9 bytes/s.') + gap() + t('Hover a table\'s number for its median time.');
+    setText($('mg-nccl-note'), t('NCCL is a black box: timed, not traced.') + gap() + (mg.methods['allreduce nccl'] ?
       t('ncclAllReduce\'s busbw is in the chart and the table below, beside the hand ring\'s.') : ''));
     var sel = $('mg-ring-select');
     sel.innerHTML = mg.rings.map(function (r, i) {

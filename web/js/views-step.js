@@ -136,7 +136,8 @@
     var tr = S.trace;
     if (tr && tr.binary) {
       h += '<br><span class="dim">' + t('Recorded by the binary backend (the kernel as compiled).') + gap() +
-        esc(tr.notes || '').replace(/\n/g, ' ') + '</span>';
+        (tr.notes_say ? tr.notes_say.map(function (n) { return esc(said(n)); }).join(gap())
+                      : esc(tr.notes || '').replace(/\n/g, ' ')) + '</span>';
     }
     el.innerHTML = h;
   }
