@@ -159,9 +159,28 @@ void request_close(Surface& s) {
 }
 
 void present(Surface& s) {
-  if (s.win) glfwSwapBuffers(s.win);
-  else s.headless->present(s.paced);
+  if (s.win) {
+    glfwSwapBuffers(s.win);
+    return;
+  }
+  s.headless->present(s.paced);
+  if (!s.headless->lost()) return;
+  // The GPU reset the context (a kernel faulted on this GPU: issue 38, item 7): a new one, and ImGui's OpenGL objects
+  // made again in it; the frames go on.
+  ImGui_ImplOpenGL3_Shutdown();
+  std::string why;
+  s.renderer = s.headless->renew(&why) && ImGui_ImplOpenGL3_Init("#version 330 core");
+  std::cerr << "reducescope: --headless: the GPU reset the OpenGL context (a kernel faulted on this GPU); drawing "
+               "again in a new one (reset " << s.headless->resets() << ", completed after " << s.headless->reset_wait_s()
+            << " s)\n";
+  if (!s.renderer) {
+    std::cerr << "reducescope: --headless: " << (why.empty() ? "Dear ImGui's OpenGL backend did not start again" : why)
+              << "\n";
+    request_close(s);
+  }
 }
+
+bool surface_lost(const Surface& s) { return s.headless && s.headless->lost(); }
 
 void remember_geometry(const Surface& s, WindowGeometry* geom) {
   if (!s.win) return;
@@ -170,7 +189,7 @@ void remember_geometry(const Surface& s, WindowGeometry* geom) {
 }
 
 void close_surface(Surface& s) {
-  ImGui_ImplOpenGL3_Shutdown();
+  if (s.renderer) ImGui_ImplOpenGL3_Shutdown();
   if (s.win) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();  // saves the settings
   if (s.win) {

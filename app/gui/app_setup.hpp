@@ -29,6 +29,7 @@ struct Surface {
   std::unique_ptr<Headless> headless;  // the offscreen context; null with a window
   bool close_requested = false;        // headless: File > Quit or Ctrl Q
   bool paced = true;                   // headless: 60 frames a second, as vsync (not with --stats)
+  bool renderer = true;                // Dear ImGui's OpenGL backend is running (not after a failed renewal)
 };
 
 // Opens the window where `geom` says, fitted into the monitor's work area (`geom` is updated), with an
@@ -49,6 +50,8 @@ float content_scale(const Surface& s);
 bool should_close(const Surface& s);
 void request_close(Surface& s);
 void present(Surface& s);
+// Whether the GPU reset the headless context since the last present (its frame is blank); false with a window.
+bool surface_lost(const Surface& s);
 
 // Reads the window's place and size into `geom`, for the settings ImGui saves as its context goes (headless:
 // `geom` stays as it was). run_gui, when the loop ends.

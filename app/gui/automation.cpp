@@ -55,6 +55,7 @@ bool Automation::end_frame(const Surface& surface, const AppState& s, bool idle,
   bool done = o_.screenshot.empty() && o_.frames > 0 && frame_ >= o_.frames && !exporting;
   if (!o_.screenshot.empty() && ((frames_after_idle_ >= 3 && frames_after_file_ >= 3 && frame_ >= o_.frames && !exporting) ||
                                  secs > 120)) {
+    if (surface_lost(surface)) return false;  // a context the GPU reset draws nothing: the next frame, in a new one
     if (!save_screenshot(surface, o_.screenshot)) {
       std::cerr << "reducescope: cannot write " << o_.screenshot << "\n";
       rc_ = kExitRuntime;

@@ -58,6 +58,9 @@ struct HeadlessGl {
   EGLDisplay dpy = EGL_NO_DISPLAY;
   EGLContext ctx = EGL_NO_CONTEXT;
   EGLSurface surf = EGL_NO_SURFACE;
+  EGLConfig config = nullptr;
+  bool robust = false;                        // the context was made with EGL's robustness attributes
+  GLenum (*reset_status)() = nullptr;          // glGetGraphicsResetStatus (GL 4.5, KHR_robustness, ARB_robustness)
   GLuint fbo = 0, rbo = 0;
 
   // Loads the EGL entry points from libEGL.so.1. False, with *why, where the library or one of them is missing.
@@ -137,9 +140,8 @@ struct HeadlessGl {
       release();
       return false;
     }
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-    ctx = create_context(d, config, EGL_NO_CONTEXT, context_attribs);
+    this->config = config;
+    ctx = new_context();
     if (ctx == EGL_NO_CONTEXT) {
       *why = "no OpenGL 3.3 core context (EGL error 0x" + hex(get_error()) + ")";
       release();
@@ -160,6 +162,49 @@ struct HeadlessGl {
       return false;
     }
     return true;
+  }
+
+  // An OpenGL 3.3 core context on dpy and config, robust where the driver allows (EGL 1.5's
+  // EGL_CONTEXT_OPENGL_ROBUST_ACCESS with EGL_LOSE_CONTEXT_ON_RESET: a GPU reset, which a faulting kernel on the same
+  // GPU can cause, is then reported by glGetGraphicsResetStatus instead of leaving a context that draws nothing), else
+  // a plain one. EGL_NO_CONTEXT where neither is given.
+  EGLContext new_context() {
+    const EGLint robust_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                     EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                     EGL_CONTEXT_OPENGL_ROBUST_ACCESS, EGL_TRUE,
+                                     EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, EGL_LOSE_CONTEXT_ON_RESET, EGL_NONE};
+    const EGLint plain_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                    EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    EGLContext c = create_context(dpy, config, EGL_NO_CONTEXT, robust_attribs);
+    robust = c != EGL_NO_CONTEXT;
+    if (!robust) {
+      get_error();  // clear the refusal
+      c = create_context(dpy, config, EGL_NO_CONTEXT, plain_attribs);
+    }
+    return c;
+  }
+
+  // The framebuffer object the frames go into, w x h RGBA8, bound. False where it is incomplete.
+  bool make_fbo(int w, int h) {
+    glGenRenderbuffers(1, &rbo);
+    glBindRenderbuffer(GL_RENDERBUFFER, rbo);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rbo);
+    return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  }
+
+  // The reset status query of the current context, if the driver has one.
+  void load_reset_status() {
+    reset_status = nullptr;
+    if (!robust) return;
+    for (const char* name : {"glGetGraphicsResetStatus", "glGetGraphicsResetStatusKHR", "glGetGraphicsResetStatusARB"}) {
+      if (auto f = g_get_proc_address(name)) {
+        reset_status = reinterpret_cast<GLenum (*)()>(f);
+        return;
+      }
+    }
   }
 
   // Undoes context_on: the context, the surface, the display.
@@ -212,13 +257,8 @@ std::unique_ptr<Headless> Headless::open(int width, int height, std::string* why
     *why = "the EGL context's OpenGL is older than 3.3";
     return nullptr;
   }
-  glGenRenderbuffers(1, &g.rbo);
-  glBindRenderbuffer(GL_RENDERBUFFER, g.rbo);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-  glGenFramebuffers(1, &g.fbo);
-  glBindFramebuffer(GL_FRAMEBUFFER, g.fbo);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, g.rbo);
-  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+  g.load_reset_status();
+  if (!g.make_fbo(width, height)) {
     *why = "no " + std::to_string(width) + "x" + std::to_string(height) + " RGBA8 framebuffer object";
     return nullptr;
   }
@@ -233,6 +273,36 @@ std::unique_ptr<Headless> Headless::open(int width, int height, std::string* why
 }
 
 Headless::~Headless() = default;
+
+bool Headless::lost() const {
+  const HeadlessGl& g = *gl_;
+  return g.reset_status && g.reset_status() != GL_NO_ERROR;
+}
+
+bool Headless::renew(std::string* why) {
+  HeadlessGl& g = *gl_;
+  // Until the reset has completed (the status reads GL_NO_ERROR again: KHR_robustness, "the application should not
+  // issue GL commands until the reset completes"), at most 20 s: a context made sooner was reset with it.
+  const double t0 = now_s();
+  for (int i = 0; i < 2000 && g.reset_status() != GL_NO_ERROR; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  reset_wait_s_ = now_s() - t0;
+  g.make_current(g.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  g.destroy_context(g.dpy, g.ctx);  // its objects (the framebuffer) go with it
+  g.fbo = g.rbo = 0;
+  g.ctx = g.new_context();
+  if (g.ctx == EGL_NO_CONTEXT || !g.make_current(g.dpy, g.surf, g.surf, g.ctx)) {
+    *why = "no new OpenGL context after the reset (EGL error 0x" + HeadlessGl::hex(g.get_error()) + ")";
+    return false;
+  }
+  gladLoadGL(load_gl);
+  g.load_reset_status();
+  if (!g.make_fbo(width_, height_)) {
+    *why = "no framebuffer object in the new context";
+    return false;
+  }
+  ++resets_;
+  return true;
+}
 
 void Headless::new_frame() {
   ImGuiIO& io = ImGui::GetIO();

@@ -44,6 +44,21 @@ class Headless {
   // the same time with and without a window; --stats passes false: it measures what a frame costs).
   void present(bool paced);
 
+  // Whether the GPU reset this context (glGetGraphicsResetStatus, on a context made robust with
+  // EGL_LOSE_CONTEXT_ON_RESET; always false where the driver gave a plain one). A kernel that faults on the same GPU
+  // (an out-of-bounds access, __trap()) can reset the graphics engine: on the H200 the context then drew nothing and
+  // every screenshot came back blank (issue 38, item 7). After present().
+  bool lost() const;
+  // A new context on the same display in place of a lost one, once the reset has completed, made current, with a new
+  // framebuffer object. The
+  // caller shuts Dear ImGui's OpenGL backend down before and starts it again after (its objects were in the old
+  // context). False, with *why, where no new context is given.
+  bool renew(std::string* why);
+  // How many times renew() replaced a lost context.
+  int resets() const { return resets_; }
+  // How long the last renew() waited for the reset to complete, in seconds.
+  double reset_wait_s() const { return reset_wait_s_; }
+
  private:
   Headless() = default;
   std::unique_ptr<HeadlessGl> gl_;
@@ -51,6 +66,8 @@ class Headless {
   std::string description_;
   double last_time_ = 0;     // when the last frame began (new_frame), for ImGui's time step
   double last_present_ = 0;  // when the last frame ended (present)
+  int resets_ = 0;
+  double reset_wait_s_ = 0;
 };
 
 }  // namespace rs::gui

@@ -56,14 +56,14 @@ void TimingPanel::drawContent(AppState& s) {
   if (s.recorded() && !s.multigpu_shown()) {  // (the multigpu tab has its own header: GPUs, link, NCCL, date)
     const SessionMeta& m = s.session->meta;
     ImGui::TextWrapped(_("RECORDED on %s, %s; N = %llu int32 (%s)"), m.gpu.c_str(), m.date.c_str(),
-                       static_cast<unsigned long long>(m.n), m.pattern.c_str());
+                       static_cast<unsigned long long>(m.n), i18n::tr(m.pattern.c_str()));  // "random": the page's msgid too
     if (ImGui::IsItemHovered()) {  // the recorded English, said in the window's language where it is ours
       const auto said = explain::parse_timing_method(m.method);
       ImGui::SetTooltip(_("Timing method: %s"), said ? say(*said).c_str() : m.method.c_str());
     }
   } else if (!s.recorded()) {
     ImGui::TextWrapped(_("Live on %s; N = %llu int32 (%s)"), s.device.name.c_str(), static_cast<unsigned long long>(s.n),
-                       to_string(s.pattern));
+                       i18n::tr(to_string(s.pattern)));
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(_("Timing method: %s"),
                         say(explain::timing_method_sentence(kTimingWarmups, kGuiSamples,
@@ -631,7 +631,7 @@ void TimingPanel::drawBits(AppState& s) {
   }
   ImGui::TextWrapped(_("float32, N = %llu (%s), %u runs at each block size: distinct results; ulps from the exact sum "
                        "rounded once (%s)"),
-                     static_cast<unsigned long long>(v->n), v->pattern.c_str(), v->runs,
+                     static_cast<unsigned long long>(v->n), i18n::tr(v->pattern.c_str()), v->runs,
                      format_value(v->exact_bits, DType::Float32).c_str());
   if (!ImGui::BeginTable("##bits", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupScrollFreeze(0, 1);

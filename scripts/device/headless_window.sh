@@ -8,7 +8,7 @@
 #      window keeps drawing through the fault and then shows the good kernel's trace (screenshot once it has settled).
 # GUI_BIN: a GUI build with the binary tracer (libreducescope_inject.so and rs_bt_patches.fatbin beside it), which
 # plain kernel files need.
-# FAULTS=0 skips part 3; SHOT_TIMEOUT (default 180) and RELOAD_TIMEOUT (400) bound each screenshot and part 2 (s).
+# FAULTS=0 skips part 3, ONLY_FAULTS=1 parts 1 and 2; SHOT_TIMEOUT (default 180) and RELOAD_TIMEOUT (400) bound each screenshot and part 2 (s).
 #   bash scripts/device/headless_run.sh LIBDIR -- bash scripts/device/headless_window.sh GUI_BIN OUTDIR
 set -u
 gui=${1:?gui binary}; out=${2:?outdir}
@@ -26,6 +26,7 @@ shot() {  # NAME ARGS...
 plain=tests/fixtures/user/outside_bank_conflicts.cu
 {
   echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+  [ "${ONLY_FAULTS:-0}" = 1 ] || {
   shot harris-reduce1-bs256-step5 --kernel reduce1 --block-size 256 --step 5
   shot lecture-sum_shuffle-bs128-step3 --kernel sum_shuffle --block-size 128 --step 3
   shot lecture-sum_shared-bs256-step1 --kernel sum_shared --block-size 256 --step 1
@@ -45,15 +46,16 @@ plain=tests/fixtures/user/outside_bank_conflicts.cu
     grep -vE "^(language|input):"
   echo "exit ${PIPESTATUS[0]}"
   cmp -s $plain "$work/plain.cu" && echo "the file's own text is back" || echo "THE FILE WAS NOT RESTORED"
+  }
 
   [ "${FAULTS:-1}" = 1 ] && for fault in hang_loop out_of_bounds trap; do
     small
     cp tests/fixtures/user/$fault.cu "$work/mine.cu"
     echo "== $fault, then the plain file saved over it after ${SAVE_AFTER:-8} s"
     # The screenshot waits for the save, 2 s more (the window sees the file change), then for the trace to settle.
-    ( sleep "${SAVE_AFTER:-8}"; cp $plain "$work/mine.cu"; echo "saved the good kernel"; sleep 2; touch "$work/go" ) &
+    ( sleep "${SAVE_AFTER:-8}"; cp $plain "$work/mine.cu"; echo "$(date +%T.%N | cut -c1-12) saved the good kernel"; sleep 2; touch "$work/go" ) &
     REDUCESCOPE_SCREENSHOT_AFTER=$work/go timeout 240 "$gui" --headless --kernel-file "$work/mine.cu" --block-size 256 \
-      --stats --screenshot "$out/$fault-then-good.png" 2>&1 | grep -E "^screenshot|^yours|^stats: first|saved|headless"
+      --stats --screenshot "$out/$fault-then-good.png" 2>&1 | while IFS= read -r l; do echo "$(date +%T.%N | cut -c1-12) $l"; done | tee "$out/$fault.log" | grep -E "screenshot saved|yours:|stats: first|saved|headless|reset"
     echo "exit ${PIPESTATUS[0]}"
     wait
     rm -f "$work/go"
