@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <cstdarg>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -171,9 +172,21 @@ const char* compact_value(uint32_t bits, DType t, char* buf, size_t len) {
   if (t == DType::Int32) return compact_int(static_cast<int32_t>(bits), buf, len);
   const float f = bits_to_float(bits);
   const float a = f < 0 ? -f : f;
-  // At most four characters where it can: 0.82, 2.3, 15, 512, 1.2k (the exact value shows on hover).
-  if (a != 0 && a < 0.01f) std::snprintf(buf, len, "%.0e", static_cast<double>(f));
-  else if (a < 10) std::snprintf(buf, len, "%.2g", static_cast<double>(f));
+  // At most four characters where it can (a sign adds one): .82, .097, 2.3, 15, 512, 1.2k, 6e-4 (the exact value
+  // shows on hover). Issue 38: "0.097" and "6e-04" ran into the next cell of the shared-memory grid.
+  if (a != 0 && a < 0.01f) {
+    int e = static_cast<int>(std::floor(std::log10(static_cast<double>(a))));
+    long m = std::lround(a / std::pow(10.0, e));
+    if (m >= 10) {  // 9.7e-4 rounds to 1e-3
+      m = 1;
+      ++e;
+    }
+    std::snprintf(buf, len, "%s%lde%d", f < 0 ? "-" : "", m, e);
+  } else if (a < 1 && a != 0) {
+    char tmp[32];
+    std::snprintf(tmp, sizeof tmp, "%.2g", static_cast<double>(a));  // "0.097", "0.59"
+    std::snprintf(buf, len, "%s%s", f < 0 ? "-" : "", tmp[0] == '0' && tmp[1] == '.' ? tmp + 1 : tmp);
+  } else if (a < 10) std::snprintf(buf, len, "%.2g", static_cast<double>(f));
   else if (a < 1000) std::snprintf(buf, len, "%.0f", static_cast<double>(f));
   else if (a < 2e9f) return compact_int(static_cast<int32_t>(f), buf, len);
   else std::snprintf(buf, len, "%.0e", static_cast<double>(f));
