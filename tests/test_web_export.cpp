@@ -470,6 +470,9 @@ TEST(WebExport, IndexHoldsTheSessionAndTheRegistry) {
     EXPECT_NE(ix["msgs"][r["sentence"][0].get<size_t>()].get<std::string>().find("not associative"), std::string::npos);
     EXPECT_EQ(r["sentence"].size(), 8u) << "the id, then the update, and each run's operand, running value and rounding";
     EXPECT_EQ(r["rows"][0].size(), 2u) << "a row: run 1's update, run 2's";
+    // The traces' N, which the page says beside the table's (issue 38: the bits view's N is not the session's).
+    EXPECT_EQ(r["n"].get<uint64_t>(), b.session.meta.n);
+    EXPECT_NE(r["n"].get<uint64_t>(), b.session.bits.n);
     EXPECT_EQ(r["rows"][0][0].size(), 4u) << "[thread, met, added, rounding]";
   }
   // The bits view's reason a sum is stuck (issue 38, item 5): the explain layer's [k, args], k naming its msgid in

@@ -560,6 +560,12 @@ def check_bits(b, out):
         check("sum_atomic" in two and two["sum_atomic"][0] > 2 and two["sum_atomic"][1] == 1 and two["sum_atomic"][2],
               "bits view: sum_atomic's two runs side by side, the first differing rounding marked, and why (%s)" %
               (two.get("sum_atomic"),))
+        # Issue 38: the two runs are traced at the session's N, the table above at the bits view's: both said.
+        text = b.eval("document.querySelector(\"#bits-table .two-runs[data-kernel='sum_atomic']\").textContent") or ""
+        ns = re.findall(r"N = (\d+)", text)
+        bits_n = b.eval("window.rs.bitsN") or 0
+        check(len(ns) >= 2 and str(bits_n) in ns and any(n != str(bits_n) for n in ns) or (len(ns) >= 2 and len(set(ns)) == 1),
+              "bits view: sum_atomic's two runs say their N and the table's (%s; the table's %s)" % (ns, bits_n))
         b.eval("document.querySelector(\"#bits-table .two-runs[data-kernel='sum_atomic']\").scrollIntoView()")
         park_mouse(b)
         b.screenshot(os.path.join(out, "web-two-runs-sum_atomic-1280x720.png"))

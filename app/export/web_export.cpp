@@ -644,7 +644,7 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
     if (r.a.updates.empty()) continue;
     constexpr size_t kTwoRunsRows = 8;
     const size_t rows = std::min(std::max(r.a.updates.size(), r.b.updates.size()), r.first_rounding.value_or(0) + kTwoRunsRows);
-    j.obj().kv("kernel", other.meta.kernel).kv("bs", other.meta.block_size);
+    j.obj().kv("kernel", other.meta.kernel).kv("bs", other.meta.block_size).kv("n", other.meta.n);
     j.kv("result1", r.a.result).kv("result2", r.b.result).kv("updates", r.a.updates.size());
     j.kv("first", r.first_rounding ? static_cast<int64_t>(*r.first_rounding) : int64_t{-1});
     said(j, "sentence", explain::two_runs_sentence(r));

@@ -59,12 +59,15 @@ float bar(float frac, ImU32 c, float width, const char* overlay) {
 // thread, the element it added, the running value it met and what rounding added; the first update whose rounding
 // differs is marked (vermillion), and scrolled to where `scroll` (a pair newly shown), with the sentence of where and
 // why the runs part.
-void draw_two_runs(const TwoRuns& r, bool scroll) {
+void draw_two_runs(const TwoRuns& r, uint64_t elements, bool scroll) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
   ImGui::TextWrapped("%s", say(explain::two_runs_sentence(r)).c_str());
   ImGui::PopStyleColor();
   note_widget("atomics/two-runs/why");
-  ImGui::TextWrapped(_("The sums: run 1 %s, run 2 %s%s."), format_value(r.a.result, DType::Float32).c_str(),
+  // The traces' N: the session's, which is not the bits view's (issue 38: 1 pattern at N = 67,108,867 beside two sums
+  // at N = 16,777,216, with nothing said).
+  ImGui::TextWrapped(_("The sums of N = %llu elements: run 1 %s, run 2 %s%s."), static_cast<unsigned long long>(elements),
+                     format_value(r.a.result, DType::Float32).c_str(),
                      format_value(r.b.result, DType::Float32).c_str(),
                      r.results_differ() ? _(" (different bits)") : _(" (the same bits)"));
   if (!ImGui::BeginTable("##tworuns", 5,
@@ -157,7 +160,7 @@ void AtomicsPanel::drawContent(AppState& s) {
         runs_ = compare_runs(v.trace->trace, *other);
         runs_of_ = key;
       }
-      draw_two_runs(runs_, fresh);
+      draw_two_runs(runs_, meta.n, fresh);
       return;
     }
   }

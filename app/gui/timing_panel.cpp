@@ -610,9 +610,11 @@ void TimingPanel::drawBits(AppState& s) {
     }
     note_widget(std::string("bits/two-runs/") + k->name);
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(_("Block 0 of %s at %u threads traced in two runs of the same input: each float atomicAdd in "
-                          "the order it landed, and the first whose rounding differs."),
-                        k->name, t.meta.block_size);
+      ImGui::SetTooltip(_("Block 0 of %s at %u threads traced in two runs of the same input, N = %llu (the session's; "
+                          "the table's is N = %llu): each float atomicAdd in the order it landed, and the first whose "
+                          "rounding differs."),
+                        k->name, t.meta.block_size, static_cast<unsigned long long>(t.meta.n),
+                        static_cast<unsigned long long>(s.session->bits.n));
     }
   }
   // ... and how reproducible_sum avoids it: its exact accumulator, step by step (the global panel).

@@ -169,6 +169,7 @@
       '</button></p>' : '';
     setHtml(table, h + '</table>' + exact + twoRunsHtml());
     hook.bits = by.map(function (k) { return [k.name, k.rows.length]; });
+    hook.bitsN = v.n;
   }
 
   // Why the bits differ (issue 30; index "two_runs", older pages: none): a float atomic kernel's block 0 in two runs
@@ -183,7 +184,10 @@
       };
       h += '<div class="two-runs" data-kernel="' + esc(r.kernel) + '"><h4>' +
         t('Why the bits differ: {0} at {1} threads, block 0 in two runs', esc(r.kernel), r.bs) + '</h4><p>' +
-        t('The sums: run 1 {0}, run 2 {1}.', esc(fmt(r.result1, true)), esc(fmt(r.result2, true))) + gap() +
+        // The traces' N (the session's), which is not the table's (issue 38: nothing said so).
+        (r.n !== undefined ? t('The sums of N = {0} elements (the table above: N = {1}): run 1 {2}, run 2 {3}.', r.n, D.bits ? D.bits.n : '-',
+          esc(fmt(r.result1, true)), esc(fmt(r.result2, true)))
+          : t('The sums: run 1 {0}, run 2 {1}.', esc(fmt(r.result1, true)), esc(fmt(r.result2, true)))) + gap() +
         '<span class="bad">' + esc(said(r.sentence)) + '</span></p><table><tr><th>#</th><th>' + t('run 1: thread, met + added') +
         '</th><th>' + t('rounding') + '</th><th>' + t('run 2') + '</th><th>' + t('rounding') + '</th></tr>';
       r.rows.forEach(function (row, i) {
