@@ -201,6 +201,22 @@ TEST(IdleSummary, NamesTheIdleViewsAndWhereTheyHaveSomething) {
   EXPECT_EQ(idle_summary(h, h.step(5), {View::Lanes, View::Atomics}), "No shuffles, atomics");
   EXPECT_NE(idle_summary(r, r.step(3), {View::Smem}, {View::Global}).find("Folded for room: global"),
             std::string::npos);
+  // The same words as the page composes from the exporter's parts (web_chromium's check_true_text: the same steps).
+  auto idle = [](const Replay& x, size_t step) {
+    std::vector<View> v;
+    for (View k : views_in_order(x)) {
+      if (!view_active(x.step(step), k)) v.push_back(k);
+    }
+    return v;
+  };
+  const Replay s4 = replay_of("sum_shuffle", 256);
+  EXPECT_EQ(idle_summary(s4, s4.step(4), idle(s4, 4)),
+            "Not in this step: atomics (step 8), shared (steps 0-3), global (step 0)");
+  const Replay z = replay_of("reduce0", 256);
+  EXPECT_EQ(idle_summary(z, z.step(1), idle(z, 1)), "No shuffles, atomics, global requests");
+  const explain::IdleLine line = explain::idle_line(s4, s4.step(4), idle(s4, 4));
+  EXPECT_EQ(line.busy.size(), 3u);
+  EXPECT_TRUE(line.never.empty() && line.folded.empty() && !line.untraced);
 }
 
 // --- What the warps view draws ---------------------------------------------------------------------

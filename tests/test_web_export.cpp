@@ -29,6 +29,7 @@
 #include "test_util.hpp"
 #include "web_assets.hpp"
 #include "web_export.hpp"
+#include "web_i18n.hpp"
 
 namespace rs {
 namespace {
@@ -748,14 +749,22 @@ TEST(ExactAccumulator, ReproducibleSumsBlockZeroOnTheH100) {
   std::memcpy(&cpu_bits, &cpu, 4);
   EXPECT_EQ(a->rounded_bits, cpu_bits);
   EXPECT_EQ(a->result_bits, cpu_bits) << "the run's result: the exact sum rounded once";
-  EXPECT_NE(exact_step_sentence(*a, a->steps.size() - 1).find("once to float32"), std::string::npos);
+  const auto last = exact_step_sentences(*a, a->steps.size() - 1);
+  ASSERT_EQ(last.size(), 2u) << "what the last step adds, and the one rounding";
+  EXPECT_NE(explain::render(last[1]).find("once to float32"), std::string::npos);
+  EXPECT_NE(explain::render(last[1]).find(format_value(a->rounded_bits, DType::Float32)), std::string::npos);
   EXPECT_EQ(exact_accumulator_of(*s.find_trace("sum_atomic", 256, DType::Float32), r), nullptr) << "another kernel";
   // The page: each of reproducible_sum's steps says what it adds.
   const Bundled& b = bundled();
   for (const json& e : b.index["traces"]) {
     if (e["kernel"] != "reproducible_sum" || e["bs"] != 256) continue;
     const json tr = json::parse(entry_text(b.parts, e));
-    for (const json& st : tr["steps"]) EXPECT_NE(st["exact"].get<std::string>().find("Exact accumulator"), std::string::npos);
+    for (const json& st : tr["steps"]) {  // [[id, args...], ...]: the id as text (exact_message_ids), in the dictionary
+      ASSERT_TRUE(st["exact"].is_array() && !st["exact"].empty());
+      EXPECT_NE(st["exact"][0][0].get<std::string>().find("Exact accumulator"), std::string::npos);
+      const auto msgs = webi18n::data_messages();  // what the page's Chinese dictionary is looked up for
+      EXPECT_NE(std::find(msgs.begin(), msgs.end(), st["exact"][0][0].get<std::string>()), msgs.end());
+    }
   }
 }
 

@@ -407,6 +407,15 @@ def check_true_text(b):
           "pitfall_no_syncwarp: the banks view says its shared memory is not traced (%r)" % banks[:90])
     lanes = b.eval("document.getElementById('lanes-text').textContent")
     check("not at all" not in lanes, "pitfall_no_syncwarp: its lanes are not said to exchange values not at all (%r)" % lanes[:90])
+    # Issue 38, item 1: the idle line from the exporter's parts (explain::idle_line), composed by the page with the
+    # window's message ids (explain::render_idle; the layout tests check the window's words for the same steps).
+    for k, step, want in (("reduce0", 1, "No shuffles, atomics, global requests"),
+                          ("sum_shuffle", 4, "Not in this step: atomics (step 8), shared (steps 0-3), global (step 0)"),
+                          ("reproducible_sum", 1,
+                           "Not in this step: atomics (step 4); shared memory not traced by the source probe")):
+        goto_step(b, k, 256, step)
+        line = b.eval("document.getElementById('idle-line').textContent")
+        check(line == want, "%s step %d: the idle line says %r (%r)" % (k, step, want, line))
     goto_step(b, "reduce0", 256, 1)
     banks = b.eval("document.getElementById('banks-text').textContent")
     check("Not traced" not in banks, "reduce0: its shared memory is traced (%r)" % banks[:60])

@@ -142,23 +142,31 @@ const ExactAccumulator* exact_accumulator_of(const Trace& t, const Replay& r) {
   return slot.second.steps.empty() ? nullptr : &slot.second;
 }
 
-std::string exact_step_sentence(const ExactAccumulator& a, size_t i) {
-  if (i >= a.steps.size()) return "";
+namespace {
+constexpr const char* kExactAdds = N_("Exact accumulator: this step adds {0} elements, {1} exactly; the block holds {2} "
+                                      "exactly ({3} elements so far), no rounding.");
+constexpr const char* kExactNothing = N_("Exact accumulator: this step adds nothing; the block holds {0} exactly.");
+constexpr const char* kExactEnd =
+    N_("At the end the last block rounds the grid's exact sum, {0}, once to float32: {1} (the result is {2}).");
+}  // namespace
+
+std::vector<explain::Sentence> exact_step_sentences(const ExactAccumulator& a, size_t i) {
+  std::vector<explain::Sentence> out;
+  if (i >= a.steps.size()) return out;
   const ExactStep& e = a.steps[i];
-  std::string s = e.elements
-                      ? i18n::strf(_("Exact accumulator: this step adds %llu elements, %s exactly; the block holds %s "
-                                     "exactly (%llu elements so far), no rounding."),
-                                   static_cast<unsigned long long>(e.elements), e.adds.str().c_str(),
-                                   e.holds.str().c_str(), static_cast<unsigned long long>(e.so_far))
-                      : i18n::strf(_("Exact accumulator: this step adds nothing; the block holds %s exactly."),
-                                   e.holds.str().c_str());
-  if (i + 1 == a.steps.size()) {
-    s += " " + i18n::strf(_("At the end the last block rounds the grid's exact sum, %s, once to float32: %s (the result "
-                            "is %s)."),
-                          a.grid.str().c_str(), format_value(a.rounded_bits, DType::Float32).c_str(),
-                          format_value(a.result_bits, DType::Float32).c_str());
+  if (e.elements) {
+    out.push_back({kExactAdds, {std::to_string(e.elements), e.adds.str(), e.holds.str(), std::to_string(e.so_far)}, {}});
+  } else {
+    out.push_back({kExactNothing, {e.holds.str()}, {}});
   }
-  return s;
+  if (i + 1 == a.steps.size()) {
+    out.push_back({kExactEnd,
+                   {a.grid.str(), format_value(a.rounded_bits, DType::Float32), format_value(a.result_bits, DType::Float32)},
+                   {}});
+  }
+  return out;
 }
+
+std::vector<const char*> exact_message_ids() { return {kExactAdds, kExactNothing, kExactEnd}; }
 
 }  // namespace rs

@@ -10,6 +10,8 @@
 // goes in exactly, in any order. For the window (the global panel) and the page (the step's sentence).
 #pragma once
 
+#include "sentences.hpp"  // explain::Sentence
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -55,8 +57,11 @@ ExactAccumulator exact_accumulator(const Replay& r, const TraceMeta& meta, const
 // the window's global panel and its web export (off the UI thread) both call it.
 const ExactAccumulator* exact_accumulator_of(const Trace& t, const Replay& r);
 
-// Step `i`'s sentence: what it adds and what the block holds, and on the last step the one rounding. In the
-// process's language.
-std::string exact_step_sentence(const ExactAccumulator& a, size_t i);
+// Step `i`'s sentences, as the explain layer's (a message id with {k}, its arguments; app/explain/sentences.hpp),
+// formatted at the edge (gettext in the window, the page's dictionary): what the step adds and what the block holds,
+// and on the last step the one rounding. Empty past the last step.
+std::vector<explain::Sentence> exact_step_sentences(const ExactAccumulator& a, size_t i);
+// Their message ids (the page's dictionary carries them).
+std::vector<const char*> exact_message_ids();
 
 }  // namespace rs

@@ -28,7 +28,7 @@
 #include "kernel_info.hpp"
 #include "two_runs.hpp"
 #include "multigpu.hpp"
-#include "layout.hpp"  // views_in_order, wasteful, stores_warp_reduce_result: as the window
+#include "views.hpp"   // explain: views_in_order, stores_warp_reduce_result, the idle line: as the window
 #include "replay.hpp"
 #include "web_assets.hpp"
 #include "web_i18n.hpp"
@@ -272,16 +272,17 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
     }
     if (!lane_form_only) j.ints("held", held);
   }
-  // The views the kernel has, in the window's order (app/gui/layout.hpp, views_in_order): the page shows
+  // The views the kernel has, in the window's order (app/explain/views.hpp, views_in_order): the page shows
   // those with something in the step (each step's "on": bit View::x), the first of them first; the others
   // fold into one line (each step's "idle").
   j.key("views").arr();
-  for (gui::View v : gui::views_in_order(r)) {
-    if (!gui::view_has(r, v)) continue;
-    j.str(v == gui::View::Lanes ? "lanes" : v == gui::View::Atomics ? "atomics" : v == gui::View::Smem ? "smem" : "global");
+  for (explain::View v : explain::views_in_order(r)) {
+    if (!explain::view_has(r, v)) continue;
+    using explain::View;
+    j.str(v == View::Lanes ? "lanes" : v == View::Atomics ? "atomics" : v == View::Smem ? "smem" : "global");
   }
   j.end_arr();
-  j.kv("ncu_redux", gui::stores_warp_reduce_result(r));
+  j.kv("ncu_redux", explain::stores_warp_reduce_result(r));
 
   // Atomic targets with the order their updates landed: [thread, epoch, operand, old, result, ...].
   j.key("targets").arr();
@@ -308,10 +309,14 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
     j.obj();
     j.kv("end", static_cast<int>(st.ended_by)).kv("bl", st.barrier_line);
     // The predicate barriers by their name (the page's names for `end` say "__syncthreads()").
-    if (const std::string e = sentence([&] { return gui::step_end_name(st, source); }); e != to_string(st.ended_by)) {
+    if (const std::string e = explain::barrier_call(st, source); !e.empty()) {
       j.kv("endname", e);
     }
-    if (acc) j.kv("exact", sentence([&] { return exact_step_sentence(*acc, si); }));
+    if (acc) {  // [[k, args], ...]: said in the page's language
+      j.key("exact").arr();
+      for (const explain::Sentence& x : exact_step_sentences(*acc, si)) said(j, nullptr, x);
+      j.end_arr();
+    }
     j.ints("lines", st.lines);
     j.kv("ld", st.loads).kv("st", st.stores).kv("ldc", st.load_conflicts).kv("stc", st.store_conflicts);
     j.kv("deg", st.max_degree).kv("aw", st.active_warps());
@@ -337,18 +342,26 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
     }
     if (!part.empty()) j.ints("part", part);
     // The views with something in this step (bit View::x), and the others in one line, as the window's
-    // idle line.
+    // idle line: its parts ([folded views], [[view, steps], ...], [views never used], untraced), which the page's
+    // script says in its language with the ids explain::render_idle uses (web/js/views-step.js, idleText).
     {
-      std::vector<gui::View> idle;
+      std::vector<explain::View> idle;
       int on = 0;
-      for (gui::View v : gui::views_in_order(r)) {
-        if (!gui::view_active(st, v)) idle.push_back(v);
+      for (explain::View v : explain::views_in_order(r)) {
+        if (!explain::view_active(st, v)) idle.push_back(v);
         else on |= 1 << static_cast<int>(v);
       }
       j.kv("on", on);
-      const bool untraced = facts.shared == explain::Seen::NotTraced;
-      if (const std::string t = sentence([&] { return gui::idle_summary(r, st, idle, {}, untraced); }); !t.empty()) {
-        j.kv("idle", t);
+      const explain::IdleLine line =
+          explain::idle_line(r, st, idle, {}, facts.shared == explain::Seen::NotTraced);
+      if (!line.empty()) {
+        j.key("idle").arr().arr();
+        for (explain::View v : line.folded) j.num(static_cast<int64_t>(v));
+        j.end_arr().arr();
+        for (const auto& [v, where] : line.busy) j.arr().num(static_cast<int64_t>(v)).str(where).end_arr();
+        j.end_arr().arr();
+        for (explain::View v : line.never) j.num(static_cast<int64_t>(v));
+        j.end_arr().num(static_cast<int64_t>(line.untraced)).end_arr();
       }
     }
     // The bank view's sentence for a step with no shared load or store.
@@ -486,7 +499,7 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
   Json j;
   j.obj();
   j.kv("format", static_cast<int>(kWebDataVersion)).kv("exporter", std::string("ReduceScope ") + kToolVersion);
-  j.kv("ncu_redux_note", std::string(gui::kNcuReduxNote));
+  j.kv("ncu_redux_note", std::string(explain::kNcuReduxNote));
   j.kv("session_name", o.session_name);
   const SessionMeta& m = s.meta;
   j.key("meta").obj();
@@ -825,7 +838,7 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
   const std::string tmpl = web_asset_html();
   std::vector<std::string> messages = webi18n::page_messages(web_asset_js(), tmpl);
   for (const std::string& m : webi18n::data_messages()) messages.push_back(m);
-  messages.insert(messages.end(), {kYoursTitle, kOtherTitle, gui::kNcuReduxNote});
+  messages.insert(messages.end(), {kYoursTitle, kOtherTitle, explain::kNcuReduxNote});
   const auto catalogue = i18n::dictionary(i18n::Lang::Zh, messages);
   std::map<Unit, size_t> cost;  // packed bytes per optional unit, each trace deflated alone
   for (const TracePart& p : all) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <set>
 
+#include "exact_steps.hpp"
 #include "kernel_info.hpp"
 #include "sentences.hpp"  // explain::message_ids
 #include "web_json.hpp"
@@ -183,6 +184,7 @@ std::vector<std::string> data_messages() {
     put(k.what);
     put(k.costs);
   }
+  for (const char* id : exact_message_ids()) put(id);  // reproducible_sum's exact accumulator (exact_steps.hpp)
   for (const auto& [op, method] : kMultiGpuMethods) put(multigpu_method_text(op, method).c_str());
   return out;
 }

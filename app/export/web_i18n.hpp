@@ -20,10 +20,10 @@ std::vector<std::string> page_messages(const std::string& js, const std::string&
 // min_block_why, pitfall words) and the notes the index carries: the page passes them through t() too.
 std::vector<std::string> data_messages();
 
-// The sentences the exporter composes from the replay (a step's idle line, the bank view's sentence, a race in
-// words, the pitfalls' words: app/gui/layout.hpp, app/pitfall_words.hpp): each is made twice, in English for the
-// page's data and in Chinese for its dictionary, each under a LanguageScope (so the window, if it exports, keeps
-// its own language meanwhile).
+// The sentences the exporter still composes outside the explain layer (a race in words, the bits view's other
+// reasons, the pitfalls' words: app/pitfall_words.hpp; issue 38, item 1 moves them): each is made twice, in English
+// for the page's data and in Chinese for its dictionary, each under a LanguageScope (so the window, if it exports,
+// keeps its own language meanwhile). The rest go as the explain layer's [id, args] (web_json.hpp, said).
 class Sentences {
  public:
   template <class F>

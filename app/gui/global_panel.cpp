@@ -125,7 +125,11 @@ void GlobalPanel::drawContent(AppState& s) {
   // reproducible_sum (issue 30): what the step adds to the block's exact accumulator, and the one rounding at the end.
   if (const ExactAccumulator* acc = exact_accumulator_of(v.trace->trace, r)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kGreen));
-    ImGui::TextWrapped("%s", exact_step_sentence(*acc, v.step).c_str());
+    std::string said;
+    for (const explain::Sentence& x : exact_step_sentences(*acc, v.step)) {
+      said += (said.empty() || i18n::language() == i18n::Lang::Zh ? "" : " ") + say(x);  // no space after "。"
+    }
+    ImGui::TextWrapped("%s", said.c_str());
     ImGui::PopStyleColor();
     note_widget(std::string(slot_ ? "B" : "A") + "/exact-accumulator");
     if (ImGui::IsItemHovered()) {

@@ -10,62 +10,12 @@ namespace {
 
 using i18n::strf;
 
-// `list` with `item` appended after a comma (a Chinese list: an enumeration comma).
-void append_item(std::string& list, const std::string& item) {
-  list = list.empty() ? item : strf(_("%s, %s"), list.c_str(), item.c_str());
-}
-
 // to_string(StepEnd)'s words (tracing/replay.cpp), marked here for step_end_name's translation; the CUDA names
 // (__syncthreads(), __syncwarp()) stay as they are.
 [[maybe_unused]] constexpr const char* kStepEndWords[] = {N_("end of kernel"), N_("a warp shuffle"),
                                                           N_("a warp reduce")};
 
 }  // namespace
-
-const char* view_name(View v) {
-  switch (v) {
-    case View::Smem: return N_("shared memory");
-    case View::Global: return N_("global memory");
-    case View::Lanes: return N_("lanes");
-    case View::Atomics: return N_("atomics");
-  }
-  return "?";
-}
-
-bool view_has(const Replay& r, View v) {
-  switch (v) {
-    case View::Smem: return r.has_shared() || std::any_of(r.atomics().begin(), r.atomics().end(), [](const WarpAtomic& a) {
-                              return a.kind == AccessKind::SharedAtomic;
-                            });
-    case View::Global: return r.has_global();
-    case View::Lanes: return r.has_lane_work();
-    case View::Atomics: return r.has_atomics();
-  }
-  return false;
-}
-
-bool view_active(const Step& st, View v) {
-  switch (v) {
-    case View::Smem:
-      return !st.accesses.empty() || std::find(st.written.begin(), st.written.end(), 1) != st.written.end() ||
-             std::find(st.read.begin(), st.read.end(), 1) != st.read.end();
-    case View::Global: return !st.global_requests.empty();
-    case View::Lanes: return !st.shuffles.empty();
-    case View::Atomics: return !st.atomics.empty();
-  }
-  return false;
-}
-
-std::array<View, kNumViews> views_in_order(const Replay& r) {
-  // The most specific kind of event first: a kernel's shuffles or atomics are its point where it has
-  // them; a global slice it reduces in place comes before shared memory; global requests of a kernel
-  // that only loads its input come last. Views the kernel has before those it has not.
-  std::array<View, kNumViews> order = r.has_global_slice()
-                                          ? std::array<View, kNumViews>{View::Lanes, View::Atomics, View::Global, View::Smem}
-                                          : std::array<View, kNumViews>{View::Lanes, View::Atomics, View::Smem, View::Global};
-  std::stable_partition(order.begin(), order.end(), [&](View v) { return view_has(r, v); });
-  return order;
-}
 
 ColumnFit fit_views(const std::vector<ViewAsk>& asks, float avail, float idle_h, bool idle_anyway) {
   ColumnFit f;
@@ -134,77 +84,15 @@ WindowColumns window_columns(float width, float font_px) {
   return c;
 }
 
-bool stores_warp_reduce_result(const Replay& r) {
-  for (const WarpShuffle& sh : r.shuffles()) {
-    if (sh.kind != AccessKind::WarpReduce) continue;
-    for (const WarpAccess& a : r.accesses()) {
-      if (a.kind != AccessKind::Store || a.warp != sh.warp || a.epoch <= sh.epoch) continue;
-      for (int l = 0; l < kWarpSize; ++l) {
-        if ((a.lanes >> l & 1u) && (sh.lanes >> l & 1u) && static_cast<uint32_t>(a.value[l]) == sh.received[l]) {
-          return true;
-        }
-      }
-    }
-  }
-  return false;
-}
-
 std::string step_end_name(const Step& st, const std::string& source) {
-  if (st.ended_by == StepEnd::BlockBarrier && st.barrier_line) {
-    const std::string line = source_line(source, st.barrier_line);
-    for (const char* v : {"__syncthreads_or", "__syncthreads_and", "__syncthreads_count"}) {
-      if (line.find(v) != std::string::npos) return std::string(v) + "()";
-    }
-  }
+  if (std::string call = explain::barrier_call(st, source); !call.empty()) return call;
   return _(to_string(st.ended_by));
-}
-
-int shared_atomic_count(const Replay& r, const Step& st) {
-  int n = 0;
-  for (size_t ai : st.atomics) n += r.atomics()[ai].kind == AccessKind::SharedAtomic;
-  return n;
 }
 
 std::string idle_summary(const Replay& r, const Step& st, const std::vector<View>& idle,
                          const std::vector<View>& folded, bool shared_not_traced) {
-  // A view in a few words: "shared", "global", "lanes", "atomics".
-  auto short_name = [](View v) {
-    return _(v == View::Smem ? N_("shared") : v == View::Global ? N_("global") : view_name(v));
-  };
-  std::string busy, never, room;
-  bool untraced = false;
-  for (View v : folded) append_item(room, short_name(v));
-  for (View v : idle) {
-    if (view_active(st, v)) continue;
-    if (v == View::Smem && !view_has(r, v) && shared_not_traced) {
-      untraced = true;
-      continue;
-    }
-    if (!view_has(r, v)) {
-      append_item(never, _(v == View::Smem      ? N_("shared memory")
-                           : v == View::Global  ? N_("global requests")
-                           : v == View::Lanes   ? N_("shuffles")
-                                                : N_("atomics")));
-      continue;
-    }
-    const std::string where = step_ranges(r, [v](const Step& x) { return view_active(x, v); });
-    append_item(busy, strf(where.find_first_of(",-") == std::string::npos ? _("%s (step %s)") : _("%s (steps %s)"),
-                             short_name(v), where.c_str()));
-  }
-  std::string out;
-  if (!room.empty()) out = strf(_("Folded for room: %s"), room.c_str());
-  if (!busy.empty()) {
-    out = out.empty() ? strf(_("Not in this step: %s"), busy.c_str())
-                      : strf(_("%s. Not in this step: %s"), out.c_str(), busy.c_str());
-  }
-  if (!never.empty()) {
-    out = out.empty() ? strf(_("No %s"), never.c_str()) : strf(_("%s; no %s"), out.c_str(), never.c_str());
-  }
-  if (untraced) {
-    out = out.empty() ? std::string(_("Shared memory not traced by the source probe"))
-                      : strf(_("%s; shared memory not traced by the source probe"), out.c_str());
-  }
-  return out;
+  return explain::render_idle(explain::idle_line(r, st, idle, folded, shared_not_traced),
+                              [](const char* id) { return i18n::tr(id); });
 }
 
 MultiGpuSplit multigpu_split(float width, float ring_least, float table_w, float gap) {

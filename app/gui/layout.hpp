@@ -4,11 +4,11 @@
 // current font) and window.cpp places them where this module says.
 //
 // Index
-//   View, view_has(), view_active(), views_in_order()   the replay views of one side and their order
+//   View, view_has(), view_active(), views_in_order()   the replay views and their order (app/explain/views.hpp)
 //   ViewAsk, ColumnFit, fit_views()                     one side's column: heights by priority
 //   WindowColumns, window_columns()                     controls | replay | source, banks, timings
-//   step_ranges()                                       the steps where something happens: "2-6, 9"
-//   idle_summary()                                      the one line that stands for the idle views
+//   step_end_name()                                     what ends a step, in the window's language
+//   idle_summary()                                      the one line for the idle views (explain::idle_line), said
 //   (the bank view's line for a step without shared access: app/explain/sentences.hpp, bank_idle_sentence)
 //   MultiGpuSplit, multigpu_split(), RingRows, ring_rows()  the multigpu tab: ring | bandwidth, the ring's rows
 //   duration_text(), ring_step_sentence()               the ring replay's words for a step
@@ -25,29 +25,26 @@
 #include "i18n.hpp"  // N_
 #include "multigpu.hpp"
 #include "replay.hpp"
+#include "views.hpp"  // explain: the views as facts, the idle line
 
 namespace rs::gui {
 
 // Issue 31: the sentences below are made in the language in force (i18n::tr): Chinese in a window switched to it,
 // English elsewhere (the CLI, the tests); the web export makes each in both, under i18n::LanguageScope.
 
-// The replay views above the warps, one of each per side.
-enum class View : int { Smem = 0, Global = 1, Lanes = 2, Atomics = 3 };
-inline constexpr int kNumViews = 4;
-const char* view_name(View v);  // "shared memory", "global memory", "lanes", "atomics" (English: i18n::tr() them)
-
-// Whether the kernel has anything for view `v` at all: shared loads or stores (shared atomics count:
-// they change its cells), global requests, warp shuffles or warp reduces, atomics.
-bool view_has(const Replay& r, View v);
-// Whether step `st` has anything for `v`: cells read or written, global requests, shuffles, atomics.
-bool view_active(const Step& st, View v);
-
-// The views of `r` in priority order, those the kernel has first. The most specific kind of event
-// first, as it carries the kernel's lesson where the kernel has it: lanes (shuffles, warp reduces), then
-// atomics, then the global slice of a kernel that reduces in place in global memory, then shared memory,
-// then the global requests of a kernel that only loads its input there. Per step, only the views with
-// something in that step are drawn (view_active), so the first of those carries the step's lesson.
-std::array<View, kNumViews> views_in_order(const Replay& r);
+// The replay views and their facts live in the explain layer (app/explain/views.hpp), which the page exporter reads
+// too; the window's code names them here as before.
+using explain::kNumViews;
+using explain::shared_atomic_count;
+using explain::step_ranges;
+using explain::stores_warp_reduce_result;
+using explain::View;
+using explain::view_active;
+using explain::view_has;
+using explain::view_name;
+using explain::views_in_order;
+using explain::wasteful;
+inline constexpr const char* kNcuReduxNote = explain::kNcuReduxNote;
 
 // What one view asks of its side's column, in pixels.
 struct ViewAsk {
@@ -85,52 +82,12 @@ struct WindowColumns {
 };
 WindowColumns window_columns(float width, float font_px);
 
-// The warp-level shared atomics of step `st` (they change shared memory, but are not bank-view accesses).
-int shared_atomic_count(const Replay& r, const Step& st);
-
 // What ends step `st`, in the source's words: to_string(st.ended_by) ("__syncthreads()", "a warp
 // shuffle"), or the predicate form the barrier line holds ("__syncthreads_or()", "_and()", "_count()";
 // the trace records them all as block barriers). `source` is the trace's kernel source. The CUDA names stay as
 // they are; the words are translated ("a warp shuffle").
 std::string step_end_name(const Step& st, const std::string& source);
 
-
-// Whether the block stores a warp-reduce result (__reduce_*_sync) to shared memory: a store by a lane
-// of a warp, after that warp's warp reduce, of the value the reduce gave that lane. On the H100 Nsight
-// Compute then counts 1-7 store wavefronts ("bank conflicts") more than the addresses need, from timing
-// (docs/tracks.md, "Why Nsight Compute counts more store bank conflicts after __reduce_add_sync"); the
-// bank view says so.
-bool stores_warp_reduce_result(const Replay& r);
-// An English msgid: the bank view shows i18n::tr(kNcuReduxNote).
-inline constexpr const char* kNcuReduxNote = N_(
-    "Nsight Compute counts more store wavefronts (\"bank conflicts\") here than these addresses need: on the H100 "
-    "a shared store of a __reduce_add_sync result, made right after it, is sometimes counted twice (timing, not "
-    "the addresses; 1-7 in the modern track's 512- and 1024-thread launches; docs/tracks.md).");
-
-// Whether a global request is flagged as wasteful: it touched more 32-byte sectors than its bytes need
-// (uncoalesced). One lane's 4-byte store touches one sector, the fewest possible, though it uses 4 of its
-// 32 bytes (12%): not flagged (issue 17: it was drawn orange as "1 sector (1 needed), 12%").
-inline bool wasteful(const GlobalRequest& q) { return q.sectors > q.min_sectors; }
-
-// The steps of `r` for which `has(step)` holds, as ranges: "2-6", "1, 3", "" if none.
-template <class Pred>
-std::string step_ranges(const Replay& r, Pred has) {
-  std::string out;
-  const size_t n = r.num_steps();
-  for (size_t i = 0; i < n;) {
-    if (!has(r.step(i))) {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j + 1 < n && has(r.step(j + 1))) ++j;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(i);
-    if (j > i) out.append(1, '-').append(std::to_string(j));
-    i = j + 1;
-  }
-  return out;
-}
 
 // The one line for the views of `r` with nothing in step `st`, e.g. "Not in this step: lanes (steps
 // 0-4), atomics (step 7); no global requests". Empty when every view the kernel has is shown.

@@ -361,6 +361,9 @@ float cell_size(const CellGrid& g, const CellRows& rows);
 // Draws the grid, as large as the rest of the window allows (at least 6-pixel cells); returns the
 // cell under the mouse (-1: none, or the window is not hovered).
 long draw_cell_grid(const CellGrid& g, const CellRows& rows);
+// Whether draw_cell_grid will draw values in the cells (a font at least 8 pixels high fits four characters):
+// not at scale 1.5 in a 1280-pixel window, where a cell is about 16 pixels (issue 38, item 4).
+bool cell_values_fit(const CellGrid& g, const CellRows& rows);
 
 // A legend on one line: each entry a square of its colour (the upper half `color`, the lower half
 // `lower` where set), then its label. Where the labels do not fit the width, the squares alone, each

@@ -58,6 +58,18 @@ float cell_size(const CellGrid& g, const CellRows& rows) {
                   (avail.y - ImGui::GetTextLineHeight()) / std::max(rows.shown, 1));
 }
 
+namespace {
+// The font size of a value in a cell `cell` pixels wide: four characters ("1.2k", "123k", ".092") must fit.
+float value_font_size(float cell) {
+  const float full = ImGui::GetFontSize();
+  return std::min(full, full * (cell - 3) / ImGui::CalcTextSize("0.0k").x);
+}
+}  // namespace
+
+bool cell_values_fit(const CellGrid& g, const CellRows& rows) {
+  return value_font_size(std::max(cell_size(g, rows), 6.0f)) >= 8.0f;
+}
+
 long draw_cell_grid(const CellGrid& g, const CellRows& rows) {
   const size_t n = g.values->size();
   const int cols = g.columns;
@@ -90,9 +102,7 @@ long draw_cell_grid(const CellGrid& g, const CellRows& rows) {
   long hovered = -1;
   // Values in a font scaled to the cell: four characters ("1.2k", "123k") must fit.
   ImFont* font = ImGui::GetFont();
-  const float full = ImGui::GetFontSize();
-  const float four = ImGui::CalcTextSize("0.0k").x;
-  const float value_size = std::min(full, full * (cell - 3) / four);
+  const float value_size = value_font_size(cell);
   const bool fits_text = value_size >= 8.0f;
   for (size_t i = 0; i < n; ++i) {
     const int r = rows.row_at[i / cols], c = static_cast<int>(i % cols);
@@ -246,6 +256,34 @@ void SmemPanel::drawContent(AppState& s) {
     const std::string note = strf(_("(%d of %d rows never used: hidden)"), rows.never_used, rows.rows);
     same_line_if_fits(ImGui::CalcTextSize(note.c_str()).x);
     ImGui::TextDisabled("%s", note.c_str());
+  }
+  // Cells too small for their values (scale 1.5 at 1280 pixels): the values written this step in a line above
+  // the grid, the others on hover.
+  if (!cell_values_fit(g, rows)) {
+    // As many as two lines hold, each in the cells' short form (3.8, .092, 1.2k): the grid keeps its room.
+    std::string list;
+    int more = 0;
+    const float room = 3 * ImGui::GetContentRegionAvail().x -
+                       ImGui::CalcTextSize(_("Cells too small for values; written this step: %s (hover a cell for any "
+                                             "value).")).x;
+    char cbuf[32];
+    for (size_t w = 0; w < st->written.size(); ++w) {
+      if (!st->written[w]) continue;
+      const std::string item = strf(list.empty() ? "[%zu] %s" : _(", [%zu] %s"), w,
+                                    compact_value(static_cast<uint32_t>(st->smem[w]), g.dtype, cbuf, sizeof cbuf));
+      if (more || ImGui::CalcTextSize((list + item).c_str()).x > room) {
+        ++more;
+        continue;
+      }
+      list += item;
+    }
+    if (more) list += strf(_(" and %d more"), more);
+    ImGui::TextWrapped("%s", list.empty() ? _("Cells too small for values: hover a cell for its value.")
+                                          : strf(_("Cells too small for values; written this step: %s (hover a cell "
+                                                   "for any value)."),
+                                                 list.c_str())
+                                                .c_str());
+    note_widget(std::string(1, v.tag) + "/smem-values");
   }
   const long hovered = draw_cell_grid(g, rows);
 

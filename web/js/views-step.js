@@ -262,6 +262,31 @@
   // idle line (the step's `idle`, the replay model's sentence). A barrier-only step keeps the first view.
   var VIEW_BITS = { smem: 1, global: 2, lanes: 4, atomics: 8 };
   var VIEW_PANEL = { smem: 'smem-panel', global: 'global-panel', lanes: 'lanes-panel', atomics: 'atomics-panel' };
+  // The idle line from its parts (the exporter's explain::idle_line: [folded views], [[view, steps], ...], [views never
+  // used], untraced), in the words explain::render_idle uses: the same message ids in the same order, so the page says
+  // what the window says (issue 38, item 1: the exporter composed it twice under a language lock). A page exported
+  // before holds the line as text.
+  function idleText(x) {
+    if (typeof x === 'string') return t(x);
+    var short = [t('shared'), t('global'), t('lanes'), t('atomics')];
+    var lacks = [t('shared memory'), t('global requests'), t('shuffles'), t('atomics')];
+    var list = function (items) {
+      return items.reduce(function (a, b) { return a === null ? b : t('{0}, {1}', a, b); }, null) || '';
+    };
+    var room = list(x[0].map(function (v) { return short[v]; }));
+    var busy = list(x[1].map(function (b) {
+      return /[,-]/.test(b[1]) ? t('{0} (steps {1})', short[b[0]], b[1]) : t('{0} (step {1})', short[b[0]], b[1]);
+    }));
+    var never = list(x[2].map(function (v) { return lacks[v]; }));
+    var out = room ? t('Folded for room: {0}', room) : '';
+    if (busy) out = out ? t('{0}. Not in this step: {1}', out, busy) : t('Not in this step: {0}', busy);
+    if (never) out = out ? t('{0}; no {1}', out, never) : t('No {0}', never);
+    if (x[3]) {
+      out = out ? t('{0}; shared memory not traced by the source probe', out) : t('Shared memory not traced by the source probe');
+    }
+    return out;
+  }
+
   function layoutViews(tr, st) {
     var order = tr ? tr.views || [] : [], shown = {}, any = false, pos = 0;
     order.forEach(function (v) { if (st && (st.on & VIEW_BITS[v])) { shown[v] = true; any = true; } });
@@ -280,7 +305,7 @@
     order.forEach(function (v) { if (shown[v]) $(VIEW_PANEL[v]).style.order = String(pos++); });
     order.forEach(function (v) { if (!shown[v]) $(VIEW_PANEL[v]).style.order = String(pos++); });
     $('warps-panel').style.order = String(pos + 1);
-    var idle = $('idle-line'), text = tr && st && st.idle ? t(st.idle) : '';
+    var idle = $('idle-line'), text = tr && st && st.idle ? idleText(st.idle) : '';
     setText(idle, text);
     if (idle.hidden !== !text) idle.hidden = !text;
     hook.shownViews = order.filter(function (v) { return shown[v]; });
@@ -324,7 +349,10 @@
     if (st.atm) s += (st.atm.length === 1 ? t('{0} warp atomic.', 1) : t('{0} warp atomics.', st.atm.length)) + sep;
     if (st.req) s += (st.req.length === 1 ? t('{0} global request.', 1) : t('{0} global requests.', st.req.length)) + sep;
     // reproducible_sum (issue 30): what the step adds to the block's exact accumulator; the one rounding at the end.
-    if (st.exact) s += '<br><span class="exact">' + esc(t(st.exact)) + '</span>';
+    if (st.exact) {  // [[k, args], ...] (a page before issue 38: one English string)
+      s += '<br><span class="exact">' + esc(typeof st.exact === 'string' ? t(st.exact) : st.exact.map(said).join(gap())) +
+        '</span>';
+    }
     setHtml($('step-summary'), s);
     layoutViews(tr, st);
     // Each view, timed (hook.viewMs: the browser test prints where a frame's time goes).
