@@ -629,6 +629,14 @@ TEST_F(ClaimsAudit, StoredEnglishIsReadBackInEitherLanguage) {
                                         "(--type sets another).", explain::stored_message_ids());
   ASSERT_TRUE(typed);
   EXPECT_EQ(typed->args, (std::vector<std::string>{"float32", "float const*"}));
+  // One access "is" not shown (traces before 2026-11-28 evening said "are": both read back).
+  for (const char* line : {"1 global access outside the input and output allocations is not shown.",
+                           "1 global access outside the input and output allocations are not shown."}) {
+    const auto one = explain::trace_note_sentences(line);
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_STRNE(one[0].id, "{0}") << line;
+    EXPECT_EQ(explain::render(one[0]), line);
+  }
 }
 
 // The atomics view's names for the addresses a block updated, one layer for the window and the page: "shared bin

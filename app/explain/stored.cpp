@@ -20,6 +20,9 @@ constexpr const char* kNoteShuffles =
     N_("The API gives no shuffle values: the lanes view shows who read from whom, not what.");
 constexpr const char* kNoteAtomics = N_("The API gives no atomic's operand, old value or landing order.");
 constexpr const char* kNoteOtherGlobal1 =
+    N_("{0} global access outside the input and output allocations is not shown.");
+// ... as traces recorded before 2026-11-28 evening word it.
+constexpr const char* kNoteOtherGlobal1Old =
     N_("{0} global access outside the input and output allocations are not shown.");
 constexpr const char* kNoteOtherGlobal = N_("{0} global accesses outside the input and output allocations are not shown.");
 constexpr const char* kNoteDropped = N_("The block made {0} events; the buffer held {1}: the trace stops early.");
@@ -54,7 +57,7 @@ constexpr const char* kTwoRunsElsewhere = N_(
     "which the trace does not record (it holds block 0), and the order in which the blocks' updates land.");
 constexpr const char* kTwoRunsSame = N_("Every update of this block rounds the same in both runs, and the sums are the same bits.");
 
-constexpr const char* kNotes[] = {kNoteType,     kNoteNoType, kNoteShuffles, kNoteAtomics, kNoteOtherGlobal1,
+constexpr const char* kNotes[] = {kNoteType, kNoteNoType, kNoteShuffles, kNoteAtomics, kNoteOtherGlobal1, kNoteOtherGlobal1Old,
                                   kNoteOtherGlobal, kNoteDropped, kNoteLaunched, kNoteSource, kNoteNoSource};
 
 // Whether `text` from `at` on is `id` from `from` on, with each {k} any non-empty text; the arguments in `args`.
@@ -143,7 +146,7 @@ Sentence atomic_target_sentence(const AtomicTarget& t, const TraceMeta& meta) {
 
 const std::vector<const char*>& stored_message_ids() {
   static const std::vector<const char*> ids = {
-      kNoteType,   kNoteNoType, kNoteShuffles,  kNoteAtomics,    kNoteOtherGlobal1, kNoteOtherGlobal,
+      kNoteType,   kNoteNoType, kNoteShuffles,  kNoteAtomics,    kNoteOtherGlobal1, kNoteOtherGlobal1Old, kNoteOtherGlobal,
       kNoteDropped, kNoteLaunched, kNoteSource,   kNoteNoSource,  kMgMethod,         kMgEmulated,
       kTwoRunsPart, kTwoRunsElsewhere, kTwoRunsSame, kSweepMethod, kTargetWarpByte, kTargetSharedBin, kTargetGlobalBin, kTargetShared, kTargetGlobal};
   return ids;

@@ -335,7 +335,8 @@ Trace assemble_trace(const Capture& c, const std::vector<SassFunction>& sass, co
   if (atomics) notes.push_back("The API gives no atomic's operand, old value or landing order.");
   if (rep.other_global) {
     notes.push_back(plural(rep.other_global, "global access", "global accesses") +
-                    " outside the input and output allocations are not shown.");
+                    (rep.other_global == 1 ? " outside the input and output allocations is not shown."
+                                           : " outside the input and output allocations are not shown."));
   }
   if (rep.dropped) {
     notes.push_back("The block made " + std::to_string(c.taken) + " events; the buffer held " +
