@@ -1,14 +1,20 @@
 // What a session says of a pitfall kernel (wrong code on purpose, or the float-atomic surprise), in
 // plain words, one sentence each: the same sentences in the window, `reducescope show` and the web page.
 // The figures come from `reducescope pitfalls --out` (SessionMetric "wrong_runs", "distinct_sums",
-// "racecheck_hazards"; SessionRace for racecheck's races). The sentences are in the language in force
-// (i18n.hpp's _(): English in the CLI, Chinese in a window or a page switched to it).
+// "racecheck_hazards"; SessionRace for racecheck's races). Made as the explain layer's sentences (a message id and
+// its arguments, app/explain/sentences.hpp: pitfall_said, runs_said, race_said, ...), which the page's exporter sends
+// and its script says (issue 38, item 1: it composed them twice under a language lock); the string forms below say
+// them in the language in force (gettext: English in the CLI, Chinese in a window switched to it).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include <optional>
+#include <vector>
+
 #include "kernel_info.hpp"
+#include "sentences.hpp"  // explain::Sentence
 #include "session.hpp"
 
 namespace rs {
@@ -26,6 +32,23 @@ struct PitfallWords {
 
 // `session` may be null (live GPU, nothing recorded). `k` must be a pitfall kernel (KernelInfo::pitfall).
 PitfallWords pitfall_words(const Session* session, const KernelInfo& k, unsigned block_size);
+
+// The same as sentences, formatted at the edge.
+struct PitfallSaid {
+  explain::Sentence verdict;
+  std::vector<explain::Sentence> results;  // the runs, then where a float32 sum saturates; empty: none recorded
+  std::string results_how;                 // the recorded command (as stored)
+  std::optional<explain::Sentence> races;
+  std::string races_how;
+  std::optional<explain::Sentence> missing;
+  std::string fix;
+};
+PitfallSaid pitfall_said(const Session* session, const KernelInfo& k, unsigned block_size);
+explain::Sentence runs_said(int wrong, int runs, int distinct, bool surprise);
+explain::Sentence race_lines_said(const std::vector<const SessionRace*>& races);
+explain::Sentence race_said(const SessionRace& r);
+// Every message id above (the page's dictionary carries them).
+std::vector<const char*> pitfall_message_ids();
 
 // The runs in plain words: `wrong` runs of `runs` outside the reference, `distinct` different sums
 // ("wrong in all 100 runs, always the same wrong sum"; "right in all 100 runs"; a surprise: "41 different

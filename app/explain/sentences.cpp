@@ -2,6 +2,7 @@
 
 #include "stored.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <iterator>
@@ -89,6 +90,12 @@ const std::vector<const char*>& message_ids() {
   return ids;
 }
 
+Sentence& Sentence::with(size_t k, Sentence s) {
+  if (args.size() <= k) args.resize(k + 1);
+  nested.emplace_back(k, std::move(s));
+  return *this;
+}
+
 std::string render(const Sentence& s, const std::function<const char*(const char*)>& lookup) {
   const std::string text = lookup ? lookup(s.id) : s.id;
   std::string out;
@@ -97,6 +104,12 @@ std::string render(const Sentence& s, const std::function<const char*(const char
     if (text[i] == '{' && i + 2 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])) &&
         text[i + 2] == '}') {
       const size_t k = static_cast<size_t>(text[i + 1] - '0');
+      const auto sub = std::find_if(s.nested.begin(), s.nested.end(), [&](const auto& n) { return n.first == k; });
+      if (sub != s.nested.end()) {
+        out += render(sub->second, lookup);
+        i += 2;
+        continue;
+      }
       if (k < s.args.size()) {
         out += s.args[k];
         i += 2;

@@ -27,6 +27,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "facts.hpp"
@@ -64,6 +65,11 @@ struct Sentence {
   const char* id = "";              // an English msgid, {0} .. {9} standing for args
   std::vector<std::string> args;    // each already in the form shown (numbers in decimal; names as they are)
   std::vector<Claim> claims;        // what the sentence asserts
+  // Arguments that are words of their own, said in the same language: (k, sentence) stands for args[k]
+  // ("On {0}: {1}." with {1} "wrong in all 100 runs"). The page gets them as nested [k, args] arrays.
+  std::vector<std::pair<size_t, Sentence>> nested;
+  // Sets argument k to `s`, said in the reader's language; returns *this.
+  Sentence& with(size_t k, Sentence s);
 };
 
 // Every id a Sentence of this layer can carry, each once.

@@ -192,16 +192,6 @@ uint32_t default_block_size(const std::string& track) {
 
 namespace {
 
-// The sentences of the page being exported, made in English and Chinese (web_i18n.hpp); null outside web_page()
-// (web_trace_json: English only).
-thread_local webi18n::Sentences* g_sentences = nullptr;
-template <class F>
-std::string sentence(F&& make) {
-  if (g_sentences) return (*g_sentences)(make);
-  i18n::LanguageScope english(i18n::Lang::En);
-  return make();
-}
-
 // `source`: the trace's kernel source (for the predicate barriers' names).
 // `acc`: reproducible_sum's exact accumulator (exact_steps.hpp), or nullptr: each step then says what it adds ("exact").
 std::string trace_json(const Replay& r, int source_index, const std::string& source, const ExactAccumulator* acc = nullptr) {
@@ -618,7 +608,9 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
     j.num(r.second_line).num(r.hazards);
     j.arr();
     for (uint32_t w : r.words) j.num(w);
-    j.end_arr().str(sentence([&] { return describe_race(r); })).end_arr();
+    j.end_arr();
+    said(j, nullptr, race_said(r));  // [k, args]: said in the page's language
+    j.end_arr();
   }
   j.end_arr();
   // The bits view (`reducescope bits --out`): rows [kernel, bits, count, ulps from the exact sum, [block sizes]].
@@ -636,7 +628,7 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
     j.arr();
     for (uint32_t bs : r.block_sizes) j.num(bs);
     j.end_arr().boolean(wrong);
-    const std::string note = wrong ? sentence([&] { return float_sum_note(got, s.bits.exact); }) : std::string();
+    const std::string note = wrong ? float_sum_note(got, s.bits.exact) : std::string();  // English, as stored
     if (const auto said_note = explain::parse_float_sum_note(note)) {
       said(j, nullptr, *said_note);
     } else {
@@ -684,12 +676,17 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
     const KernelInfo& k = kernel_info(id);
     for (uint32_t bs : s.block_sizes()) {
       if (block_size_problem(id, bs)) continue;
-      // Each of the words in English, and in Chinese for the dictionary (web_i18n.hpp).
-      auto words = [&](std::string PitfallWords::*m) { return sentence([&] { return pitfall_words(&s, k, bs).*m; }); };
-      j.obj().kv("kernel", k.name).kv("bs", bs).kv("verdict", words(&PitfallWords::verdict));
-      j.kv("results", words(&PitfallWords::results)).kv("results_how", words(&PitfallWords::results_how));
-      j.kv("races", words(&PitfallWords::races)).kv("races_how", words(&PitfallWords::races_how));
-      j.kv("missing", words(&PitfallWords::missing)).kv("fix", words(&PitfallWords::fix)).end_obj();
+      // The explain layer's sentences ([k, args], said in the page's language); the commands as recorded.
+      const PitfallSaid w = pitfall_said(&s, k, bs);
+      j.obj().kv("kernel", k.name).kv("bs", bs);
+      said(j, "verdict", w.verdict);
+      j.key("results").arr();
+      for (const explain::Sentence& r : w.results) said(j, nullptr, r);
+      j.end_arr().kv("results_how", w.results_how);
+      if (w.races) said(j, "races", *w.races);
+      j.kv("races_how", w.races_how);
+      if (w.missing) said(j, "missing", *w.missing);
+      j.kv("fix", w.fix).end_obj();
     }
   }
   j.end_arr();
@@ -787,13 +784,6 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
                            list_sizes({traced.begin(), traced.end()}) + ")");
     }
   }
-
-  // The sentences composed below, in English for the data and Chinese for the dictionary.
-  webi18n::Sentences sentences;
-  struct Collect {
-    explicit Collect(webi18n::Sentences* s) { g_sentences = s; }
-    ~Collect() { g_sentences = nullptr; }
-  } collect(&sentences);
 
   // Every candidate trace, encoded once. Sources are shared between traces of one track.
   std::vector<std::string> sources;
@@ -896,18 +886,19 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     close_group();
     for (auto& [t, v] : held) std::sort(v.begin(), v.end());
     const std::string index = index_json(s, ordered, sources, held, o);
-    const std::string dictionary = webi18n::dictionary_json(o.lang, catalogue, sentences.pairs());
+    const std::string dictionary = webi18n::dictionary_json(o.lang, catalogue, {});
     packed.insert(packed.begin(), deflate_bytes(index));
     raw.insert(raw.begin(), index.size());
     const std::string data = base64(container(packed, raw));
     std::string html = tmpl;
     // The title in the language the page opens in (the browser's tab; the page's switch leaves it).
     const std::string where = s.meta.gpu + (s.meta.date.empty() ? "" : ", " + s.meta.date);
-    std::string title;
-    {
-      i18n::LanguageScope scope(o.lang);
-      title = i18n::strf(_("ReduceScope replay: %s"), where.c_str());
-    }
+    // Looked up in the catalogue without switching the process's language (the window may be exporting).
+    const char* const kTitle = N_("ReduceScope replay: {0}");
+    const auto title_zh = o.lang == i18n::Lang::Zh ? i18n::dictionary(i18n::Lang::Zh, {kTitle})
+                                                   : std::vector<std::pair<std::string, std::string>>{};
+    const std::string title =
+        explain::render(explain::Sentence{title_zh.empty() ? kTitle : title_zh.front().second.c_str(), {where}, {}});
     // From the template's last marker to its first, so that each search finds the template's marker
     // before any text already put in.
     replace_once(html, "@@RS_DATA@@", data);

@@ -5,6 +5,7 @@
 
 #include "exact_steps.hpp"
 #include "kernel_info.hpp"
+#include "pitfall_words.hpp"
 #include "sentences.hpp"  // explain::message_ids
 #include "web_json.hpp"
 
@@ -184,7 +185,8 @@ std::vector<std::string> data_messages() {
     put(k.what);
     put(k.costs);
   }
-  for (const char* id : exact_message_ids()) put(id);  // reproducible_sum's exact accumulator (exact_steps.hpp)
+  for (const char* id : exact_message_ids()) put(id);
+  for (const char* id : pitfall_message_ids()) put(id);  // the pitfalls' words and racecheck's races (pitfall_words.hpp)  // reproducible_sum's exact accumulator (exact_steps.hpp)
   for (const auto& [op, method] : kMultiGpuMethods) put(multigpu_method_text(op, method).c_str());
   return out;
 }

@@ -20,34 +20,6 @@ std::vector<std::string> page_messages(const std::string& js, const std::string&
 // min_block_why, pitfall words) and the notes the index carries: the page passes them through t() too.
 std::vector<std::string> data_messages();
 
-// The sentences the exporter still composes outside the explain layer (a race in words, the bits view's other
-// reasons, the pitfalls' words: app/pitfall_words.hpp; issue 38, item 1 moves them): each is made twice, in English
-// for the page's data and in Chinese for its dictionary, each under a LanguageScope (so the window, if it exports,
-// keeps its own language meanwhile). The rest go as the explain layer's [id, args] (web_json.hpp, said).
-class Sentences {
- public:
-  template <class F>
-  std::string operator()(F&& make) {
-    std::string en;
-    {
-      i18n::LanguageScope scope(i18n::Lang::En);
-      en = make();
-    }
-    std::string zh;
-    {
-      i18n::LanguageScope scope(i18n::Lang::Zh);
-      zh = make();
-    }
-    if (!en.empty() && zh != en) pairs_.emplace_back(en, std::move(zh));
-    return en;
-  }
-  // (English, Chinese) for every sentence made so far whose Chinese differs.
-  const std::vector<std::pair<std::string, std::string>>& pairs() const { return pairs_; }
-
- private:
-  std::vector<std::pair<std::string, std::string>> pairs_;
-};
-
 // The JSON the page reads from its #rs-i18n element: {"lang":"zh"|"en","zh":{msgid: translation, ...}}, with
 // the `catalogue`'s translations (i18n::dictionary of page_messages() and data_messages()) and the (English,
 // Chinese) `sentences`, the first of each msgid ('<' written \u003c). The dictionary is empty

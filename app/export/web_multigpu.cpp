@@ -24,7 +24,11 @@ void said(Json& j, const char* key, const explain::Sentence& s) {
   j.arr();
   if (k == ids.end()) j.str(s.id);
   else j.num(static_cast<int64_t>(k - ids.begin()));
-  for (const std::string& a : s.args) j.str(a);
+  for (size_t i = 0; i < s.args.size(); ++i) {
+    const auto sub = std::find_if(s.nested.begin(), s.nested.end(), [&](const auto& n) { return n.first == i; });
+    if (sub != s.nested.end()) said(j, nullptr, sub->second);  // a nested [k, args]: said in the page's language
+    else j.str(s.args[i]);
+  }
   j.end_arr();
 }
 

@@ -22,7 +22,9 @@
   function said(a) {
     if (!a) return '';
     if (typeof a === 'string') return a;  // text as recorded (a stored sentence in other words)
-    return t.apply(null, [typeof a[0] === 'number' ? D.msgs[a[0]] : a[0]].concat(a.slice(1)));
+    // An argument that is an array is a sentence of its own (explain::Sentence::nested), said in the same language.
+    var args = a.slice(1).map(function (x) { return Array.isArray(x) ? said(x) : x; });
+    return t.apply(null, [typeof a[0] === 'number' ? D.msgs[a[0]] : a[0]].concat(args));
   }
   // What goes between two sentences: a space in English, nothing after a Chinese full stop (issue 38).
   function gap() { return I18N.lang === 'zh' ? '' : ' '; }

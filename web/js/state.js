@@ -32,8 +32,9 @@
   function racesOf(k, b) {
     return (D.races || []).filter(function (r) { return r[0] === k && r[1] === b; });
   }
-  // The race in the window's words (app/pitfall_words.hpp, describe_race), as the exporter wrote it.
-  function describeRace(r) { return r[9] ? t(r[9]) : ''; }
+  // The race in the window's words (app/pitfall_words.hpp, race_said): [k, args] said in the page's language (a page
+  // exported before issue 38: the English text).
+  function describeRace(r) { return !r[9] ? '' : typeof r[9] === 'string' ? t(r[9]) : said(r[9]); }
   // The pitfall's results in the window's sentences (index "pitfall_words"), or null.
   function pitfallWords(k, b) {
     var all = D.pitfall_words || [];

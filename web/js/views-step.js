@@ -104,9 +104,14 @@
       var w = pitfallWords(k.name, S.bs);
       h += '<span class="pit"><b>' + (i.surprise ? t('NOT WRONG CODE, A SURPRISE.') : t('WRONG CODE on purpose.')) + '</b>' + gap() +
         t('{0}.', esc(t(i.pitfall)));
-      if (w && w.results) h += '<br><span title="' + esc(t(w.results_how)) + '">' + esc(t(w.results)) + '</span>';
-      if (w && w.races) h += '<br><span title="' + esc(t(w.races_how)) + '">' + esc(t(w.races)) + '</span>';
-      if (w && w.missing) h += '<br>' + esc(t(w.missing));
+      // The explain layer's sentences ([k, args]; a page exported before issue 38: English text).
+      var say = function (x) { return typeof x === 'string' ? t(x) : Array.isArray(x) && Array.isArray(x[0]) ?
+        x.map(said).join(gap()) : said(x); };
+      if (w && w.results && w.results.length) {
+        h += '<br><span title="' + esc(t(w.results_how)) + '">' + esc(say(w.results)) + '</span>';
+      }
+      if (w && w.races) h += '<br><span title="' + esc(t(w.races_how)) + '">' + esc(say(w.races)) + '</span>';
+      if (w && w.missing) h += '<br>' + esc(say(w.missing));
       if (i.fixed_by) {
         h += '<br><button class="fix" data-kernel="' + esc(i.fixed_by) + '" title="' + esc(t('The same kernel with the bug fixed')) +
           '">' + t('See the fix: {0}', esc(i.fixed_by)) + '</button>';
