@@ -92,8 +92,16 @@ const std::vector<const char*>& message_ids() {
 
 Sentence& Sentence::with(size_t k, Sentence s) {
   if (args.size() <= k) args.resize(k + 1);
-  nested.emplace_back(k, std::move(s));
+  nested.push_back(std::move(s));
+  nested_at.push_back(k);
   return *this;
+}
+
+const Sentence* Sentence::nested_arg(size_t k) const {
+  for (size_t i = 0; i < nested_at.size() && i < nested.size(); ++i) {
+    if (nested_at[i] == k) return &nested[i];
+  }
+  return nullptr;
 }
 
 std::string render(const Sentence& s, const std::function<const char*(const char*)>& lookup) {
@@ -104,9 +112,8 @@ std::string render(const Sentence& s, const std::function<const char*(const char
     if (text[i] == '{' && i + 2 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])) &&
         text[i + 2] == '}') {
       const size_t k = static_cast<size_t>(text[i + 1] - '0');
-      const auto sub = std::find_if(s.nested.begin(), s.nested.end(), [&](const auto& n) { return n.first == k; });
-      if (sub != s.nested.end()) {
-        out += render(sub->second, lookup);
+      if (const Sentence* sub = s.nested_arg(k)) {
+        out += render(*sub, lookup);
         i += 2;
         continue;
       }

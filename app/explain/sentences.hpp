@@ -65,9 +65,12 @@ struct Sentence {
   const char* id = "";              // an English msgid, {0} .. {9} standing for args
   std::vector<std::string> args;    // each already in the form shown (numbers in decimal; names as they are)
   std::vector<Claim> claims;        // what the sentence asserts
-  // Arguments that are words of their own, said in the same language: (k, sentence) stands for args[k]
+  // Arguments that are words of their own, said in the same language: nested[i] stands for args[nested_at[i]]
   // ("On {0}: {1}." with {1} "wrong in all 100 runs"). The page gets them as nested [k, args] arrays.
-  std::vector<std::pair<size_t, Sentence>> nested;
+  std::vector<Sentence> nested;
+  std::vector<size_t> nested_at;
+  // The sentence standing for argument k, or nullptr.
+  const Sentence* nested_arg(size_t k) const;
   // Sets argument k to `s`, said in the reader's language; returns *this.
   Sentence& with(size_t k, Sentence s);
 };

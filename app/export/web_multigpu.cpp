@@ -25,8 +25,7 @@ void said(Json& j, const char* key, const explain::Sentence& s) {
   if (k == ids.end()) j.str(s.id);
   else j.num(static_cast<int64_t>(k - ids.begin()));
   for (size_t i = 0; i < s.args.size(); ++i) {
-    const auto sub = std::find_if(s.nested.begin(), s.nested.end(), [&](const auto& n) { return n.first == i; });
-    if (sub != s.nested.end()) said(j, nullptr, sub->second);  // a nested [k, args]: said in the page's language
+    if (const explain::Sentence* sub = s.nested_arg(i)) said(j, nullptr, *sub);  // a nested [k, args]: said in the page's language
     else j.str(s.args[i]);
   }
   j.end_arr();
