@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 
 #include "histogram.hpp"    // bin_label
@@ -145,10 +146,12 @@ Sentence atomic_target_sentence(const AtomicTarget& t, const TraceMeta& meta) {
 }
 
 const std::vector<const char*>& stored_message_ids() {
-  static const std::vector<const char*> ids = {
-      kNoteType,   kNoteNoType, kNoteShuffles,  kNoteAtomics,    kNoteOtherGlobal1, kNoteOtherGlobal1Old, kNoteOtherGlobal,
-      kNoteDropped, kNoteLaunched, kNoteSource,   kNoteNoSource,  kMgMethod,         kMgEmulated,
-      kTwoRunsPart, kTwoRunsElsewhere, kTwoRunsSame, kSweepMethod, kTargetWarpByte, kTargetSharedBin, kTargetGlobalBin, kTargetShared, kTargetGlobal};
+  static const std::vector<const char*> ids = [] {
+    std::vector<const char*> v(std::begin(kNotes), std::end(kNotes));  // the notes' ids, listed once (kNotes)
+    v.insert(v.end(), {kMgMethod, kMgEmulated, kTwoRunsPart, kTwoRunsElsewhere, kTwoRunsSame, kSweepMethod,
+                       kTargetWarpByte, kTargetSharedBin, kTargetGlobalBin, kTargetShared, kTargetGlobal});
+    return v;
+  }();
   return ids;
 }
 

@@ -279,7 +279,8 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
   for (const AtomicTarget& t : r.atomic_targets()) {
     j.obj();
     j.kv("k", static_cast<int>(t.kind)).kv("sp", t.space).kv("addr", t.addr).kv("op", t.op & kOpMask);
-    j.kv("f", (t.op & kOpFloatBit) != 0).kv("fn", intrinsic_name(t.kind, t.op)); said(j, "label", explain::atomic_target_sentence(t, m));
+    j.kv("f", (t.op & kOpFloatBit) != 0).kv("fn", intrinsic_name(t.kind, t.op));
+    said(j, "label", explain::atomic_target_sentence(t, m));
     j.kv("chained", t.chained);
     std::vector<int64_t> o;
     for (const AtomicUpdate& u : t.order) {
@@ -886,7 +887,7 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     close_group();
     for (auto& [t, v] : held) std::sort(v.begin(), v.end());
     const std::string index = index_json(s, ordered, sources, held, o);
-    const std::string dictionary = webi18n::dictionary_json(o.lang, catalogue, {});
+    const std::string dictionary = webi18n::dictionary_json(o.lang, catalogue);
     packed.insert(packed.begin(), deflate_bytes(index));
     raw.insert(raw.begin(), index.size());
     const std::string data = base64(container(packed, raw));

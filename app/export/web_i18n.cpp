@@ -191,16 +191,12 @@ std::vector<std::string> data_messages() {
   return out;
 }
 
-std::string dictionary_json(i18n::Lang lang, const std::vector<std::pair<std::string, std::string>>& catalogue,
-                            const std::vector<std::pair<std::string, std::string>>& sentences) {
+std::string dictionary_json(i18n::Lang lang, const std::vector<std::pair<std::string, std::string>>& catalogue) {
   webjson::Json j;
   j.obj().kv("lang", i18n::lang_code(lang));
   j.key("zh").obj();
   std::set<std::string> seen;
   for (const auto& [id, zh] : catalogue) {
-    if (seen.insert(id).second) j.kv(id.c_str(), zh);
-  }
-  for (const auto& [id, zh] : sentences) {
     if (seen.insert(id).second) j.kv(id.c_str(), zh);
   }
   j.end_obj().end_obj();

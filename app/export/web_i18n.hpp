@@ -21,11 +21,10 @@ std::vector<std::string> page_messages(const std::string& js, const std::string&
 std::vector<std::string> data_messages();
 
 // The JSON the page reads from its #rs-i18n element: {"lang":"zh"|"en","zh":{msgid: translation, ...}}, with
-// the `catalogue`'s translations (i18n::dictionary of page_messages() and data_messages()) and the (English,
-// Chinese) `sentences`, the first of each msgid ('<' written \u003c). The dictionary is empty
-// where the catalogue is not found (the page then hides its switch and stays English). `lang` is the language
-// the page opens in.
-std::string dictionary_json(i18n::Lang lang, const std::vector<std::pair<std::string, std::string>>& catalogue,
-                            const std::vector<std::pair<std::string, std::string>>& sentences);
+// the `catalogue`'s translations (i18n::dictionary of page_messages() and data_messages()), the first of each msgid
+// ('<' written \u003c). The dictionary is empty where the catalogue is not found (the page then hides its switch
+// and stays English). `lang` is the language the page opens in. (The exporter composes no sentence of its own: every
+// sentence it sends is an explain id with arguments, whose translation the catalogue holds.)
+std::string dictionary_json(i18n::Lang lang, const std::vector<std::pair<std::string, std::string>>& catalogue);
 
 }  // namespace rs::webi18n

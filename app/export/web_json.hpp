@@ -2,11 +2,13 @@
 // assembles the page). Internal to app/export/.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -141,6 +143,18 @@ void multigpu_json(Json& j, const SessionMultiGpu& m);
 // index of its msgid in explain::message_ids(), which the index part carries once as "msgs" (a trace's own copy of
 // each msgid cost the page 18 KB packed); an id outside that list (a stored line read back as "{0}") as its text.
 // `key`: the member's name, or nullptr for an element of an array.
-void said(Json& j, const char* key, const explain::Sentence& s);
+inline void said(Json& j, const char* key, const explain::Sentence& s) {
+  const auto& ids = explain::message_ids();
+  const auto k = std::find_if(ids.begin(), ids.end(), [&](const char* id) { return std::string_view(id) == s.id; });
+  if (key) j.key(key);
+  j.arr();
+  if (k == ids.end()) j.str(s.id);
+  else j.num(static_cast<int64_t>(k - ids.begin()));
+  for (size_t i = 0; i < s.args.size(); ++i) {
+    if (const explain::Sentence* sub = s.nested_arg(i)) said(j, nullptr, *sub);  // a nested [k, args]: said in the page's language
+    else j.str(s.args[i]);
+  }
+  j.end_arr();
+}
 
 }  // namespace rs::webjson

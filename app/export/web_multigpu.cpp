@@ -3,12 +3,8 @@
 #include <string>
 #include <utility>
 
-#include "web_json.hpp"
-
-#include <algorithm>
-#include <string_view>
-
 #include "stored.hpp"  // explain: the method read back
+#include "web_json.hpp"
 
 namespace rs::webjson {
 
@@ -17,20 +13,6 @@ namespace rs::webjson {
 // method in words, the size labels ("4 KiB"), the traced rings (times in us from the run's start) and,
 // per ring, which chunks each GPU holds fully summed after each number of steps (summed_chunks): the page
 // simulates the schedule itself and the browser test compares the two.
-void said(Json& j, const char* key, const explain::Sentence& s) {
-  const auto& ids = explain::message_ids();
-  const auto k = std::find_if(ids.begin(), ids.end(), [&](const char* id) { return std::string_view(id) == s.id; });
-  if (key) j.key(key);
-  j.arr();
-  if (k == ids.end()) j.str(s.id);
-  else j.num(static_cast<int64_t>(k - ids.begin()));
-  for (size_t i = 0; i < s.args.size(); ++i) {
-    if (const explain::Sentence* sub = s.nested_arg(i)) said(j, nullptr, *sub);  // a nested [k, args]: said in the page's language
-    else j.str(s.args[i]);
-  }
-  j.end_arr();
-}
-
 void multigpu_json(Json& j, const SessionMultiGpu& m) {
   j.key("multigpu").obj();
   j.kv("gpus", m.gpus).key("names").arr();
