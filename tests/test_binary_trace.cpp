@@ -381,9 +381,9 @@ TEST(BinaryTrace, UnknownShuffleLaneNeedsTheNoValuesBit) {
   r.kind = static_cast<uint8_t>(AccessKind::Shuffle);
   r.space = 32;
   r.lane_arg = kUnknownLane;
-  EXPECT_NE(record_problem(m, r), "");
+  EXPECT_FALSE(record_problem(m, r).empty());
   r.op = kOpNoValues;
-  EXPECT_EQ(record_problem(m, r), "");
+  EXPECT_EQ(record_problem(m, r).say(), "");
 }
 
 }  // namespace

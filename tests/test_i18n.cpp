@@ -7,6 +7,9 @@
 #include <string>
 
 #include "i18n.hpp"
+#include "said.hpp"
+#include "said_text.hpp"
+#include "trace_io.hpp"
 
 namespace {
 
@@ -119,3 +122,67 @@ TEST(I18n, NoCatalogueStaysEnglishAndSaysWhy) {
 }
 
 }  // namespace
+
+// tracing/'s messages (issue 38): kept untranslated, said in English by what() and in the window's language by
+// said_text(), arguments and all.
+namespace said_test {
+
+// A stand-in catalogue that knows three messages, in capitals, so what was translated shows.
+const char* upper(const char* msgid) {
+  const std::string m = msgid;
+  if (m == "%s: record %zu: %s") return "%s: RECORD %zu: %s";
+  if (m == "%s index %d") return "%s INDEX %d";
+  if (m == "global load") return "GLOBAL LOAD";
+  return msgid;
+}
+
+}  // namespace said_test
+
+TEST(Said, FormatsItsArgumentsAndCopiesStrings) {
+  rs::Said s;
+  {
+    std::string name = "run.rstrace";
+    const char* part = "record section";  // a pointer into a string that is about to go
+    s = rs::Said("%s: %zu of %s (%.1f%%)", name.c_str(), size_t{3}, std::string(part), 12.5);
+    name.assign(name.size(), 'x');
+  }
+  EXPECT_EQ(s.say(), "run.rstrace: 3 of record section (12.5%)");
+  EXPECT_STREQ(s.id(), "%s: %zu of %s (%.1f%%)");
+  EXPECT_FALSE(s.empty());
+  EXPECT_TRUE(rs::Said().empty());
+  EXPECT_EQ(rs::Said().say(), "");
+  EXPECT_EQ(rs::Said("no arguments").say(), "no arguments");
+}
+
+TEST(Said, SaysTermsAndNestedMessagesInItsLanguage) {
+  const rs::Said inner("%s index %d", rs::Term{"global load"}, 7);
+  const rs::Said outer("%s: record %zu: %s", rs::Said::verbatim("run.rstrace"), size_t{2}, inner);
+  EXPECT_EQ(outer.say(), "run.rstrace: record 2: global load index 7");
+  // The verbatim name stays as it is; the formats and the term are looked up.
+  EXPECT_EQ(outer.say(&said_test::upper), "run.rstrace: RECORD 2: GLOBAL LOAD INDEX 7");
+  const rs::SaidError e(outer);
+  EXPECT_STREQ(e.what(), "run.rstrace: record 2: global load index 7");
+  EXPECT_EQ(e.said().say(&said_test::upper), "run.rstrace: RECORD 2: GLOBAL LOAD INDEX 7");
+  const std::runtime_error plain("as it is");
+  EXPECT_EQ(rs::said_text(plain), "as it is");
+}
+
+// A file that is not a trace: English in what() (the CLI's), Chinese in the window, the file type too.
+TEST_F(CatalogueEnv, TraceErrorsAreSaidInTheWindowsLanguage) {
+  std::string english, chinese;
+  try {
+    rs::parse_trace(std::string(64, 'x'), "bad.rstrace");
+    FAIL() << "parse_trace took 64 bytes of x";
+  } catch (const rs::TraceFormatError& e) {
+    english = e.what();
+    ASSERT_TRUE(rs::i18n::set_language(Lang::Zh));
+    chinese = rs::said_text(e);
+  }
+  EXPECT_EQ(english, "bad.rstrace: not a ReduceScope trace (bad magic bytes)");
+  using rs::i18n::strf;
+  const std::string expect =
+      strf(_("%s: %s"), "bad.rstrace", strf(_("not a ReduceScope %s (bad magic bytes)"), _("trace")).c_str());
+  EXPECT_EQ(chinese, expect);
+  EXPECT_EQ(chinese.find("magic"), std::string::npos) << chinese;
+  EXPECT_NE(chinese.find("bad.rstrace"), std::string::npos) << chinese;
+}

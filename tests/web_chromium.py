@@ -1282,6 +1282,95 @@ def check_chinese_multigpu(b):
           (steps, len(problems), problems[:3]))
 
 
+# Issue 38, item 2: the page's step sentences in the claims audit. rs_page_facts (tests/page_facts.cpp) writes each
+# step's facts from the explain layer, which tests/test_claims.cpp checks against the raw records; here every step of
+# every kernel the page holds is drawn (window.rs.stepTexts) and its summary and idle line are read. The summary must
+# say the step's active warps, its shared loads, stores and conflicts, and its counts of shuffles, warp reduces, warp
+# atomics and global requests, each by its own name, and claim no other count; the idle line must be
+# explain::render_idle's, word for word, in the page's language.
+SUMMARY_COUNTS = (
+    ("shf", "{0} shuffle.", "{0} shuffles."),
+    ("wred", "{0} warp reduce.", "{0} warp reduces."),
+    ("atm", "{0} warp atomic.", "{0} warp atomics."),
+    ("req", "{0} global request.", "{0} global requests."),
+)
+SHARED = "Shared: {0} warp loads, {1} stores; bank conflicts {2} load, {3} store."
+SHARED_WORST = ("Shared: {0} warp loads, {1} stores; bank conflicts {2} load, {3} store "
+                "(<span class=\"bad\">worst {4}-way</span>).")
+ACTIVE = "Active warps {0} of {1}."
+
+
+def check_page_claims(b, facts_path, lang):
+    with open(facts_path, encoding="utf-8") as f:
+        facts = {(x["kernel"], x["bs"], x["dtype"], x["binary"]): x["steps"] for x in json.load(f)}
+    say = lambda *a: b.eval("window.rs.say(%s)" % ", ".join(json.dumps(x) for x in a))
+
+    def pattern(msg, n):  # the message with any numbers in its n places
+        marks = ["\u27e6%d\u27e7" % i for i in range(n)]
+        text = re.escape(say(msg, *marks))
+        for m in marks:
+            text = text.replace(re.escape(m), r"\d+")
+        return re.compile(text)
+
+    counts = [(key, re.compile("|".join(sorted({pattern(one, 1).pattern, pattern(many, 1).pattern}))), one, many)
+              for key, one, many in SUMMARY_COUNTS]
+    shared_any = re.compile(pattern(SHARED, 4).pattern + "|" + pattern(SHARED_WORST, 5).pattern)
+    active_any = pattern(ACTIVE, 2)
+    wrong, steps, kernels = [], 0, 0
+    start = state(b)
+    for k in b.eval("window.rs.kernels()") or []:
+        for bs in b.eval("window.rs.held(%s)" % json.dumps(k)) or []:
+            b.eval("window.rs.select(%s, %d)" % (json.dumps(k), bs))
+            if not wait_open(b, k, bs):
+                wrong.append("%s at %d: did not open" % (k, bs))
+                continue
+            s = state(b)
+            want = facts.get((k, bs, s["dtype"], s["binary"]))
+            if want is None:
+                wrong.append("%s at %d (%s%s): not in the session's facts" % (k, bs, s["dtype"], ", binary" * s["binary"]))
+                continue
+            got = b.eval("window.rs.stepTexts()") or []
+            if len(got) != len(want):
+                wrong.append("%s at %d: %d steps on the page, %d in the trace" % (k, bs, len(got), len(want)))
+                continue
+            kernels += 1
+            for i, (g, f) in enumerate(zip(got, want)):
+                steps += 1
+                text, where = g["summary"], "%s %d step %d" % (k, bs, i)
+                problems = []
+                if f["unrecorded"]:
+                    if active_any.search(text):
+                        problems.append("counts active warps where none made a recorded instruction")
+                elif say(ACTIVE, f["aw"], f["warps"]) not in text or len(active_any.findall(text)) != 1:
+                    problems.append("active warps: want %d of %d" % (f["aw"], f["warps"]))
+                if f["ld"] or f["st"]:
+                    shared = (say(SHARED_WORST, f["ld"], f["st"], f["ldc"], f["stc"], f["deg"]) if f["deg"] > 1
+                              else say(SHARED, f["ld"], f["st"], f["ldc"], f["stc"]))
+                    if shared not in text:
+                        problems.append("shared: want %r" % shared)
+                elif shared_any.search(text):
+                    problems.append("claims shared accesses where there are none")
+                for key, rx, one, many in counts:
+                    n = f[key]
+                    found = rx.findall(text)
+                    if n == 0 and found:
+                        problems.append("claims %r where there are none" % found)
+                    elif n and (say(one if n == 1 else many, n) not in text or len(found) != 1):
+                        problems.append("%s: want %r, found %r" % (key, say(one if n == 1 else many, n), found))
+                idle = f["idle_" + lang]
+                if g["idle"] != idle:
+                    problems.append("idle line %r, want %r" % (g["idle"], idle))
+                if problems:
+                    wrong.append("%s: %s (%r)" % (where, "; ".join(problems), text[:200]))
+    b.eval("window.rs.select(%s, %d)" % (json.dumps(start["kernel"]), start["bs"]))  # as the page opened
+    wait_open(b, start["kernel"], start["bs"])
+    for w in wrong[:20]:
+        print("  claim: " + w)
+    check(not wrong and steps > 0,
+          "the page's step sentences say each step's facts (%s: %d kernels, %d steps, %d contradictions)"
+          % (lang, kernels, steps, len(wrong)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reducescope", required=True)
@@ -1289,6 +1378,7 @@ def main():
     ap.add_argument("--out", default=os.environ.get("RS_WEB_SCREENSHOTS", "web-screenshots"))
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     ap.add_argument("--lang", default="en", choices=["en", "zh"], help="the page's language (export --html --lang)")
+    ap.add_argument("--facts", help="rs_page_facts (tests/page_facts.cpp): check every step's sentences against it")
     a = ap.parse_args()
     if not a.chromium:
         print("web_chromium: no chromium on the PATH (scripts/setup.sh installs Debian's chromium)", file=sys.stderr)
@@ -1309,6 +1399,12 @@ def main():
     expect_mg = "the multi-GPU recording" in r.stdout
 
     damaged = write_damaged_pages(page, work)
+    facts = None
+    if a.facts and has_traces:
+        facts = os.path.join(work, "facts.json")
+        fr = subprocess.run([a.facts, a.session, facts], capture_output=True, text=True)
+        if not check(fr.returncode == 0, "rs_page_facts writes the session's step facts (%s)" % fr.stderr.strip()):
+            facts = None
 
     b = Browser(a.chromium, work)
     try:
@@ -1319,6 +1415,8 @@ def main():
         if not s:
             print("\n".join(b.errors()))
             return 1
+        if facts:
+            check_page_claims(b, facts, a.lang)
         if a.lang == "zh":
             if has_traces:
                 check_chinese(b, a.out)

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "i18n.hpp"
+#include "said.hpp"
 #include "trace_io.hpp"
 
 namespace rs::detail {
@@ -37,15 +37,19 @@ class Writer {
 
 class Reader {
  public:
+  // `name` names the file in errors ("run.rstrace", "run.rsession (trace 3)"); `what` (marked N_()) the part
+  // being read ("metadata section").
+  Reader(const char* p, size_t n, Said name, const char* what) : p_(p), n_(n), name_(std::move(name)), what_(what) {}
   Reader(const char* p, size_t n, const std::string& name, const char* what)
-      : p_(p), n_(n), name_(name), what_(what) {}
-  [[noreturn]] void fail(const std::string& msg) const {
-    throw TraceFormatError(name_ + ": " + msg);
-  }
+      : Reader(p, n, Said::verbatim(name), what) {}
+  // Throws TraceFormatError: "<name>: <msg>".
+  [[noreturn]] void fail(const Said& msg) const { throw TraceFormatError(Said(N_("%s: %s"), name_, msg)); }
+  // Same, with a message that stays English (the capture file's, which only the CLI reads).
+  [[noreturn]] void fail(const std::string& english) const { fail(Said::verbatim(english)); }
   void need(uint64_t k) const {
     if (k > n_ - pos_) {
-      fail(i18n::strf(_("truncated %s (needs %zu more bytes at offset %zu, has %zu)"), what_, static_cast<size_t>(k),
-                      static_cast<size_t>(pos_), static_cast<size_t>(n_ - pos_)));
+      fail(Said(N_("truncated %s (needs %zu more bytes at offset %zu, has %zu)"), Term{what_}, static_cast<size_t>(k),
+                static_cast<size_t>(pos_), static_cast<size_t>(n_ - pos_)));
     }
   }
   uint8_t u8() { need(1); return static_cast<uint8_t>(p_[pos_++]); }
@@ -60,11 +64,11 @@ class Reader {
     pos_ += len;
     return s;
   }
-  // Writer::u32s' list; a count above `max` fails naming `what` ("a race's words").
+  // Writer::u32s' list; a count above `max` fails naming `what` (marked N_(): "a race's words").
   std::vector<uint32_t> u32s(uint32_t max, const char* what) {
     const uint32_t count = u32();
     if (count > max) {
-      fail(i18n::strf(_("%s: %llu values is implausible"), what, static_cast<unsigned long long>(count)));
+      fail(Said(N_("%s: %llu values is implausible"), Term{what}, static_cast<unsigned long long>(count)));
     }
     need(uint64_t{count} * 4);
     std::vector<uint32_t> v(count);
@@ -79,7 +83,7 @@ class Reader {
   const char* p_;
   size_t n_;
   size_t pos_ = 0;
-  const std::string& name_;
+  Said name_;
   const char* what_;
 };
 
@@ -110,22 +114,22 @@ inline void write_header(Writer& w, const char (&magic)[8], uint32_t version) {
 }
 
 // Reads the file header: 8 magic bytes, u32 version, u32 reserved (0). `kind` names the file
-// type in errors ("trace"). Returns the version, which is in [1, max_version].
+// type in errors (marked N_(): "trace"). Returns the version, which is in [1, max_version].
 inline uint32_t read_header(Reader& top, const std::string& bytes, const char (&magic)[8], uint32_t max_version,
                             const char* kind) {
   top.need(sizeof magic);
   if (std::memcmp(bytes.data(), magic, sizeof magic) != 0) {
-    top.fail(i18n::strf(_("not a ReduceScope %s (bad magic bytes)"), kind));
+    top.fail(Said(N_("not a ReduceScope %s (bad magic bytes)"), Term{kind}));
   }
   top.skip(sizeof magic);
   const uint32_t version = top.u32();
-  if (top.u32() != 0) top.fail(_("the header's reserved field is not zero"));
+  if (top.u32() != 0) top.fail(Said(N_("the header's reserved field is not zero")));
   if (version > max_version) {
-    top.fail(i18n::strf(_("format version %u is newer than this build reads (%u); update ReduceScope"),
-                        static_cast<unsigned>(version), static_cast<unsigned>(max_version)));
+    top.fail(Said(N_("format version %u is newer than this build reads (%u); update ReduceScope"),
+                  static_cast<unsigned>(version), static_cast<unsigned>(max_version)));
   }
   if (version < 1) {
-    top.fail(i18n::strf(_("format version %u is too old (oldest read: 1)"), static_cast<unsigned>(version)));
+    top.fail(Said(N_("format version %u is too old (oldest read: 1)"), static_cast<unsigned>(version)));
   }
   return version;
 }
@@ -146,23 +150,23 @@ bool walk_sections(Reader& top, const std::string& bytes, uint32_t checksum_tag,
   while (top.left() > 0) {
     const size_t section_start = top.pos();
     const uint32_t tag = top.u32();
-    if (top.u32() != 0) top.fail(_("a section header's reserved field is not zero (corrupt file)"));
+    if (top.u32() != 0) top.fail(Said(N_("a section header's reserved field is not zero (corrupt file)")));
     const uint64_t size = top.u64();
     if (size > top.left()) {
-      top.fail(i18n::strf(_("truncated file: section %u at offset %zu declares %llu bytes, but only %zu remain"),
-                          static_cast<unsigned>(tag), static_cast<size_t>(section_start),
-                          static_cast<unsigned long long>(size), static_cast<size_t>(top.left())));
+      top.fail(Said(N_("truncated file: section %u at offset %zu declares %llu bytes, but only %zu remain"),
+                    static_cast<unsigned>(tag), static_cast<size_t>(section_start), static_cast<unsigned long long>(size),
+                    static_cast<size_t>(top.left())));
     }
     const char* payload = bytes.data() + top.pos();
     top.skip(size);
     if (tag == checksum_tag) {
       if (size != 4) {
-        top.fail(i18n::strf(_("the checksum section is %llu bytes, not 4"), static_cast<unsigned long long>(size)));
+        top.fail(Said(N_("the checksum section is %llu bytes, not 4"), static_cast<unsigned long long>(size)));
       }
       uint32_t stored = 0;
       for (int i = 0; i < 4; ++i) stored |= uint32_t(static_cast<uint8_t>(payload[i])) << (8 * i);
-      if (stored != crc32_of(bytes.data(), section_start)) top.fail(_("checksum mismatch: the file is corrupt"));
-      if (top.left() != 0) top.fail(_("data after the checksum section"));
+      if (stored != crc32_of(bytes.data(), section_start)) top.fail(Said(N_("checksum mismatch: the file is corrupt")));
+      if (top.left() != 0) top.fail(Said(N_("data after the checksum section")));
       have_checksum = true;
     } else {
       sections.push_back({tag, payload, size});

@@ -8,7 +8,6 @@
 #include <sstream>
 #include <tuple>
 
-#include "i18n.hpp"
 
 namespace rs {
 
@@ -267,18 +266,18 @@ static void align_block_barriers(std::vector<TraceRecord>& recs) {
 }
 
 Replay::Replay(const Trace& trace) : meta_(trace.meta) {
-  if (trace.records.empty()) throw ReplayError(i18n::strf(_("%s: the trace holds no records"), meta_.kernel.c_str()));
+  if (trace.records.empty()) throw ReplayError(Said(N_("%s: the trace holds no records"), meta_.kernel.c_str()));
   num_warps_ = static_cast<int>((meta_.block_size + kWarpSize - 1) / kWarpSize);
   words_ = meta_.smem_bytes / kBankWidthBytes;
 
   if (meta_.block_size == 0 || meta_.block_size > 1024) {
-    throw ReplayError(i18n::strf(_("%s: block size %u is outside 1..1024"), meta_.kernel.c_str(), meta_.block_size));
+    throw ReplayError(Said(N_("%s: block size %u is outside 1..1024"), meta_.kernel.c_str(), meta_.block_size));
   }
   for (const TraceRecord& r : trace.records) {
-    std::string why = record_problem(meta_, r);
+    Said why = record_problem(meta_, r);
     if (!why.empty()) {
       throw ReplayError(
-          i18n::strf(_("%s: a record does not fit the traced block: %s"), meta_.kernel.c_str(), why.c_str()));
+          Said(N_("%s: a record does not fit the traced block: %s"), meta_.kernel.c_str(), why));
     }
   }
   std::vector<TraceRecord> recs = trace.records;
@@ -328,9 +327,9 @@ Replay::Replay(const Trace& trace) : meta_(trace.meta) {
   if (static_cast<uint64_t>(max_epoch + 1) * (std::max<size_t>(words_, 1) + slice_.count) > kMaxSnapshotCells) {
     throw ReplayError(
         slice_.count
-            ? i18n::strf(_("%s: %u steps of %zu shared-memory words and %u global elements are too many to replay"),
+            ? Said(N_("%s: %u steps of %zu shared-memory words and %u global elements are too many to replay"),
                          meta_.kernel.c_str(), max_epoch + 1, words_, slice_.count)
-            : i18n::strf(_("%s: %u steps of %zu shared-memory words are too many to replay"), meta_.kernel.c_str(),
+            : Said(N_("%s: %u steps of %zu shared-memory words are too many to replay"), meta_.kernel.c_str(),
                          max_epoch + 1, words_));
   }
 

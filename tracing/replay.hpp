@@ -248,10 +248,11 @@ struct Step {
   int active_warps() const;
 };
 
-// Raised when a trace is well-formed on disk but not a consistent run of one block.
-class ReplayError : public std::runtime_error {
+// Raised when a trace is well-formed on disk but not a consistent run of one block. what() is English; said()
+// says it in the window's language (tracing/said.hpp).
+class ReplayError : public SaidError {
  public:
-  using std::runtime_error::runtime_error;
+  using SaidError::SaidError;
 };
 
 class Replay {

@@ -10,13 +10,11 @@
 #include <tuple>
 
 #include "binary_io.hpp"
-#include "i18n.hpp"
 
 namespace rs {
 
 using detail::Reader;
 using detail::Writer;
-using i18n::strf;
 
 namespace {
 
@@ -87,14 +85,14 @@ void write_multigpu(Writer& w, const SessionMultiGpu& m) {
 SessionMultiGpu read_multigpu(Reader& r) {
   SessionMultiGpu m;
   m.gpus = r.u32();
-  if (m.gpus < 2 || m.gpus > kMaxGpus) r.fail(strf(_("a multi-GPU recording on %u GPUs"), m.gpus));
+  if (m.gpus < 2 || m.gpus > kMaxGpus) r.fail(Said(N_("a multi-GPU recording on %u GPUs"), m.gpus));
   const uint32_t names = r.u32();
-  if (names != m.gpus) r.fail(strf(_("%u GPU names for %u GPUs"), names, m.gpus));
+  if (names != m.gpus) r.fail(Said(N_("%u GPU names for %u GPUs"), names, m.gpus));
   for (uint32_t i = 0; i < names; ++i) m.gpu_names.push_back(r.str());
   for (std::string* s : {&m.topology, &m.link, &m.nccl_version, &m.method, &m.date}) *s = r.str();
   m.peer_access = r.u8() != 0;
   const uint32_t rows = r.u32();
-  if (rows > kMaxMultiGpuRows) r.fail(strf(_("multi-GPU row count %u is implausible"), rows));
+  if (rows > kMaxMultiGpuRows) r.fail(Said(N_("multi-GPU row count %u is implausible"), rows));
   for (uint32_t i = 0; i < rows; ++i) {
     MultiGpuRow x;
     x.op = r.str();
@@ -107,33 +105,33 @@ SessionMultiGpu read_multigpu(Reader& r) {
     x.busbw_gbps = r.f64();
     x.correct = r.u8() != 0;
     if (!(x.median_ms > 0) || !(x.min_ms <= x.median_ms) || !(x.median_ms <= x.max_ms)) {
-      r.fail(strf(_("a multi-GPU row (%s %s) with times %f / %f / %f ms"), x.op.c_str(), x.method.c_str(), x.min_ms,
+      r.fail(Said(N_("a multi-GPU row (%s %s) with times %f / %f / %f ms"), x.op.c_str(), x.method.c_str(), x.min_ms,
                   x.median_ms, x.max_ms));
     }
     if (x.gpus == 0 || x.gpus > kMaxGpus || x.bytes == 0 || x.samples == 0) {
-      r.fail(strf(_("a multi-GPU row (%s %s) of %llu bytes on %u GPUs, %u samples"), x.op.c_str(), x.method.c_str(),
+      r.fail(Said(N_("a multi-GPU row (%s %s) of %llu bytes on %u GPUs, %u samples"), x.op.c_str(), x.method.c_str(),
                   static_cast<unsigned long long>(x.bytes), x.gpus, x.samples));
     }
     m.rows.push_back(std::move(x));
   }
   const uint32_t rings = r.u32();
-  if (rings > kMaxRings) r.fail(strf(_("ring recording count %u is implausible"), rings));
+  if (rings > kMaxRings) r.fail(Said(N_("ring recording count %u is implausible"), rings));
   for (uint32_t i = 0; i < rings; ++i) {
     RingRecording ring;
     ring.bytes = r.u64();
     ring.gpus = r.u32();
     ring.total_us = r.f64();
-    if (ring.gpus != m.gpus) r.fail(strf(_("a ring on %u GPUs in a %u-GPU recording"), ring.gpus, m.gpus));
+    if (ring.gpus != m.gpus) r.fail(Said(N_("a ring on %u GPUs in a %u-GPU recording"), ring.gpus, m.gpus));
     const uint32_t events = r.u32();
     const std::vector<RingTransfer> sched = ring_schedule(ring.gpus);
     if (events != sched.size()) {
-      r.fail(strf(_("a ring on %u GPUs with %u transfers, not %zu"), ring.gpus, events, sched.size()));
+      r.fail(Said(N_("a ring on %u GPUs with %u transfers, not %zu"), ring.gpus, events, sched.size()));
     }
     for (uint32_t k = 0; k < events; ++k) {
       RingEvent e;
       e.step = r.u32();
       const uint8_t phase = r.u8();
-      if (phase > 1) r.fail(strf(_("a ring transfer of phase %d"), int{phase}));
+      if (phase > 1) r.fail(Said(N_("a ring transfer of phase %d"), int{phase}));
       e.phase = static_cast<RingPhase>(phase);
       e.from = r.u32();
       e.to = r.u32();
@@ -142,11 +140,11 @@ SessionMultiGpu read_multigpu(Reader& r) {
       for (double* v : {&e.copy_start_us, &e.copy_end_us, &e.add_start_us, &e.add_end_us}) *v = r.f64();
       const RingTransfer& t = sched[k];
       if (e.step != t.step || e.phase != t.phase || e.from != t.from || e.to != t.to || e.chunk != t.chunk) {
-        r.fail(strf(_("ring transfer %u is not the ring's schedule (step %u, GPU %u -> %u, chunk %u)"), k, e.step,
+        r.fail(Said(N_("ring transfer %u is not the ring's schedule (step %u, GPU %u -> %u, chunk %u)"), k, e.step,
                     e.from, e.to, e.chunk));
       }
       for (double v : {e.copy_start_us, e.copy_end_us, e.add_start_us, e.add_end_us}) {
-        if (!std::isfinite(v) || v < 0) r.fail(strf(_("a ring transfer with a time of %f us"), v));
+        if (!std::isfinite(v) || v < 0) r.fail(Said(N_("a ring transfer with a time of %f us"), v));
       }
       ring.events.push_back(e);
     }
@@ -179,17 +177,17 @@ SessionBits read_bits(Reader& r) {
   b.exact_bits = r.u32();
   b.exact = r.f64();
   b.tolerance = r.f64();
-  if (!(b.tolerance >= 0)) r.fail(strf(_("a bits view with a tolerance of %f"), b.tolerance));
-  if (b.n == 0 || b.runs == 0) r.fail(strf(_("a bits view of N = %llu, %u runs"), static_cast<unsigned long long>(b.n), b.runs));
+  if (!(b.tolerance >= 0)) r.fail(Said(N_("a bits view with a tolerance of %f"), b.tolerance));
+  if (b.n == 0 || b.runs == 0) r.fail(Said(N_("a bits view of N = %llu, %u runs"), static_cast<unsigned long long>(b.n), b.runs));
   const uint32_t rows = r.u32();
-  if (rows > kMaxBitsRows) r.fail(strf(_("bits row count %u is implausible"), rows));
+  if (rows > kMaxBitsRows) r.fail(Said(N_("bits row count %u is implausible"), rows));
   for (uint32_t i = 0; i < rows; ++i) {
     BitsRow row;
     row.kernel = r.str();
     row.bits = r.u32();
     row.count = r.u32();
-    if (row.count == 0) r.fail(strf(_("a bits row of %s with no run"), row.kernel.c_str()));
-    row.block_sizes = r.u32s(64, "a bits row's block sizes");
+    if (row.count == 0) r.fail(Said(N_("a bits row of %s with no run"), row.kernel.c_str()));
+    row.block_sizes = r.u32s(64, N_("a bits row's block sizes"));
     b.rows.push_back(std::move(row));
   }
   return b;
@@ -215,14 +213,14 @@ SessionRace read_race(Reader& r) {
   x.second_access = r.str();
   x.second_line = r.u32();
   x.hazards = r.u32();
-  if (x.kind != "RAW" && x.kind != "WAR" && x.kind != "WAW") r.fail(strf(_("a race of kind \"%s\""), x.kind.c_str()));
+  if (x.kind != "RAW" && x.kind != "WAR" && x.kind != "WAW") r.fail(Said(N_("a race of kind \"%s\""), x.kind.c_str()));
   for (const std::string* a : {&x.first_access, &x.second_access}) {
-    if (*a != "Read" && *a != "Write") r.fail(strf(_("a race with a \"%s\" access"), a->c_str()));
+    if (*a != "Read" && *a != "Write") r.fail(Said(N_("a race with a \"%s\" access"), a->c_str()));
   }
-  if (x.block_size == 0 || x.block_size > 1024) r.fail(strf(_("a race at block size %u"), x.block_size));
-  x.words = r.u32s(kMaxRaceWords, "a race's words");
+  if (x.block_size == 0 || x.block_size > 1024) r.fail(Said(N_("a race at block size %u"), x.block_size));
+  x.words = r.u32s(kMaxRaceWords, N_("a race's words"));
   for (size_t i = 1; i < x.words.size(); ++i) {
-    if (x.words[i] <= x.words[i - 1]) r.fail(_("a race's words are not ascending"));
+    if (x.words[i] <= x.words[i - 1]) r.fail(Said(N_("a race's words are not ascending")));
   }
   return x;
 }
@@ -249,7 +247,7 @@ Sweep read_sweep(Reader& r) {
   sw.method = r.str();
   sw.peak_gbps = r.f64();
   const uint32_t count = r.u32();
-  if (count > kMaxSweepPoints) r.fail(strf(_("sweep point count %u is implausible"), count));
+  if (count > kMaxSweepPoints) r.fail(Said(N_("sweep point count %u is implausible"), count));
   for (uint32_t i = 0; i < count; ++i) {
     SweepPoint p;
     p.series = r.str();
@@ -261,12 +259,12 @@ Sweep read_sweep(Reader& r) {
     p.launches = r.u32();
     if (p.series.empty() || p.n == 0 || !std::isfinite(p.gbps) || p.gbps < 0 || !std::isfinite(p.median_ms) ||
         p.median_ms < 0 || p.block_size > 1024) {
-      r.fail(strf(_("sweep point %u is not a series at N >= 1 with finite, non-negative figures"), i));
+      r.fail(Said(N_("sweep point %u is not a series at N >= 1 with finite, non-negative figures"), i));
     }
     sw.points.push_back(std::move(p));
   }
   if (!std::isfinite(sw.peak_gbps) || sw.peak_gbps < 0) {
-    r.fail(_("the sweep's peak is not a finite, non-negative GB/s"));
+    r.fail(Said(N_("the sweep's peak is not a finite, non-negative GB/s")));
   }
   return sw;
 }
@@ -339,7 +337,7 @@ SessionTiming read_timing(Reader& r) {
   t.gbps = r.f64();
   t.pct_peak = r.f64();
   const uint8_t c = r.u8();
-  if (c > 1) r.fail(strf(_("a timing's correctness flag is %d, not 0 or 1"), int{c}));
+  if (c > 1) r.fail(Said(N_("a timing's correctness flag is %d, not 0 or 1"), int{c}));
   t.correct = c == 1;
   return t;
 }
@@ -351,7 +349,7 @@ std::string pack_trace(const Trace& t) {
   std::string z(len, '\0');
   if (compress2(reinterpret_cast<Bytef*>(z.data()), &len, reinterpret_cast<const Bytef*>(raw.data()),
                 static_cast<uLong>(raw.size()), Z_BEST_COMPRESSION) != Z_OK) {
-    throw SessionFormatError(strf(_("cannot compress the trace of %s"), t.meta.kernel.c_str()));
+    throw SessionFormatError(Said(N_("cannot compress the trace of %s"), t.meta.kernel.c_str()));
   }
   z.resize(len);
   Writer w;
@@ -361,20 +359,20 @@ std::string pack_trace(const Trace& t) {
 }
 
 Trace unpack_trace(const char* payload, uint64_t size, const std::string& name, size_t index) {
-  Reader r(payload, size, name, "trace section");
+  Reader r(payload, size, name, N_("trace section"));
   const uint64_t raw_size = r.u64();
   const uint64_t z_size = r.left();
   // deflate expands at most about 1032:1 (zlib's FAQ), so a larger claim is corruption; checking
   // it first keeps a corrupt file from making us allocate gigabytes.
   if (raw_size > kMaxTraceBytes || raw_size > z_size * 1032 + 64) {
-    r.fail(strf(_("trace %zu declares an implausible size (corrupt file)"), index));
+    r.fail(Said(N_("trace %zu declares an implausible size (corrupt file)"), index));
   }
   std::string raw(raw_size, '\0');
   uLongf len = static_cast<uLongf>(raw_size);
   const int rc = uncompress(reinterpret_cast<Bytef*>(raw.data()), &len,
                             reinterpret_cast<const Bytef*>(payload + 8), static_cast<uLong>(z_size));
-  if (rc != Z_OK || len != raw_size) r.fail(strf(_("trace %zu does not decompress (corrupt file)"), index));
-  return parse_trace(raw, strf(_("%s (trace %zu)"), name.c_str(), index));
+  if (rc != Z_OK || len != raw_size) r.fail(Said(N_("trace %zu does not decompress (corrupt file)"), index));
+  return parse_trace(raw, Said(N_("%s (trace %zu)"), name.c_str(), index));
 }
 
 }  // namespace
@@ -564,8 +562,8 @@ std::string serialize_session(const Session& s) {
 
 Session parse_session(const std::string& bytes, const std::string& name) {
   try {
-    Reader top(bytes.data(), bytes.size(), name, "file");
-    detail::read_header(top, bytes, kMagic, kSessionFormatVersion, "session");
+    Reader top(bytes.data(), bytes.size(), name, N_("file"));
+    detail::read_header(top, bytes, kMagic, kSessionFormatVersion, N_("session"));
     Session s;
     bool have_meta = false, have_timings = false;
     struct LaunchCount {
@@ -577,17 +575,17 @@ Session parse_session(const std::string& bytes, const std::string& name) {
         detail::walk_sections(top, bytes, kTagChecksum, [&](uint32_t tag, const char* payload, uint64_t size) {
           switch (tag) {
             case kTagMeta: {
-              Reader r(payload, size, name, "metadata section");
+              Reader r(payload, size, name, N_("metadata section"));
               s.meta = read_meta(r);
               have_meta = true;
               break;
             }
             case kTagTimings: {
-              Reader r(payload, size, name, "timing section");
+              Reader r(payload, size, name, N_("timing section"));
               const uint32_t count = r.u32();
-              if (count > kMaxTimings) r.fail(strf(_("timing count %u is implausible"), count));
+              if (count > kMaxTimings) r.fail(Said(N_("timing count %u is implausible"), count));
               for (uint32_t i = 0; i < count; ++i) s.timings.push_back(read_timing(r));
-              if (r.left() != 0) r.fail(strf(_("the timing section has %zu stray bytes"), r.left()));
+              if (r.left() != 0) r.fail(Said(N_("the timing section has %zu stray bytes"), r.left()));
               have_timings = true;
               break;
             }
@@ -600,49 +598,49 @@ Session parse_session(const std::string& bytes, const std::string& name) {
               break;
             }
             case kTagMetrics: {
-              Reader r(payload, size, name, "metrics section");
+              Reader r(payload, size, name, N_("metrics section"));
               const uint32_t count = r.u32();
-              if (count > kMaxMetrics) r.fail(strf(_("metric count %u is implausible"), count));
+              if (count > kMaxMetrics) r.fail(Said(N_("metric count %u is implausible"), count));
               for (uint32_t i = 0; i < count; ++i) s.metrics.push_back(read_metric(r));
-              if (r.left() != 0) r.fail(strf(_("the metrics section has %zu stray bytes"), r.left()));
+              if (r.left() != 0) r.fail(Said(N_("the metrics section has %zu stray bytes"), r.left()));
               break;
             }
             case kTagLaunches: {
-              Reader r(payload, size, name, "launch count section");
+              Reader r(payload, size, name, N_("launch count section"));
               const uint32_t count = r.u32();
-              if (count > kMaxTimings) r.fail(strf(_("launch count entries %u are implausible"), count));
+              if (count > kMaxTimings) r.fail(Said(N_("launch count entries %u are implausible"), count));
               for (uint32_t i = 0; i < count; ++i) {
                 std::string kernel = r.str();
                 const uint32_t bs = r.u32(), launches = r.u32();
                 launch_counts.push_back({std::move(kernel), bs, launches});
               }
-              if (r.left() != 0) r.fail(strf(_("the launch count section has %zu stray bytes"), r.left()));
+              if (r.left() != 0) r.fail(Said(N_("the launch count section has %zu stray bytes"), r.left()));
               break;
             }
             case kTagSweep: {
-              Reader r(payload, size, name, "sweep section");
+              Reader r(payload, size, name, N_("sweep section"));
               s.sweep = read_sweep(r);
-              if (r.left() != 0) r.fail(strf(_("the sweep section has %zu stray bytes"), r.left()));
+              if (r.left() != 0) r.fail(Said(N_("the sweep section has %zu stray bytes"), r.left()));
               break;
             }
             case kTagBits: {
-              Reader r(payload, size, name, "bits section");
+              Reader r(payload, size, name, N_("bits section"));
               s.bits = read_bits(r);
-              if (r.left() != 0) r.fail(strf(_("the bits section has %zu stray bytes"), r.left()));
+              if (r.left() != 0) r.fail(Said(N_("the bits section has %zu stray bytes"), r.left()));
               break;
             }
             case kTagMultiGpu: {
-              Reader r(payload, size, name, "multi-GPU section");
+              Reader r(payload, size, name, N_("multi-GPU section"));
               s.multigpu = read_multigpu(r);
-              if (r.left() != 0) r.fail(strf(_("the multi-GPU section has %zu stray bytes"), r.left()));
+              if (r.left() != 0) r.fail(Said(N_("the multi-GPU section has %zu stray bytes"), r.left()));
               break;
             }
             case kTagRaces: {
-              Reader r(payload, size, name, "race section");
+              Reader r(payload, size, name, N_("race section"));
               const uint32_t count = r.u32();
-              if (count > kMaxRaces) r.fail(strf(_("race count %u is implausible"), count));
+              if (count > kMaxRaces) r.fail(Said(N_("race count %u is implausible"), count));
               for (uint32_t i = 0; i < count; ++i) s.races.push_back(read_race(r));
-              if (r.left() != 0) r.fail(strf(_("the race section has %zu stray bytes"), r.left()));
+              if (r.left() != 0) r.fail(Said(N_("the race section has %zu stray bytes"), r.left()));
               break;
             }
             default:
@@ -651,13 +649,13 @@ Session parse_session(const std::string& bytes, const std::string& name) {
         });
     if (!have_checksum) {
       throw SessionFormatError(
-          strf(_("%s: no checksum section (the file is truncated or was not written completely)"), name.c_str()));
+          Said(N_("%s: no checksum section (the file is truncated or was not written completely)"), name.c_str()));
     }
-    if (!have_meta) throw SessionFormatError(strf(_("%s: no metadata section"), name.c_str()));
-    if (!have_timings) throw SessionFormatError(strf(_("%s: no timing section"), name.c_str()));
+    if (!have_meta) throw SessionFormatError(Said(N_("%s: no metadata section"), name.c_str()));
+    if (!have_timings) throw SessionFormatError(Said(N_("%s: no timing section"), name.c_str()));
     for (const Trace& t : s.other_runs) {  // a second run stands beside its first
       if (!s.find_trace(t.meta.kernel, t.meta.block_size, t.meta.dtype, t.meta.tracer)) {
-        throw SessionFormatError(strf(_("%s: another run of %s at %u threads without its first run"), name.c_str(),
+        throw SessionFormatError(Said(N_("%s: another run of %s at %u threads without its first run"), name.c_str(),
                                       t.meta.kernel.c_str(), t.meta.block_size));
       }
     }
@@ -665,15 +663,15 @@ Session parse_session(const std::string& bytes, const std::string& name) {
     for (const auto& t : s.timings) {
       if (!seen.insert({t.kernel, t.block_size}).second) {
         throw SessionFormatError(
-            strf(_("%s: two timings of %s at %u threads"), name.c_str(), t.kernel.c_str(), t.block_size));
+            Said(N_("%s: two timings of %s at %u threads"), name.c_str(), t.kernel.c_str(), t.block_size));
       }
       if (t.block_size == 0 || t.block_size > 1024) {
         throw SessionFormatError(
-            strf(_("%s: a timing of %s has block size %u"), name.c_str(), t.kernel.c_str(), t.block_size));
+            Said(N_("%s: a timing of %s has block size %u"), name.c_str(), t.kernel.c_str(), t.block_size));
       }
       if (!(t.min_ms >= 0) || !(t.median_ms >= t.min_ms) || !(t.max_ms >= t.median_ms)) {
         throw SessionFormatError(
-            strf(_("%s: the timing of %s at %u threads is not a valid 0 <= min <= median <= max in ms"), name.c_str(),
+            Said(N_("%s: the timing of %s at %u threads is not a valid 0 <= min <= median <= max in ms"), name.c_str(),
                  t.kernel.c_str(), t.block_size));
       }
     }
@@ -682,7 +680,7 @@ Session parse_session(const std::string& bytes, const std::string& name) {
                              [&](const SessionTiming& t) { return t.kernel == c.kernel && t.block_size == c.block_size; });
       if (it == s.timings.end() || c.launches == 0 || it->launches != 0) {
         throw SessionFormatError(
-            strf(_("%s: the launch count of %s at %u threads has no timing, is 0 or is given twice"), name.c_str(),
+            Said(N_("%s: the launch count of %s at %u threads has no timing, is 0 or is given twice"), name.c_str(),
                  c.kernel.c_str(), c.block_size));
       }
       it->launches = c.launches;
@@ -690,12 +688,12 @@ Session parse_session(const std::string& bytes, const std::string& name) {
     std::set<std::tuple<std::string, uint32_t, std::string>> seen_metrics;
     for (const auto& m : s.metrics) {
       if (!seen_metrics.insert({m.kernel, m.block_size, m.name}).second) {
-        throw SessionFormatError(strf(_("%s: two values of %s for %s at %u threads"), name.c_str(), m.name.c_str(),
+        throw SessionFormatError(Said(N_("%s: two values of %s for %s at %u threads"), name.c_str(), m.name.c_str(),
                                       m.kernel.c_str(), m.block_size));
       }
       if (!std::isfinite(m.value) || m.block_size == 0 || m.block_size > 1024 || m.name.empty()) {
         throw SessionFormatError(
-            strf(_("%s: the metric %s of %s at %u threads is not a finite value at a valid block size"), name.c_str(),
+            Said(N_("%s: the metric %s of %s at %u threads is not a finite value at a valid block size"), name.c_str(),
                  m.name.c_str(), m.kernel.c_str(), m.block_size));
       }
     }

@@ -22,6 +22,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "said.hpp"
 #endif
 
 namespace rs {
@@ -194,9 +196,9 @@ inline constexpr uint32_t kMaxEpoch = 4096;
 
 // Why `r` cannot belong to a block described by `m` (unknown kind, thread outside the block,
 // shared address outside shared memory or not 4-byte aligned, global index outside its buffer,
-// shuffle source lane or width impossible, implausible epoch), or "" if it can. The file reader
+// shuffle source lane or width impossible, implausible epoch), or an empty Said if it can. The file reader
 // and the replay model both check records with it.
-std::string record_problem(const TraceMeta& m, const TraceRecord& r);
+Said record_problem(const TraceMeta& m, const TraceRecord& r);
 
 struct Trace {
   TraceMeta meta;

@@ -1,7 +1,6 @@
 #include "trace_io.hpp"
 
 #include "binary_io.hpp"
-#include "i18n.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,10 +10,9 @@
 
 namespace rs {
 
-using i18n::strf;
 
-// The names below that are words, not identifiers, are msgids (N_): messages for people show them through
-// i18n::tr(); files, the CLI and every comparison use them as they are.
+// The names below that are words, not identifiers, are msgids (N_): messages for people say them as a Term
+// (tracing/said.hpp); files, the CLI and every comparison use them as they are.
 const char* to_string(AccessKind k) {
   switch (k) {
     case AccessKind::Load: return N_("load");
@@ -74,27 +72,27 @@ bool power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 }  // namespace
 
-std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
-  if (r.kind > kMaxAccessKind) return strf(_("unknown kind %d"), int{r.kind});
-  if (r.thread >= m.block_size) return strf(_("thread %d is outside the block"), int{r.thread});
-  if (r.epoch > kMaxEpoch) return strf(_("epoch %u is implausible (above %u)"), r.epoch, kMaxEpoch);
+Said record_problem(const TraceMeta& m, const TraceRecord& r) {
+  if (r.kind > kMaxAccessKind) return Said(N_("unknown kind %d"), int{r.kind});
+  if (r.thread >= m.block_size) return Said(N_("thread %d is outside the block"), int{r.thread});
+  if (r.epoch > kMaxEpoch) return Said(N_("epoch %u is implausible (above %u)"), r.epoch, kMaxEpoch);
   const auto kind = static_cast<AccessKind>(r.kind);
-  // The kind's name in the language in force; looked up only for a message (this runs for every record).
-  auto what = [kind] { return i18n::tr(to_string(kind)); };
+  // The kind's name, said in the message's language.
+  auto what = [kind] { return Term{to_string(kind)}; };
   const uint8_t op = r.op & kOpMask;
   switch (kind) {
     case AccessKind::Load:
     case AccessKind::Store:
     case AccessKind::SharedAtomic:
       if (r.addr % 4 != 0 || uint64_t{r.addr} + 4 > m.smem_bytes) {
-        return strf(_("%s address %u is outside the block's %u bytes of shared memory or not 4-byte aligned"), what(),
+        return Said(N_("%s address %u is outside the block's %u bytes of shared memory or not 4-byte aligned"), what(),
                     r.addr, m.smem_bytes);
       }
       break;
     case AccessKind::GlobalLoad:
     case AccessKind::GlobalStore:
     case AccessKind::GlobalAtomic: {
-      if (r.space > kMaxGlobalBuffer) return strf(_("%s: unknown global buffer %d"), what(), int{r.space});
+      if (r.space > kMaxGlobalBuffer) return Said(N_("%s: unknown global buffer %d"), what(), int{r.space});
       const GlobalBuffer b = static_cast<GlobalBuffer>(r.space);
       // Scratch: the input's padded copy, at most 8 elements per thread of every block of the grid.
       const uint64_t size = (b == GlobalBuffer::Input || b == GlobalBuffer::Bytes) ? m.n
@@ -104,36 +102,36 @@ std::string record_problem(const TraceMeta& m, const TraceRecord& r) {
                                                          : std::max<uint64_t>(4ull * m.grid_size, kMinOutputElements);
       // lane_arg: bytes per lane of a vector access (4, 8 or 16), 0 for one element.
       if (r.lane_arg != 0 && r.lane_arg != 4 && r.lane_arg != 8 && r.lane_arg != 16) {
-        return strf(_("%s: access width %d bytes is not 4, 8 or 16"), what(), int{r.lane_arg});
+        return Said(N_("%s: access width %d bytes is not 4, 8 or 16"), what(), int{r.lane_arg});
       }
       const uint32_t last = r.lane_arg ? r.lane_arg / element_bytes(r.space) - 1 : 0;
       if (uint64_t{r.addr} + last >= size) {
-        return strf(_("%s index %llu is outside the %s buffer of %llu elements"), what(),
-                    static_cast<unsigned long long>(uint64_t{r.addr} + last), i18n::tr(to_string(b)),
+        return Said(N_("%s index %llu is outside the %s buffer of %llu elements"), what(),
+                    static_cast<unsigned long long>(uint64_t{r.addr} + last), Term{to_string(b)},
                     static_cast<unsigned long long>(size));
       }
       break;
     }
     case AccessKind::Shuffle:
-      if (op > static_cast<uint8_t>(ShuffleKind::Xor)) return strf(_("unknown shuffle variant %d"), int{op});
+      if (op > static_cast<uint8_t>(ShuffleKind::Xor)) return Said(N_("unknown shuffle variant %d"), int{op});
       // kUnknownLane: the binary tracer could not work the source lane out (only with kOpNoValues).
       if (r.lane_arg >= kWarpLanes && !(r.lane_arg == kUnknownLane && (r.op & kOpNoValues))) {
-        return strf(_("shuffle source lane %d is not in 0..31"), int{r.lane_arg});
+        return Said(N_("shuffle source lane %d is not in 0..31"), int{r.lane_arg});
       }
       if (r.space > kWarpLanes || !power_of_two(r.space)) {
-        return strf(_("shuffle width %d is not a power of two in 1..32"), int{r.space});
+        return Said(N_("shuffle width %d is not a power of two in 1..32"), int{r.space});
       }
       break;
     case AccessKind::WarpReduce:
-      if (op > static_cast<uint8_t>(WarpReduceOp::Max)) return strf(_("unknown warp-reduce operator %d"), int{op});
-      if (r.op & kOpFloatBit) return _("warp reduce of float values (the __reduce_*_sync intrinsics take integers)");
+      if (op > static_cast<uint8_t>(WarpReduceOp::Max)) return Said(N_("unknown warp-reduce operator %d"), int{op});
+      if (r.op & kOpFloatBit) return Said(N_("warp reduce of float values (the __reduce_*_sync intrinsics take integers)"));
       break;
     case AccessKind::BlockBarrier:
     case AccessKind::WarpBarrier:
       break;
   }
   if ((kind == AccessKind::SharedAtomic || kind == AccessKind::GlobalAtomic) && op > static_cast<uint8_t>(AtomicOp::Cas)) {
-    return strf(_("unknown atomic operation %d"), int{op});
+    return Said(N_("unknown atomic operation %d"), int{op});
   }
   return {};
 }
@@ -194,14 +192,14 @@ TraceMeta read_meta(Reader& r, uint32_t version) {
     m.track = r.str();
     const uint8_t dtype = r.u8();
     if (dtype > static_cast<uint8_t>(DType::Float32)) {
-      r.fail(strf(_("unknown element type: dtype %d (this build reads 0 int32, 1 float32)"), int{dtype}));
+      r.fail(Said(N_("unknown element type: dtype %d (this build reads 0 int32, 1 float32)"), int{dtype}));
     }
     m.dtype = static_cast<DType>(dtype);
   }
   if (version >= 4) {
     const uint8_t tracer = r.u8();
     if (tracer > static_cast<uint8_t>(Tracer::Binary)) {
-      r.fail(strf(_("unknown tracer %d (this build reads 0 source probe, 1 binary)"), int{tracer}));
+      r.fail(Said(N_("unknown tracer %d (this build reads 0 source probe, 1 binary)"), int{tracer}));
     }
     m.tracer = static_cast<Tracer>(tracer);
     m.output_elements = r.u64();
@@ -279,16 +277,18 @@ std::string serialize_trace(const Trace& t) {
   return std::move(w.data());
 }
 
-Trace parse_trace(const std::string& bytes, const std::string& name) {
-  Reader top(bytes.data(), bytes.size(), name, "file");
-  const uint32_t version = detail::read_header(top, bytes, kMagic, kTraceFormatVersion, "trace");
+Trace parse_trace(const std::string& bytes, const std::string& name) { return parse_trace(bytes, Said::verbatim(name)); }
+
+Trace parse_trace(const std::string& bytes, const Said& name) {
+  Reader top(bytes.data(), bytes.size(), name, N_("file"));
+  const uint32_t version = detail::read_header(top, bytes, kMagic, kTraceFormatVersion, N_("trace"));
   Trace t;
   bool have_meta = false, have_records = false;
   const bool have_checksum = detail::walk_sections(top, bytes, kTagChecksum, [&](uint32_t tag, const char* payload,
                                                                                  uint64_t size) {
     switch (tag) {
       case kTagMeta: {
-        Reader r(payload, size, name, "metadata section");
+        Reader r(payload, size, name, N_("metadata section"));
         t.meta = read_meta(r, version);
         have_meta = true;
         break;
@@ -297,11 +297,11 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
         t.source.assign(payload, size);
         break;
       case kTagRecords: {
-        Reader r(payload, size, name, "record section");
+        Reader r(payload, size, name, N_("record section"));
         uint64_t count = r.u64();
-        if (count > kMaxRecords) r.fail(strf(_("record count %llu is implausible"), static_cast<unsigned long long>(count)));
+        if (count > kMaxRecords) r.fail(Said(N_("record count %llu is implausible"), static_cast<unsigned long long>(count)));
         if (count * sizeof(TraceRecord) != r.left()) {
-          r.fail(strf(_("record section holds %zu bytes, but %llu records need %llu"), r.left(), static_cast<unsigned long long>(count),
+          r.fail(Said(N_("record section holds %zu bytes, but %llu records need %llu"), r.left(), static_cast<unsigned long long>(count),
                       static_cast<unsigned long long>(count * sizeof(TraceRecord))));
         }
         t.records.reserve(count);
@@ -315,34 +315,34 @@ Trace parse_trace(const std::string& bytes, const std::string& name) {
   });
   if (version >= 2 && !have_checksum) {
     throw TraceFormatError(
-        strf(_("%s: no checksum section (the file is truncated or was not written completely)"), name.c_str()));
+        Said(N_("%s: no checksum section (the file is truncated or was not written completely)"), name));
   }
-  if (!have_meta) throw TraceFormatError(strf(_("%s: no metadata section"), name.c_str()));
-  if (!have_records) throw TraceFormatError(strf(_("%s: no record section"), name.c_str()));
+  if (!have_meta) throw TraceFormatError(Said(N_("%s: no metadata section"), name));
+  if (!have_records) throw TraceFormatError(Said(N_("%s: no record section"), name));
 
   const TraceMeta& m = t.meta;
   if (m.block_size == 0 || m.block_size > 1024) {
-    throw TraceFormatError(strf(_("%s: block size %u is outside 1..1024"), name.c_str(), m.block_size));
+    throw TraceFormatError(Said(N_("%s: block size %u is outside 1..1024"), name, m.block_size));
   }
   // 0 is a kernel without shared memory (the course track's global-atomic histograms); any shared
   // access in it is then refused below.
   if (m.smem_bytes > (1u << 20)) {
-    throw TraceFormatError(strf(_("%s: shared memory size %u bytes is implausible"), name.c_str(), m.smem_bytes));
+    throw TraceFormatError(Said(N_("%s: shared memory size %u bytes is implausible"), name, m.smem_bytes));
   }
   for (size_t i = 0; i < t.records.size(); ++i) {
     const uint8_t kind = t.records[i].kind;
     if (version < 3 && kind > static_cast<uint8_t>(AccessKind::WarpBarrier) && kind <= kMaxAccessKind) {
-      throw TraceFormatError(strf(_("%s: record %zu: kind %d (%s) needs format version 3, but the file is version %u"),
-                                  name.c_str(), i, int{kind}, i18n::tr(to_string(static_cast<AccessKind>(kind))),
+      throw TraceFormatError(Said(N_("%s: record %zu: kind %d (%s) needs format version 3, but the file is version %u"),
+                                  name, i, int{kind}, Term{to_string(static_cast<AccessKind>(kind))},
                                   version));
     }
     if (version < 4 && (t.records[i].op & kOpNoValues)) {
       throw TraceFormatError(
-          strf(_("%s: record %zu: the no-values bit needs format version 4, but the file is version %u"), name.c_str(),
+          Said(N_("%s: record %zu: the no-values bit needs format version 4, but the file is version %u"), name,
                i, version));
     }
-    std::string why = record_problem(m, t.records[i]);
-    if (!why.empty()) throw TraceFormatError(strf(_("%s: record %zu: %s"), name.c_str(), i, why.c_str()));
+    Said why = record_problem(m, t.records[i]);
+    if (!why.empty()) throw TraceFormatError(Said(N_("%s: record %zu: %s"), name, i, why));
   }
   return t;
 }
@@ -353,26 +353,26 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
   const std::string tmp = path + ".part";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw TraceFormatError(strf(_("%s: cannot open for writing"), path.c_str()));
+    if (!f) throw TraceFormatError(Said(N_("%s: cannot open for writing"), path.c_str()));
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!f.flush()) {
       f.close();
       std::remove(tmp.c_str());
-      throw TraceFormatError(strf(_("%s: write failed (disk full?)"), path.c_str()));
+      throw TraceFormatError(Said(N_("%s: write failed (disk full?)"), path.c_str()));
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
-    throw TraceFormatError(strf(_("%s: cannot rename the finished file into place"), path.c_str()));
+    throw TraceFormatError(Said(N_("%s: cannot rename the finished file into place"), path.c_str()));
   }
 }
 
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw TraceFormatError(strf(_("%s: cannot open (does the file exist?)"), path.c_str()));
+  if (!f) throw TraceFormatError(Said(N_("%s: cannot open (does the file exist?)"), path.c_str()));
   std::ostringstream ss;
   ss << f.rdbuf();
-  if (f.bad()) throw TraceFormatError(strf(_("%s: read failed"), path.c_str()));
+  if (f.bad()) throw TraceFormatError(Said(N_("%s: read failed"), path.c_str()));
   return ss.str();
 }
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "said.hpp"
 #include "trace_format.hpp"
 
 namespace rs {
@@ -23,10 +24,11 @@ namespace rs {
 inline constexpr uint32_t kTraceFormatVersion = 5;
 
 // Raised for any file that is not a valid trace: unreadable, truncated, corrupt, a version
-// this build does not read. what() names the file and the problem, in one line.
-class TraceFormatError : public std::runtime_error {
+// this build does not read. what() names the file and the problem, in one line, in English; said() says it
+// in the window's language (tracing/said.hpp).
+class TraceFormatError : public SaidError {
  public:
-  using std::runtime_error::runtime_error;
+  using SaidError::SaidError;
 };
 
 // Writes `trace` to `path` (through a temporary file, then renamed, so a failed write never
@@ -42,6 +44,8 @@ Trace load_trace(const std::string& path);
 
 // Same, from bytes in memory; `name` is used in error messages.
 Trace parse_trace(const std::string& bytes, const std::string& name);
+// Same, with a name said in the window's language ("run.rsession (trace 3)").
+Trace parse_trace(const std::string& bytes, const Said& name);
 std::string serialize_trace(const Trace& trace);
 
 }  // namespace rs

@@ -8,6 +8,7 @@
 #include "app_setup.hpp"  // asset_dir
 #include "session_rows.hpp"
 #include "panels.hpp"  // strf
+#include "said_text.hpp"
 #include "trace_io.hpp"
 
 namespace rs::gui {
@@ -276,7 +277,7 @@ std::string DataFeed::open_file(AppState& s, const std::string& path) {
     s.notice = strf(_("opened %s"), path.c_str());
     return "";
   } catch (const std::exception& e) {
-    return e.what();
+    return said_text(e);
   }
 }
 

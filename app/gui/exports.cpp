@@ -9,6 +9,7 @@
 #include "session_rows.hpp"
 #include "gpu_worker.hpp"  // kGuiSamples, kTimingWarmups
 #include "panels.hpp"      // strf
+#include "said_text.hpp"
 #include "web_export.hpp"
 #ifdef REDUCESCOPE_HAS_CHARTS
 #include "charts.hpp"
@@ -70,7 +71,7 @@ void Exports::start_charts(AppState& s) {
                                    fs::absolute(dir).string().c_str());
       return {true, english, shown};
     } catch (const std::exception& e) {
-      return {false, e.what(), e.what()};
+      return {false, e.what(), said_text(e)};
     }
   });
 #else
@@ -104,7 +105,7 @@ void Exports::start_web_page(AppState& s) {
                                    fs::absolute(path).string().c_str(), r.bytes / 1000, r.traces, r.traces_in_session);
       return {true, english, shown};
     } catch (const std::exception& e) {
-      return {false, e.what(), e.what()};
+      return {false, e.what(), said_text(e)};
     }
   });
 }

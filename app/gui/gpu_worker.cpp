@@ -7,6 +7,7 @@
 #include <string>
 
 #include "i18n.hpp"
+#include "said_text.hpp"
 
 namespace rs::gui {
 
@@ -193,7 +194,7 @@ void GpuWorker::loop() {
         }
       }
     } catch (const std::exception& ex) {
-      post({WorkerEvent::Kind::Error, ex.what()});
+      post({WorkerEvent::Kind::Error, said_text(ex)});
       r.live = false;
     }
     if (superseded()) continue;
@@ -219,7 +220,7 @@ void GpuWorker::loop() {
         cv_.wait_for(lock, std::chrono::milliseconds(10), [&] { return stop_ || live_paused_ || pending_.has_value(); });
       }
     } catch (const std::exception& ex) {
-      post({WorkerEvent::Kind::Error, strf(_("live plot stopped: %s"), ex.what())});
+      post({WorkerEvent::Kind::Error, strf(_("live plot stopped: %s"), said_text(ex).c_str())});
     }
   }
 }

@@ -14,6 +14,7 @@
 #include "exercises.hpp"
 #include "panels.hpp"  // strf
 #include "user_kernel.hpp"
+#include "said_text.hpp"
 #include "worker.hpp"
 
 namespace rs::gui {
@@ -556,7 +557,7 @@ KernelFileFeed::Result KernelFileFeed::run(const Job& j) {
     out.ok = true;
     if (wr.exit_code != 0) out.text = base_name(j.path) + ": " + without_prefix(last_line(err));
   } catch (const std::exception& e) {
-    out.text = base_name(j.path) + ": " + e.what();
+    out.text = base_name(j.path) + ": " + said_text(e);
   }
   return out;
 }

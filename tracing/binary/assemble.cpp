@@ -344,8 +344,8 @@ Trace assemble_trace(const Capture& c, const std::vector<SassFunction>& sass, co
   }
   for (size_t i = 0; i < notes.size(); ++i) m.notes += (i ? "\n" : "") + notes[i];
   for (size_t i = 0; i < t.records.size(); ++i) {
-    const std::string why = record_problem(m, t.records[i]);
-    if (!why.empty()) throw AssembleError("record " + std::to_string(i) + ": " + why);
+    const Said why = record_problem(m, t.records[i]);
+    if (!why.empty()) throw AssembleError("record " + std::to_string(i) + ": " + why.say());
   }
   if (report) *report = rep;
   return t;

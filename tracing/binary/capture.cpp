@@ -120,15 +120,15 @@ std::string serialize_capture(const Capture& c) {
 }
 
 Capture parse_capture(const std::string& bytes, const std::string& name) {
-  Reader top(bytes.data(), bytes.size(), name, "file");
-  rs::detail::read_header(top, bytes, kMagic, kCaptureVersion, "capture");
+  Reader top(bytes.data(), bytes.size(), name, N_("file"));
+  rs::detail::read_header(top, bytes, kMagic, kCaptureVersion, N_("capture"));
   Capture c;
   bool have_launch = false;
   const bool have_checksum =
       rs::detail::walk_sections(top, bytes, kTagChecksum, [&](uint32_t tag, const char* payload, uint64_t size) {
         switch (tag) {
           case kTagLaunch: {
-            Reader r(payload, size, name, "launch section");
+            Reader r(payload, size, name, N_("launch section"));
             read_launch(r, c);
             have_launch = true;
             break;
@@ -137,7 +137,7 @@ Capture parse_capture(const std::string& bytes, const std::string& name) {
             c.cubin.assign(payload, size);
             break;
           case kTagAllocations: {
-            Reader r(payload, size, name, "allocation section");
+            Reader r(payload, size, name, N_("allocation section"));
             const uint32_t n = r.u32();
             r.need(uint64_t{n} * 16);
             for (uint32_t i = 0; i < n; ++i) {
@@ -149,7 +149,7 @@ Capture parse_capture(const std::string& bytes, const std::string& name) {
             break;
           }
           case kTagEvents: {
-            Reader r(payload, size, name, "event section");
+            Reader r(payload, size, name, N_("event section"));
             const uint64_t n = r.u64();
             if (n > kMaxEvents) r.fail("event count " + std::to_string(n) + " is implausible");
             if (n * sizeof(Event) != r.left()) {

@@ -160,7 +160,7 @@
   // The test hook: read-only state, and a timing of redraws (the 60 fps check).
   hook.state = function () {
     return { kernel: S.kernel, bs: S.bs, step: S.step, steps: S.trace ? S.trace.steps.length : 0,
-      dtype: S.trace ? S.trace.dtype : '', float32: S.float32,
+      dtype: S.trace ? S.trace.dtype : '', float32: S.float32, binary: !!(S.trace && S.trace.binary),
       playing: S.playing, loading: S.loading, ready: hook.ready, error: hook.error,
       warps: S.trace ? S.trace.warps : 0,
       part: S.trace && S.trace.steps[S.step] && S.trace.steps[S.step].part ? S.trace.steps[S.step].part.length / 2 : 0 };
@@ -205,6 +205,27 @@
       }
       requestAnimationFrame(frame);
     });
+  };
+  // Every step of the open trace drawn in turn, and what its summary and idle line said (tests/web_chromium.py
+  // checks them against the explain layer's facts of each step: the claims audit of the page's sentences).
+  hook.stepTexts = function () {
+    if (!S.trace) return null;
+    var keep = S.step, out = [];
+    for (var i = 0; i < S.trace.steps.length; i++) {
+      S.step = i;
+      renderStep();
+      out.push({ summary: $('step-summary').textContent, idle: $('idle-line').textContent });
+    }
+    S.step = keep;
+    renderStep();
+    return out;
+  };
+  // A message in the page's language with its arguments, as the page's text shows it (tags dropped): the test
+  // builds what a step's sentences must say from the ids the page composes them with.
+  hook.say = function () {
+    var d = document.createElement('div');
+    d.innerHTML = t.apply(null, arguments);
+    return d.textContent;
   };
   hook.benchSteps = function (n) {
     if (!S.trace) return -1;
