@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -24,6 +25,7 @@
 #include "i18n.hpp"
 #include "input.hpp"  // float_sum_note
 #include "sentences.hpp"
+#include "questions.hpp"
 #include "session.hpp"
 #include "stored.hpp"
 #include "trace_io.hpp"
@@ -659,6 +661,162 @@ TEST_F(ClaimsAudit, AtomicTargetsAreNamedInEitherLanguage) {
   }
   EXPECT_GT(named, 100u);
   EXPECT_GE(ids.size(), 4u) << "histogram bins, histo_warp's byte counts, a shared word and a global element";
+}
+
+
+// Issue 39: every question a step can answer, on every trace we ship. Its key is the trace's, recomputed here from the
+// replay's per-lane data by a second route (distinct words per bank, distinct 32-byte sectors, the lane whose offered
+// value the asked lane received); the key is graded right and a wrong answer wrong; and what a tracer cannot give is
+// never asked (a binary trace's shuffle sources; who works at a step that ran unrecorded code).
+TEST_F(ClaimsAudit, QuestionKeysAreTheTracesAndOnlyWhatItCanAnswerIsAsked) {
+  const Corpus& c = corpus();
+  std::map<explain::QuestionKind, int> asked;
+  std::map<std::string, int> failures;
+  auto fail = [&](const std::string& what) { ++failures[what]; };
+  for (const Case& k : c.cases) {
+    const Replay r(*k.trace);
+    const explain::TraceFacts facts = explain::trace_facts(r, k.trace->source, context_of(k));
+    const bool binary = k.trace->meta.tracer == Tracer::Binary;
+    for (size_t si = 0; si < r.num_steps(); ++si) {
+      const explain::StepFacts f = explain::step_facts(r, si);
+      for (const explain::Question& q : explain::step_questions(r, facts, si)) {
+        ++asked[q.kind];
+        explain::Answer right, wrong;
+        switch (q.kind) {
+          case explain::QuestionKind::WorkingWarps: {
+            if (f.unrecorded_work || facts.shared == explain::Seen::NotTraced) fail("who works, where the tracer missed work");
+            std::vector<int64_t> w;
+            for (size_t i = 0; i < r.step(si).warps.size(); ++i) {
+              if (r.step(si).warps[i].useful) w.push_back(static_cast<int64_t>(i));
+            }
+            if (w != q.key) fail("working warps key");
+            right.numbers = w;
+            wrong.numbers = w;
+            if (w.empty()) wrong.numbers.push_back(0);
+            else wrong.numbers.pop_back();
+            break;
+          }
+          case explain::QuestionKind::ActiveLanes: {
+            const uint32_t useful = r.step(si).warps.at(q.warp).useful;
+            int n = 0;
+            for (int l = 0; l < 32; ++l) n += (useful >> l) & 1;
+            if (q.key.at(0) != n) fail("active lanes key");
+            right.numbers = {n};
+            wrong.numbers = {n == 32 ? 31 : n + 1};
+            break;
+          }
+          case explain::QuestionKind::Conflict: {
+            const WarpAccess& a = r.accesses().at(q.index);
+            std::map<uint32_t, std::set<uint32_t>> words;  // bank -> distinct words
+            for (int l = 0; l < 32; ++l) {
+              if (a.lanes >> l & 1) words[(a.addr[l] / 4) % 32].insert(a.addr[l] / 4);
+            }
+            size_t deg = 0;
+            for (const auto& [bank, w] : words) deg = std::max(deg, w.size());
+            if (q.key.at(0) != static_cast<int64_t>(deg)) fail("conflict key");
+            right.numbers = {static_cast<int64_t>(deg)};
+            wrong.numbers = {static_cast<int64_t>(deg == 1 ? 2 : deg / 2)};
+            break;
+          }
+          case explain::QuestionKind::WordValue: {
+            const Step& st = r.step(si);
+            if (!st.written.at(q.word) || !st.defined.at(q.word)) fail("a value of a word the step did not write");
+            if (q.key.at(0) != st.smem.at(q.word)) fail("value key");
+            right.text = q.key_text;
+            if (q.float_key) {
+              wrong.text = q.key_text == "1" ? "2" : "1";
+            } else {
+              right.numbers = {st.smem.at(q.word)};
+              wrong.numbers = {static_cast<int64_t>(st.smem.at(q.word)) + 1};
+            }
+            break;
+          }
+          case explain::QuestionKind::ShuffleSource: {
+            if (binary) fail("a shuffle source asked of a binary trace");
+            const WarpShuffle& sh = r.shuffles().at(q.index);
+            if (!sh.values) fail("a shuffle source asked without values");
+            const int64_t src = q.key.at(0);
+            if (src < 0 || src > 31 || sh.received[q.lane] != sh.offered[src]) fail("shuffle source key");
+            right.numbers = {src};
+            wrong.numbers = {src == q.lane ? (src + 1) % 32 : q.lane};
+            break;
+          }
+          case explain::QuestionKind::Sectors: {
+            const GlobalRequest& g = r.global_requests().at(q.index);
+            std::set<uint64_t> sectors;
+            for (int l = 0; l < 32; ++l) {
+              if (!(g.lanes >> l & 1)) continue;
+              const uint64_t bytes = g.requested_bytes / std::max(1, static_cast<int>(__builtin_popcount(g.lanes)));
+              const uint64_t first = uint64_t{g.index[l]} * element_bytes(g.space);
+              for (uint64_t b = first; b < first + bytes; b += 1) sectors.insert(b / 32);
+            }
+            if (q.key.at(0) != static_cast<int64_t>(sectors.size())) fail("sectors key");
+            right.numbers = {q.key.at(0)};
+            wrong.numbers = {q.key.at(0) + 1};
+            break;
+          }
+          case explain::QuestionKind::FastestBlock:
+            fail("a timing question from a step");
+            break;
+        }
+        if (!explain::grade(q, right).right) fail(std::string("the key graded wrong: ") + to_string(q.kind));
+        if (explain::grade(q, wrong).right) fail(std::string("a wrong answer graded right: ") + to_string(q.kind));
+        const std::string why = explain::render(explain::grade(q, wrong).why);
+        if (why.find('{') != std::string::npos || why.rfind("Not quite: ", 0) != 0) fail("why: " + why);
+      }
+    }
+  }
+  for (const auto& [what, n] : failures) ADD_FAILURE() << n << " x " << what;
+  for (int k = 0; k <= static_cast<int>(explain::QuestionKind::Sectors); ++k) {
+    EXPECT_GT(asked[static_cast<explain::QuestionKind>(k)], 10)
+        << "questions of kind " << to_string(static_cast<explain::QuestionKind>(k));
+  }
+}
+
+TEST(Questions, FloatValuesAreGradedToTheDigitsGiven) {
+  explain::Question q;
+  q.kind = explain::QuestionKind::WordValue;
+  q.word = 3;
+  const float v = 0.092064f;
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  q.key = {static_cast<int32_t>(bits)};
+  q.float_key = true;
+  q.key_text = "0.092064";
+  auto says = [&](const char* text) { return explain::grade(q, {{}, text}).right; };
+  EXPECT_TRUE(says("0.092064"));
+  EXPECT_TRUE(says("0.0921"));    // 3 digits, rounded as the value rounds
+  EXPECT_TRUE(says("9.21e-2"));
+  EXPECT_FALSE(says("0.092"));    // 2 digits: too few
+  EXPECT_FALSE(says("0.0920"));   // 3 digits that the value does not round to
+  EXPECT_FALSE(says("abc"));
+  EXPECT_FALSE(says(""));
+  EXPECT_EQ(explain::render(explain::grade(q, {{}, "0.0921"}).why), "Right: word 3 holds 0.092064 after this step.");
+  EXPECT_EQ(explain::render(explain::grade(q, {}).why), "No answer given: word 3 holds 0.092064 after this step.");
+}
+
+TEST(Questions, EveryBlockSizeWithinTheFastestOnesSpreadIsRight) {
+  Session s;
+  s.meta.gpu = "NVIDIA H100 80GB HBM3";
+  auto row = [](uint32_t bs, double med, double lo, double hi) {
+    SessionTiming t;
+    t.kernel = "reduce3";
+    t.block_size = bs;
+    t.median_ms = med;
+    t.min_ms = lo;
+    t.max_ms = hi;
+    return t;
+  };
+  s.timings = {row(128, 0.101, 0.099, 0.104), row(256, 0.100, 0.098, 0.103), row(512, 0.120, 0.118, 0.125)};
+  const auto qs = explain::timing_questions(s, "reduce3");
+  ASSERT_EQ(qs.size(), 1u);
+  EXPECT_EQ(qs[0].key, (std::vector<int64_t>{128, 256}));
+  EXPECT_TRUE(explain::grade(qs[0], {{256}, ""}).right);
+  EXPECT_TRUE(explain::grade(qs[0], {{128}, ""}).right);  // within the fastest one's spread: not failed
+  EXPECT_FALSE(explain::grade(qs[0], {{512}, ""}).right);
+  EXPECT_EQ(explain::render(explain::grade(qs[0], {{512}, ""}).why),
+            "Not quite: 256 is fastest (0.1000 ms median); within its spread: 128, 256.");
+  EXPECT_TRUE(explain::timing_questions(s, "reduce0").empty());  // never timed: not asked
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "sentences.hpp"
 
+#include "questions.hpp"
 #include "stored.hpp"
 
 #include <algorithm>
@@ -84,7 +85,8 @@ constexpr const char* kAll[] = {
 const std::vector<const char*>& message_ids() {
   static const std::vector<const char*> ids = [] {
     std::vector<const char*> v(std::begin(kAll), std::end(kAll));
-    for (const char* id : stored_message_ids()) v.push_back(id);  // stored.hpp
+    for (const char* id : stored_message_ids()) v.push_back(id);    // stored.hpp
+    for (const char* id : question_message_ids()) v.push_back(id);  // questions.hpp
     return v;
   }();
   return ids;

@@ -62,6 +62,10 @@ struct Claim {
 };
 
 struct Sentence {
+  Sentence() = default;
+  Sentence(const char* id_, std::vector<std::string> args_ = {}, std::vector<Claim> claims_ = {})
+      : id(id_), args(std::move(args_)), claims(std::move(claims_)) {}
+
   const char* id = "";              // an English msgid, {0} .. {9} standing for args
   std::vector<std::string> args;    // each already in the form shown (numbers in decimal; names as they are)
   std::vector<Claim> claims;        // what the sentence asserts

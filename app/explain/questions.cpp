@@ -1,0 +1,334 @@
+#include "questions.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "replay.hpp"
+#include "session.hpp"
+
+namespace rs::explain {
+namespace {
+
+constexpr const char* kAskWarps = N_("Which warps make an instruction in step {0}? (click them)");
+constexpr const char* kAskLanes = N_("How many lanes of warp {0} make an instruction in step {1}?");
+constexpr const char* kAskConflictLoad = N_("Warp {0}'s shared load at line {1}: how many ways does it conflict?");
+constexpr const char* kAskConflictStore = N_("Warp {0}'s shared store at line {1}: how many ways does it conflict?");
+constexpr const char* kAskValue = N_("What will shared word {0} hold after step {1}?");
+constexpr const char* kAskShuffle = N_("After the shuffle at line {0}, whose value does lane {1} of warp {2} hold?");
+constexpr const char* kAskSectors = N_("How many 32-byte sectors does warp {0}'s global load at line {1} touch?");
+constexpr const char* kAskFastest = N_("Which block size is fastest for {0} on {1}?");
+
+constexpr const char* kRight = N_("Right: {0}");
+constexpr const char* kWrong = N_("Not quite: {0}");
+constexpr const char* kNoAnswer = N_("No answer given: {0}");
+constexpr const char* kWhyWarps = N_("warps {0} make an instruction in this step.");
+constexpr const char* kWhyNoWarps = N_("no warp makes an instruction in this step.");
+constexpr const char* kWhyLanes = N_("{0} of warp {1}'s 32 lanes make an instruction in this step.");
+constexpr const char* kWhyConflict = N_("its lanes touch {0} distinct words in one bank, so it takes {0} wavefronts: "
+                                        "a {0}-way conflict.");
+constexpr const char* kWhyNoConflict = N_("no bank serves two distinct words, so it takes one wavefront: no conflict "
+                                          "(1-way).");
+constexpr const char* kWhyValue = N_("word {0} holds {1} after this step.");
+constexpr const char* kWhyOwn = N_("lane {0} keeps its own value (its source lane is outside the shuffle's width).");
+constexpr const char* kWhyShuffle = N_("lane {0} receives lane {1}'s value ({2}).");
+constexpr const char* kWhySectors = N_("its lanes' bytes fall in {0} sectors of 32 bytes; the fewest that could hold "
+                                       "them is {1}.");
+constexpr const char* kWhyFastest = N_("{0} is fastest ({1} ms median); within its spread: {2}.");
+
+std::string num(int64_t v) { return std::to_string(v); }
+
+std::string list(const std::vector<int64_t>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s;
+}
+
+// A float32 in its shortest round-trip form, as the views print it (web/js/values.js, fmt).
+std::string float_text(uint32_t bits) {
+  float v;
+  std::memcpy(&v, &bits, 4);
+  if (!std::isfinite(v) || v == 0.f) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", static_cast<double>(v));
+    return b;
+  }
+  char b[48];
+  for (int p = 1; p <= 9; ++p) {
+    std::snprintf(b, sizeof b, "%.*g", p, static_cast<double>(v));
+    if (std::strtof(b, nullptr) == v) break;
+  }
+  return b;
+}
+
+std::string value_text(int32_t bits, bool is_float) {
+  return is_float ? float_text(static_cast<uint32_t>(bits)) : std::to_string(bits);
+}
+
+// Significant digits of a decimal number as typed ("0.0921" -> 3, "120" -> 3, "1.20e3" -> 3); 0 if none.
+int significant_digits(const std::string& s) {
+  int n = 0;
+  bool started = false;
+  for (char c : s) {
+    if (c == 'e' || c == 'E') break;
+    if (c < '0' || c > '9') continue;
+    if (c != '0') started = true;
+    if (started) ++n;
+  }
+  return n;
+}
+
+bool parse_double(const std::string& s, double* out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  *out = std::strtod(s.c_str(), &end);
+  while (end && (*end == ' ' || *end == '\t')) ++end;
+  return end && *end == '\0' && end != s.c_str();
+}
+
+}  // namespace
+
+const char* to_string(QuestionKind k) {
+  switch (k) {
+    case QuestionKind::WorkingWarps: return "warps";
+    case QuestionKind::ActiveLanes: return "lanes";
+    case QuestionKind::Conflict: return "conflict";
+    case QuestionKind::WordValue: return "value";
+    case QuestionKind::ShuffleSource: return "shuffle";
+    case QuestionKind::Sectors: return "sectors";
+    case QuestionKind::FastestBlock: return "fastest";
+  }
+  return "?";
+}
+
+std::optional<QuestionKind> parse_question_kind(const std::string& name) {
+  for (int k = 0; k <= static_cast<int>(QuestionKind::FastestBlock); ++k) {
+    if (name == to_string(static_cast<QuestionKind>(k))) return static_cast<QuestionKind>(k);
+  }
+  return std::nullopt;
+}
+
+std::vector<Question> step_questions(const Replay& r, const TraceFacts& facts, size_t step) {
+  std::vector<Question> out;
+  if (step >= r.num_steps()) return out;
+  const Step& st = r.step(step);
+  const StepFacts f = step_facts(r, step);
+  const bool binary = r.meta().tracer == Tracer::Binary;
+  const bool is_float = r.meta().dtype == DType::Float32;
+  // Who works is known only where the tracer records all of the step's work.
+  const bool work_seen = !f.unrecorded_work && facts.shared != Seen::NotTraced;
+  if (work_seen) {
+    Question q;
+    q.kind = QuestionKind::WorkingWarps;
+    q.step = step;
+    q.ask = {kAskWarps, {num(static_cast<int64_t>(step))}};
+    for (size_t w = 0; w < st.warps.size(); ++w) {
+      if (st.warps[w].active()) q.key.push_back(static_cast<int64_t>(w));
+    }
+    q.key_text = list(q.key);
+    out.push_back(q);
+
+    // The first working warp with lanes sitting out, else warp 0.
+    size_t w = 0;
+    for (size_t i = 0; i < st.warps.size(); ++i) {
+      if (st.warps[i].active() && std::popcount(st.warps[i].useful) < 32) {
+        w = i;
+        break;
+      }
+    }
+    if (w < st.warps.size()) {
+      Question l;
+      l.kind = QuestionKind::ActiveLanes;
+      l.step = step;
+      l.warp = static_cast<int>(w);
+      l.ask = {kAskLanes, {num(static_cast<int64_t>(w)), num(static_cast<int64_t>(step))}};
+      l.key = {std::popcount(st.warps[w].useful)};
+      l.key_text = num(l.key[0]);
+      out.push_back(l);
+    }
+  }
+  // The step's worst shared access (the first of them).
+  {
+    const WarpAccess* worst = nullptr;
+    size_t at = 0;
+    for (size_t i : st.accesses) {
+      const WarpAccess& a = r.accesses()[i];
+      if (a.kind != AccessKind::Load && a.kind != AccessKind::Store) continue;
+      if (!worst || a.banks.degree > worst->banks.degree) worst = &a, at = i;
+    }
+    if (worst && worst->banks.degree > 0) {
+      Question q;
+      q.kind = QuestionKind::Conflict;
+      q.step = step;
+      q.warp = static_cast<int>(worst->warp);
+      q.index = static_cast<int64_t>(at);
+      q.ask = {worst->kind == AccessKind::Load ? kAskConflictLoad : kAskConflictStore, {num(worst->warp), num(worst->line)}};
+      q.key = {worst->banks.degree};
+      q.key_text = num(worst->banks.degree);
+      out.push_back(q);
+    }
+  }
+  // The first shared word the step wrote, where the tracer gave its value.
+  for (size_t k = 0; k < st.written.size(); ++k) {
+    if (!st.written[k] || k >= st.defined.size() || !st.defined[k]) continue;
+    Question q;
+    q.kind = QuestionKind::WordValue;
+    q.step = step;
+    q.word = static_cast<int64_t>(k);
+    q.ask = {kAskValue, {num(static_cast<int64_t>(k)), num(static_cast<int64_t>(step))}};
+    q.key = {st.smem[k]};
+    q.float_key = is_float;
+    q.key_text = value_text(st.smem[k], is_float);
+    out.push_back(q);
+    break;
+  }
+  // A shuffle's source lane: source-probe traces only (their shuffles carry values and known sources).
+  if (!binary) {
+    for (size_t i : st.shuffles) {
+      const WarpShuffle& s = r.shuffles()[i];
+      if (s.kind != AccessKind::Shuffle || !s.values || !s.consistent) continue;
+      const LaneMove* m = nullptr;
+      for (const LaneMove& x : s.moves) {
+        if (x.src != x.dst) { m = &x; break; }
+      }
+      if (!m) continue;
+      Question q;
+      q.kind = QuestionKind::ShuffleSource;
+      q.step = step;
+      q.warp = static_cast<int>(s.warp);
+      q.lane = m->dst;
+      q.index = static_cast<int64_t>(i);
+      q.ask = {kAskShuffle, {num(s.line), num(m->dst), num(s.warp)}};
+      q.key = {m->src};
+      q.key_text = value_text(static_cast<int32_t>(m->value), s.float_values);  // what the lane received
+      out.push_back(q);
+      break;
+    }
+  }
+  // The first global load's sectors.
+  for (size_t i : st.global_requests) {
+    const GlobalRequest& g = r.global_requests()[i];
+    if (g.kind != AccessKind::GlobalLoad || g.sectors <= 0) continue;
+    Question q;
+    q.kind = QuestionKind::Sectors;
+    q.step = step;
+    q.warp = static_cast<int>(g.warp);
+    q.index = static_cast<int64_t>(i);
+    q.ask = {kAskSectors, {num(g.warp), num(g.line)}};
+    q.key = {g.sectors, g.min_sectors};
+    q.key_text = num(g.sectors);
+    out.push_back(q);
+    break;
+  }
+  return out;
+}
+
+std::vector<Question> timing_questions(const Session& s, const std::string& kernel) {
+  std::vector<const SessionTiming*> rows;
+  for (const SessionTiming& t : s.timings) {
+    if (t.kernel == kernel && t.correct && t.median_ms > 0) rows.push_back(&t);
+  }
+  if (rows.size() < 2) return {};
+  const SessionTiming* best = *std::min_element(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
+    return std::make_pair(a->median_ms, a->block_size) < std::make_pair(b->median_ms, b->block_size);
+  });
+  Question q;
+  q.kind = QuestionKind::FastestBlock;
+  q.ask = {kAskFastest, {kernel, s.meta.gpu}};
+  // Every block size whose median lies within the fastest one's min..max: the timings cannot tell them apart.
+  for (const SessionTiming* t : rows) {
+    if (t->median_ms <= best->max_ms) q.key.push_back(t->block_size);
+  }
+  std::sort(q.key.begin(), q.key.end());
+  q.index = best->block_size;
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.4f", best->median_ms);
+  q.key_text = ms;  // the fastest one's median, for the reason
+  return {q};
+}
+
+Verdict grade(const Question& q, const Answer& a) {
+  Sentence why;
+  bool right = false;
+  bool given = !a.numbers.empty() || !a.text.empty();
+  switch (q.kind) {
+    case QuestionKind::WorkingWarps: {
+      std::vector<int64_t> got = a.numbers;
+      std::sort(got.begin(), got.end());
+      got.erase(std::unique(got.begin(), got.end()), got.end());
+      right = got == q.key;
+      given = true;  // "no warp" is an answer (an empty click set)
+      why = q.key.empty() ? Sentence{kWhyNoWarps, {}} : Sentence{kWhyWarps, {list(q.key)}};
+      break;
+    }
+    case QuestionKind::ActiveLanes:
+      right = a.numbers.size() == 1 && a.numbers[0] == q.key.at(0);
+      why = {kWhyLanes, {num(q.key.at(0)), num(q.warp)}};
+      break;
+    case QuestionKind::Conflict:
+      right = a.numbers.size() == 1 && a.numbers[0] == q.key.at(0);
+      why = q.key.at(0) > 1 ? Sentence{kWhyConflict, {num(q.key.at(0))}} : Sentence{kWhyNoConflict, {}};
+      break;
+    case QuestionKind::WordValue: {
+      why = {kWhyValue, {num(q.word), q.key_text}};
+      if (!q.float_key) {
+        if (!a.numbers.empty()) right = a.numbers.size() == 1 && a.numbers[0] == q.key.at(0);
+        else {
+          double v;
+          right = parse_double(a.text, &v) && v == static_cast<double>(q.key.at(0));
+        }
+        break;
+      }
+      double v;
+      float key;
+      const uint32_t bits = static_cast<uint32_t>(q.key.at(0));
+      std::memcpy(&key, &bits, 4);
+      if (!parse_double(a.text, &v)) break;
+      if (v == static_cast<double>(key)) {
+        right = true;
+        break;
+      }
+      // To the significant digits given, at least 3 (or all of the key's shortest form where it has fewer).
+      const int need = std::min(3, significant_digits(q.key_text));
+      const int p = significant_digits(a.text);
+      if (p < need || p > 9) break;
+      char b[48];
+      std::snprintf(b, sizeof b, "%.*g", p, static_cast<double>(key));
+      right = std::strtod(b, nullptr) == std::strtod(a.text.c_str(), nullptr);
+      break;
+    }
+    case QuestionKind::ShuffleSource: {
+      right = a.numbers.size() == 1 && a.numbers[0] == q.key.at(0);
+      why = q.key.at(0) == q.lane ? Sentence{kWhyOwn, {num(q.lane)}}
+                                  : Sentence{kWhyShuffle, {num(q.lane), num(q.key.at(0)), q.key_text}};
+      break;
+    }
+    case QuestionKind::Sectors:
+      right = a.numbers.size() == 1 && a.numbers[0] == q.key.at(0);
+      why = {kWhySectors, {num(q.key.at(0)), num(q.key.at(1))}};
+      break;
+    case QuestionKind::FastestBlock: {
+      right = a.numbers.size() == 1 && std::find(q.key.begin(), q.key.end(), a.numbers[0]) != q.key.end();
+      why = {kWhyFastest, {num(q.index), q.key_text, list(q.key)}};
+      break;
+    }
+  }
+  Verdict v;
+  v.right = given && right;
+  v.why = Sentence{!given ? kNoAnswer : v.right ? kRight : kWrong, {""}};
+  v.why.with(0, why);
+  return v;
+}
+
+const std::vector<const char*>& question_message_ids() {
+  static const std::vector<const char*> ids = {
+      kAskWarps, kAskLanes,   kAskValue,   kAskShuffle, kAskSectors,    kAskFastest, kRight,
+      kWrong,    kNoAnswer,   kWhyWarps,      kWhyNoWarps, kWhyLanes,   kWhyConflict,   kWhyNoConflict,
+      kWhyValue, kWhyOwn,     kWhyShuffle,    kWhySectors, kWhyFastest, kAskConflictLoad, kAskConflictStore};
+  return ids;
+}
+
+}  // namespace rs::explain

@@ -1,0 +1,98 @@
+// Predict, then see (issue 39): questions a student answers before a step is shown, with answer keys taken from the
+// trace through the same facts the views' sentences use (facts.hpp), and the grade of an answer with one sentence why.
+//
+// Index
+//   QuestionKind        what is asked: which warps work, a warp's active lanes, a shared access's n-way conflict, a
+//                       shared word's value, a shuffle's source lane, a global load's sectors, the fastest block size
+//   Question            the question as a sentence, where its answer is drawn, and its key
+//   step_questions()    every question step `step` of a trace can answer (one of each kind at most)
+//   timing_questions()  the session's timing questions for a kernel
+//   Answer, Verdict, grade()  a student's answer and its verdict: right or wrong, and why, from the key
+//
+// A question whose answer the trace cannot give is never asked (issue 39, item 1):
+//   - "which warps work" and "active lanes" only where the tracer records all the step's work: not at a step where
+//     warps reached a barrier running code it does not record, nor in a trace whose shared memory it cannot see;
+//   - a shared word's value only where the step wrote it and the tracer gave the value;
+//   - a shuffle's source lane only in a source-probe trace (the binary tracer gives no shuffle values, and may not
+//     know the source lane: kUnknownLane);
+//   - the fastest block size only where the session timed the kernel at two or more block sizes.
+//
+// Like the rest of the layer, this links no i18n: questions and reasons are Sentences, said at the edge.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sentences.hpp"
+
+namespace rs {
+class Replay;
+struct Session;
+}  // namespace rs
+
+namespace rs::explain {
+
+enum class QuestionKind : uint8_t {
+  WorkingWarps,   // which warps make a recorded instruction in the step? (a set of warps: click them)
+  ActiveLanes,    // how many lanes of warp w make an instruction in the step? (0..32)
+  Conflict,       // how many ways does this shared-memory access conflict? (1, 2, 4 ... 32: the n of n-way)
+  WordValue,      // what does shared word k hold after the step? (int32 exactly; float32 to its printed digits)
+  ShuffleSource,  // after this shuffle, whose value does lane L hold? (a lane number)
+  Sectors,        // how many 32-byte sectors does warp w's global load touch? (1..32 x width)
+  FastestBlock,   // which block size is fastest for the kernel on the recorded GPU? (a block size)
+};
+// The kind's name in lesson files ("warps", "lanes", "conflict", "value", "shuffle", "sectors", "fastest").
+const char* to_string(QuestionKind k);
+// Back from that name; nullopt for any other.
+std::optional<QuestionKind> parse_question_kind(const std::string& name);
+
+struct Question {
+  QuestionKind kind = QuestionKind::WorkingWarps;
+  size_t step = 0;        // the step whose drawing reveals the answer (the question is asked before it)
+  Sentence ask;           // the question, said in the reader's language
+  // Where the answer is drawn, for the view to put the question there: -1 where it does not apply.
+  int warp = -1;          // WorkingWarps: -1; ActiveLanes, Conflict, ShuffleSource, Sectors: the warp
+  int lane = -1;          // ShuffleSource: the lane asked about
+  int64_t word = -1;      // WordValue: the shared word
+  int64_t index = -1;     // Conflict: Replay::accesses() index; ShuffleSource: shuffles(); Sectors: global_requests();
+                          // FastestBlock: the fastest block size
+  // The key.
+  std::vector<int64_t> key;   // WorkingWarps: the warps, ascending; FastestBlock: every block size whose median is
+                              // within the fastest one's min..max spread (each is right); Sectors: the sectors, then
+                              // the fewest that could serve the bytes; WordValue: the word's bits; else one number
+  bool float_key = false;     // WordValue of a float32 word: key_text is the value, graded to its printed digits
+  std::string key_text;       // the key as the views print it ("3", "0.75"); ShuffleSource: the value the lane
+                              // received; FastestBlock: the fastest one's median in ms
+};
+
+// The questions step `step` of the trace `r` replays can answer, at most one of each kind: the first working warp
+// whose lanes are not all active (else warp 0), the step's worst shared access, the first word the step wrote, the
+// step's first shuffle's first lane whose source is another lane, the first global load. `facts`: trace_facts(r, ...).
+std::vector<Question> step_questions(const Replay& r, const TraceFacts& facts, size_t step);
+
+// The session's questions about `kernel`'s timings: the fastest block size (where it was timed at two or more).
+std::vector<Question> timing_questions(const Session& s, const std::string& kernel);
+
+// A student's answer: numbers (a warp set, a count, a lane, a block size) or, for a value, the text typed.
+struct Answer {
+  std::vector<int64_t> numbers;
+  std::string text;
+};
+
+struct Verdict {
+  bool right = false;
+  Sentence why;  // one sentence from the key: "Warps 0 and 1 make an instruction; 2-7 have no work: ..."
+};
+
+// Grades `a` against `q`'s key. A value of a float32 word is right where it agrees with the trace's value to the
+// significant digits the student gave, at least 3 (or all of the value's shortest form where it has fewer): 0.0921
+// for 0.092064. A fastest block size is right where it is any block size of the key (their timings overlap).
+// An answer with nothing in it is wrong.
+Verdict grade(const Question& q, const Answer& a);
+
+// The ids of this file's sentences (part of message_ids()).
+const std::vector<const char*>& question_message_ids();
+
+}  // namespace rs::explain
