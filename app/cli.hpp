@@ -82,6 +82,7 @@ struct Options {
   unsigned traced_block = 0;            // trace: blockIdx.x to record
   bool quiet = false;                   // trace: summary only, no per-step text
   bool steps = false;                   // show: print every step too
+  std::string lesson;                   // show, export --html: a lesson file (app/lessons.hpp, docs/lessons.md)
   bool add = false;                     // record --add: into the existing session at --out, at its N
   bool two_runs = false;                // record --two-runs: each float32 trace taken in two runs, the second kept
                                         // beside the first (Session::other_runs; the two-runs view, issue 30)

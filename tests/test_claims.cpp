@@ -25,6 +25,7 @@
 #include "i18n.hpp"
 #include "input.hpp"  // float_sum_note
 #include "sentences.hpp"
+#include "lessons.hpp"
 #include "questions.hpp"
 #include "session.hpp"
 #include "stored.hpp"
@@ -817,6 +818,68 @@ TEST(Questions, EveryBlockSizeWithinTheFastestOnesSpreadIsRight) {
   EXPECT_EQ(explain::render(explain::grade(qs[0], {{512}, ""}).why),
             "Not quite: 256 is fastest (0.1000 ms median); within its spread: 128, 256.");
   EXPECT_TRUE(explain::timing_questions(s, "reduce0").empty());  // never timed: not asked
+}
+
+
+// Issue 39, item 2: every bundled lesson parses, and each of its items asks at least one question of the bundled H100
+// session (a lesson that asks nothing the trace can answer is a defect of the lesson); the words are in both languages.
+TEST(Lessons, EveryBundledLessonAsksQuestionsOfTheBundledSession) {
+  const Session s = load_session(std::string(RS_SOURCE_DIR) + "/assets/sessions/h100-tracks.rssession");
+  ASSERT_GE(bundled_lessons().size(), 1u);
+  for (const Lesson& l : bundled_lessons()) {
+    EXPECT_FALSE(l.title.en.empty() || l.title.zh.empty()) << l.name << ": a title in both languages";
+    for (const LessonItem& it : l.items) {
+      const std::string where = l.name + ": " + it.kernel + " at " + std::to_string(it.block_size) + ", " +
+                                explain::to_string(it.ask);
+      EXPECT_FALSE(it.say.en.empty() || it.say.zh.empty()) << where << ": words in both languages";
+      if (it.ask == explain::QuestionKind::FastestBlock) {
+        EXPECT_FALSE(explain::timing_questions(s, it.kernel).empty()) << where;
+        continue;
+      }
+      const Trace* t = s.find_trace(it.kernel, it.block_size, DType::Int32);
+      if (!t) t = s.find_trace(it.kernel, it.block_size, DType::Float32);
+      ASSERT_NE(t, nullptr) << where << ": no trace in the session";
+      const Replay r(*t);
+      const explain::TraceFacts facts = explain::trace_facts(r, t->source, explain::context_in(&s, t->meta));
+      int asked = 0;
+      for (size_t si = 0; si < r.num_steps(); ++si) {
+        if (!it.steps.empty() && std::find(it.steps.begin(), it.steps.end(), si) == it.steps.end()) continue;
+        for (const auto& q : explain::step_questions(r, facts, si)) asked += q.kind == it.ask;
+      }
+      EXPECT_GT(asked, 0) << where << ": asks nothing the trace can answer";
+    }
+  }
+}
+
+TEST(Lessons, ABadLessonIsRefusedWithItsReason) {
+  auto why = [](const std::string& json) {
+    try {
+      parse_lesson(json, "mine");
+    } catch (const LessonError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string head = R"({"format": "reducescope-lesson", "version": 1, "items": [)";
+  EXPECT_EQ(why("{"), why("{")) << "deterministic";
+  EXPECT_NE(why("{").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(why(R"({"format": "x", "version": 1, "items": []})").find("\"format\""), std::string::npos);
+  EXPECT_NE(why(R"({"format": "reducescope-lesson", "version": 2, "items": []})").find("newer than this build"),
+            std::string::npos);
+  EXPECT_NE(why(head + "]}").find("non-empty"), std::string::npos);
+  EXPECT_NE(why(head + R"({"kernel": "reduce9", "ask": "warps"}]})").find("unknown kernel \"reduce9\""),
+            std::string::npos);
+  EXPECT_NE(why(head + R"({"kernel": "reduce1", "ask": "banks"}]})").find("not one of warps"), std::string::npos);
+  EXPECT_NE(why(head + R"({"kernel": "reduce1", "block_size": 100, "ask": "conflict"}]})").find("power of two"),
+            std::string::npos);
+  EXPECT_NE(why(head + R"({"kernel": "reduce1", "ask": "conflict", "steps": [-1]}]})").find("step"), std::string::npos);
+  const Lesson l = parse_lesson(head + R"({"kernel": "reduce1", "ask": "conflict", "steps": [3, 1], "say": "Go."}]})",
+                                "mine");
+  ASSERT_EQ(l.items.size(), 1u);
+  EXPECT_EQ(l.items[0].block_size, 256u);
+  EXPECT_EQ(l.items[0].steps, (std::vector<uint32_t>{1, 3}));
+  EXPECT_EQ(l.items[0].say.en, "Go.");
+  EXPECT_EQ(l.items[0].ask, explain::QuestionKind::Conflict);
 }
 
 }  // namespace

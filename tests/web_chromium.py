@@ -119,7 +119,8 @@ class Browser:
     def eval(self, expr):
         r = self.call("Runtime.evaluate", expression=expr, returnByValue=True, awaitPromise=True)
         if "exceptionDetails" in r:
-            raise RuntimeError("JS: %s: %s" % (expr[:80], r["exceptionDetails"].get("text")))
+            d = r["exceptionDetails"]
+            raise RuntimeError("JS: %s: %s %s" % (expr[:80], d.get("text"), d.get("exception", {}).get("description", "")))
         return r["result"].get("value")
 
     def drain(self):
@@ -501,10 +502,11 @@ def check_lanes_values(b, out):
         if dtype == "float32" and state(b)["dtype"] != "float32":
             b.key("d", "KeyD", 68, "d")
             wait_for(lambda: state(b)["dtype"] == "float32", "float32")
+        bs = state(b)["bs"]  # float32: the nearest block size the page holds it at (the page's budget decides)
         at = b.eval("window.rs.stepsWith('shf')")
         if not check(bool(at), "sum_shuffle has shuffle steps (%s)" % at):
             continue
-        goto_step(b, "sum_shuffle", 256, at[0])
+        goto_step(b, "sum_shuffle", bs, at[0])
         cells = b.eval(LANES_INK_JS) or []
         blank = [c for c in cells if not c[0] or c[1] < 3]
         check(len(cells) == 64 and not blank,
@@ -1371,6 +1373,79 @@ def check_page_claims(b, facts_path, lang):
           % (lang, kernels, steps, len(wrong)))
 
 
+# Issue 39: Predict mode. The harris lesson from the address (#lesson=harris) opens reduce0 at 256; the next step
+# waits for its question, in the warps panel, with real keys and clicks; a wrong answer keeps the step hidden, the right
+# one shows it with its reason; Show reveals and counts as not right; the score table and the downloaded answers say
+# what was answered; the answers outlive a reload (localStorage). The reveal's time is printed.
+def check_predict(b, page, out, lang):
+    b.eval("window.rs.predict.clear()")
+    b.open(page + "#lesson=harris")
+    wait_for(lambda: (b.eval("window.rs && window.rs.predict && window.rs.predict.state()") or {}).get("on"),
+             "Predict mode from #lesson=harris", 60)
+    s = wait_for(lambda: (lambda x: x if x and x["ready"] and x["kernel"] == "reduce0" and not x["loading"] else None)(
+        state(b)), "reduce0 to open", 60)
+    p = b.eval("window.rs.predict.state()")
+    if not check(bool(s) and p and p["on"] and p["lesson"] == "harris" and s["kernel"] == "reduce0" and s["bs"] == 256,
+                 "#lesson=harris turns Predict mode on and opens reduce0 at 256 (%s, %s)" % (p, s and s["kernel"])):
+        return
+    b.key("ArrowRight", "ArrowRight", 39)
+    wait_for(lambda: (b.eval("window.rs.predict.state()") or {}).get("pending"), "a question before step 1")
+    p = b.eval("window.rs.predict.state()")
+    if not check(bool(p) and p["pending"]["step"] == 1 and p["pending"]["kind"] == "lanes" and p["step"] == 0,
+                 "ArrowRight asks before step 1 is shown, the step stays 0 (%s)" % p):
+        return
+    inside = b.eval("(function(){var x=document.getElementById('predict-box'); return !x.hidden && "
+                    "x.closest('section').id;})()")
+    check(inside == "warps-panel", "the question sits in the warps panel, where lanes are drawn (%s)" % inside)
+    ask = b.eval("document.querySelector('.predict-ask').textContent")
+    want = b.eval("window.rs.say('How many lanes of warp {0} make an instruction in step {1}?', 0, 1)")
+    check(ask == want, "the question is said in the page's language (%r)" % ask)
+    b.screenshot(os.path.join(out, "web-predict-question-%s.png" % lang))
+    key = p["pending"]["key"][0]
+    b.click("#predict-input")
+    b.call("Input.insertText", text=str(key + 1))
+    b.click("#predict-check")
+    wait_for(lambda: (b.eval("window.rs.predict.state()") or {}).get("verdict"), "a verdict")
+    p = b.eval("window.rs.predict.state()")
+    check(p and p["verdict"] and not p["verdict"]["right"] and p["step"] == 0 and p["pending"],
+          "a wrong answer keeps step 1 hidden and says try again (%s)" % (p and p["verdict"]))
+    b.eval("document.getElementById('predict-input').value = ''")
+    b.click("#predict-input")
+    b.call("Input.insertText", text=str(key))
+    t0 = b.eval("performance.now()")
+    b.key("Enter", "Enter", 13)
+    p = wait_for(lambda: (lambda x: x if x and not x["pending"] and x["step"] == 1 else None)(
+        b.eval("window.rs.predict.state()")), "step 1 after the right answer")
+    ms = b.eval("window.rs.predict.revealMs || 0")
+    right = b.eval("window.rs.say('Right: {0}', '')")
+    if check(bool(p) and p["verdict"]["right"] and p["verdict"]["text"].startswith(right.strip()),
+             "the right answer shows step 1, marked right with why (%r)" % (p and p["verdict"]["text"])):
+        print("  predict: step revealed %.1f ms after the answer (JavaScript, headless Chromium)" % ms)
+        check(ms < 50, "a predicted step's reveal takes under 50 ms (%.1f ms)" % ms)
+    b.screenshot(os.path.join(out, "web-predict-right-%s.png" % lang))
+    b.key("ArrowRight", "ArrowRight", 39)
+    wait_for(lambda: (b.eval("window.rs.predict.state()") or {}).get("pending"), "a question before step 2")
+    b.click("#predict-show")
+    p = wait_for(lambda: (lambda x: x if x and not x["pending"] and x["step"] == 2 else None)(
+        b.eval("window.rs.predict.state()")), "step 2 after Show")
+    check(bool(p) and not p["verdict"]["right"], "Show reveals step 2, not counted right (%s)" % (p and p["verdict"]))
+    score = b.eval("document.getElementById('predict-score').textContent")
+    check("reduce0" in score, "the score table names reduce0 (%r)" % score[:80])
+    d = b.eval("window.rs.predict.download()")
+    ok = d and d["lesson"] == "harris" and len(d["answers"]) == 2 and d["answers"][0]["right"] and \
+        not d["answers"][0]["first_try"] and d["answers"][0]["tries"] == 2 and not d["answers"][1]["right"] and d["gpu"]
+    check(bool(ok), "the downloaded answers: the lesson, the GPU, 2 answers, the first right after 2 tries (%s)"
+          % (d and [(a["step"], a["right"], a["first_try"], a["tries"]) for a in d["answers"]]))
+    b.call("Page.reload")
+    wait_for(lambda: (state(b) or {}).get("ready"), "the page to be ready again", 60)
+    n = b.eval("window.rs.predict.state().answers")
+    check(n == 2, "the answers are still there after a reload (localStorage: %s)" % n)
+    b.eval("window.rs.predict.clear(); window.rs.predict.set(false, '')")
+    b.open(page)  # the same document without the hash: reloaded, as the checks after this one expect it
+    b.call("Page.reload")
+    wait_for(lambda: (lambda x: x if x and x["ready"] and not x["loading"] else None)(state(b)), "the page again", 60)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reducescope", required=True)
@@ -1417,6 +1492,8 @@ def main():
             return 1
         if facts:
             check_page_claims(b, facts, a.lang)
+        if has_traces and not a.session.endswith(".rstrace"):
+            check_predict(b, page, a.out, a.lang)
         if a.lang == "zh":
             if has_traces:
                 check_chinese(b, a.out)

@@ -2,6 +2,7 @@
 // builds with cairo), the bandwidth-against-N sweep from `bench --csv` files, or one web page that
 // replays the session in a browser (--html; app/export/web_export.hpp, in every build).
 #include "commands.hpp"
+#include "lessons.hpp"
 
 #include <ostream>
 #include <string>
@@ -41,6 +42,12 @@ static int run_export_html(const Options& o, std::ostream& out, std::ostream& er
   w.block_sizes.assign(o.block_sizes.begin(), o.block_sizes.end());
   w.session_name = o.file.substr(o.file.find_last_of('/') + 1);  // npos + 1 == 0: no folder
   if (!o.lang.empty()) w.lang = *i18n::parse_lang(o.lang);
+  if (!o.lesson.empty()) {  // the bundled lessons, and this one (in place of a bundled one of the same name)
+    w.lessons = bundled_lessons();
+    Lesson mine = load_lesson(o.lesson);
+    std::erase_if(w.lessons, [&](const Lesson& l) { return l.name == mine.name; });
+    w.lessons.push_back(std::move(mine));
+  }
   if (w.lang == i18n::Lang::Zh && i18n::catalogue_dir().empty()) {
     err << "reducescope export: --lang zh: the Chinese catalogue (locale/zh_CN/LC_MESSAGES/reducescope.mo) is not "
            "installed beside reducescope; rebuild with gettext installed (scripts/setup.sh)\n";

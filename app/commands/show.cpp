@@ -13,6 +13,9 @@
 #include <vector>
 
 #include "common.hpp"
+#include "facts.hpp"
+#include "lessons.hpp"
+#include "questions.hpp"
 #include "pitfall_words.hpp"
 #include "racecheck.hpp"
 #include "trace_io.hpp"
@@ -286,8 +289,74 @@ std::string two_runs_lines(const TwoRuns& r) {
   return s;
 }
 
+// show --lesson: each item of `l` against the file's traces: the questions it asks, with the trace's answers, or
+// why it asks none (docs/lessons.md).
+std::string lesson_report(const Lesson& l, const Session* s, const std::vector<const Trace*>& traces) {
+  std::string out = "lesson " + l.name + (l.title.en.empty() ? "" : ": " + l.title.en) + "\n";
+  int asked = 0;
+  for (const LessonItem& it : l.items) {
+    out += "  " + it.kernel + " at " + std::to_string(it.block_size) + ", " + explain::to_string(it.ask) + ":";
+    if (!it.say.en.empty()) out += " \"" + it.say.en + "\"";
+    out += "\n";
+    if (it.ask == explain::QuestionKind::FastestBlock) {
+      const auto qs = s ? explain::timing_questions(*s, it.kernel) : std::vector<explain::Question>{};
+      if (qs.empty()) out += "    not asked: no timings of " + it.kernel + " at two or more block sizes\n";
+      for (const explain::Question& q : qs) {
+        out += "    " + explain::render(q.ask) + " -> " + std::to_string(q.index) + "\n";
+        ++asked;
+      }
+      continue;
+    }
+    const Trace* t = nullptr;
+    for (const Trace* x : traces) {
+      if (x->meta.kernel == it.kernel && x->meta.block_size == it.block_size) { t = x; break; }
+    }
+    if (!t) {
+      out += "    not asked: no trace of " + it.kernel + " at " + std::to_string(it.block_size) + " threads here\n";
+      continue;
+    }
+    const Replay r(*t);
+    const explain::TraceFacts facts = explain::trace_facts(r, t->source, explain::context_in(s, t->meta));
+    for (size_t si = 0; si < r.num_steps(); ++si) {
+      const bool listed = std::find(it.steps.begin(), it.steps.end(), si) != it.steps.end();
+      if (!it.steps.empty() && !listed) continue;
+      const auto qs = explain::step_questions(r, facts, si);
+      const auto q = std::find_if(qs.begin(), qs.end(), [&](const auto& x) { return x.kind == it.ask; });
+      if (q != qs.end()) {
+        out += "    step " + std::to_string(si) + ": " + explain::render(q->ask) + " -> " +
+               (q->kind == explain::QuestionKind::WorkingWarps ? "warps " : "") + q->key_text + "\n";
+        ++asked;
+      } else if (listed) {
+        out += "    step " + std::to_string(si) + ": not asked (the trace cannot answer it at this step)\n";
+      }
+    }
+    for (uint32_t si : it.steps) {
+      if (si >= r.num_steps()) out += "    step " + std::to_string(si) + ": not asked (the trace has " +
+                                      std::to_string(r.num_steps()) + " steps)\n";
+    }
+  }
+  out += "  " + std::to_string(asked) + " questions\n";
+  return out;
+}
+
 int run_show(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("show", err, [&] {
+    if (!o.lesson.empty()) {
+      std::vector<Lesson> lessons = o.lesson == "bundled" ? bundled_lessons() : std::vector<Lesson>{load_lesson(o.lesson)};
+      Session s;
+      std::vector<Trace> own;
+      std::vector<const Trace*> traces;
+      const bool session = is_session_file(o.file);
+      if (session) {
+        s = load_session(o.file);
+        for (const Trace& t : s.traces) traces.push_back(&t);
+      } else {
+        own.push_back(load_trace(o.file));
+        traces.push_back(&own.back());
+      }
+      for (const Lesson& l : lessons) out << lesson_report(l, session ? &s : nullptr, traces);
+      return kExitOk;
+    }
     if (is_session_file(o.file)) {
       const Session s = load_session(o.file);
       out << o.file << ": ReduceScope session\n" << summarize_session(s);

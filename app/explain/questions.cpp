@@ -226,6 +226,16 @@ std::vector<Question> step_questions(const Replay& r, const TraceFacts& facts, s
   return out;
 }
 
+const Question* default_question(const std::vector<Question>& qs) {
+  for (QuestionKind k : {QuestionKind::Conflict, QuestionKind::ShuffleSource, QuestionKind::Sectors,
+                         QuestionKind::WorkingWarps, QuestionKind::ActiveLanes}) {
+    for (const Question& q : qs) {
+      if (q.kind == k) return &q;
+    }
+  }
+  return nullptr;
+}
+
 std::vector<Question> timing_questions(const Session& s, const std::string& kernel) {
   std::vector<const SessionTiming*> rows;
   for (const SessionTiming& t : s.timings) {

@@ -72,6 +72,11 @@ struct Question {
 // step's first shuffle's first lane whose source is another lane, the first global load. `facts`: trace_facts(r, ...).
 std::vector<Question> step_questions(const Replay& r, const TraceFacts& facts, size_t step);
 
+// Predict mode's question at a step where no lesson chooses one: the first of `qs` by kind, in the order conflict,
+// shuffle, sectors, warps, lanes (a value is asked only where a lesson asks: a word loaded from global memory cannot
+// be predicted from what the page shows). nullptr where none.
+const Question* default_question(const std::vector<Question>& qs);
+
 // The session's questions about `kernel`'s timings: the fastest block size (where it was timed at two or more).
 std::vector<Question> timing_questions(const Session& s, const std::string& kernel);
 

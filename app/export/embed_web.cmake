@@ -24,6 +24,7 @@ set(RS_WEB_JS_FILES
   views-step.js            # the kernel list, note and source, the step's views; shared memory, warps x lanes
   views-banks.js           # the bank view (the lanes -> banks figure) and its hover
   views-lanes-global.js    # lanes (shuffles), atomics, global memory
+  predict.js               # Predict mode: a question before each step, graded by the trace; lessons; answers
   timings-axes.js          # the timing tabs' colours, axis ticks, label placement, the line chart
   timings.js               # median time per kernel, time against block size, the N sweep, the table
   views-multigpu.js        # the multigpu track: the ring step by step and its measured timeline

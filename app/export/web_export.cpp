@@ -32,6 +32,8 @@
 #include "replay.hpp"
 #include "web_assets.hpp"
 #include "web_i18n.hpp"
+#include "lessons.hpp"
+#include "questions.hpp"
 #include "web_json.hpp"
 
 namespace rs {
@@ -194,7 +196,8 @@ namespace {
 
 // `source`: the trace's kernel source (for the predicate barriers' names).
 // `acc`: reproducible_sum's exact accumulator (exact_steps.hpp), or nullptr: each step then says what it adds ("exact").
-std::string trace_json(const Replay& r, int source_index, const std::string& source, const ExactAccumulator* acc = nullptr) {
+std::string trace_json(const Replay& r, int source_index, const std::string& source, const ExactAccumulator* acc = nullptr,
+                       const std::vector<Lesson>& lessons = {}) {
   const TraceMeta& m = r.meta();
   Json j;
   j.obj();
@@ -357,6 +360,37 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
     }
     // The bank view's sentence for a step with no shared load or store.
     if (auto line = explain::bank_idle_sentence(facts, explain::step_facts(r, si))) said(j, "bank_idle", *line);
+    // Predict mode (issue 39): the questions the page may ask before this step, keys from the trace
+    // (app/explain/questions.hpp): the one it asks without a lesson (default_question), at its track's block size in
+    // int32 (the page's budget: every block size's questions cost it five traces), and those a lesson asks here;
+    // [kind, ask [k, args], warp, lane, word, [key...], key text, float key, why [k, args]]; "why" is the verdict's
+    // sentence, which the page says after "Right:" or "Not quite:".
+    const auto all_qs = explain::step_questions(r, facts, si);
+    std::vector<explain::Question> qs;
+    for (const explain::Question& q : all_qs) {
+      bool asked = m.dtype == DType::Int32 && m.block_size == default_block_size(m.track) &&
+                   &q == explain::default_question(all_qs);
+      for (const Lesson& l : lessons) {
+        for (const LessonItem& it : l.items) {
+          asked |= it.kernel == m.kernel && it.block_size == m.block_size && it.ask == q.kind &&
+                   (it.steps.empty() || std::find(it.steps.begin(), it.steps.end(), si) != it.steps.end());
+        }
+      }
+      if (asked) qs.push_back(q);
+    }
+    if (!qs.empty()) {
+      j.key("q").arr();
+      for (const explain::Question& q : qs) {
+        j.arr().str(explain::to_string(q.kind));
+        said(j, nullptr, q.ask);
+        j.num(q.warp).num(q.lane).num(q.word).arr();
+        for (int64_t k : q.key) j.num(k);
+        j.end_arr().str(q.key_text).boolean(q.float_key);
+        said(j, nullptr, explain::grade(q, {}).why.nested.at(0));
+        j.end_arr();
+      }
+      j.end_arr();
+    }
     changed_cells(j, "set", prev_smem, prev_def, st.smem, st.defined);
     prev_smem = st.smem;
     prev_def = st.defined;
@@ -705,6 +739,19 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
   }
   j.end_arr();
   j.kv("traces_in_session", static_cast<uint64_t>(page_traces(s)));
+  // Predict mode's lessons (app/lessons.hpp): which questions to ask where, and the instructor's words.
+  j.key("lessons").arr();
+  for (const Lesson& l : o.lessons.empty() ? bundled_lessons() : o.lessons) {
+    j.obj().kv("name", l.name).kv("track", l.track).kv("title", l.title.en).kv("title_zh", l.title.zh);
+    j.key("items").arr();
+    for (const LessonItem& it : l.items) {
+      j.obj().kv("kernel", it.kernel).kv("bs", it.block_size).kv("ask", explain::to_string(it.ask));
+      j.ints("steps", it.steps);
+      j.kv("say", it.say.en).kv("say_zh", it.say.zh).end_obj();
+    }
+    j.end_arr().end_obj();
+  }
+  j.end_arr();
   j.key("msgs").arr();  // the explain layer's msgids, which the traces' sentences ([k, args...]) name by index
   for (const char* id : explain::message_ids()) j.str(id);
   j.end_arr();
@@ -804,7 +851,8 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     p.second = second_type(s, t);
     try {
       const Replay replay(t);
-      p.json = trace_json(replay, static_cast<int>(it - sources.begin()), t.source, exact_accumulator_of(t, replay));
+      p.json = trace_json(replay, static_cast<int>(it - sources.begin()), t.source, exact_accumulator_of(t, replay),
+                          o.lessons.empty() ? bundled_lessons() : o.lessons);
       p.steps = replay.num_steps();
     } catch (const ReplayError& e) {
       throw WebExportError(std::string("cannot replay a trace of the session: ") + e.what());

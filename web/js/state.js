@@ -90,6 +90,7 @@
     if (!S.trace) return;
     var n = S.trace.steps.length;
     i = Math.max(0, Math.min(n - 1, i));
+    if (i > S.step && predictGate(i)) return;  // Predict mode: a question waits for its answer first
     if (i !== S.step) {
       S.step = i;
       S.acc = -1;

@@ -152,6 +152,8 @@
     var tr = trackOf(first.track);
     S.bs = tr ? tr.bs : 0;
     return select(first.name, tr ? tr.bs : 0).then(function () {
+      return predictSetup();  // Predict mode: #lesson=NAME in the address opens its lesson
+    }).then(function () {
       hook.ready = true;
       hook.readyMs = performance.now();  // from the navigation's start: the first trace on screen (bench/web_page_load.py)
     });

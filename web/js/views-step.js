@@ -370,6 +370,7 @@
       t0 = now;
     });
     hook.step = S.step;
+    predictAfterRender();
   }
 
   var smemLayout = null;
