@@ -71,7 +71,15 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
     LessonItem it;
     if (!x.contains("kernel") || !x["kernel"].is_string()) throw LessonError(where + ": no \"kernel\" name");
     it.kernel = x["kernel"].get<std::string>();
-    if (!find_kernel(it.kernel)) throw LessonError(where + ": unknown kernel \"" + it.kernel + "\"");
+    if (!find_kernel(it.kernel) && !find_library_kernel(it.kernel)) {
+      throw LessonError(where + ": unknown kernel \"" + it.kernel + "\"");
+    }
+    if (x.contains("type")) {
+      const std::string ty = x["type"].is_string() ? x["type"].get<std::string>() : "";
+      if (ty == "int32") it.type = DType::Int32;
+      else if (ty == "float32") it.type = DType::Float32;
+      else throw LessonError(where + ": \"type\" is not \"int32\" or \"float32\"");
+    }
     if (x.contains("block_size")) {
       if (!x["block_size"].is_number_unsigned()) throw LessonError(where + ": \"block_size\" is not a whole number");
       it.block_size = x["block_size"].get<uint32_t>();

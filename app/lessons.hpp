@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,8 +25,10 @@ struct LessonWords {
 };
 
 struct LessonItem {
-  std::string kernel;              // a kernel of the registry (kernels/kernel_info.hpp), e.g. "reduce1"
+  std::string kernel;              // a kernel of the registry (kernels/kernel_info.hpp), e.g. "reduce1", or a
+                                   // library kernel it traces as compiled ("cub::DeviceReduceKernel")
   uint32_t block_size = 256;       // 32..1024, a power of two
+  std::optional<DType> type;       // the trace's element type; none: either (the int32 trace where a page has both)
   std::vector<uint32_t> steps;     // the steps to ask at; empty: every step with a question of this kind
   explain::QuestionKind ask = explain::QuestionKind::Conflict;
   LessonWords say;                 // the instructor's words, shown above the question (may be empty)

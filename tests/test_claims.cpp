@@ -836,8 +836,8 @@ TEST(Lessons, EveryBundledLessonAsksQuestionsOfTheBundledSession) {
         EXPECT_FALSE(explain::timing_questions(s, it.kernel).empty()) << where;
         continue;
       }
-      const Trace* t = s.find_trace(it.kernel, it.block_size, DType::Int32);
-      if (!t) t = s.find_trace(it.kernel, it.block_size, DType::Float32);
+      const Trace* t = s.find_trace(it.kernel, it.block_size, it.type ? *it.type : DType::Int32);
+      if (!t && !it.type) t = s.find_trace(it.kernel, it.block_size, DType::Float32);
       ASSERT_NE(t, nullptr) << where << ": no trace in the session";
       const Replay r(*t);
       const explain::TraceFacts facts = explain::trace_facts(r, t->source, explain::context_in(&s, t->meta));

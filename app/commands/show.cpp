@@ -309,7 +309,10 @@ std::string lesson_report(const Lesson& l, const Session* s, const std::vector<c
     }
     const Trace* t = nullptr;
     for (const Trace* x : traces) {
-      if (x->meta.kernel == it.kernel && x->meta.block_size == it.block_size) { t = x; break; }
+      if (x->meta.kernel == it.kernel && x->meta.block_size == it.block_size && (!it.type || *it.type == x->meta.dtype)) {
+        t = x;
+        break;
+      }
     }
     if (!t) {
       out += "    not asked: no trace of " + it.kernel + " at " + std::to_string(it.block_size) + " threads here\n";
@@ -323,8 +326,12 @@ std::string lesson_report(const Lesson& l, const Session* s, const std::vector<c
       const auto qs = explain::step_questions(r, facts, si);
       const auto q = std::find_if(qs.begin(), qs.end(), [&](const auto& x) { return x.kind == it.ask; });
       if (q != qs.end()) {
-        out += "    step " + std::to_string(si) + ": " + explain::render(q->ask) + " -> " +
-               (q->kind == explain::QuestionKind::WorkingWarps ? "warps " : "") + q->key_text + "\n";
+        std::string key = q->key_text;
+        if (q->kind == explain::QuestionKind::WorkingWarps) key = "warps " + key;
+        if (q->kind == explain::QuestionKind::ShuffleSource) {
+          key = "lane " + std::to_string(q->key.at(0)) + " (value " + q->key_text + ")";
+        }
+        out += "    step " + std::to_string(si) + ": " + explain::render(q->ask) + " -> " + key + "\n";
         ++asked;
       } else if (listed) {
         out += "    step " + std::to_string(si) + ": not asked (the trace cannot answer it at this step)\n";

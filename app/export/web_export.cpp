@@ -373,6 +373,7 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
       for (const Lesson& l : lessons) {
         for (const LessonItem& it : l.items) {
           asked |= it.kernel == m.kernel && it.block_size == m.block_size && it.ask == q.kind &&
+                   (!it.type || *it.type == m.dtype) &&
                    (it.steps.empty() || std::find(it.steps.begin(), it.steps.end(), si) != it.steps.end());
         }
       }
@@ -746,6 +747,7 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
     j.key("items").arr();
     for (const LessonItem& it : l.items) {
       j.obj().kv("kernel", it.kernel).kv("bs", it.block_size).kv("ask", explain::to_string(it.ask));
+      j.kv("type", it.type ? to_string(*it.type) : "");
       j.ints("steps", it.steps);
       j.kv("say", it.say.en).kv("say_zh", it.say.zh).end_obj();
     }

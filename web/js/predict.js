@@ -35,7 +35,9 @@
     if (!qs.length) return null;
     var ofKind = function (k) { return qs.filter(function (q) { return q[0] === k; })[0] || null; };
     var pick = null;
-    var items = P.lesson ? P.lesson.items.filter(function (it) { return it.kernel === tr.kernel && it.bs === tr.bs; }) : [];
+    var items = P.lesson ? P.lesson.items.filter(function (it) {
+      return it.kernel === tr.kernel && it.bs === tr.bs && (!it.type || it.type === tr.dtype);
+    }) : [];
     if (items.length) {
       for (var i = 0; i < items.length && !pick; i++) {
         if (items[i].steps.length && items[i].steps.indexOf(step) < 0) continue;
@@ -232,7 +234,10 @@
     predictDraw();
     if (on && P.lesson && P.lesson.items.length) {
       var first = P.lesson.items.filter(function (it) { return it.ask !== 'fastest'; })[0];
-      if (first && traceOf[key(first.kernel, first.bs)]) return select(first.kernel, first.bs).then(function () { setStep(0); });
+      if (first && traceOf[key(first.kernel, first.bs)]) {
+        if (first.type) S.float32 = first.type === 'float32';
+        return select(first.kernel, first.bs).then(function () { setStep(0); });
+      }
     }
     renderStep();
     return Promise.resolve();
