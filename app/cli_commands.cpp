@@ -75,6 +75,8 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--scale", .arg = "F", .section = Section::Window, .line_break = true},
            {.opt = "--high-contrast", .section = Section::Window},
            {.opt = "--lang", .arg = "zh|en", .section = Section::Window, .note = "Chinese or English (default: the system's locale)"},
+           {.opt = "--lesson", .arg = "NAME", .section = Section::Window,
+            .note = "Predict mode with a bundled lesson; default: a question per step"},
            {.opt = "--large-charts", .section = Section::Window},
            {.opt = "--play", .section = Section::Window},
            {.opt = "--help-overlay", .section = Section::Window},

@@ -130,6 +130,25 @@ std::vector<Lesson> load_lessons(const std::string& dir) {
   return out;
 }
 
+std::optional<AskedQuestion> predict_question(const Lesson* lesson, const TraceMeta& m,
+                                              const std::vector<explain::Question>& qs, size_t step) {
+  bool covered = false;
+  if (lesson) {
+    for (const LessonItem& it : lesson->items) {
+      if (it.kernel != m.kernel || it.block_size != m.block_size || (it.type && *it.type != m.dtype)) continue;
+      if (it.ask == explain::QuestionKind::FastestBlock) continue;
+      covered = true;
+      if (!it.steps.empty() && std::find(it.steps.begin(), it.steps.end(), step) == it.steps.end()) continue;
+      for (const explain::Question& q : qs) {
+        if (q.kind == it.ask) return AskedQuestion{q, &it};
+      }
+    }
+  }
+  if (covered) return std::nullopt;
+  if (const explain::Question* q = explain::default_question(qs)) return AskedQuestion{*q, nullptr};
+  return std::nullopt;
+}
+
 // lessons_assets.cpp: (name, JSON) of each assets/lessons/*.json.
 const std::vector<std::pair<std::string, std::string>>& bundled_lesson_files();
 

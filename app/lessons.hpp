@@ -57,6 +57,17 @@ Lesson load_lesson(const std::string& path);
 // Every *.json under `dir`, by name. Throws LessonError naming the first bad file.
 std::vector<Lesson> load_lessons(const std::string& dir);
 
+// The question Predict mode asks before step `step` of a trace of `m`, from `qs` (step_questions of that step): the
+// lesson's first item for the trace's kernel, block size and type whose steps include `step` and whose kind the step
+// can answer (none where the lesson covers this kernel and block size but not here), else default_question(qs).
+// nullopt where none. The page does the same in its script (web/js/predict.js, questionAt).
+struct AskedQuestion {
+  explain::Question q;
+  const LessonItem* item = nullptr;  // the lesson's item (its words), or nullptr for the default question
+};
+std::optional<AskedQuestion> predict_question(const Lesson* lesson, const TraceMeta& m,
+                                              const std::vector<explain::Question>& qs, size_t step);
+
 // The lessons bundled in assets/lessons/, compiled into the program (lessons_assets.cpp, generated at configure
 // time), so that an export needs no assets folder; parsed once. A bundled lesson that does not parse is a build
 // defect: the lesson tests parse every one.

@@ -882,5 +882,41 @@ TEST(Lessons, ABadLessonIsRefusedWithItsReason) {
   EXPECT_EQ(l.items[0].ask, explain::QuestionKind::Conflict);
 }
 
+
+// The question Predict mode asks (the window's predict_question; the page's questionAt does the same): the lesson's
+// where it covers the kernel at the block size, none at the steps it leaves out, else the step's default.
+TEST(Lessons, PredictModeAsksTheLessonsQuestionElseTheDefault) {
+  const Session s = load_session(std::string(RS_SOURCE_DIR) + "/assets/sessions/h100-tracks.rssession");
+  const Lesson* harris = nullptr;
+  for (const Lesson& l : bundled_lessons()) {
+    if (l.name == "harris") harris = &l;
+  }
+  ASSERT_NE(harris, nullptr);
+  auto asked = [&](const std::string& kernel, size_t step, const Lesson* l) {
+    const Trace* t = s.find_trace(kernel, 256, DType::Int32);
+    const Replay r(*t);
+    const auto facts = explain::trace_facts(r, t->source, explain::context_in(&s, t->meta));
+    return predict_question(l, t->meta, explain::step_questions(r, facts, step), step);
+  };
+  const auto q1 = asked("reduce1", 2, harris);  // reduce1 at step 2: the lesson's conflict, 4-way
+  ASSERT_TRUE(q1);
+  EXPECT_EQ(q1->q.kind, explain::QuestionKind::Conflict);
+  EXPECT_EQ(q1->q.key.at(0), 4);
+  ASSERT_NE(q1->item, nullptr);
+  EXPECT_FALSE(q1->item->say.en.empty());
+  EXPECT_FALSE(asked("reduce1", 7, harris)) << "the lesson covers reduce1 at 256 but not step 7";
+  const auto q2 = asked("reduce0", 1, harris);  // the lanes question the lesson asks there
+  ASSERT_TRUE(q2);
+  EXPECT_EQ(q2->q.kind, explain::QuestionKind::ActiveLanes);
+  EXPECT_EQ(q2->q.key.at(0), 16);
+  const auto q3 = asked("sum_reduce", 1, harris);  // not in the lesson: the default (conflict first)
+  ASSERT_TRUE(q3);
+  EXPECT_EQ(q3->item, nullptr);
+  EXPECT_EQ(q3->q.kind, explain::QuestionKind::Conflict);
+  const auto q4 = asked("reduce1", 7, nullptr);  // no lesson: the default
+  ASSERT_TRUE(q4);
+  EXPECT_EQ(q4->q.kind, explain::QuestionKind::Conflict);
+}
+
 }  // namespace
 }  // namespace rs

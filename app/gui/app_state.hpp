@@ -18,6 +18,7 @@
 #include "gpu_reduce.hpp"
 #include "i18n.hpp"
 #include "kernel_info.hpp"
+#include "predict.hpp"
 #include "replay.hpp"
 #include "session.hpp"
 
@@ -176,6 +177,7 @@ struct AppState {
   // The replays on screen and the shared step (B shows min(step, its last step)).
   std::shared_ptr<const LoadedTrace> shown, shown_b;
   size_t step = 0;
+  PredictState predict;            // Predict mode (issue 39): the question waiting before the next step, the score
   bool playing = false;
   float speed = 2.0f;              // steps per second while playing
   double next_play_step = 0;       // ImGui::GetTime() at which the next step is due

@@ -212,6 +212,7 @@ void draw_bank_figure(const WarpAccess& a, float height) {
 }  // namespace
 
 void BanksPanel::drawContent(AppState& s) {
+  if (slot_ == 0) draw_predict_box(s, {explain::QuestionKind::Conflict});
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;

@@ -7,6 +7,7 @@
 #include "exercises.hpp"
 #include "kernel_list.hpp"
 #include "panels.hpp"
+#include "predict.hpp"
 #include "stored.hpp"  // explain: trace notes read back
 #include "pitfall_words.hpp"
 
@@ -335,6 +336,7 @@ std::string data_origin(const AppState& s) { return data_origin_in(s, english); 
 void step_to(AppState& s, long target) {
   const long last = static_cast<long>(s.max_steps()) - 1;
   if (last < 0) return;
+  if (predict_gate(s, std::min(target, last))) return;  // Predict mode: a question waits for its answer first
   s.step = static_cast<size_t>(target < 0 ? 0 : target > last ? last : target);
 }
 
@@ -352,7 +354,7 @@ void ControlsPanel::tick(AppState& s) {
   if (s.step + 1 >= s.max_steps()) {
     s.playing = false;  // stop at the last step
   } else {
-    ++s.step;
+    step_to(s, static_cast<long>(s.step) + 1);  // through Predict mode's gate
   }
 }
 

@@ -8,6 +8,7 @@
 #include "app_setup.hpp"  // asset_dir
 #include "session_rows.hpp"
 #include "panels.hpp"  // strf
+#include "predict.hpp"
 #include "said_text.hpp"
 #include "trace_io.hpp"
 
@@ -79,8 +80,18 @@ void DataFeed::show(AppState& s, int slot, std::shared_ptr<const LoadedTrace> t)
   (slot == 0 ? s.shown : s.shown_b) = std::move(t);
   if (slot != 0) return;
   const size_t steps = s.num_steps();
-  s.step = want_step_ >= 0 ? std::min<size_t>(static_cast<size_t>(want_step_), steps ? steps - 1 : 0) : steps / 2;
+  const size_t want =
+      want_step_ >= 0 ? std::min<size_t>(static_cast<size_t>(want_step_), steps ? steps - 1 : 0) : s.predict.on ? 0 : steps / 2;
   want_step_ = -1;  // only the first trace opens at --step
+  s.step = want;
+  if (s.predict.on) {  // Predict mode: at --step S, S's question waits (the step before it shown)
+    s.predict.pending.reset();
+    s.predict.verdict.clear();
+    if (want > 0) {
+      s.step = want - 1;
+      if (!predict_gate(s, static_cast<long>(want))) s.step = want;
+    }
+  }
 }
 
 // Shows side A (and B) from the open session: its traces and its timings.

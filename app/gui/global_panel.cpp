@@ -117,6 +117,7 @@ float GlobalPanel::wanted_height(const Replay& r) {
 }
 
 void GlobalPanel::drawContent(AppState& s) {
+  if (slot_ == 0) draw_predict_box(s, {explain::QuestionKind::Sectors});
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;

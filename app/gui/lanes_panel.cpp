@@ -83,6 +83,7 @@ float LanesPanel::wanted_height(size_t warps, float width) {
 }
 
 void LanesPanel::drawContent(AppState& s) {
+  if (slot_ == 0) draw_predict_box(s, {explain::QuestionKind::ShuffleSource});
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;

@@ -47,6 +47,11 @@ void view_menu(AppState& s) {
     s.compare = !s.compare;
     s.selection_changed = true;
   }
+  if (ImGui::MenuItem(_("Predict: answer before each step"), nullptr, s.predict.on)) {
+    s.predict.on = !s.predict.on;
+    s.predict.pending.reset();
+    s.predict.verdict.clear();
+  }
   ImGui::MenuItem(_("Large timing charts"), "T", &s.large_charts);
   ImGui::MenuItem(_("Focus on the replay"), "F", &s.focus);
   ImGui::MenuItem(_("High contrast"), "Ctrl H", &s.high_contrast);

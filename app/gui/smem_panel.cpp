@@ -208,6 +208,7 @@ void SmemPanel::drawRaces(const AppState& s, const ReplayView& v, const std::vec
 
 // One row per 32 words, so each column is one bank (32 banks x 4 bytes).
 void SmemPanel::drawContent(AppState& s) {
+  if (slot_ == 0) draw_predict_box(s, {explain::QuestionKind::WordValue});
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;

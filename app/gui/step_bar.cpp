@@ -96,6 +96,7 @@ float StepBar::height(const AppState& s, float width) {
     h += ImGui::CalcTextSize(strf(_("Error: %s"), s.error.c_str()).c_str(), nullptr, false, width).y + st.ItemSpacing.y;
   }
   if (has_banner(s)) h += ImGui::GetTextLineHeight() + st.ItemSpacing.y;
+  if (s.predict.on) h += ImGui::GetFrameHeight() + st.ItemSpacing.y;  // Predict mode's line: lesson and score
   return h + 2 * st.WindowPadding.y;
 }
 
@@ -153,6 +154,7 @@ void StepBar::drawContent(AppState& s) {
     ImGui::PopStyleColor();
     note_widget("step/error");
   }
+  if (s.predict.on) draw_predict_bar(s);
   // The user's kernel's banner: one line (a compile error at its line, a deleted file, a run stopped by the time
   // limit or a CUDA fault); the whole of it on hover and in the controls panel.
   if (has_banner(s)) {

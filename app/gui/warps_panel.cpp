@@ -67,6 +67,7 @@ float WarpsPanel::wanted_height(const Replay& r, const Step& st, float width) {
 }
 
 void WarpsPanel::drawContent(AppState& s) {
+  if (slot_ == 0) draw_predict_box(s, {explain::QuestionKind::WorkingWarps, explain::QuestionKind::ActiveLanes});
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;

@@ -36,7 +36,7 @@
     var ofKind = function (k) { return qs.filter(function (q) { return q[0] === k; })[0] || null; };
     var pick = null;
     var items = P.lesson ? P.lesson.items.filter(function (it) {
-      return it.kernel === tr.kernel && it.bs === tr.bs && (!it.type || it.type === tr.dtype);
+      return it.kernel === tr.kernel && it.bs === tr.bs && (!it.type || it.type === tr.dtype) && it.ask !== 'fastest';
     }) : [];
     if (items.length) {
       for (var i = 0; i < items.length && !pick; i++) {

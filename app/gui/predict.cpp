@@ -1,0 +1,228 @@
+#include "predict.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "app_state.hpp"
+#include "facts.hpp"
+#include "i18n.hpp"
+#include "panels.hpp"  // strf
+
+namespace rs::gui {
+namespace {
+
+std::string said(const explain::Sentence& s) { return explain::render(s, [](const char* id) { return i18n::tr(id); }); }
+
+std::string answer_key(const LoadedTrace& t, size_t step, explain::QuestionKind k) {
+  const TraceMeta& m = t.trace.meta;
+  return m.kernel + "@" + std::to_string(m.block_size) + "@" + to_string(m.dtype) + "@" + std::to_string(step) + "@" +
+         explain::to_string(k);
+}
+
+const Lesson* lesson_of(const AppState& s) {
+  const auto& all = bundled_lessons();
+  return s.predict.lesson >= 0 && s.predict.lesson < static_cast<int>(all.size()) ? &all[s.predict.lesson] : nullptr;
+}
+
+void reveal(AppState& s, bool right) {
+  PredictState& p = s.predict;
+  if (!p.pending) return;
+  p.answered.insert(answer_key(*s.shown, p.pending->step, p.pending->q.kind));
+  ++p.asked;
+  p.tries += p.pending->tries;
+  if (right && p.pending->tries == 1) ++p.first_try;
+  const explain::Verdict v = explain::grade(p.pending->q, {});
+  const std::string why = said(v.why.nested.at(0));
+  p.verdict_right = right;
+  p.verdict = said(explain::Sentence{right ? N_("Right: {0}") : N_("Not quite: {0}"), {why}});
+  p.verdict_kind = p.pending->q.kind;
+  s.step = p.pending->step;
+  p.pending.reset();
+}
+
+void check(AppState& s, const explain::Answer& a) {
+  PredictState& p = s.predict;
+  if (!p.pending) return;
+  ++p.pending->tries;
+  if (explain::grade(p.pending->q, a).right) {
+    reveal(s, true);
+  } else {
+    p.verdict_right = false;
+    p.verdict = _("Not yet: try again, or press Show.");
+    p.verdict_kind = p.pending->q.kind;
+  }
+}
+
+void box(AppState& s) {
+  PredictState& p = s.predict;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float wrap = w - 2 * st.WindowPadding.x - 4;
+  const float chip = ImGui::GetFontSize() * 1.6f;
+  const int per_row = std::max(1, static_cast<int>((wrap + st.ItemSpacing.x) / (chip + st.ItemSpacing.x)));
+  // The box's height: its wrapped texts and its rows of buttons.
+  float h = 2 * st.WindowPadding.y + 4;
+  auto text_h = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str(), nullptr, false, wrap).y + st.ItemSpacing.y; };
+  const std::string ask = p.pending ? said(p.pending->q.ask) : "";
+  if (p.pending) {
+    if (!p.pending->say.empty()) h += text_h(p.pending->say);
+    h += text_h(ask);
+    const int warps = s.shown ? s.shown->replay.num_warps() : 0;
+    int rows = 1;  // the answer, Check and Show
+    if (p.pending->q.kind == explain::QuestionKind::WorkingWarps) rows += (std::min(warps, 32) + per_row - 1) / per_row;
+    if (p.pending->q.kind == explain::QuestionKind::Conflict) rows += (6 + per_row - 1) / per_row;
+    h += rows * (ImGui::GetFrameHeight() + st.ItemSpacing.y);
+  }
+  if (!p.verdict.empty()) h += text_h(p.verdict);
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(42, 36, 22, 255));
+  ImGui::PushStyleColor(ImGuiCol_Border, IM_COL32(230, 159, 0, 255));
+  ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, 2.0f);
+  ImGui::BeginChild("##predict", ImVec2(0, h), true, ImGuiWindowFlags_NoScrollbar);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+  // A row of small buttons, wrapped at the box's width; true and *picked set where one was pressed.
+  auto chips = [&](int n, auto label, auto selected, int* picked) {
+    for (int i = 0; i < n; ++i) {
+      if (i % per_row) ImGui::SameLine();
+      ImGui::PushID(i);
+      const bool on = selected(i);
+      if (on) ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(0, 114, 178, 255));  // chosen: the page's blue
+      if (ImGui::Button(label(i).c_str(), ImVec2(chip, ImGui::GetFrameHeight()))) *picked = i;
+      if (on) ImGui::PopStyleColor();
+      ImGui::PopID();
+    }
+  };
+  bool done = false;
+  if (p.pending) {
+    const explain::Question& q = p.pending->q;
+    if (!p.pending->say.empty()) ImGui::TextUnformatted(p.pending->say.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 220, 120, 255));
+    ImGui::TextUnformatted(ask.c_str());
+    ImGui::PopStyleColor();
+    int picked = -1;
+    if (q.kind == explain::QuestionKind::WorkingWarps) {
+      const int warps = std::min(s.shown ? s.shown->replay.num_warps() : 0, 32);
+      chips(warps, [](int i) { return std::to_string(i); }, [&](int i) { return p.picked[i]; }, &picked);
+      if (picked >= 0) p.picked[picked] = !p.picked[picked];
+    } else if (q.kind == explain::QuestionKind::Conflict) {
+      static const int kWays[] = {1, 2, 4, 8, 16, 32};
+      chips(6, [](int i) { return std::to_string(kWays[i]); }, [](int) { return false; }, &picked);
+      if (picked >= 0) {
+        check(s, {{kWays[picked]}, std::to_string(kWays[picked])});
+        done = true;
+      }
+    }
+    if (!done && q.kind != explain::QuestionKind::WorkingWarps) {
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+      if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+      const bool enter = ImGui::InputText("##answer", p.input, sizeof p.input, ImGuiInputTextFlags_EnterReturnsTrue);
+      ImGui::SameLine();
+      if (enter || ImGui::Button(_("Check"))) {
+        explain::Answer a;
+        a.text = p.input;
+        char* end = nullptr;
+        const long v = std::strtol(p.input, &end, 10);
+        if (end && end != p.input && *end == '\0' && q.kind != explain::QuestionKind::WordValue) a.numbers = {v};
+        check(s, a);
+        done = true;
+      }
+      ImGui::SameLine();
+    } else if (!done) {
+      if (ImGui::Button(_("Check"))) {
+        explain::Answer a;
+        for (int i = 0; i < 32; ++i) {
+          if (p.picked[i]) a.numbers.push_back(i);
+        }
+        check(s, a);
+        done = true;
+      }
+      ImGui::SameLine();
+    }
+    if (!done && ImGui::Button(_("Show"))) reveal(s, false);
+  }
+  if (!p.verdict.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, p.verdict_right ? IM_COL32(47, 197, 154, 255) : IM_COL32(230, 110, 40, 255));
+    ImGui::TextUnformatted(p.verdict.c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor(2);
+}
+
+}  // namespace
+
+bool predict_gate(AppState& s, long target) {
+  PredictState& p = s.predict;
+  if (!p.on || !s.shown || target <= static_cast<long>(s.step)) return false;
+  if (p.pending) return true;
+  const Replay& r = s.shown->replay;
+  const explain::TraceFacts facts = explain::trace_facts(
+      r, s.shown->trace.source, explain::context_in(s.session.get(), s.shown->trace.meta));
+  for (long st = static_cast<long>(s.step) + 1; st <= target && st < static_cast<long>(r.num_steps()); ++st) {
+    const auto qs = explain::step_questions(r, facts, static_cast<size_t>(st));
+    const auto asked = predict_question(lesson_of(s), s.shown->trace.meta, qs, static_cast<size_t>(st));
+    if (!asked || p.answered.count(answer_key(*s.shown, static_cast<size_t>(st), asked->q.kind))) continue;
+    s.step = static_cast<size_t>(st - 1);
+    s.playing = false;
+    PredictState::Pending w;
+    w.step = static_cast<size_t>(st);
+    w.q = asked->q;
+    if (asked->item) {
+      w.say = s.lang == i18n::Lang::Zh && !asked->item->say.zh.empty() ? asked->item->say.zh : asked->item->say.en;
+    }
+    w.t0 = ImGui::GetTime();
+    p.pending = w;
+    p.verdict.clear();
+    p.picked.fill(false);
+    p.input[0] = '\0';
+    return true;
+  }
+  return false;
+}
+
+void draw_predict_box(AppState& s, std::initializer_list<explain::QuestionKind> kinds) {
+  PredictState& p = s.predict;
+  if (!p.on || (!p.pending && p.verdict.empty())) return;
+  const explain::QuestionKind k = p.pending ? p.pending->q.kind : p.verdict_kind;
+  if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) return;
+  if (p.box_frame == ImGui::GetFrameCount()) return;  // once a frame (the compare view draws panels twice)
+  p.box_frame = ImGui::GetFrameCount();
+  box(s);
+}
+
+void draw_predict_bar(AppState& s) {
+  PredictState& p = s.predict;
+  if (ImGui::Checkbox(_("Predict"), &p.on)) {
+    p.pending.reset();
+    p.verdict.clear();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", _("Answer a question before each step is shown"));
+  if (!p.on) return;
+  ImGui::SameLine();
+  const auto& all = bundled_lessons();
+  const auto title = [&](int i) {
+    if (i < 0) return std::string(_("no lesson: a question per step"));
+    const LessonWords& w = all[i].title;
+    return s.lang == i18n::Lang::Zh && !w.zh.empty() ? w.zh : w.en;
+  };
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  if (ImGui::BeginCombo("##lesson", title(p.lesson).c_str())) {
+    for (int i = -1; i < static_cast<int>(all.size()); ++i) {
+      if (ImGui::Selectable(title(i).c_str(), i == p.lesson)) {
+        p.lesson = i;
+        p.pending.reset();
+        p.verdict.clear();
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::TextUnformatted(strf(_("answered %d, right at the first try %d, tries %d"), p.asked, p.first_try, p.tries).c_str());
+  // Where the panel of the answer is not on screen (folded into the idle line), the box is drawn here.
+  if ((p.pending || !p.verdict.empty()) && p.box_frame < ImGui::GetFrameCount() - 1) box(s);
+}
+
+}  // namespace rs::gui

@@ -1,0 +1,49 @@
+// Predict mode in the window (issue 39): before a step is shown, a question about it in the panel where its answer
+// is drawn; the answer is graded by the trace (app/explain/questions.hpp) and the verdict says why. The questions are
+// chosen as the page chooses them (predict_question, app/lessons.hpp): a bundled lesson's, else each step's default.
+// Works on any trace the window shows: a session's, a live GPU's, the user's own kernel file.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "lessons.hpp"
+#include "questions.hpp"
+
+namespace rs::gui {
+
+struct AppState;
+
+struct PredictState {
+  bool on = false;
+  int lesson = -1;  // index into bundled_lessons(); -1: none (each step's default question)
+  struct Pending {
+    size_t step = 0;
+    explain::Question q;
+    std::string say;  // the lesson's words, in the language of the moment it was asked
+    double t0 = 0;    // ImGui::GetTime() when asked
+    int tries = 0;
+  };
+  std::optional<Pending> pending;
+  bool verdict_right = false;
+  std::string verdict;  // "Right: ...", "Not quite: ...", "Not yet: ..."; empty: none
+  explain::QuestionKind verdict_kind = explain::QuestionKind::WorkingWarps;
+  std::set<std::string> answered;  // kernel@bs@dtype@step@kind
+  std::array<bool, 32> picked{};
+  char input[32] = {};
+  int asked = 0, first_try = 0, tries = 0;  // the score
+  int box_frame = -1;                       // the frame a panel last drew the box in
+};
+
+// step_to's gate: going forward to `target` in Predict mode, the first step on the way with a question waits for its
+// answer (the step shown stays the one before it, play stops). True where one waits.
+bool predict_gate(AppState& s, long target);
+// The question or the verdict, where a panel showing `kind`'s answer calls it (the warps panel for warps and lanes,
+// banks for conflicts, shared memory for values, lanes for shuffles, global memory for sectors).
+void draw_predict_box(AppState& s, std::initializer_list<explain::QuestionKind> kinds);
+// The step bar's Predict switch, lesson and score; the box itself where no panel drew it last frame.
+void draw_predict_bar(AppState& s);
+
+}  // namespace rs::gui
