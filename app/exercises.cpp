@@ -2,6 +2,9 @@
 #include "exercises.hpp"
 
 #include <algorithm>
+#include <set>
+#include <map>
+#include <bit>
 #include <utility>
 #include <cstdarg>
 #include <cstdio>
@@ -211,24 +214,34 @@ std::vector<ExerciseCheck> check_shuffle(const ExerciseEvidence& e) {
   if (runs.empty()) return {nothing_traced(name)};
   for (const ExerciseRun* r : runs) {
     const TraceFeatures& f = *r->features;
-    if (f.warp0_shuffles < 5) {
+    if (f.warp0_shuffles < 5 && f.warp0_reduces == 0) {
       return {{name, false,
-               strf(_("%s: warp 0 made %d shuffles; the last warp needs 5 (offsets 16, 8, 4, 2, 1)"),
-                        at(*r).c_str(), f.warp0_shuffles),
+               strf(_("%s: warp 0 made %d shuffles and no warp reduce; a warp finishes in registers with 5 shuffles "
+                      "(offsets 16, 8, 4, 2, 1) or one __reduce_add_sync"),
+                    at(*r).c_str(), f.warp0_shuffles),
                _("when 64 elements are left, let warp 0 take v = sdata[tid] + sdata[tid + 32] into a register and "
                  "finish with v += __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1")}};
     }
-    if (f.warp0_shared_after_shuffle > 0) {
+    if (f.wide_stores_after_lane_op > 0) {
       return {{name, false,
-               strf(_("%s: warp 0 still used shared memory %d times after its first shuffle (line %u)"),
-                        at(*r).c_str(), f.warp0_shared_after_shuffle, f.shared_after_shuffle_line),
-               _("after the first shuffle the partial sums live in registers: no sdata[] loads or stores, lane 0 "
-                 "writes the block's sum")}};
+               strf(_("%s: after their first shuffle, warps stored several lanes' values to shared memory at once, %d "
+                      "times (first at line %u); between warps, shared memory carries one value per warp"),
+                    at(*r).c_str(), f.wide_stores_after_lane_op, f.wide_store_line),
+               _("after the shuffles each warp's sum is in one lane: let that lane (lane 0) store it, one word per "
+                 "warp, and let one warp add those words with shuffles again (or write the block's sum directly)")}};
+    }
+    if (f.words_after_lane_op > f.warps) {
+      return {{name, false,
+               strf(_("%s: after the shuffles %d shared words were written, more than one per warp (%d warps)"),
+                    at(*r).c_str(), f.words_after_lane_op, f.warps),
+               _("after the shuffles each warp's sum is in one lane: let that lane (lane 0) store it, one word per "
+                 "warp, and let one warp add those words with shuffles again (or write the block's sum directly)")}};
     }
   }
   return {{name, true,
-           strf(_("warp 0 finishes with 5 or more shuffles and no shared memory after the first %s"),
-                    over(runs).c_str()),
+           strf(_("warp 0 finishes in registers (5 or more shuffles, or a warp reduce), and after that shared memory "
+                  "carries at most one value per warp %s"),
+                over(runs).c_str()),
            ""}};
 }
 
@@ -285,18 +298,27 @@ TraceFeatures features_of(const Replay& replay) {
       f.worst_conflict_line = a.line;
     }
   }
-  uint32_t first_shuffle_epoch = UINT32_MAX;
+  std::map<uint32_t, uint32_t> first_lane_op;  // warp -> epoch of its first shuffle or warp reduce
   for (const WarpShuffle& s : replay.shuffles()) {
-    if (s.warp != 0 || s.kind != AccessKind::Shuffle) continue;
-    ++f.warp0_shuffles;
-    first_shuffle_epoch = std::min(first_shuffle_epoch, s.epoch);
+    auto [it, fresh] = first_lane_op.emplace(s.warp, s.epoch);
+    if (!fresh) it->second = std::min(it->second, s.epoch);
+    if (s.warp != 0) continue;
+    if (s.kind == AccessKind::Shuffle) ++f.warp0_shuffles;
+    else ++f.warp0_reduces;
   }
+  std::set<uint32_t> words;
   for (const WarpAccess& a : replay.accesses()) {
-    if (a.warp == 0 && first_shuffle_epoch != UINT32_MAX && a.epoch > first_shuffle_epoch) {
-      if (!f.warp0_shared_after_shuffle) f.shared_after_shuffle_line = a.line;
-      ++f.warp0_shared_after_shuffle;
+    const auto it = first_lane_op.find(a.warp);
+    if (a.kind != AccessKind::Store || it == first_lane_op.end() || a.epoch < it->second) continue;
+    if (std::popcount(a.lanes) > 1) {
+      if (!f.wide_stores_after_lane_op) f.wide_store_line = a.line;
+      ++f.wide_stores_after_lane_op;
+    }
+    for (int l = 0; l < 32; ++l) {
+      if (a.lanes >> l & 1) words.insert(a.addr[l] / 4);
     }
   }
+  f.words_after_lane_op = static_cast<int>(words.size());
   for (size_t i = 0; i < replay.num_steps(); ++i) {
     const Step& s = replay.step(i);
     int diverged = 0;

@@ -38,8 +38,13 @@ struct TraceFeatures {
   int warps = 0;
   int barriers = 0;              // __syncthreads() thread 0 passed (BlockBarrier records of thread 0)
   int warp0_shuffles = 0;        // shuffle instructions (WarpShuffle of kind Shuffle) of warp 0
-  int warp0_shared_after_shuffle = 0;  // warp 0's shared-memory accesses in steps after its first shuffle
-  unsigned shared_after_shuffle_line = 0;  // the first such access's line
+  int warp0_reduces = 0;         // warp reduces (__reduce_*_sync, cg::reduce as compiled: REDUX) of warp 0
+  // After a warp's first shuffle or warp reduce, what it stores to shared memory (issue 40: the shuffle exercise takes
+  // any design whose warps finish in registers and pass at most one value per warp through shared memory, the
+  // blockReduceSum of NVIDIA's "Faster Parallel Reductions on Kepler" and cub::BlockReduce included):
+  int wide_stores_after_lane_op = 0;  // stores made by more than one lane of the warp
+  unsigned wide_store_line = 0;       // the first one's line
+  int words_after_lane_op = 0;        // distinct shared words so stored, over every warp
 };
 TraceFeatures features_of(const Replay& replay);
 

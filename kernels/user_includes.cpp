@@ -94,6 +94,14 @@ bool inside(const fs::path& p, const fs::path& folder) {
   return a.size() > f.size() && a.compare(0, f.size(), f) == 0 && (f.back() == '/' || a[f.size()] == '/');
 }
 
+// The CUDA toolkit's headers a kernel file may include (issue 40): cooperative groups, as the CUDA programming guide
+// teaches a warp reduction, and CCCL's CUB and libcu++ (cub::BlockReduce, cuda::std), which NVRTC compiles.
+bool toolkit_header(const std::string& name) {
+  if (name.find("..") != std::string::npos) return false;
+  return name == "cooperative_groups.h" || name.rfind("cooperative_groups/", 0) == 0 || name.rfind("cub/", 0) == 0 ||
+         name.rfind("cuda/", 0) == 0;
+}
+
 struct Walker {
   const std::vector<std::string>& embedded;
   fs::path folder;  // canonical
@@ -106,8 +114,9 @@ struct Walker {
                                                            (d.open == '"' ? "\"" : ">")
                                                      : std::string()) +
                                " is not allowed: " + why +
-                               ". A kernel file may include the embedded headers (reducescope.cuh), CCCL's "
-                               "<cuda/std/...> and files in its own folder (docs/your-kernel.md)"});
+                               ". A kernel file may include the embedded headers (reducescope.cuh), the toolkit's "
+                               "<cooperative_groups.h>, <cooperative_groups/...>, <cub/...> and <cuda/...>, and files "
+                               "in its own folder (docs/your-kernel.md)"});
   }
 
   void walk(const std::string& text, const std::string& file, int depth) {
@@ -122,8 +131,8 @@ struct Walker {
       }
       if (std::find(embedded.begin(), embedded.end(), d.name) != embedded.end()) continue;
       if (d.open == '<') {
-        if (d.name.rfind("cuda/std/", 0) == 0 && d.name.find("..") == std::string::npos) continue;
-        refuse(file, d, "the system's and the toolkit's headers other than <cuda/std/...> are not");
+        if (toolkit_header(d.name)) continue;
+        refuse(file, d, "the system's headers, and the toolkit's other than cooperative groups and CCCL's, are not");
         continue;
       }
       const fs::path name(d.name);

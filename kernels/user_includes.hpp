@@ -1,7 +1,8 @@
 // What a kernel file of the user's may #include (issue 29, docs/your-kernel.md, "What a file may include"). A
 // course grades untrusted files, and a header's text reaches the compiler's messages, so a file may include only
 //   - the headers ReduceScope embeds (reducescope.cuh, probe.cuh, trace_format.hpp: user_kernel_headers()),
-//   - CCCL's <cuda/std/...> (the toolkit's own, found at configure time),
+//   - the toolkit's cooperative groups (<cooperative_groups.h>, <cooperative_groups/...>) and CCCL's <cub/...> and
+//     <cuda/...> (issue 40: the styles NVIDIA's guide and blogs teach), found at configure time,
 //   - files in its own folder: a relative name without "..", which must resolve (links followed) inside the
 //     folder; such a header is read and checked the same way, its own includes relative to the same folder.
 // Anything else (an absolute path, "..", <stdio.h>, a computed `#include MACRO`, #include_next) is refused at its

@@ -409,6 +409,9 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
   // on each save) compiles in about a tenth of the time (2.4 s, then 0.2 s on this project's 2-core machine).
   std::vector<std::string> nvrtc_options = {"--gpu-architecture=" + arch, "-lineinfo", "-std=c++17", "-pch",
                                             std::string("-I") + RS_CCCL_INCLUDE_DIR};
+#ifdef RS_CUDA_INCLUDE_DIR
+  nvrtc_options.push_back(std::string("-I") + RS_CUDA_INCLUDE_DIR);  // <cooperative_groups.h> (issue 40)
+#endif
   if (plain) {
     nvrtc_options[0] = "--gpu-architecture=sm_" + std::to_string(options.cc);
     nvrtc_options.push_back("--pre-include=launch_shape.cuh");

@@ -577,7 +577,9 @@ TEST(UserKernelIncludes, RefusedAtTheirLineWithoutReadingTheFile) {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"#include \"" + secret.string() + "\"", "an absolute path"},
       {"#include \"../" + outside.filename().string() + "/secret.h\"", "a path out of the kernel's folder"},
-      {"#include <stdio.h>", "other than <cuda/std/...>"},
+      {"#include <stdio.h>", "the system's headers"},
+      {"#include <thrust/reduce.h>", "other than cooperative groups and CCCL's"},
+      {"#include <cub/../../stdio.h>", "the system's headers"},
       {"#define H \"x.h\"\n#include H", "a computed include"},
       {"  #  include_next <cuda/std/cstdint>", "only #include"},
   };
@@ -617,6 +619,21 @@ TEST(UserKernelIncludes, RefusedAtTheirLineWithoutReadingTheFile) {
   }
   fs::remove_all(dir);
   fs::remove_all(outside);
+}
+
+// Issue 40: the styles NVIDIA's guide and CUB's documentation teach compile: cooperative groups' cg::reduce on a
+// 32-thread tile, and cub::BlockReduce (tests/fixtures/user/styles/). Both were refused at their include line.
+TEST(UserKernelIncludes, CooperativeGroupsAndCubCompile) {
+  REQUIRE_NVRTC();
+  for (const char* name : {"cg_reduce_tile.cu", "cub_block_reduce.cu"}) {
+    SCOPED_TRACE(name);
+    const fs::path f = fs::path(RS_USER_FIXTURES) / "styles" / name;
+    const UserCompileResult r = compile_user_kernel_file(f.string(), {.cc = 90});
+    ASSERT_TRUE(r.ok()) << all(r.diagnostics);
+    EXPECT_TRUE(r.kernel->plain);
+    EXPECT_EQ(r.kernel->timing.int_entry, "_Z11user_kernelIiEvPKT_PS0_j");
+    EXPECT_GT(r.kernel->timing.cubin.size(), 64u);
+  }
 }
 
 TEST(UserKernelIncludes, OwnFolderAndCudaStdCompile) {
