@@ -214,6 +214,16 @@ std::vector<ExerciseCheck> check_shuffle(const ExerciseEvidence& e) {
   if (runs.empty()) return {nothing_traced(name)};
   for (const ExerciseRun* r : runs) {
     const TraceFeatures& f = *r->features;
+    if (f.warp0_shuffles < 5 && f.warp0_reduces == 0 && f.binary) {
+      // What the tracer cannot see is said as such: a warp reduce compiles to REDUX, which it does not record.
+      return {{name, false,
+               strf(_("%s: the binary tracer saw warp 0 make %d shuffles; it does not see warp reduces (REDUX: "
+                      "__reduce_add_sync, and cg::reduce or CUB on integers), so a warp that finishes with one cannot "
+                      "be judged here yet"),
+                    at(*r).c_str(), f.warp0_shuffles),
+               _("finish the warp with __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1, which the "
+                 "binary tracer sees, or write the kernel in the wrapped dialect (reducescope new --wrapped)")}};
+    }
     if (f.warp0_shuffles < 5 && f.warp0_reduces == 0) {
       return {{name, false,
                strf(_("%s: warp 0 made %d shuffles and no warp reduce; a warp finishes in registers with 5 shuffles "
@@ -298,6 +308,7 @@ TraceFeatures features_of(const Replay& replay) {
       f.worst_conflict_line = a.line;
     }
   }
+  f.binary = replay.meta().tracer == Tracer::Binary;
   std::map<uint32_t, uint32_t> first_lane_op;  // warp -> epoch of its first shuffle or warp reduce
   for (const WarpShuffle& s : replay.shuffles()) {
     auto [it, fresh] = first_lane_op.emplace(s.warp, s.epoch);

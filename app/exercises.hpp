@@ -38,7 +38,9 @@ struct TraceFeatures {
   int warps = 0;
   int barriers = 0;              // __syncthreads() thread 0 passed (BlockBarrier records of thread 0)
   int warp0_shuffles = 0;        // shuffle instructions (WarpShuffle of kind Shuffle) of warp 0
-  int warp0_reduces = 0;         // warp reduces (__reduce_*_sync, cg::reduce as compiled: REDUX) of warp 0
+  int warp0_reduces = 0;         // warp reduces (__reduce_*_sync) of warp 0; a binary trace has none: the Compute
+                                 // Sanitizer API does not instrument REDUX (cg::reduce and CUB on integers compile to it)
+  bool binary = false;           // the binary tracer's trace (Tracer::Binary)
   // After a warp's first shuffle or warp reduce, what it stores to shared memory (issue 40: the shuffle exercise takes
   // any design whose warps finish in registers and pass at most one value per warp through shared memory, the
   // blockReduceSum of NVIDIA's "Faster Parallel Reductions on Kepler" and cub::BlockReduce included):

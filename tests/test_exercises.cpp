@@ -114,6 +114,21 @@ TEST(Exercises, ShuffleFromTheH100Traces) {
   // __reduce_add_sync finishes a warp in registers in one instruction.
   const ExerciseCheck a = own_check(judge_exercise(x, evidence("reduce_add_sync")));
   EXPECT_TRUE(a.pass) << a.figure;
+  // A binary trace sees no REDUX: no shuffle there is said as not seen, not as no warp reduce.
+  {
+    ExerciseEvidence b;
+    ExerciseRun r;
+    r.n = 4097;
+    r.block_size = 32;
+    r.right = true;
+    r.features = TraceFeatures{};
+    r.features->binary = true;
+    b.runs.push_back(r);
+    const ExerciseCheck c3 = own_check(judge_exercise(x, b));
+    EXPECT_FALSE(c3.pass);
+    EXPECT_NE(c3.figure.find("does not see warp reduces"), std::string::npos) << c3.figure;
+    EXPECT_EQ(c3.figure.find("no warp reduce"), std::string::npos) << c3.figure;
+  }
   // Wrong: shuffles, then every lane's value back into shared memory for a shared-memory tree.
   {
     ExerciseEvidence w;

@@ -622,10 +622,11 @@ TEST(UserKernelIncludes, RefusedAtTheirLineWithoutReadingTheFile) {
 }
 
 // Issue 40: the styles NVIDIA's guide and CUB's documentation teach compile: cooperative groups' cg::reduce on a
-// 32-thread tile, and cub::BlockReduce (tests/fixtures/user/styles/). Both were refused at their include line.
+// 32-thread tile, and cub::BlockReduce (tests/fixtures/user/styles/), which were refused at their include line; and
+// the blog's blockReduceSum and a wrong shuffle design, which scripts/device/exercise_styles.sh judges on the GPU.
 TEST(UserKernelIncludes, CooperativeGroupsAndCubCompile) {
   REQUIRE_NVRTC();
-  for (const char* name : {"cg_reduce_tile.cu", "cub_block_reduce.cu"}) {
+  for (const char* name : {"cg_reduce_tile.cu", "cub_block_reduce.cu", "block_reduce_sum.cu", "wrong_shuffle_then_tree.cu"}) {
     SCOPED_TRACE(name);
     const fs::path f = fs::path(RS_USER_FIXTURES) / "styles" / name;
     const UserCompileResult r = compile_user_kernel_file(f.string(), {.cc = 90});
