@@ -114,49 +114,37 @@ TEST(Exercises, ShuffleFromTheH100Traces) {
   // __reduce_add_sync finishes a warp in registers in one instruction.
   const ExerciseCheck a = own_check(judge_exercise(x, evidence("reduce_add_sync")));
   EXPECT_TRUE(a.pass) << a.figure;
+  // One traced run at N = 4097 with the given features, judged.
+  auto judged = [&](unsigned block_size, const TraceFeatures& f) {
+    ExerciseEvidence ev;
+    ExerciseRun r;
+    r.n = 4097;
+    r.block_size = block_size;
+    r.right = true;
+    r.features = f;
+    ev.runs.push_back(r);
+    return own_check(judge_exercise(x, ev));
+  };
   // A binary trace sees no REDUX: no shuffle there is said as not seen, not as no warp reduce.
-  {
-    ExerciseEvidence b;
-    ExerciseRun r;
-    r.n = 4097;
-    r.block_size = 32;
-    r.right = true;
-    r.features = TraceFeatures{};
-    r.features->binary = true;
-    b.runs.push_back(r);
-    const ExerciseCheck c3 = own_check(judge_exercise(x, b));
-    EXPECT_FALSE(c3.pass);
-    EXPECT_NE(c3.figure.find("does not see warp reduces"), std::string::npos) << c3.figure;
-    EXPECT_EQ(c3.figure.find("no warp reduce"), std::string::npos) << c3.figure;
-  }
+  TraceFeatures binary;
+  binary.binary = true;
+  const ExerciseCheck c3 = judged(32, binary);
+  EXPECT_FALSE(c3.pass);
+  EXPECT_NE(c3.figure.find("does not see warp reduces"), std::string::npos) << c3.figure;
+  EXPECT_EQ(c3.figure.find("no warp reduce"), std::string::npos) << c3.figure;
   // Wrong: shuffles, then every lane's value back into shared memory for a shared-memory tree.
-  {
-    ExerciseEvidence w;
-    ExerciseRun r;
-    r.n = 4097;
-    r.block_size = 128;
-    r.right = true;
-    r.features = TraceFeatures{};
-    r.features->warps = 4;
-    r.features->warp0_shuffles = 5;
-    r.features->wide_stores_after_lane_op = 4;
-    r.features->wide_store_line = 42;
-    w.runs.push_back(r);
-    const ExerciseCheck c2 = own_check(judge_exercise(x, w));
-    EXPECT_FALSE(c2.pass);
-    EXPECT_NE(c2.figure.find("at once, 4 times (first at line 42)"), std::string::npos)
-        << c2.figure;
-  }
+  TraceFeatures tree;
+  tree.warps = 4;
+  tree.warp0_shuffles = 5;
+  tree.wide_stores_after_lane_op = 4;
+  tree.wide_store_line = 42;
+  const ExerciseCheck c2 = judged(128, tree);
+  EXPECT_FALSE(c2.pass);
+  EXPECT_NE(c2.figure.find("at once, 4 times (first at line 42)"), std::string::npos) << c2.figure;
   // What the solution does: five shuffles, nothing shared after the first.
-  ExerciseEvidence e;
-  ExerciseRun r;
-  r.n = 4097;
-  r.block_size = 128;
-  r.right = true;
-  r.features = TraceFeatures{};
-  r.features->warp0_shuffles = 5;
-  e.runs.push_back(r);
-  EXPECT_TRUE(own_check(judge_exercise(x, e)).pass);
+  TraceFeatures solution;
+  solution.warp0_shuffles = 5;
+  EXPECT_TRUE(judged(128, solution).pass);
 }
 
 TEST(Exercises, FirstAddGridAndTiming) {
