@@ -6,7 +6,7 @@ load each time, the cache bypassed) and prints, as median (min-max):
   - load: from the navigation's start to the first trace on screen (performance.now() when the page is ready);
   - switch: the int32 / float32 switch (key D) on sum_shared at 256 threads, to the float32 trace on screen;
   - largest: opening the largest trace of the largest part (the part inflated, the trace prepared and drawn).
-Figures only; nothing is asserted (the README's page figures come from here).
+Figures only; nothing is asserted (the README's page figures come from here). --size 1280x720 sets the viewport.
 
   /usr/bin/python3 bench/web_page_load.py --reducescope build/reducescope --session assets/sessions/h100-tracks.rssession
 """
@@ -33,6 +33,7 @@ def main():
     ap.add_argument("--reducescope", required=True)
     ap.add_argument("--session", required=True)
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--size", default="", help="the viewport, WxH (issue 39 measures at 1280x720); default Chromium's")
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="rs-load-")
@@ -46,6 +47,9 @@ def main():
     loads, switches, largest = [], [], []
     try:
         b.call("Network.setCacheDisabled", cacheDisabled=True)
+        if a.size:
+            w, h = (int(v) for v in a.size.lower().split("x"))
+            wc.set_viewport(b, w, h)
         for _ in range(a.runs):
             b.open(page)
             if not wc.wait_for(lambda: (wc.state(b) or {}).get("ready"), "the page to be ready", 60):
