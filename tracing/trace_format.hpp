@@ -157,7 +157,8 @@ inline uint32_t float_to_bits(float f) {
   std::memcpy(&b, &f, sizeof b);
   return b;
 }
-// A 32-bit value for people: "-12" for int32, "0.5" (shortest round-trip form) for float32.
+// A 32-bit value for people: "-12" for int32; a float32 in 9 significant digits (%.9g, enough to read the same
+// bits back: "0.100000001" for 0.1f). The page and Predict mode print the shortest such form instead.
 std::string format_value(uint32_t bits, DType t);
 
 // What the trace is of. Strings are free text; numbers carry their unit in the name.

@@ -260,76 +260,84 @@ std::vector<Question> timing_questions(const Session& s, const std::string& kern
   return {q};
 }
 
-Verdict grade(const Question& q, const Answer& a) {
-  Sentence why;
-  bool right = false;
-  bool given = !a.numbers.empty() || !a.text.empty();
+Sentence reason(const Question& q) {
+  switch (q.kind) {
+    case QuestionKind::WorkingWarps:
+      return q.key.empty() ? Sentence{kWhyNoWarps} : Sentence{kWhyWarps, {list(q.key)}};
+    case QuestionKind::ActiveLanes:
+      return {kWhyLanes, {num(q.key.at(0)), num(q.warp)}};
+    case QuestionKind::Conflict:
+      return q.key.at(0) > 1 ? Sentence{kWhyConflict, {num(q.key.at(0))}} : Sentence{kWhyNoConflict};
+    case QuestionKind::WordValue:
+      return {kWhyValue, {num(q.word), q.key_text}};
+    case QuestionKind::ShuffleSource:
+      return q.key.at(0) == q.lane ? Sentence{kWhyOwn, {num(q.lane)}}
+                                   : Sentence{kWhyShuffle, {num(q.lane), num(q.key.at(0)), q.key_text}};
+    case QuestionKind::Sectors:
+      return {kWhySectors, {num(q.key.at(0)), num(q.key.at(1))}};
+    case QuestionKind::FastestBlock:
+      return {kWhyFastest, {num(q.index), q.key_text, list(q.key)}};
+  }
+  return {};
+}
+
+Sentence verdict_sentence(const Question& q, bool right) {
+  Sentence v{right ? kRight : kWrong, {""}};
+  v.with(0, reason(q));
+  return v;
+}
+
+namespace {
+
+// Whether `a` answers `q` (grade's rules, without the words).
+bool answers(const Question& q, const Answer& a) {
+  const bool one = a.numbers.size() == 1;
   switch (q.kind) {
     case QuestionKind::WorkingWarps: {
       std::vector<int64_t> got = a.numbers;
       std::sort(got.begin(), got.end());
       got.erase(std::unique(got.begin(), got.end()), got.end());
-      right = got == q.key;
-      given = true;  // "no warp" is an answer (an empty click set)
-      why = q.key.empty() ? Sentence{kWhyNoWarps, {}} : Sentence{kWhyWarps, {list(q.key)}};
-      break;
+      return got == q.key;
     }
-    case QuestionKind::ActiveLanes:
-      right = a.numbers.size() == 1 && a.numbers[0] == q.key.at(0);
-      why = {kWhyLanes, {num(q.key.at(0)), num(q.warp)}};
+    case QuestionKind::FastestBlock:
+      return one && std::find(q.key.begin(), q.key.end(), a.numbers[0]) != q.key.end();
+    case QuestionKind::WordValue:
       break;
-    case QuestionKind::Conflict:
-      right = a.numbers.size() == 1 && a.numbers[0] == q.key.at(0);
-      why = q.key.at(0) > 1 ? Sentence{kWhyConflict, {num(q.key.at(0))}} : Sentence{kWhyNoConflict, {}};
-      break;
-    case QuestionKind::WordValue: {
-      why = {kWhyValue, {num(q.word), q.key_text}};
-      if (!q.float_key) {
-        if (!a.numbers.empty()) right = a.numbers.size() == 1 && a.numbers[0] == q.key.at(0);
-        else {
-          double v;
-          right = parse_double(a.text, &v) && v == static_cast<double>(q.key.at(0));
-        }
-        break;
-      }
-      double v;
-      float key;
-      const uint32_t bits = static_cast<uint32_t>(q.key.at(0));
-      std::memcpy(&key, &bits, 4);
-      if (!parse_double(a.text, &v)) break;
-      if (v == static_cast<double>(key)) {
-        right = true;
-        break;
-      }
-      // To the significant digits given, at least 3 (or all of the key's shortest form where it has fewer).
-      const int need = std::min(3, significant_digits(q.key_text));
-      const int p = significant_digits(a.text);
-      if (p < need || p > 9) break;
-      char b[48];
-      std::snprintf(b, sizeof b, "%.*g", p, static_cast<double>(key));
-      right = std::strtod(b, nullptr) == std::strtod(a.text.c_str(), nullptr);
-      break;
-    }
-    case QuestionKind::ShuffleSource: {
-      right = a.numbers.size() == 1 && a.numbers[0] == q.key.at(0);
-      why = q.key.at(0) == q.lane ? Sentence{kWhyOwn, {num(q.lane)}}
-                                  : Sentence{kWhyShuffle, {num(q.lane), num(q.key.at(0)), q.key_text}};
-      break;
-    }
-    case QuestionKind::Sectors:
-      right = a.numbers.size() == 1 && a.numbers[0] == q.key.at(0);
-      why = {kWhySectors, {num(q.key.at(0)), num(q.key.at(1))}};
-      break;
-    case QuestionKind::FastestBlock: {
-      right = a.numbers.size() == 1 && std::find(q.key.begin(), q.key.end(), a.numbers[0]) != q.key.end();
-      why = {kWhyFastest, {num(q.index), q.key_text, list(q.key)}};
-      break;
-    }
+    default:
+      return one && a.numbers[0] == q.key.at(0);
   }
+  if (!q.float_key) {
+    double v;
+    return one ? a.numbers[0] == q.key.at(0) : parse_double(a.text, &v) && v == static_cast<double>(q.key.at(0));
+  }
+  double v;
+  float key;
+  const uint32_t bits = static_cast<uint32_t>(q.key.at(0));
+  std::memcpy(&key, &bits, 4);
+  if (!parse_double(a.text, &v)) return false;
+  if (v == static_cast<double>(key)) return true;
+  // To the significant digits given, at least 3 (or all of the key's shortest form where it has fewer).
+  const int need = std::min(3, significant_digits(q.key_text));
+  const int p = significant_digits(a.text);
+  if (p < need || p > 9) return false;
+  char b[48];
+  std::snprintf(b, sizeof b, "%.*g", p, static_cast<double>(key));
+  return std::strtod(b, nullptr) == std::strtod(a.text.c_str(), nullptr);
+}
+
+}  // namespace
+
+Verdict grade(const Question& q, const Answer& a) {
+  // "No warp" is an answer to which warps work (an empty click set); elsewhere an empty answer is none.
+  const bool given = q.kind == QuestionKind::WorkingWarps || !a.numbers.empty() || !a.text.empty();
   Verdict v;
-  v.right = given && right;
-  v.why = Sentence{!given ? kNoAnswer : v.right ? kRight : kWrong, {""}};
-  v.why.with(0, why);
+  v.right = given && answers(q, a);
+  if (given) {
+    v.why = verdict_sentence(q, v.right);
+  } else {
+    v.why = Sentence{kNoAnswer, {""}};
+    v.why.with(0, reason(q));
+  }
   return v;
 }
 

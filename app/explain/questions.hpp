@@ -8,6 +8,7 @@
 //   step_questions()    every question step `step` of a trace can answer (one of each kind at most)
 //   timing_questions()  the session's timing questions for a kernel
 //   Answer, Verdict, grade()  a student's answer and its verdict: right or wrong, and why, from the key
+//   reason(), verdict_sentence()  that why, and the verdict's sentence, for the views that show them
 //
 // A question whose answer the trace cannot give is never asked (issue 39, item 1):
 //   - "which warps work" and "active lanes" only where the tracer records all the step's work: not at a step where
@@ -96,6 +97,12 @@ struct Verdict {
 // for 0.092064. A fastest block size is right where it is any block size of the key (their timings overlap).
 // An answer with nothing in it is wrong.
 Verdict grade(const Question& q, const Answer& a);
+
+// Why the key is the answer, from the key ("its lanes touch 8 distinct words in one bank, ..."): what a verdict
+// says after "Right:" or "Not quite:".
+Sentence reason(const Question& q);
+// "Right: <reason>" or "Not quite: <reason>" (the window's verdict after an answer or after Show).
+Sentence verdict_sentence(const Question& q, bool right);
 
 // The ids of this file's sentences (part of message_ids()).
 const std::vector<const char*>& question_message_ids();

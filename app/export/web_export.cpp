@@ -387,7 +387,7 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
         j.num(q.warp).num(q.lane).num(q.word).arr();
         for (int64_t k : q.key) j.num(k);
         j.end_arr().str(q.key_text).boolean(q.float_key);
-        said(j, nullptr, explain::grade(q, {}).why.nested.at(0));
+        said(j, nullptr, explain::reason(q));
         j.end_arr();
       }
       j.end_arr();

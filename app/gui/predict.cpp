@@ -8,12 +8,10 @@
 #include "app_state.hpp"
 #include "facts.hpp"
 #include "i18n.hpp"
-#include "panels.hpp"  // strf
+#include "panels.hpp"  // strf, say
 
 namespace rs::gui {
 namespace {
-
-std::string said(const explain::Sentence& s) { return explain::render(s, [](const char* id) { return i18n::tr(id); }); }
 
 std::string answer_key(const LoadedTrace& t, size_t step, explain::QuestionKind k) {
   const TraceMeta& m = t.trace.meta;
@@ -33,10 +31,8 @@ void reveal(AppState& s, bool right) {
   ++p.asked;
   p.tries += p.pending->tries;
   if (right && p.pending->tries == 1) ++p.first_try;
-  const explain::Verdict v = explain::grade(p.pending->q, {});
-  const std::string why = said(v.why.nested.at(0));
   p.verdict_right = right;
-  p.verdict = said(explain::Sentence{right ? N_("Right: {0}") : N_("Not quite: {0}"), {why}});
+  p.verdict = say(explain::verdict_sentence(p.pending->q, right));
   p.verdict_kind = p.pending->q.kind;
   s.step = p.pending->step;
   p.pending.reset();
@@ -65,7 +61,7 @@ void box(AppState& s) {
   // The box's height: its wrapped texts and its rows of buttons.
   float h = 2 * st.WindowPadding.y + 4;
   auto text_h = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str(), nullptr, false, wrap).y + st.ItemSpacing.y; };
-  const std::string ask = p.pending ? said(p.pending->q.ask) : "";
+  const std::string ask = p.pending ? say(p.pending->q.ask) : "";
   if (p.pending) {
     if (!p.pending->say.empty()) h += text_h(p.pending->say);
     h += text_h(ask);
