@@ -170,6 +170,9 @@ void finish(cli::Parsing& p, const std::string& topic) {
     case Command::Profile:
       if (o.file.empty()) throw UsageError("profile needs a SESSION file to write the metrics into (from `reducescope record`)");
       break;
+    case Command::LessonReport:
+      if (o.csv_files.empty()) throw UsageError("lesson-report needs one or more answers files (the page's Download my answers)");
+      break;
     case Command::Sweep:
       if (o.csv_files.empty()) throw UsageError("sweep needs one or more CSV files (from `reducescope bench --csv` at several N)");
       if (o.out.empty()) throw UsageError("sweep needs --out SESSION (the session to store the sweep in)");

@@ -50,8 +50,8 @@ class UsageError : public std::runtime_error {
 };
 
 enum class Command {
-  Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Bits, New, Check, Verify, Help,
-  Version
+  Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Bits, New, Check, Verify,
+  LessonReport, Help, Version
 };
 
 struct Options {
@@ -82,7 +82,8 @@ struct Options {
   unsigned traced_block = 0;            // trace: blockIdx.x to record
   bool quiet = false;                   // trace: summary only, no per-step text
   bool steps = false;                   // show: print every step too
-  std::string lesson;                   // show, export --html: a lesson file (app/lessons.hpp, docs/lessons.md)
+  std::string lesson;                   // show, export --html, lesson-report: a lesson file (app/lessons.hpp, docs/lessons.md)
+  std::string session;                  // lesson-report --session: the session its pictures come from
   bool add = false;                     // record --add: into the existing session at --out, at its N
   bool two_runs = false;                // record --two-runs: each float32 trace taken in two runs, the second kept
                                         // beside the first (Session::other_runs; the two-runs view, issue 30)
@@ -119,7 +120,7 @@ struct Options {
   int runs = 100;                       // pitfalls: runs of each kernel (1 .. 100000); bits: per block size (20)
   bool have_runs = false;               // --runs given
   bool sweep = false;                   // export --sweep: `file` is bench CSV (several N), not a session
-  std::vector<std::string> csv_files;   // sweep: the `bench --csv` files to read
+  std::vector<std::string> csv_files;   // sweep: the `bench --csv` files to read; lesson-report: the answers files
   std::vector<KernelId> histo_kernels;
   // bench / record --track multigpu (issue 21):
   uint32_t gpus = 0;                    // --gpus G: GPUs to use (0: all; at least 2)

@@ -352,6 +352,23 @@ const std::vector<CommandSpec>& command_table() {
        "device-to-device copy at each N. The rows must come from the session's GPU. The rows at the\n"
        "session's own N and pattern also give the launch count of each timing that has none (sessions\n"
        "recorded before 0.2). Exit: 0 stored, 1 a runtime error (unreadable or foreign rows).\n"},
+      {Command::LessonReport, "lesson-report", Operands::Many,
+       {{
+           {.opt = "ANSWERS.json [ANSWERS.json ...]", .required = true},
+           {.opt = "--lesson", .arg = "LESSON.json"},
+           {.opt = "--session", .arg = "FILE.rssession"},
+           {.opt = "--csv", .arg = "FILE"},
+           {.opt = "--html", .arg = "FILE"},
+       }},
+       1,
+       "Reports a class's Predict-mode answers: the files the page's \"Download my answers\" saves, one per\n"
+       "student (the name typed on the page, else the file's name). Per question, in the lesson's order: how\n"
+       "many answered, how many were right at the first try, the three most common wrong answers with how\n"
+       "many students gave each (the misconception table), and the time taken; then per student. --lesson\n"
+       "orders the questions by an instructor's own lesson (a bundled one is found by its name). --csv writes\n"
+       "one row per student and a column per question (1: right at the first try); --html writes a page with\n"
+       "each question beside its step's picture, drawn from --session (the session the page was exported\n"
+       "from). Exit: 0 every file read, 1 a file could not be read (named; the report covers the rest).\n"},
       {Command::New, "new", Operands::One,
        {{
            {.opt = "--from", .arg = "KERNEL", .required = true},

@@ -37,6 +37,11 @@ int run_bits(const Options& o, std::ostream& out, std::ostream& err);
 // its timings that have none from the rows at the session's N.
 int run_sweep(const Options& o, std::ostream& out, std::ostream& err);
 
+// lesson-report ANSWERS.json... (app/commands/lesson_report.cpp, app/lesson_report.hpp): a class's Predict-mode answers,
+// per question and per student; --csv FILE, --html FILE. Exit: 0 every file read, 1 a file could not be read (named;
+// the report covers the rest) or an output could not be written.
+int run_lesson_report(const Options& o, std::ostream& out, std::ostream& err);
+
 // Writes the starting file of o.from (kernels/user/) to o.file; never overwrites (app/commands/new.cpp).
 int run_new(const Options& o, std::ostream& out, std::ostream& err);
 // Compiles the kernel file o.file in both builds with NVRTC, then checks its sums on the GPU

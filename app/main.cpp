@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
       return rs::run_histogram(o, std::cout, std::cerr);
     case rs::Command::Pitfalls:
       return rs::run_pitfalls(o, std::cout, std::cerr);
+    case rs::Command::LessonReport:
+      return rs::run_lesson_report(o, std::cout, std::cerr);
     case rs::Command::Sweep:
       return rs::run_sweep(o, std::cout, std::cerr);
     case rs::Command::Bits:

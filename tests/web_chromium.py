@@ -28,6 +28,7 @@ Exit 0 when every check passed, 1 otherwise (with the failures listed).
 """
 import argparse
 import base64
+import glob
 import json
 import os
 import re
@@ -1446,6 +1447,87 @@ def check_predict(b, page, out, lang):
     wait_for(lambda: (lambda x: x if x and x["ready"] and not x["loading"] else None)(state(b)), "the page again", 60)
 
 
+def check_class_report(b, page, reducescope, lang, students=20, questions=3):
+    """A class of `students` drives the page through harris's first `questions` questions, each in its own way (right
+    at once; wrong, then right; wrong, then Show), types a name and downloads its answers; lesson-report reads the
+    files and its misconception table counts each wrong answer by the students who gave it (issue 39, item 6)."""
+    work = tempfile.mkdtemp(prefix="rs-class-")
+    expected = {}  # question number -> {wrong answer: students}
+    firsts = [0] * questions
+    try:
+        for i in range(students):
+            b.eval("window.rs.predict.clear(); window.rs.predict.set(false, '')")
+            b.eval("document.getElementById('predict-name').value = 'student %02d'" % i)
+            b.eval("window.rs.predict.set(true, 'harris')")
+            wait_for(lambda: (lambda x: x if x and x["ready"] and x["kernel"] == "reduce0" and not x["loading"] and
+                              x["step"] == 0 else None)(state(b)), "reduce0 at step 0 for student %d" % i, 60)
+            for j in range(questions):
+                b.key("ArrowRight", "ArrowRight", 39)
+                p = wait_for(lambda: (b.eval("window.rs.predict.state()") or {}).get("pending"),
+                             "question %d for student %d" % (j + 1, i))
+                if not p:
+                    return
+                kind, key, text = p["kind"], p["key"], p["text"]
+                if kind == "warps":
+                    wrong, right = (key[:-1] or [len(key) + 1]), key
+                elif kind == "value":
+                    wrong, right = None, None
+                else:  # three wrong answers, one per student in turn, never the key
+                    picks = [v for v in (key[0] * 2, 32, 1, 2) if v != key[0]]
+                    wrong, right = [picks[(i // 2) % 3]], [key[0]]
+                way = (i + j) % 3
+                said = ",".join(str(v) for v in wrong) if wrong is not None else "1234567"
+                if way == 0:
+                    b.eval("window.rs.predict.answer(%s, %s)" % (json.dumps(right or []), json.dumps(text)))
+                    firsts[j] += 1
+                else:
+                    b.eval("window.rs.predict.answer(%s, %s)" % (json.dumps(wrong or []),
+                                                                 json.dumps("" if wrong is not None else said)))
+                    expected.setdefault(j, {}).setdefault(said, 0)
+                    expected[j][said] += 1
+                    if way == 1:
+                        b.eval("window.rs.predict.answer(%s, %s)" % (json.dumps(right or []), json.dumps(text)))
+                    else:
+                        b.eval("window.rs.predict.show()")
+                wait_for(lambda: not (b.eval("window.rs.predict.state()") or {}).get("pending"),
+                         "the step after question %d" % (j + 1))
+            d = b.eval("window.rs.predict.download()")
+            with open(os.path.join(work, "answers-%02d.json" % i), "w") as f:
+                json.dump(d, f)
+        b.eval("window.rs.predict.clear(); window.rs.predict.set(false, '')")
+        b.open(page)
+        b.call("Page.reload")
+        wait_for(lambda: (lambda x: x if x and x["ready"] and not x["loading"] else None)(state(b)), "the page again", 60)
+        files = sorted(glob.glob(os.path.join(work, "*.json")))
+        r = subprocess.run([reducescope, "lesson-report"] + files + ["--csv", os.path.join(work, "class.csv")],
+                           capture_output=True, text=True, timeout=60)
+        out = r.stdout
+        check(r.returncode == 0 and ("%d students, %d questions" % (students, questions)) in out,
+              "lesson-report reads %d answers files the page saved (%s) [%s]" % (students, out.splitlines()[:1],
+                                                                                 lang))
+        table = out.split("Misconception table")[-1].split("Students:")[0].strip().splitlines()[2:]
+        ok = len(table) == questions
+        for j in range(questions):
+            row = table[j] if j < len(table) else ""
+            want = expected.get(j, {})
+            top = max(want.values()) if want else 0
+            said = re.findall(r"(\S+) \((\d+)(?: students?)?\)", row.split("%", 1)[-1])
+            # the first is a most common one; each printed count is the students who gave that answer
+            ok &= bool(said) and int(said[0][1]) == top and all(want.get(a) == int(n) for a, n in said)
+            ok &= len(said) == min(3, len(want))
+            ok &= ("%.0f%%" % (100.0 * firsts[j] / students)) in row
+        check(ok, "the misconception table counts each wrong answer by the students who gave it and the first-try "
+                  "rate (%s) [%s]" % (" | ".join(t.strip() for t in table), lang))
+        print("  lesson-report over %d answers files from the page:\n    " % students +
+              "\n    ".join(table))
+        with open(os.path.join(work, "class.csv")) as f:
+            rows = f.read().splitlines()
+        check(len(rows) == students + 1 and rows[1].startswith("student 00,"),
+              "the CSV has one row per student, named as typed on the page (%d rows; %r)" % (len(rows), rows[1][:40]))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reducescope", required=True)
@@ -1494,6 +1576,7 @@ def main():
             check_page_claims(b, facts, a.lang)
         if has_traces and not a.session.endswith(".rstrace"):
             check_predict(b, page, a.out, a.lang)
+            check_class_report(b, page, a.reducescope, a.lang)
         if a.lang == "zh":
             if has_traces:
                 check_chinese(b, a.out)

@@ -63,7 +63,7 @@
       if (!pick) continue;
       if (s > S.step + 1) { S.step = s - 1; renderStep(); }
       if (S.playing) setPlaying(false);
-      P.pending = { step: s, q: pick.q, item: pick.item, t0: performance.now(), tries: 0 };
+      P.pending = { step: s, q: pick.q, item: pick.item, t0: performance.now(), tries: 0, wrong: [] };
       P.verdict = null;
       P.picked = {};
       predictDraw();
@@ -102,6 +102,7 @@
     w.tries++;
     var right = predictRight(w.q, nums, text);
     if (!right) {
+      w.wrong.push(nums.length ? nums.join(',') : text);  // lesson-report's misconception table
       P.verdict = { right: false, text: t('Not yet: try again, or press Show.') };
       predictDraw();
       return false;
@@ -115,7 +116,7 @@
     if (!w || !tr) return;
     P.answers.push({ key: answerKey(tr, w.step, w.q[0]), lesson: P.lesson ? P.lesson.name : '', kernel: tr.kernel,
       bs: tr.bs, dtype: tr.dtype, step: w.step, kind: w.q[0], question: said(w.q[1]), answer: answer,
-      key_answer: w.q[6], right: right, first_try: right && w.tries === 1, tries: w.tries,
+      key_answer: w.q[6], right: right, first_try: right && w.tries === 1, tries: w.tries, wrong: w.wrong,
       seconds: Math.round((performance.now() - w.t0) / 100) / 10 });
     predictSave();
     P.pending = null;
@@ -212,12 +213,20 @@
     el.innerHTML = html + '</table>';
   }
 
+  // The student's name as typed (kept in localStorage): lesson-report's per-student score; may be empty (the report
+  // then names the file).
+  function predictName() {
+    var el = $('predict-name'), v = el ? el.value.trim() : '';
+    try { localStorage.setItem(PREDICT_STORE + '-name', v); } catch (e) { /* private mode */ }
+    return v;
+  }
   function predictDownload() {
+    var student = predictName();
     var out = { format: 'reducescope-answers', version: 1, lesson: P.lesson ? P.lesson.name : '', page: D.exporter,
-      gpu: D.meta ? D.meta.gpu : '', session: D.session_name || '', answers: P.answers };
+      gpu: D.meta ? D.meta.gpu : '', session: D.session_name || '', student: student, answers: P.answers };
     var a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([JSON.stringify(out, null, 1)], { type: 'application/json' }));
-    a.download = 'reducescope-answers.json';
+    a.download = 'reducescope-answers' + (student ? '-' + student.replace(/[^\w\u00a0-\uffff-]+/g, '_') : '') + '.json';
     document.body.appendChild(a);
     a.click();
     setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 0);
@@ -258,6 +267,7 @@
     sel.onchange = function () { setPredict(true, sel.value); };
     $('btn-predict').onclick = function () { setPredict(!P.on); this.blur(); };
     $('predict-download').onclick = function () { predictDownload(); };
+    try { $('predict-name').value = localStorage.getItem(PREDICT_STORE + '-name') || ''; } catch (e) { /* private mode */ }
     var fromAddress = function () {
       var m = /(?:^|[#&])lesson=([\w.-]+)/.exec(location.hash || '');
       return m && lessonNamed(m[1]) ? setPredict(true, m[1]) : null;

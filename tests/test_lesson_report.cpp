@@ -1,0 +1,130 @@
+// lesson-report (app/lesson_report.hpp, issue 39 item 6): answers files read and refused, the class's figures per
+// question and per student, the lesson's order, the CSV and the page's pictures.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lesson_report.hpp"
+#include "session.hpp"
+
+namespace rs {
+namespace {
+
+using nlohmann::json;
+
+json answer(const std::string& kernel, size_t step, const std::string& kind, bool first_try,
+            std::vector<std::string> wrong, double seconds, bool right = true) {
+  return {{"lesson", "harris"}, {"kernel", kernel}, {"bs", 256}, {"dtype", "int32"}, {"step", step},
+          {"kind", kind}, {"question", kind + "?"}, {"answer", right ? json::array({2}) : json(nullptr)},
+          {"key_answer", "2"}, {"right", right}, {"first_try", first_try},
+          {"tries", static_cast<int>(wrong.size()) + (right ? 1 : 0)}, {"wrong", wrong}, {"seconds", seconds}};
+}
+
+AnswerFile file(const std::string& student, std::vector<json> answers) {
+  json j = {{"format", "reducescope-answers"}, {"version", 1}, {"lesson", "harris"}, {"gpu", "NVIDIA H100"},
+            {"student", student}, {"answers", answers}};
+  return parse_answers(j.dump(), "/class/" + student + ".json");
+}
+
+TEST(LessonReport, AnAnswersFileIsReadWithItsStudentAndAnswers) {
+  json j = {{"format", "reducescope-answers"}, {"version", 1}, {"lesson", "harris"},
+            {"answers", {answer("reduce1", 3, "conflict", false, {"1", "4"}, 7.5)}}};
+  const AnswerFile f = parse_answers(j.dump(), "/x/ana.json");
+  EXPECT_EQ(f.student, "ana");  // no "student": the file's name
+  ASSERT_EQ(f.answers.size(), 1u);
+  EXPECT_EQ(f.answers[0].kernel, "reduce1");
+  EXPECT_EQ(f.answers[0].step, 3u);
+  EXPECT_EQ(f.answers[0].answer, "2");
+  EXPECT_EQ(f.answers[0].wrong, (std::vector<std::string>{"1", "4"}));
+  EXPECT_EQ(f.answers[0].tries, 3);
+  EXPECT_DOUBLE_EQ(f.answers[0].seconds, 7.5);
+}
+
+TEST(LessonReport, ABadFileIsRefusedNamingFileAndField) {
+  auto why = [](const std::string& text) {
+    try {
+      parse_answers(text, "s.json");
+    } catch (const AnswersError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(why("{").find("s.json: not an answers file (not JSON"), std::string::npos);
+  EXPECT_NE(why(R"({"format":"reducescope-lesson","version":1})").find("not an answers file"), std::string::npos);
+  EXPECT_NE(why(R"({"format":"reducescope-answers","version":2,"answers":[]})").find("newer"), std::string::npos);
+  EXPECT_NE(why(R"({"format":"reducescope-answers","version":1,"answers":[{"kernel":"reduce1","kind":"conflict"}]})")
+                .find("s.json: answer 1: no block size"),
+            std::string::npos);
+  EXPECT_NE(why(R"({"format":"reducescope-answers","version":1,"answers":[{"kernel":"r","bs":256,"step":1,"kind":"x"}]})")
+                .find("not a question kind"),
+            std::string::npos);
+  EXPECT_EQ(why(R"({"format":"reducescope-answers","version":1,"answers":[]})"), "accepted");
+}
+
+TEST(LessonReport, PerQuestionTheFirstTryRateTheCommonestWrongAnswersAndTheTime) {
+  std::vector<AnswerFile> files = {
+      file("cy", {answer("reduce1", 1, "conflict", false, {"1", "4", "1"}, 10)}),  // "1" twice: one student
+      file("al", {answer("reduce1", 1, "conflict", false, {"4"}, 4)}),
+      file("bo", {answer("reduce1", 1, "conflict", true, {}, 2)}),
+      file("di", {answer("reduce1", 1, "conflict", false, {"1", "16", "32"}, 6, false)}),  // Show after three
+  };
+  const ClassReport r = make_class_report(files);
+  ASSERT_EQ(r.questions.size(), 1u);
+  const QuestionRow& q = r.questions[0];
+  EXPECT_EQ(q.answered, 4);
+  EXPECT_EQ(q.first_try, 1);
+  EXPECT_EQ(q.shown, 1);
+  ASSERT_EQ(q.wrong.size(), 3u);  // the three most common of four
+  EXPECT_EQ(q.wrong[0].answer, "1");
+  EXPECT_EQ(q.wrong[0].students, 2);
+  EXPECT_EQ(q.wrong[1].answer, "4");
+  EXPECT_EQ(q.wrong[1].students, 2);
+  EXPECT_EQ(q.wrong[2].students, 1);
+  EXPECT_DOUBLE_EQ(q.median_s, 5);
+  EXPECT_DOUBLE_EQ(q.min_s, 2);
+  EXPECT_DOUBLE_EQ(q.max_s, 10);
+  ASSERT_EQ(r.students.size(), 4u);
+  EXPECT_EQ(r.students[0].student, "al");  // by name
+  EXPECT_EQ(r.students[1].student, "bo");
+  EXPECT_EQ(r.students[1].first_try, 1);
+  EXPECT_EQ(r.students[3].tries, 3);
+  const std::string text = class_report_text(r);
+  EXPECT_NE(text.find("1 (2 students), 4 (2), "), std::string::npos) << text;
+  EXPECT_NE(text.find("1 right at the first try (25%)"), std::string::npos) << text;
+}
+
+TEST(LessonReport, QuestionsComeInTheLessonsOrderAndTheCsvMarksEachStudent) {
+  // Met in the other order: the bundled harris lesson asks reduce0 before reduce1.
+  std::vector<AnswerFile> files = {
+      file("al", {answer("reduce1", 1, "conflict", true, {}, 3), answer("reduce0", 1, "lanes", false, {"32"}, 5)}),
+      file("bo", {answer("reduce0", 1, "lanes", true, {}, 4)}),
+  };
+  const ClassReport r = make_class_report(files);
+  ASSERT_EQ(r.lesson, "harris");
+  ASSERT_EQ(r.questions.size(), 2u);
+  EXPECT_EQ(r.questions[0].kernel, "reduce0");
+  EXPECT_EQ(r.questions[1].kernel, "reduce1");
+  EXPECT_EQ(r.students[0].marks, (std::vector<int>{0, 1}));
+  EXPECT_EQ(r.students[1].marks, (std::vector<int>{1, -1}));  // bo never met reduce1's question
+  const std::string csv = class_report_csv(r);
+  EXPECT_NE(csv.find("student,file,answered,right_first_try,tries,q1 reduce0@256 step 1 lanes,"), std::string::npos);
+  EXPECT_NE(csv.find("\nal,/class/al.json,2,1,3,0,1\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nbo,/class/bo.json,1,1,1,1,\n"), std::string::npos) << csv;
+}
+
+TEST(LessonReport, ThePageDrawsEachQuestionsStepFromTheSession) {
+  const Session s = load_session(std::string(RS_SOURCE_DIR) + "/assets/sessions/h100-tracks.rssession");
+  const ClassReport r = make_class_report({file("al", {answer("reduce1", 1, "conflict", false, {"1"}, 3)})});
+  const std::string with = class_report_html(r, &s), without = class_report_html(r, nullptr);
+  EXPECT_NE(with.find("lanes that made an instruction"), std::string::npos);
+  EXPECT_NE(with.find("banks 0-31 (tallest: 2 words)"), std::string::npos);  // reduce1 at 256, step 1: 2-way
+  EXPECT_NE(with.find("a 2-way conflict"), std::string::npos);  // the trace's reason
+  EXPECT_EQ(without.find("<svg"), std::string::npos);
+  EXPECT_NE(without.find("No pictures: give --session"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rs
