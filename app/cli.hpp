@@ -84,6 +84,7 @@ struct Options {
   bool steps = false;                   // show: print every step too
   std::string lesson;                   // show, export --html, lesson-report: a lesson file (app/lessons.hpp, docs/lessons.md)
   std::string session;                  // lesson-report --session: the session its pictures come from
+  bool class_mode = false;              // the window's Predict mode for a projector: the room answers, no score
   bool add = false;                     // record --add: into the existing session at --out, at its N
   bool two_runs = false;                // record --two-runs: each float32 trace taken in two runs, the second kept
                                         // beside the first (Session::other_runs; the two-runs view, issue 30)

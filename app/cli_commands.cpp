@@ -77,6 +77,8 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--lang", .arg = "zh|en", .section = Section::Window, .note = "Chinese or English (default: the system's locale)"},
            {.opt = "--lesson", .arg = "NAME", .section = Section::Window,
             .note = "Predict mode with a bundled lesson; default: a question per step"},
+           {.opt = "--class-mode", .section = Section::Window,
+            .note = "Predict mode for the projector: the room answers, Right or Enter reveals, no score"},
            {.opt = "--large-charts", .section = Section::Window},
            {.opt = "--play", .section = Section::Window},
            {.opt = "--help-overlay", .section = Section::Window},

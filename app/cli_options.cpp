@@ -213,6 +213,7 @@ const std::vector<OptionSpec>& option_table() {
          if (!parse_uint(v, p.o.traced_block)) throw UsageError("--block: '" + v + "' is not a block index");
        }},
       {"--steps", false, set_switch<&Options::steps>},
+      {"--class-mode", false, set_switch<&Options::class_mode>},
       {"--session", true, [](Parsing& p, const std::string& v) { p.o.session = v; }},  // read by the command
       {"--lesson", true, [](Parsing& p, const std::string& v) { p.o.lesson = v; }},  // read by the command
       {"--add", false, set_switch<&Options::add>},

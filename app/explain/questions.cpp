@@ -24,6 +24,8 @@ constexpr const char* kAskFastest = N_("Which block size is fastest for {0} on {
 
 constexpr const char* kRight = N_("Right: {0}");
 constexpr const char* kWrong = N_("Not quite: {0}");
+// Class mode: the step revealed to the room, with no one's answer graded.
+constexpr const char* kReveal = N_("On the GPU: {0}");
 constexpr const char* kNoAnswer = N_("No answer given: {0}");
 constexpr const char* kWhyWarps = N_("warps {0} make an instruction in this step.");
 constexpr const char* kWhyNoWarps = N_("no warp makes an instruction in this step.");
@@ -287,6 +289,12 @@ Sentence verdict_sentence(const Question& q, bool right) {
   return v;
 }
 
+Sentence reveal_sentence(const Question& q) {
+  Sentence v{kReveal, {""}};
+  v.with(0, reason(q));
+  return v;
+}
+
 namespace {
 
 // Whether `a` answers `q` (grade's rules, without the words).
@@ -345,7 +353,8 @@ const std::vector<const char*>& question_message_ids() {
   static const std::vector<const char*> ids = {
       kAskWarps, kAskLanes,   kAskValue,   kAskShuffle, kAskSectors,    kAskFastest, kRight,
       kWrong,    kNoAnswer,   kWhyWarps,      kWhyNoWarps, kWhyLanes,   kWhyConflict,   kWhyNoConflict,
-      kWhyValue, kWhyOwn,     kWhyShuffle,    kWhySectors, kWhyFastest, kAskConflictLoad, kAskConflictStore};
+      kWhyValue, kWhyOwn,     kWhyShuffle,    kWhySectors, kWhyFastest, kAskConflictLoad, kAskConflictStore,
+      kReveal};
   return ids;
 }
 

@@ -8,7 +8,7 @@
 //   step_questions()    every question step `step` of a trace can answer (one of each kind at most)
 //   timing_questions()  the session's timing questions for a kernel
 //   Answer, Verdict, grade()  a student's answer and its verdict: right or wrong, and why, from the key
-//   reason(), verdict_sentence()  that why, and the verdict's sentence, for the views that show them
+//   reason(), verdict_sentence(), reveal_sentence()  that why, and the verdict's sentence, for the views that show them
 //
 // A question whose answer the trace cannot give is never asked (issue 39, item 1):
 //   - "which warps work" and "active lanes" only where the tracer records all the step's work: not at a step where
@@ -103,6 +103,8 @@ Verdict grade(const Question& q, const Answer& a);
 Sentence reason(const Question& q);
 // "Right: <reason>" or "Not quite: <reason>" (the window's verdict after an answer or after Show).
 Sentence verdict_sentence(const Question& q, bool right);
+// "On the GPU: <reason>": the window's class mode, where the room answered outside the app and nothing is graded.
+Sentence reveal_sentence(const Question& q);
 
 // The ids of this file's sentences (part of message_ids()).
 const std::vector<const char*>& question_message_ids();

@@ -45,14 +45,15 @@ void apply_options(const Options& o, AppState& s) {
   if (o.ui_scale > 0) s.ui_scale = o.ui_scale;
   if (o.high_contrast) s.high_contrast = true;
   if (!o.lang.empty()) s.lang = *i18n::parse_lang(o.lang);
-  if (!o.lesson.empty()) {  // --lesson NAME: Predict mode with a bundled lesson ("default": a question per step)
-    s.predict.on = true;
+  else if (!s.lang_saved) s.lang = i18n::system_language();
+  if (!o.lesson.empty() || o.class_mode) {  // --lesson NAME: Predict mode with a bundled lesson ("default": a
+    s.predict.on = true;                     // question per step); --class-mode: the room answers, not scored
+    s.predict.classroom = o.class_mode;
     const auto& all = bundled_lessons();
     for (size_t i = 0; i < all.size(); ++i) {
       if (all[i].name == o.lesson) s.predict.lesson = static_cast<int>(i);
     }
   }
-  else if (!s.lang_saved) s.lang = i18n::system_language();
   if (o.large_charts) s.large_charts = true;
   s.show_help = o.help_overlay;
   s.playing = o.play;

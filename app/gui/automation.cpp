@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "panels.hpp"  // write_widget_map, origin_sentence
+#include "predict.hpp"  // predict_status
 #include "stats.hpp"   // percentile
 
 namespace rs::gui {
@@ -67,7 +68,8 @@ bool Automation::end_frame(const Surface& surface, const AppState& s, bool idle,
                 << "origin: " << origin_sentence(s) << std::endl
                 << "language: " << i18n::lang_code(i18n::language()) << " (the View menu reads " << _("View") << ")"
                 << std::endl
-                << "input: N = " << s.n << std::endl;
+                << "input: N = " << s.n << std::endl
+                << "predict: " << predict_status(s) << std::endl;
       if (s.shown) {
         std::cout << "element type: " << to_string(s.shown->trace.meta.dtype) << std::endl
                   << "tracer: " << to_string(s.shown->trace.meta.tracer) << std::endl;

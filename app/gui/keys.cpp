@@ -43,6 +43,10 @@ KeyInput read_keys(AppState& s) {
     }
     switch (k.key) {
       case GLFW_KEY_RIGHT: keys.push_back(Key::Forward); break;
+      case GLFW_KEY_ENTER:  // class mode: the instructor reveals the waiting step (Right does too)
+      case GLFW_KEY_KP_ENTER:
+        if (s.predict.classroom && s.predict.pending) keys.push_back(Key::Forward);
+        break;
       case GLFW_KEY_LEFT: keys.push_back(Key::Back); break;
       case GLFW_KEY_HOME: keys.push_back(Key::Start); break;
       case GLFW_KEY_END: keys.push_back(Key::End); break;

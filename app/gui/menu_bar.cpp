@@ -52,6 +52,13 @@ void view_menu(AppState& s) {
     s.predict.pending.reset();
     s.predict.verdict.clear();
   }
+  if (ImGui::MenuItem(_("Class mode: the room answers, Right reveals"), nullptr, s.predict.on && s.predict.classroom)) {
+    s.predict.classroom = !(s.predict.on && s.predict.classroom);
+    s.predict.on = s.predict.on || s.predict.classroom;
+    s.predict.pending.reset();
+    s.predict.verdict.clear();
+  }
+  note_widget("menu/View/ClassMode");
   ImGui::MenuItem(_("Large timing charts"), "T", &s.large_charts);
   ImGui::MenuItem(_("Focus on the replay"), "F", &s.focus);
   ImGui::MenuItem(_("High contrast"), "Ctrl H", &s.high_contrast);

@@ -13,6 +13,8 @@
 namespace rs::gui {
 namespace {
 
+constexpr float kClassScale = 1.5f;  // class mode's question, for the back of the room
+
 std::string answer_key(const LoadedTrace& t, size_t step, explain::QuestionKind k) {
   const TraceMeta& m = t.trace.meta;
   return m.kernel + "@" + std::to_string(m.block_size) + "@" + to_string(m.dtype) + "@" + std::to_string(step) + "@" +
@@ -28,11 +30,13 @@ void reveal(AppState& s, bool right) {
   PredictState& p = s.predict;
   if (!p.pending) return;
   p.answered.insert(answer_key(*s.shown, p.pending->step, p.pending->q.kind));
-  ++p.asked;
-  p.tries += p.pending->tries;
-  if (right && p.pending->tries == 1) ++p.first_try;
+  if (!p.classroom) {  // class mode scores no one: the room answered outside the app
+    ++p.asked;
+    p.tries += p.pending->tries;
+    if (right && p.pending->tries == 1) ++p.first_try;
+  }
   p.verdict_right = right;
-  p.verdict = say(explain::verdict_sentence(p.pending->q, right));
+  p.verdict = say(p.classroom ? explain::reveal_sentence(p.pending->q) : explain::verdict_sentence(p.pending->q, right));
   p.verdict_kind = p.pending->q.kind;
   s.step = p.pending->step;
   p.pending.reset();
@@ -72,6 +76,11 @@ void box(AppState& s) {
     h += rows * (ImGui::GetFrameHeight() + st.ItemSpacing.y);
   }
   if (!p.verdict.empty()) h += text_h(p.verdict);
+  if (p.classroom && p.pending) {  // the question large, for the back of the room; no answer row, a Reveal button
+    h = 2 * st.WindowPadding.y + 4 + (p.pending->say.empty() ? 0 : text_h(p.pending->say)) +
+        ImGui::CalcTextSize(ask.c_str(), nullptr, false, wrap / kClassScale).y * kClassScale + st.ItemSpacing.y +
+        text_h(_("The room answers. Right or Enter reveals the step.")) + ImGui::GetFrameHeight() + st.ItemSpacing.y;
+  }
   ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(42, 36, 22, 255));
   ImGui::PushStyleColor(ImGuiCol_Border, IM_COL32(230, 159, 0, 255));
   ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, 2.0f);
@@ -90,12 +99,26 @@ void box(AppState& s) {
     }
   };
   bool done = false;
-  if (p.pending) {
+  if (p.pending && p.classroom) {
+    if (!p.pending->say.empty()) ImGui::TextUnformatted(p.pending->say.c_str());
+    ImGui::SetWindowFontScale(kClassScale);
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 220, 120, 255));
+    ImGui::TextUnformatted(ask.c_str());
+    ImGui::PopStyleColor();
+    ImGui::SetWindowFontScale(1.0f);
+    note_widget("predict/ask");
+    ImGui::TextDisabled("%s", _("The room answers. Right or Enter reveals the step."));
+    if (ImGui::Button(_("Reveal"))) reveal(s, false);
+    note_widget("predict/reveal");
+    done = true;
+  }
+  if (p.pending && !done) {
     const explain::Question& q = p.pending->q;
     if (!p.pending->say.empty()) ImGui::TextUnformatted(p.pending->say.c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 220, 120, 255));
     ImGui::TextUnformatted(ask.c_str());
     ImGui::PopStyleColor();
+    note_widget("predict/ask");
     int picked = -1;
     if (q.kind == explain::QuestionKind::WorkingWarps) {
       const int warps = std::min(s.shown ? s.shown->replay.num_warps() : 0, 32);
@@ -113,6 +136,7 @@ void box(AppState& s) {
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
       if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
       const bool enter = ImGui::InputText("##answer", p.input, sizeof p.input, ImGuiInputTextFlags_EnterReturnsTrue);
+      note_widget("predict/input");
       ImGui::SameLine();
       if (enter || ImGui::Button(_("Check"))) {
         explain::Answer a;
@@ -138,9 +162,12 @@ void box(AppState& s) {
     if (!done && ImGui::Button(_("Show"))) reveal(s, false);
   }
   if (!p.verdict.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, p.verdict_right ? IM_COL32(47, 197, 154, 255) : IM_COL32(230, 110, 40, 255));
+    ImGui::PushStyleColor(ImGuiCol_Text, p.classroom       ? IM_COL32(120, 190, 255, 255)   // no one graded: neutral
+                                         : p.verdict_right ? IM_COL32(47, 197, 154, 255)
+                                                           : IM_COL32(230, 110, 40, 255));
     ImGui::TextUnformatted(p.verdict.c_str());
     ImGui::PopStyleColor();
+    note_widget("predict/verdict");
   }
   ImGui::PopTextWrapPos();
   ImGui::EndChild();
@@ -153,6 +180,10 @@ void box(AppState& s) {
 bool predict_gate(AppState& s, long target) {
   PredictState& p = s.predict;
   if (!p.on || !s.shown || target <= static_cast<long>(s.step)) return false;
+  if (p.pending && p.classroom) {  // the instructor's one key: the room has answered, show the step
+    reveal(s, false);
+    return true;
+  }
   if (p.pending) return true;
   const Replay& r = s.shown->replay;
   const explain::TraceFacts facts = explain::trace_facts(
@@ -216,9 +247,39 @@ void draw_predict_bar(AppState& s) {
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  ImGui::TextUnformatted(strf(_("answered %d, right at the first try %d, tries %d"), p.asked, p.first_try, p.tries).c_str());
+  if (ImGui::Checkbox(_("Class mode"), &p.classroom)) {
+    p.pending.reset();
+    p.verdict.clear();
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", _("For the projector: the room answers by hand or on their phones; Right or Enter reveals "
+                              "the step; nothing is scored"));
+  }
+  ImGui::SameLine();
+  if (p.classroom) {
+    ImGui::TextDisabled("%s", _("not scored"));
+  } else {
+    ImGui::TextUnformatted(strf(_("answered %d, right at the first try %d, tries %d"), p.asked, p.first_try, p.tries).c_str());
+  }
   // Where the panel of the answer is not on screen (folded into the idle line), the box is drawn here.
   if ((p.pending || !p.verdict.empty()) && p.box_frame < ImGui::GetFrameCount() - 1) box(s);
+}
+
+std::string predict_status(const AppState& s) {
+  const PredictState& p = s.predict;
+  if (!p.on) return "off";
+  const Lesson* l = lesson_of(s);
+  std::string out = std::string("lesson ") + (l ? l->name : "none") + (p.classroom ? ", class mode" : ", scored");
+  if (p.pending) {
+    out += ", question before step " + std::to_string(p.pending->step) + " (" + explain::to_string(p.pending->q.kind) +
+           "): " + say(p.pending->q.ask) + " (tried " + std::to_string(p.pending->tries) + ", typed '" + p.input + "')";
+  }
+  if (!p.verdict.empty()) out += "; verdict: " + p.verdict;
+  if (!p.classroom) {
+    out += "; answered " + std::to_string(p.asked) + ", right at the first try " + std::to_string(p.first_try) +
+           ", tries " + std::to_string(p.tries);
+  }
+  return out;
 }
 
 }  // namespace rs::gui

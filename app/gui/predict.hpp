@@ -18,6 +18,8 @@ struct AppState;
 
 struct PredictState {
   bool on = false;
+  bool classroom = false;  // class mode (peer instruction): the question is shown to the room, which answers outside
+                           // the app; Right or Enter reveals the step, with the trace's answer; nothing is scored
   int lesson = -1;  // index into bundled_lessons(); -1: none (each step's default question)
   struct Pending {
     size_t step = 0;
@@ -38,12 +40,16 @@ struct PredictState {
 };
 
 // step_to's gate: going forward to `target` in Predict mode, the first step on the way with a question waits for its
-// answer (the step shown stays the one before it, play stops). True where one waits.
+// answer (the step shown stays the one before it, play stops). True where one waits. In class mode, going forward
+// while a question waits reveals its step (the instructor's one key).
 bool predict_gate(AppState& s, long target);
 // The question or the verdict, where a panel showing `kind`'s answer calls it (the warps panel for warps and lanes,
 // banks for conflicts, shared memory for values, lanes for shuffles, global memory for sectors).
 void draw_predict_box(AppState& s, std::initializer_list<explain::QuestionKind> kinds);
 // The step bar's Predict switch, lesson and score; the box itself where no panel drew it last frame.
 void draw_predict_bar(AppState& s);
+// What Predict mode shows, in one line for the automation's report: "off", or the lesson, the mode, the question
+// waiting and the verdict's sentence.
+std::string predict_status(const AppState& s);
 
 }  // namespace rs::gui
