@@ -170,8 +170,8 @@ const std::vector<CommandSpec>& command_table() {
        "Validates a saved trace (.rstrace) or session (.rssession) and summarises it. A trace: what\n"
        "ran where, steps, active warps and bank conflicts; --steps also prints every step as `trace`\n"
        "does. A session: the GPU and date it was recorded on, its timing table and its traces.\n"
-       "--lesson checks a Predict-mode lesson (docs/lessons.md; \"bundled\": every bundled lesson)\n"
-       "against FILE: each item's questions with the trace's answer, or why one is not asked.\n"
+       "--lesson checks a Predict-mode lesson (a file, or a bundled one's name; \"bundled\": every one;\n"
+       "docs/lessons.md) against FILE: each item's questions with the trace's answer, or why one is not asked.\n"
        "Exit 1 with a message if the file is not valid.\n"},
       {Command::Run, "run", Operands::None,
        {one_kernel, kernel_file,

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernel_info.hpp"
 #include "questions.hpp"
 #include "replay.hpp"
 
@@ -77,7 +78,10 @@ QKey key_of(const SavedAnswer& a) { return {a.lesson, a.kernel, a.block_size, a.
 std::optional<std::pair<size_t, size_t>> place_in(const Lesson& l, const QuestionRow& q) {
   for (size_t i = 0; i < l.items.size(); ++i) {
     const LessonItem& it = l.items[i];
-    if (it.kernel != q.kernel || it.block_size != q.block_size || explain::to_string(it.ask) != q.kind) continue;
+    // "yours" asks of a kernel file: any kernel the registry does not know
+    const bool kernel_ok = it.kernel == kYoursKernel ? !find_kernel(q.kernel) && !find_library_kernel(q.kernel)
+                                                     : it.kernel == q.kernel;
+    if (!kernel_ok || it.block_size != q.block_size || explain::to_string(it.ask) != q.kind) continue;
     if (it.type && to_string(*it.type) != q.dtype) continue;
     if (!it.steps.empty() && std::find(it.steps.begin(), it.steps.end(), q.step) == it.steps.end()) continue;
     return std::make_pair(i, q.step);

@@ -71,7 +71,7 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
     LessonItem it;
     if (!x.contains("kernel") || !x["kernel"].is_string()) throw LessonError(where + ": no \"kernel\" name");
     it.kernel = x["kernel"].get<std::string>();
-    if (!find_kernel(it.kernel) && !find_library_kernel(it.kernel)) {
+    if (it.kernel != kYoursKernel && !find_kernel(it.kernel) && !find_library_kernel(it.kernel)) {
       throw LessonError(where + ": unknown kernel \"" + it.kernel + "\"");
     }
     if (x.contains("type")) {
@@ -130,12 +130,24 @@ std::vector<Lesson> load_lessons(const std::string& dir) {
   return out;
 }
 
+bool LessonItem::matches(const TraceMeta& m) const {
+  const bool kernel_ok = kernel == kYoursKernel ? m.track == kYoursKernel : kernel == m.kernel;
+  return kernel_ok && block_size == m.block_size && (!type || *type == m.dtype);
+}
+
+Lesson bundled_or_file_lesson(const std::string& name_or_path) {
+  for (const Lesson& l : bundled_lessons()) {
+    if (l.name == name_or_path) return l;
+  }
+  return load_lesson(name_or_path);
+}
+
 std::optional<AskedQuestion> predict_question(const Lesson* lesson, const TraceMeta& m,
                                               const std::vector<explain::Question>& qs, size_t step) {
   bool covered = false;
   if (lesson) {
     for (const LessonItem& it : lesson->items) {
-      if (it.kernel != m.kernel || it.block_size != m.block_size || (it.type && *it.type != m.dtype)) continue;
+      if (!it.matches(m)) continue;
       if (it.ask == explain::QuestionKind::FastestBlock) continue;
       covered = true;
       if (!it.steps.empty() && std::find(it.steps.begin(), it.steps.end(), step) == it.steps.end()) continue;

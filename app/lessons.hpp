@@ -18,6 +18,9 @@
 namespace rs {
 
 inline constexpr int kLessonFormatVersion = 1;
+// An item's kernel that stands for the user's own kernel file (a trace of track "yours", from `trace --kernel-file`,
+// `record --kernel-file` or the window's kernel file): an exercise's lesson asks of every student's kernel.
+inline constexpr const char* kYoursKernel = "yours";
 
 // Words in the page's two languages; zh may be empty (English is shown).
 struct LessonWords {
@@ -25,13 +28,18 @@ struct LessonWords {
 };
 
 struct LessonItem {
-  std::string kernel;              // a kernel of the registry (kernels/kernel_info.hpp), e.g. "reduce1", or a
-                                   // library kernel it traces as compiled ("cub::DeviceReduceKernel")
+  std::string kernel;              // a kernel of the registry (kernels/kernel_info.hpp), e.g. "reduce1", a
+                                   // library kernel it traces as compiled ("cub::DeviceReduceKernel"), or
+                                   // kYoursKernel: the user's own kernel file, whatever its name
   uint32_t block_size = 256;       // 32..1024, a power of two
   std::optional<DType> type;       // the trace's element type; none: either (the int32 trace where a page has both)
   std::vector<uint32_t> steps;     // the steps to ask at; empty: every step with a question of this kind
   explain::QuestionKind ask = explain::QuestionKind::Conflict;
   LessonWords say;                 // the instructor's words, shown above the question (may be empty)
+
+  // Whether the item is about the trace `m` describes: its kernel (or, for kYoursKernel, a kernel file's trace: track
+  // "yours"), block size and type.
+  bool matches(const TraceMeta& m) const;
 };
 
 struct Lesson {
@@ -54,6 +62,8 @@ class LessonError : public std::runtime_error {
 Lesson parse_lesson(const std::string& json, const std::string& name);
 // Reads and parses a file (name: its file name without the extension). Throws LessonError.
 Lesson load_lesson(const std::string& path);
+// A bundled lesson by its name ("harris"), else the lesson file at that path. Throws LessonError.
+Lesson bundled_or_file_lesson(const std::string& name_or_path);
 // Every *.json under `dir`, by name. Throws LessonError naming the first bad file.
 std::vector<Lesson> load_lessons(const std::string& dir);
 

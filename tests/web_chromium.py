@@ -1528,6 +1528,41 @@ def check_class_report(b, page, reducescope, lang, students=20, questions=3):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def check_yours_lesson(b, reducescope, lang):
+    """A kernel file predicts too (issue 39, item 5): the page of a session `record --kernel-file` made on the H100
+    (tests/fixtures/yours), opened at #lesson=yours, asks of the student's kernel, whatever its name, and the trace
+    grades the answer."""
+    work = tempfile.mkdtemp(prefix="rs-yours-")
+    try:
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "yours", "my_reduce1.rssession")
+        page = os.path.join(work, "yours.html")
+        r = subprocess.run([reducescope, "export", src, "--html", page, "--lang", lang], capture_output=True, text=True)
+        if not check(r.returncode == 0, "export of a kernel file's session (%s)" % r.stderr.strip()[:200]):
+            return
+        b.open(page + "#lesson=yours")
+        s = wait_for(lambda: (lambda x: x if x and x["ready"] and x["kernel"] == "my_reduce1" and not x["loading"]
+                              else None)(state(b)), "my_reduce1 to open from #lesson=yours", 60)
+        if not check(bool(s) and s["bs"] == 256, "#lesson=yours opens the kernel file's kernel, my_reduce1, at 256 (%s)"
+                     % ((s and (s["kernel"], s["bs"])),)):
+            return
+        b.key("ArrowRight", "ArrowRight", 39)
+        p = wait_for(lambda: (b.eval("window.rs.predict.state()") or {}).get("pending"), "a question on my_reduce1")
+        words = b.eval("(document.querySelector('.predict-say') || {}).textContent || ''")
+        want = {"en": "Your kernel, before the GPU shows this step: think of the addresses its lanes touch.",
+                "zh": "你的内核，在 GPU 展示这一步之前：想一想各个 lane 访问的地址。"}[lang]  # assets/lessons/yours.json
+        check(bool(p) and p["step"] == 1 and p["kind"] == "conflict",
+              "the lesson asks of the student's kernel before step 1: its conflict (%s)" % p)
+        check(words == want, "with the lesson's words for a kernel file (%r)" % words[:80])
+        b.eval("window.rs.predict.answer(%s, '')" % json.dumps(p["key"] if p else []))
+        p = wait_for(lambda: (lambda x: x if x and not x["pending"] and x["step"] == 1 else None)(
+            b.eval("window.rs.predict.state()")), "step 1 after the right answer")
+        check(bool(p) and p["verdict"]["right"], "the key from the kernel file's trace is graded right (%s)"
+              % (p and p["verdict"]))
+        b.eval("window.rs.predict.clear(); window.rs.predict.set(false, '')")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reducescope", required=True)
@@ -1577,6 +1612,10 @@ def main():
         if has_traces and not a.session.endswith(".rstrace"):
             check_predict(b, page, a.out, a.lang)
             check_class_report(b, page, a.reducescope, a.lang)
+            check_yours_lesson(b, a.reducescope, a.lang)
+            b.open(page)
+            b.call("Page.reload")
+            wait_for(lambda: (lambda x: x if x and x["ready"] and not x["loading"] else None)(state(b)), "the page", 60)
         if a.lang == "zh":
             if has_traces:
                 check_chinese(b, a.out)

@@ -40,11 +40,8 @@ int run_lesson_report(const Options& o, std::ostream& out, std::ostream& err) {
   }
   std::optional<Lesson> lesson;
   if (!o.lesson.empty()) {
-    for (const Lesson& l : bundled_lessons()) {
-      if (l.name == o.lesson) lesson = l;
-    }
     try {
-      if (!lesson) lesson = load_lesson(o.lesson);
+      lesson = bundled_or_file_lesson(o.lesson);
     } catch (const LessonError& e) {
       err << "lesson-report: " << e.what() << "\n";
       return kExitRuntime;

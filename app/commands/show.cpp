@@ -299,7 +299,11 @@ std::string lesson_report(const Lesson& l, const Session* s, const std::vector<c
     if (!it.say.en.empty()) out += " \"" + it.say.en + "\"";
     out += "\n";
     if (it.ask == explain::QuestionKind::FastestBlock) {
-      const auto qs = s ? explain::timing_questions(*s, it.kernel) : std::vector<explain::Question>{};
+      std::string kernel = it.kernel;  // "yours": the session's kernel file's name
+      for (const Trace* x : traces) {
+        if (it.kernel == kYoursKernel && x->meta.track == kYoursKernel) kernel = x->meta.kernel;
+      }
+      const auto qs = s ? explain::timing_questions(*s, kernel) : std::vector<explain::Question>{};
       if (qs.empty()) out += "    not asked: no timings of " + it.kernel + " at two or more block sizes\n";
       for (const explain::Question& q : qs) {
         out += "    " + explain::render(q.ask) + " -> " + std::to_string(q.index) + "\n";
@@ -309,7 +313,7 @@ std::string lesson_report(const Lesson& l, const Session* s, const std::vector<c
     }
     const Trace* t = nullptr;
     for (const Trace* x : traces) {
-      if (x->meta.kernel == it.kernel && x->meta.block_size == it.block_size && (!it.type || *it.type == x->meta.dtype)) {
+      if (it.matches(x->meta)) {
         t = x;
         break;
       }
@@ -349,7 +353,7 @@ std::string lesson_report(const Lesson& l, const Session* s, const std::vector<c
 int run_show(const Options& o, std::ostream& out, std::ostream& err) {
   return guarded("show", err, [&] {
     if (!o.lesson.empty()) {
-      std::vector<Lesson> lessons = o.lesson == "bundled" ? bundled_lessons() : std::vector<Lesson>{load_lesson(o.lesson)};
+      std::vector<Lesson> lessons = o.lesson == "bundled" ? bundled_lessons() : std::vector<Lesson>{bundled_or_file_lesson(o.lesson)};
       Session s;
       std::vector<Trace> own;
       std::vector<const Trace*> traces;

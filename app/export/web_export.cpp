@@ -368,12 +368,11 @@ std::string trace_json(const Replay& r, int source_index, const std::string& sou
     const auto all_qs = explain::step_questions(r, facts, si);
     std::vector<explain::Question> qs;
     for (const explain::Question& q : all_qs) {
-      bool asked = m.dtype == DType::Int32 && m.block_size == default_block_size(m.track) &&
+      bool asked = m.dtype == DType::Int32 && (m.block_size == default_block_size(m.track) || m.track == kYoursKernel) &&
                    &q == explain::default_question(all_qs);
       for (const Lesson& l : lessons) {
         for (const LessonItem& it : l.items) {
-          asked |= it.kernel == m.kernel && it.block_size == m.block_size && it.ask == q.kind &&
-                   (!it.type || *it.type == m.dtype) &&
+          asked |= it.matches(m) && it.ask == q.kind &&
                    (it.steps.empty() || std::find(it.steps.begin(), it.steps.end(), si) != it.steps.end());
         }
       }

@@ -36,7 +36,9 @@
     var ofKind = function (k) { return qs.filter(function (q) { return q[0] === k; })[0] || null; };
     var pick = null;
     var items = P.lesson ? P.lesson.items.filter(function (it) {
-      return it.kernel === tr.kernel && it.bs === tr.bs && (!it.type || it.type === tr.dtype) && it.ask !== 'fastest';
+      var k = kernelInfo(tr.kernel);  // "yours": the user's own kernel file, whatever its name (app/lessons.hpp)
+      return (it.kernel === tr.kernel || (it.kernel === 'yours' && k && k.track === 'yours')) && it.bs === tr.bs &&
+        (!it.type || it.type === tr.dtype) && it.ask !== 'fastest';
     }) : [];
     if (items.length) {
       for (var i = 0; i < items.length && !pick; i++) {
@@ -233,6 +235,11 @@
     return out;
   }
 
+  // The page's kernel file (track "yours"), which a lesson's "kernel": "yours" names; null where it holds none.
+  function yoursKernel() {
+    var k = kernels.filter(function (x) { return x.track === 'yours'; })[0];
+    return k ? k.name : null;
+  }
   // Turns Predict mode on or off; with a lesson, opens its first kernel at its block size, at step 0.
   function setPredict(on, lessonName) {
     P.on = on;
@@ -243,9 +250,10 @@
     predictDraw();
     if (on && P.lesson && P.lesson.items.length) {
       var first = P.lesson.items.filter(function (it) { return it.ask !== 'fastest'; })[0];
-      if (first && traceOf[key(first.kernel, first.bs)]) {
+      var name = first && first.kernel === 'yours' ? yoursKernel() : first && first.kernel;
+      if (first && name && traceOf[key(name, first.bs)]) {
         if (first.type) S.float32 = first.type === 'float32';
-        return select(first.kernel, first.bs).then(function () { setStep(0); });
+        return select(name, first.bs).then(function () { setStep(0); });
       }
     }
     renderStep();
