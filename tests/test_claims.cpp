@@ -691,6 +691,7 @@ TEST_F(ClaimsAudit, QuestionKeysAreTheTracesAndOnlyWhatItCanAnswerIsAsked) {
               if (r.step(si).warps[i].useful) w.push_back(static_cast<int64_t>(i));
             }
             if (w != q.key) fail("working warps key");
+            if (w.empty()) fail("who works, asked of a step in which the tracer recorded no instruction");
             right.numbers = w;
             wrong.numbers = w;
             if (w.empty()) wrong.numbers.push_back(0);
@@ -702,6 +703,7 @@ TEST_F(ClaimsAudit, QuestionKeysAreTheTracesAndOnlyWhatItCanAnswerIsAsked) {
             int n = 0;
             for (int l = 0; l < 32; ++l) n += (useful >> l) & 1;
             if (q.key.at(0) != n) fail("active lanes key");
+            if (n == 0) fail("active lanes, asked of a warp the tracer saw do nothing in the step");
             right.numbers = {n};
             wrong.numbers = {n == 32 ? 31 : n + 1};
             break;

@@ -120,8 +120,10 @@ std::vector<Question> step_questions(const Replay& r, const TraceFacts& facts, s
   const StepFacts f = step_facts(r, step);
   const bool binary = r.meta().tracer == Tracer::Binary;
   const bool is_float = r.meta().dtype == DType::Float32;
-  // Who works is known only where the tracer records all of the step's work.
-  const bool work_seen = !f.unrecorded_work && facts.shared != Seen::NotTraced;
+  // Who works is known only where the tracer records all of the step's work, and saw some: a step in which it
+  // recorded no instruction at all (a binary trace's step between two of warp 0's shuffles, where the others ran
+  // arithmetic it does not record) is no evidence that no warp worked.
+  const bool work_seen = !f.unrecorded_work && facts.shared != Seen::NotTraced && f.active_warps > 0;
   if (work_seen) {
     Question q;
     q.kind = QuestionKind::WorkingWarps;
@@ -133,9 +135,10 @@ std::vector<Question> step_questions(const Replay& r, const TraceFacts& facts, s
     q.key_text = list(q.key);
     out.push_back(q);
 
-    // The first working warp with lanes sitting out, else warp 0.
-    size_t w = 0;
+    // The first working warp with lanes sitting out, else the first working warp.
+    size_t w = st.warps.size();
     for (size_t i = 0; i < st.warps.size(); ++i) {
+      if (st.warps[i].active() && w == st.warps.size()) w = i;
       if (st.warps[i].active() && std::popcount(st.warps[i].useful) < 32) {
         w = i;
         break;

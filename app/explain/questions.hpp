@@ -69,7 +69,8 @@ struct Question {
 };
 
 // The questions step `step` of the trace `r` replays can answer, at most one of each kind: the first working warp
-// whose lanes are not all active (else warp 0), the step's worst shared access, the first word the step wrote, the
+// whose lanes are not all active (else the first working warp; neither is asked of a step in which the tracer
+// recorded no instruction), the step's worst shared access, the first word the step wrote, the
 // step's first shuffle's first lane whose source is another lane, the first global load. `facts`: trace_facts(r, ...).
 std::vector<Question> step_questions(const Replay& r, const TraceFacts& facts, size_t step);
 

@@ -25,6 +25,11 @@ float warp_block_height() { return 2 * cell_height() + band_height() + ImGui::Ge
 // The shuffle's lane distance in words: "lane ^ 16", "lane + 8" (down), "lane - 1" (up), "lane 0" (idx).
 std::string lane_rule(const WarpShuffle& sh) {
   if (sh.kind == AccessKind::WarpReduce) return _("every lane gets the reduction of all");
+  // A binary trace may not know the source lanes (kUnknownLane), or hold no moves: that is not "keeps its own value".
+  const bool unknown = sh.moves.empty() || std::any_of(sh.moves.begin(), sh.moves.end(), [](const LaneMove& m) {
+    return m.src == kUnknownLane;
+  });
+  if (unknown) return _("source lanes not recorded by this tracer");
   for (const LaneMove& m : sh.moves) {
     if (m.src == m.dst) continue;
     char b[48];
