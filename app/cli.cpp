@@ -170,6 +170,13 @@ void finish(cli::Parsing& p, const std::string& topic) {
     case Command::Profile:
       if (o.file.empty()) throw UsageError("profile needs a SESSION file to write the metrics into (from `reducescope record`)");
       break;
+    case Command::Grade:
+      if (o.merge.empty() && o.csv_files.empty()) {
+        throw UsageError("grade needs the submissions (a folder of students, or their files and folders), or --merge DIR");
+      }
+      if (o.merge.empty() && o.exercise.empty()) throw UsageError("grade needs --exercise NAME (reducescope check --list)");
+      if (o.merge.empty() && o.out.empty()) throw UsageError("grade needs --out DIR (where the results go)");
+      break;
     case Command::LessonReport:
       if (o.csv_files.empty()) throw UsageError("lesson-report needs one or more answers files (the page's Download my answers)");
       break;

@@ -51,7 +51,7 @@ class UsageError : public std::runtime_error {
 
 enum class Command {
   Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Bits, New, Check, Verify,
-  LessonReport, Help, Version
+  LessonReport, Grade, Help, Version
 };
 
 struct Options {
@@ -140,6 +140,12 @@ struct Options {
   uint32_t launch = 1;                  // the K-th launch of a matching kernel, 1-based
   std::string block_index = "0";        // the traced block: "X" or "X,Y,Z"
   bool json = false;                    // check --json: the exercise's checks as JSON
+  bool compile_only = false;            // check, grade --compile-only: NVRTC's verdict alone, no GPU work
+  // grade (app/grade.hpp): the GPUs ("all" or "0,2"), a shard "I/N", --merge DIR, --slurm with --shards N tasks
+  // (and --partition P), --hide-names on the class page.
+  std::string gpu_list = "all", shard, merge, partition;
+  bool slurm = false, hide_names = false;
+  uint32_t shards = 4;
   bool binary = false;                  // verify --binary: the source probe's trace against the binary tracer's
   bool list = false;                    // check --list: the exercises, one name a line
   std::string html;                     // export --html FILE: the web page to write (block_sizes: the

@@ -354,6 +354,38 @@ const std::vector<CommandSpec>& command_table() {
        "device-to-device copy at each N. The rows must come from the session's GPU. The rows at the\n"
        "session's own N and pattern also give the launch count of each timing that has none (sessions\n"
        "recorded before 0.2). Exit: 0 stored, 1 a runtime error (unreadable or foreign rows).\n"},
+      {Command::Grade, "grade", Operands::Many,
+       {{
+           {.opt = "SUBMISSIONS", .required = true},
+           {.opt = "--exercise", .arg = "NAME", .required = true},
+           {.opt = "--out", .arg = "DIR", .required = true},
+           {.opt = "--gpus", .arg = "all|LIST"},
+           {.opt = "--compile-only"},
+           {.opt = "--hide-names"},
+           {.opt = "--kernel-timeout", .arg = "S", .in_overview = false},
+           {.opt = "--shard", .arg = "I/N", .in_overview = false},
+           {.opt = "--slurm", .in_overview = false},
+           {.opt = "--shards", .arg = "N", .in_overview = false},
+           {.opt = "--partition", .arg = "P", .in_overview = false},
+       },
+        {
+            {.opt = "--merge", .arg = "DIR", .required = true},
+            {.opt = "--hide-names"},
+        }},
+       2,
+       "Grades a class on one exercise (reducescope check --list). SUBMISSIONS: a folder of students, each a\n"
+       "file NAME.cu or a folder NAME/ holding one .cu file (or the students' files and folders themselves).\n"
+       "Each student's `check FILE --exercise NAME --json` runs in a worker process on one GPU; with --gpus all\n"
+       "(the default) or a list (0,2) one worker per GPU runs at once, and timing takes each GPU's lock, so the\n"
+       "verdicts are those of one at a time. A submission that hangs, faults, traps or does not compile gets its\n"
+       "one line and a zero, and the batch goes on. Per student DIR/students/NAME/results.json in Gradescope's\n"
+       "format (a test per check, 1 point each and 1 for compiling; leaderboard: GB/s, x the reference, ms) and\n"
+       "grade.json; for the class DIR/class.csv and DIR/class.html (pass rate and most common failure per check,\n"
+       "the speed leaderboard of passing submissions, names hidden with --hide-names, the distribution of\n"
+       "speeds). --compile-only grades compiling alone, without a GPU. Slurm: --shard I/N grades every N-th\n"
+       "student from the I-th; --merge DIR writes the class files from the shards' results; --slurm writes\n"
+       "DIR/grade.sbatch, a job array of --shards N (default 4) tasks with --gres=gpu:1 each (not with\n"
+       "--compile-only), whose last task merges. Exit: 0 every submission has its verdict, 1 a runtime error.\n"},
       {Command::LessonReport, "lesson-report", Operands::Many,
        {{
            {.opt = "ANSWERS.json [ANSWERS.json ...]", .required = true},
@@ -428,6 +460,7 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "FILE.cu", .required = true},
            {.opt = "--exercise", .arg = "NAME"},
            {.opt = "--json", .nested = true},
+           {.opt = "--compile-only", .in_overview = false},
            {.opt = "--kernel-timeout", .arg = "S", .in_overview = false},
            {.opt = "--compiled", .arg = "FILE", .in_overview = false},
            {.opt = "--lang", .arg = "zh|en", .in_overview = false},
@@ -443,6 +476,7 @@ const std::vector<CommandSpec>& command_table() {
        "With --exercise NAME it then runs the exercise's checks on the GPU, computed from the trace and the\n"
        "timing at several N and block sizes, and prints each with a tick or a cross, its figure and a hint\n"
        "(--json: the same as JSON, for a course's own grader). --list prints the exercises, one name a line.\n"
+       "--compile-only stops after NVRTC's verdict (exit 0 compiled, 2 not), touching no GPU.\n"
        "The kernel runs in a worker process: still running after --kernel-timeout S seconds (default 5), it\n"
        "is stopped and the likely causes are named.\n"
        "Exit: 0 compiled (and right on the GPU; every check passed), 1 no GPU, a wrong sum, a failed check,\n"

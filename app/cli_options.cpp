@@ -233,6 +233,18 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--exercise", true, [](Parsing& p, const std::string& v) { p.o.exercise = v; }},  // checked by the command
       {"--json", false, set_switch<&Options::json>},
+      {"--compile-only", false, set_switch<&Options::compile_only>},
+      {"--merge", true, [](Parsing& p, const std::string& v) { p.o.merge = v; }},
+      {"--slurm", false, set_switch<&Options::slurm>},
+      {"--hide-names", false, set_switch<&Options::hide_names>},
+      {"--shard", true, [](Parsing& p, const std::string& v) { p.o.shard = v; }},  // checked by the command
+      {"--shards", true,
+       [](Parsing& p, const std::string& v) {
+         if (!parse_uint(v, p.o.shards) || p.o.shards < 1 || p.o.shards > 10000) {
+           throw UsageError("--shards: '" + v + "' must be 1 to 10000");
+         }
+       }},
+      {"--partition", true, [](Parsing& p, const std::string& v) { p.o.partition = v; }},
       {"--binary", false, set_switch<&Options::binary>},
       {"--two-runs", false, set_switch<&Options::two_runs>},
       {"--cub", true,
@@ -247,6 +259,10 @@ const std::vector<OptionSpec>& option_table() {
       {"--wrapped", false, set_switch<&Options::wrapped>},
       {"--gpus", true,
        [](Parsing& p, const std::string& v) {
+         if (p.o.command == Command::Grade) {  // all, or a list of devices: checked by the command
+           p.o.gpu_list = v;
+           return;
+         }
          if (!parse_uint(v, p.o.gpus) || p.o.gpus < 2 || p.o.gpus > 64) {
            throw UsageError("--gpus: '" + v + "' must be a number from 2 to 64 (the multigpu track needs at least 2)");
          }

@@ -450,7 +450,8 @@ std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvide
   return out;
 }
 
-std::string exercise_json(const Exercise& x, const std::string& file, const std::vector<ExerciseCheck>& checks) {
+std::string exercise_json(const Exercise& x, const std::string& file, const std::vector<ExerciseCheck>& checks,
+                          const ExerciseEvidence* e) {
   nlohmann::json j;
   j["exercise"] = x.name;
   j["file"] = file;
@@ -462,6 +463,17 @@ std::string exercise_json(const Exercise& x, const std::string& file, const std:
   }
   j["passed"] = all;
   j["checks"] = list;
+  if (e && e->user_ms > 0 && x.reference_kernel) {
+    const bool bytes = std::string(x.name) == "histogram";  // its input is text: one byte an element
+    const double input_bytes = static_cast<double>(e->timing_n) * (bytes ? 1 : 4);
+    j["timing"] = {{"n", e->timing_n},
+                   {"block_size", e->timing_block_size},
+                   {"user_ms", e->user_ms},
+                   {"reference_kernel", x.reference_kernel},
+                   {"reference_ms", e->reference_ms},
+                   {"gbps", input_bytes / (e->user_ms * 1e6)},
+                   {"x_reference", e->reference_ms > 0 ? e->reference_ms / e->user_ms : 0.0}};
+  }
   return j.dump(2) + "\n";
 }
 

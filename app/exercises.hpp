@@ -108,7 +108,11 @@ std::string exercise_names();                            // "bank_conflicts, div
 // has one (nothing to judge).
 std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvidence& e);
 
-// {"exercise": NAME, "file": FILE, "passed": bool, "checks": [{"name", "pass", "figure", "hint"}, ...]}
-std::string exercise_json(const Exercise& x, const std::string& file, const std::vector<ExerciseCheck>& checks);
+// {"exercise": NAME, "file": FILE, "passed": bool, "checks": [{"name", "pass", "figure", "hint"}, ...]}, and with
+// `e` holding a timing (ExerciseEvidence::user_ms > 0): "timing": {"n" (elements; bytes for the histogram),
+// "block_size", "user_ms", "reference_kernel", "reference_ms", "gbps" (effective bandwidth: the input's bytes over
+// the user's median, GB/s = 1e9 bytes/s), "x_reference" (reference median / user median)}.
+std::string exercise_json(const Exercise& x, const std::string& file, const std::vector<ExerciseCheck>& checks,
+                          const ExerciseEvidence* e = nullptr);
 
 }  // namespace rs

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   }
   // A user's kernel runs in a worker process with a time limit (app/worker.hpp): this process starts itself again
   // with the same arguments, unless it is that worker.
-  const bool user_kernel = (o.command == rs::Command::Check && !o.list) ||
+  const bool user_kernel = (o.command == rs::Command::Check && !o.list && !o.compile_only) ||
                            (!o.kernel_file.empty() && (o.command == rs::Command::Run || o.command == rs::Command::Trace ||
                                                        o.command == rs::Command::Bench || o.command == rs::Command::Record ||
                                                        o.command == rs::Command::Verify));
@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
       return rs::run_histogram(o, std::cout, std::cerr);
     case rs::Command::Pitfalls:
       return rs::run_pitfalls(o, std::cout, std::cerr);
+    case rs::Command::Grade:
+      return rs::run_grade(o, std::cout, std::cerr);
     case rs::Command::LessonReport:
       return rs::run_lesson_report(o, std::cout, std::cerr);
     case rs::Command::Sweep:

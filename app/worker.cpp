@@ -60,9 +60,18 @@ WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& 
     return res;
   }
   std::vector<std::string> env_strings;
+  auto replaced = [&](const char* e) {  // by the worker's pipe or by options.env
+    if (std::strncmp(e, kWorkerEnv, std::strlen(kWorkerEnv)) == 0) return true;
+    for (const std::string& v : o.env) {
+      const size_t eq = v.find('=');
+      if (eq != std::string::npos && std::strncmp(e, v.c_str(), eq + 1) == 0) return true;
+    }
+    return false;
+  };
   for (char** e = environ; e && *e; ++e) {
-    if (std::strncmp(*e, kWorkerEnv, std::strlen(kWorkerEnv)) != 0) env_strings.emplace_back(*e);
+    if (!replaced(*e)) env_strings.emplace_back(*e);
   }
+  env_strings.insert(env_strings.end(), o.env.begin(), o.env.end());
   env_strings.push_back(std::string(kWorkerEnv) + "=" + std::to_string(kWorkerFd));
   std::vector<char*> envp, argv;
   for (auto& s : env_strings) envp.push_back(s.data());

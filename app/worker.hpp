@@ -43,6 +43,8 @@ struct WorkerOptions {
   std::function<void(const std::string&)> out;     // each chunk of the child's stdout as it comes (nullptr: dropped)
   std::function<void(const std::string&)> err;     // each chunk of its stderr
   std::function<bool()> cancel;                    // polled every 20 ms; true stops the child
+  std::vector<std::string> env;                    // NAME=VALUE set in the child's environment (over this process's),
+                                                   // e.g. CUDA_VISIBLE_DEVICES=1 for grade's worker on GPU 1
 };
 
 // Starts `exe` with `args` (argv[1..]) in a process of its own, with REDUCESCOPE_WORKER_FD in its environment

@@ -21,7 +21,7 @@ class GpuTimingLock {
   bool held() const { return fd_ >= 0; }
   double waited_ms() const { return waited_ms_; }  // how long another process kept it
   const std::string& problem() const { return problem_; }
-  static std::string path(int device);  // the lock file
+  static std::string path(int device);  // the lock file: of the physical GPU where CUDA_VISIBLE_DEVICES lists it
 
  private:
   int fd_ = -1;
