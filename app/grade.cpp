@@ -376,7 +376,8 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
         common = k;
       }
     }
-    o << "<tr><td>compiles and runs</td><td class='n'>" << compiled << " of " << n << "</td><td class='n'>"
+    const bool ran = std::any_of(rs.begin(), rs.end(), [](const GradeResult& r) { return r.outcome == Outcome::Graded; });
+    o << "<tr><td>" << (ran ? "compiles and runs" : "compiles") << "</td><td class='n'>" << compiled << " of " << n << "</td><td class='n'>"
       << (n ? fmt("%.0f%%", 100.0 * compiled / n) : "-") << "</td><td>"
       << (most ? html_escape(common) + " <span class='small'>(" + std::to_string(most) + ")</span>" : "") << "</td></tr>";
   }

@@ -17,6 +17,7 @@ pkgs=(
   chromium firefox-esr python3-websocket nlohmann-json3-dev  # web page tests: headless Chromium (DevTools) and
                                                     # Firefox (WebDriver BiDi); JSON in the unit test
   libgl1-mesa-dri libegl-mesa0                        # Mesa software GL (llvmpipe) for windows without a GPU
+  slurmctld slurmd slurm-client munge                 # grade on Slurm: a single-node cluster (tests/grade_slurm.sh)
 )
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
