@@ -18,6 +18,8 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -89,8 +91,15 @@ int run_program(const std::vector<std::string>& argv, const std::vector<std::str
 }
 
 // The SASS of `cubin` with its line table, inlined calls included (`nvdisasm -gi -c`), or throws with what
-// nvdisasm said.
-std::string disassemble(const std::string& nvdisasm, const std::string& cubin) {
+// nvdisasm said. Once per module and process (issue 40: a check traces one kernel file at a dozen N and block sizes,
+// every one the same module): kept by the module's bytes.
+std::string disassemble(const std::string& nvdisasm, const std::string& cubin, const std::string& bytes) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> seen;  // module bytes -> listing
+  {
+    const std::lock_guard<std::mutex> lock(mu);
+    if (auto it = seen.find(bytes); it != seen.end()) return it->second;
+  }
   std::string listing, diagnostics;
   WorkerOptions w;
   w.out = [&](const std::string& s) { listing += s; };
@@ -100,6 +109,9 @@ std::string disassemble(const std::string& nvdisasm, const std::string& cubin) {
     throw std::runtime_error("nvdisasm could not read the kernel's module: " +
                              (r.end == WorkerEnd::NotStarted ? r.message : diagnostics.substr(0, 500)));
   }
+  const std::lock_guard<std::mutex> lock(mu);
+  if (seen.size() > 16) seen.clear();  // a long-lived process (the window) traces many files
+  seen[bytes] = listing;
   return listing;
 }
 
@@ -180,7 +192,7 @@ Attached attach_and_trace(const AttachRequest& q) {
     f.write(cap.cubin.data(), static_cast<std::streamsize>(cap.cubin.size()));
     if (!f) throw std::runtime_error("cannot write " + cubin);
   }
-  const std::string listing = disassemble(nvdisasm, cubin);
+  const std::string listing = disassemble(nvdisasm, cubin, std::string(cap.cubin.data(), cap.cubin.size()));
   if (!q.keep_stem.empty()) {  // RS_BT_KEEP: how tests/fixtures/binary/ was recorded
     fs::copy_file(capture_path, q.keep_stem + ".rscapture", fs::copy_options::overwrite_existing);
     std::ofstream(q.keep_stem + ".sass") << listing;

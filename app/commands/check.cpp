@@ -6,6 +6,7 @@
 // passes --lang zh to its worker when it shows Chinese (app/gui/kernel_file_feed.cpp). The command's own lines stay
 // English, as every CLI message does (docs/chinese.md); without --lang everything is English.
 #include <algorithm>
+#include <chrono>
 #include <ostream>
 
 #include "commands.hpp"
@@ -130,6 +131,8 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
   const ExternalKernel& ext = loaded.kernel();
   ExerciseEvidence e;
   const std::vector<unsigned> sizes(kBlockSizes.begin(), kBlockSizes.end());
+  using Clock = std::chrono::steady_clock;
+  const auto t_runs = Clock::now();
   for_each_user_run(gpu, ext, x.ns, sizes, [&](const UserSumCheck& c) {
     ExerciseRun r;
     r.n = c.n;
@@ -142,19 +145,25 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
     r.ticket_after = c.ticket_after;
     r.grid = gpu.first_grid(ext, c.block_size);
     if (c.type == DType::Int32 && std::find(x.trace_ns.begin(), x.trace_ns.end(), c.n) != x.trace_ns.end()) {
+      const auto t0 = Clock::now();
       const Trace t =
           trace_kernel_file(gpu, ext, k, {c.type, Pattern::RandomBytes, c.n, c.block_size, 0, kernel_timeout_s});
       r.features = features_of(Replay(t));
+      e.traces_s += std::chrono::duration<double>(Clock::now() - t0).count();
+      ++e.traces;
     }
     e.runs.push_back(std::move(r));
   });
+  e.runs_s = std::chrono::duration<double>(Clock::now() - t_runs).count() - e.traces_s;
   if (x.reference_kernel) {
+    const auto t0 = Clock::now();
     const KernelInfo* ref = find_kernel(x.reference_kernel);
     e.timing_n = 1u << 24;
     e.timing_block_size = std::max(256u, k.shape.min_block_size);
     gpu.set_input(make_input(Pattern::RandomBytes, e.timing_n), Pattern::RandomBytes);
     time_against_reference(e, [&] { return gpu.time(ext, e.timing_block_size, 30, 3).median_ms; },
                            [&] { return gpu.time(ref->id, e.timing_block_size, 30, 3).median_ms; });
+    e.timing_s = std::chrono::duration<double>(Clock::now() - t0).count();
   }
   return e;
 }
@@ -178,6 +187,8 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
         << "one at a time on a GPU)\n";
   }
   const size_t passed = static_cast<size_t>(std::count_if(checks.begin(), checks.end(), [](auto& c) { return c.pass; }));
+  out << "  (time: sums " << fmt("%.1f", e.runs_s) << " s, " << e.traces << " traces " << fmt("%.1f", e.traces_s)
+      << " s, timing " << fmt("%.1f", e.timing_s) << " s)\n";
   out << o.file << ": " << passed << " of " << checks.size() << " checks passed"
       << (all ? " - exercise done" : "") << "\n";
   return all ? kExitOk : kExitRuntime;
