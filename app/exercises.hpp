@@ -47,6 +47,11 @@ struct TraceFeatures {
   int wide_stores_after_lane_op = 0;  // stores made by more than one lane of the warp
   unsigned wide_store_line = 0;       // the first one's line
   int words_after_lane_op = 0;        // distinct shared words so stored, over every warp
+  // The profiler's report (issue 40), over the traced block: what Nsight Compute counts for it (reducescope verify
+  // shows the counts equal; docs/gpu-results.md).
+  int global_load_requests = 0, global_load_sectors = 0;  // warp-level global loads and their 32-byte sectors
+  int shared_accesses = 0, shared_wavefronts = 0;         // warp-level shared loads and stores; sum of their n-ways
+  double lane_efficiency = 0;  // mean over the steps' working warps of WarpStep::efficiency (useful lanes / 32)
 };
 TraceFeatures features_of(const Replay& replay);
 
@@ -81,6 +86,13 @@ struct ExerciseEvidence {
   // the CPU, the traces (`traces` of them), the timing against the reference.
   double runs_s = 0, traces_s = 0, timing_s = 0;
   int traces = 0;
+  // The profiler's report (issue 40), where the exercise is timed: the device-to-device copy of the timing input in
+  // the same run (GB/s, read + written bytes over its median), and at the timing block size the occupancy calculator's
+  // resident blocks per SM (cuOccupancyMaxActiveBlocksPerMultiprocessor with the dynamic shared memory the launch
+  // gives), the registers per thread NVRTC's build uses, the SM's thread limit; and the traced block at that size.
+  double copy_gbps = 0;
+  int blocks_per_sm = 0, registers = 0, max_threads_per_sm = 0;
+  std::optional<TraceFeatures> report_trace;
 };
 
 // Its words are in the language in force when judge_exercise() ran (i18n.hpp: English in the CLI; `check --lang zh`,

@@ -201,6 +201,7 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
   for (const json& c : j.value("checks", json::array())) {
     r.checks.push_back({c.value("name", ""), c.value("figure", ""), c.value("hint", ""), c.value("pass", false)});
   }
+  if (j.contains("report") && j["report"].is_object()) r.report = j["report"].dump();
   if (j.contains("timing") && j["timing"].is_object()) {
     const json& t = j["timing"];
     r.has_timing = true;
@@ -236,6 +237,13 @@ std::string gradescope_results(const GradeResult& r) {
                      {"output", c.figure + (c.pass || c.hint.empty() ? "" : "\nhint: " + c.hint)},
                      {"visibility", "visible"}});
   }
+  if (!r.report.empty()) {  // the profiler's report, as a test of no points
+    tests.push_back({{"name", "profiler's report (no counter permission needed)"},
+                     {"score", 0},
+                     {"max_score", 0},
+                     {"output", report_line(r) + "\n" + json::parse(r.report).value("proof", "")},
+                     {"visibility", "visible"}});
+  }
   json j = {{"score", r.score()}, {"output", r.line}, {"tests", tests}};
   if (r.has_timing) {
     j["leaderboard"] = json::array({{{"name", "GB/s"}, {"value", std::round(r.gbps * 10) / 10}},
@@ -254,6 +262,7 @@ std::string grade_record(const GradeResult& r) {
             {"file", r.file},                {"exercise", r.exercise}, {"outcome", to_string(r.outcome)},
             {"line", r.line},                {"output", r.output},     {"checks", checks},
             {"gpu", r.gpu},                  {"seconds", r.seconds}};
+  if (!r.report.empty()) j["report"] = json::parse(r.report);
   if (r.has_timing) {
     j["timing"] = {{"gbps", r.gbps},
                    {"x_reference", r.x_reference},
@@ -294,6 +303,7 @@ GradeResult parse_grade_record(const std::string& text, const std::string& where
   }
   r.gpu = j.value("gpu", -1);
   r.seconds = j.value("seconds", 0.0);
+  if (j.contains("report") && j["report"].is_object()) r.report = j["report"].dump();
   if (j.contains("timing")) {
     const json& t = j["timing"];
     r.has_timing = true;
@@ -320,6 +330,97 @@ std::vector<std::string> check_names(const std::vector<GradeResult>& rs) {
 }
 
 }  // namespace
+
+std::string report_line(const GradeResult& r) {
+  if (r.report.empty()) return "";
+  const json p = json::parse(r.report);
+  std::string s = fmt("%.0f GB/s", p.value("gbps", 0.0));
+  if (p.contains("pct_copy_ceiling")) {
+    s += " = " + fmt("%.0f%%", p["pct_copy_ceiling"].get<double>()) + " of the copy ceiling (" +
+         fmt("%.0f GB/s", p.value("copy_gbps", 0.0)) + ")";
+  }
+  if (r.has_timing) s += ", " + fmt("%.2f", r.x_reference) + "x " + r.reference_kernel;
+  s += " at " + std::to_string(p.value("block_size", 0)) + " threads";
+  if (p.contains("sectors_per_request")) s += "; " + fmt("%.1f", p["sectors_per_request"].get<double>()) + " sectors per global load";
+  if (p.contains("bank_conflict_ways_per_access")) {
+    s += "; " + fmt("%.2f", p["bank_conflict_ways_per_access"].get<double>()) + "-way shared accesses on average";
+  }
+  if (p.contains("active_lanes_pct")) s += "; " + fmt("%.0f%%", p["active_lanes_pct"].get<double>()) + " of lanes active";
+  if (p.contains("occupancy_pct")) {
+    s += "; theoretical occupancy " + fmt("%.0f%%", p["occupancy_pct"].get<double>()) + " (" +
+         std::to_string(p.value("blocks_per_sm", 0)) + " blocks per SM, " + std::to_string(p.value("registers", 0)) +
+         " registers)";
+  }
+  return s;
+}
+
+std::string roofline_svg(const GradeResult& r) {
+  if (r.report.empty() || !r.has_timing || r.user_ms <= 0) return "";
+  const json p = json::parse(r.report);
+  const double bytes = p.value("input_bytes", 0.0), ceiling = p.value("copy_gbps", 0.0);
+  if (bytes <= 0) return "";
+  // Axes: time 0..tmax ms, bytes 0..1.15 x the input. A point at (t, bytes) moved bytes/t; the ceiling's line is
+  // bytes = ceiling GB/s x t.
+  const double tmax = std::max(r.user_ms, r.reference_ms) * 1.2, bmax = bytes * 1.15;
+  const int W = 520, H = 300, L = 60, B = 40, T = 20, R = 20;
+  auto X = [&](double t) { return L + (W - L - R) * t / tmax; };
+  auto Y = [&](double b) { return H - B - (H - B - T) * b / bmax; };
+  std::ostringstream o;
+  o << "<svg xmlns='http://www.w3.org/2000/svg' width='" << W << "' height='" << H << "' role='img' "
+    << "aria-label='bytes moved against time: the submission, the reference and the copy ceiling' "
+    << "font-family='sans-serif' font-size='11'>";
+  o << "<rect x='0' y='0' width='" << W << "' height='" << H << "' fill='white'/>";
+  o << "<line x1='" << L << "' y1='" << H - B << "' x2='" << W - R << "' y2='" << H - B << "' stroke='#333'/>";
+  o << "<line x1='" << L << "' y1='" << T << "' x2='" << L << "' y2='" << H - B << "' stroke='#333'/>";
+  for (int i = 0; i <= 4; ++i) {
+    const double t = tmax * i / 4, b = bmax * i / 4;
+    o << "<text x='" << X(t) - 10 << "' y='" << H - B + 15 << "'>" << fmt("%.3f", t) << "</text>";
+    o << "<text x='4' y='" << Y(b) + 4 << "'>" << fmt("%.0f", b / 1e6) << "</text>";
+  }
+  o << "<text x='" << (W + L) / 2 - 40 << "' y='" << H - 6 << "'>time (ms)</text>";
+  o << "<text x='4' y='12'>MB moved</text>";
+  if (ceiling > 0) {  // bytes = ceiling * 1e6 * t (t in ms)
+    const double t_end = std::min(tmax, bmax / (ceiling * 1e6));
+    o << "<line x1='" << X(0) << "' y1='" << Y(0) << "' x2='" << X(t_end) << "' y2='" << Y(ceiling * 1e6 * t_end)
+      << "' stroke='#999' stroke-dasharray='5,4'/>";
+    o << "<text x='" << X(t_end) + 4 << "' y='" << Y(ceiling * 1e6 * t_end) + 12 << "' fill='#666'>copy ceiling "
+      << fmt("%.0f GB/s", ceiling) << "</text>";
+  }
+  auto dot = [&](double t, const char* colour, const std::string& label) {
+    o << "<circle cx='" << X(t) << "' cy='" << Y(bytes) << "' r='5' fill='" << colour << "'/>";
+    o << "<text x='" << X(t) + 8 << "' y='" << Y(bytes) - 8 << "' fill='" << colour << "'>" << html_escape(label)
+      << "</text>";
+  };
+  if (r.reference_ms > 0) dot(r.reference_ms, "#888", r.reference_kernel + " " + fmt("%.0f GB/s", bytes / (r.reference_ms * 1e6)));
+  dot(r.user_ms, "#d2691e", r.student + " " + fmt("%.0f GB/s", bytes / (r.user_ms * 1e6)));
+  o << "</svg>";
+  return o.str();
+}
+
+std::string submission_html(const GradeResult& r) {
+  std::ostringstream o;
+  o << "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>" << html_escape(r.student) << ": "
+    << html_escape(r.exercise) << "</title><style>body{font:15px/1.4 sans-serif;margin:1.5em;max-width:60em}"
+    << "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}"
+    << ".pass{color:#1a7f37}.fail{color:#c0392b}.small{color:#555}</style></head><body>";
+  o << "<h1>" << html_escape(r.student) << ": exercise " << html_escape(r.exercise) << ", " << r.score() << " / "
+    << r.max_score() << "</h1><p>" << html_escape(r.line) << "</p>";
+  if (!r.checks.empty()) {
+    o << "<table><tr><th></th><th>check</th><th>figure</th><th>hint</th></tr>";
+    for (const GradeCheck& c : r.checks) {
+      o << "<tr><td class='" << (c.pass ? "pass'>&#10003;" : "fail'>&#10007;") << "</td><td>" << html_escape(c.name)
+        << "</td><td>" << html_escape(c.figure) << "</td><td>" << html_escape(c.pass ? "" : c.hint) << "</td></tr>";
+    }
+    o << "</table>";
+  }
+  if (!r.report.empty()) {
+    o << "<h2>Profiler's report</h2><p>" << html_escape(report_line(r)) << "</p>" << roofline_svg(r)
+      << "<p class='small'>" << html_escape(json::parse(r.report).value("proof", "")) << "</p>";
+  }
+  if (r.outcome != Outcome::Graded && !r.output.empty()) o << "<pre>" << html_escape(r.output) << "</pre>";
+  o << "</body></html>\n";
+  return o.str();
+}
 
 std::string class_csv(const std::vector<GradeResult>& rs) {
   const std::vector<std::string> names = check_names(rs);
@@ -449,7 +550,10 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
     << "<th>verdict</th></tr>";
   for (size_t i = 0; i < rs.size(); ++i) {
     const GradeResult& r = rs[i];
-    o << "<tr><td>" << (hide_names ? "student " + std::to_string(i + 1) : html_escape(r.student)) << "</td><td class='n'>"
+    o << "<tr><td>"
+      << (hide_names ? "student " + std::to_string(i + 1)
+                     : "<a href='students/" + html_escape(r.student) + "/report.html'>" + html_escape(r.student) + "</a>")
+      << "</td><td class='n'>"
       << r.score() << " / " << r.max_score() << "</td><td>" << to_string(r.outcome) << "</td><td class='n'>"
       << (r.gpu >= 0 ? std::to_string(r.gpu) : "") << "</td><td class='n'>" << fmt("%.1f", r.seconds) << "</td><td>"
       << html_escape(r.line) << "</td></tr>";

@@ -73,6 +73,7 @@ struct GradeResult {
   bool has_timing = false;
   double gbps = 0, x_reference = 0, user_ms = 0, reference_ms = 0;  // check --json's "timing"
   std::string reference_kernel;
+  std::string report;     // check --json's "report" (the profiler's report), as JSON text; "" where none
   int gpu = -1;           // the GPU it ran on (its index on this machine); -1: none
   double seconds = 0;     // wall time of its check
   // The score: 1 point for compiling, 1 for each check passed.
@@ -87,6 +88,13 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
                              const std::string& out, const std::string& err, const std::string& stopped,
                              bool timed_out);
 
+// The profiler's report in words, one line (empty without one): "1342 GB/s = 36% of the copy ceiling, ...".
+std::string report_line(const GradeResult& r);
+// The student's page: the checks, the report, and a roofline-style chart (bytes moved against time: the submission,
+// the reference kernel and the copy ceiling as a line of slope GB/s), SVG inline.
+std::string submission_html(const GradeResult& r);
+// That chart alone, SVG; "" without a report.
+std::string roofline_svg(const GradeResult& r);
 // Gradescope's results.json for one student.
 std::string gradescope_results(const GradeResult& r);
 // The record merge reads back (grade.json), and back. parse_grade_record throws GradeError naming `where`.

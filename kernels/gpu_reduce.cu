@@ -596,6 +596,7 @@ GpuReducer::GpuReducer(int device) : impl_(std::make_unique<Impl>()) {
   d.cc_major = p.major;
   d.cc_minor = p.minor;
   d.sm_count = p.multiProcessorCount;
+  d.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
   d.l2_bytes = static_cast<size_t>(p.l2CacheSize);
   d.global_mem_bytes = p.totalGlobalMem;
   d.bus_width_bits = p.memoryBusWidth;

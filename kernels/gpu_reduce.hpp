@@ -40,6 +40,7 @@ struct DeviceInfo {
   std::string name;                 // e.g. "NVIDIA H100 80GB HBM3"
   int cc_major = 0, cc_minor = 0;   // compute capability
   int sm_count = 0;                 // streaming multiprocessors
+  int max_threads_per_sm = 0;       // resident threads an SM holds at most (2048 on compute capability 8.0 and 9.0)
   size_t l2_bytes = 0;              // L2 cache size, bytes
   size_t global_mem_bytes = 0;      // device memory, bytes
   int mem_clock_khz = 0;            // peak memory clock, kHz
@@ -88,6 +89,11 @@ struct ExternalKernel {
   std::function<void(DType type, unsigned grid, unsigned block, unsigned smem_bytes, const void* in, void* out,
                      unsigned n, const void* trace_probe, void* stream)>
       launch;
+  // The timing build's int32 kernel (empty where not known): blocks of `block` threads with `smem` bytes of dynamic
+  // shared memory resident on one SM at once (cuOccupancyMaxActiveBlocksPerMultiprocessor), and its registers per
+  // thread (cuFuncGetAttribute, CU_FUNC_ATTRIBUTE_NUM_REGS). Throw CudaError.
+  std::function<int(unsigned block, unsigned smem)> max_blocks_per_sm;
+  std::function<int()> registers;
 };
 
 // A text histogram that is not in the registry: the user's user_histogram (the exercise histogram,

@@ -71,7 +71,10 @@ const char* kCheckJson = R"({"exercise": "shuffle", "file": "a.cu", "passed": fa
   {"name": "the last warp with shuffles", "pass": false, "figure": "warp 0 stored 8 words after its first shuffle",
    "hint": "one lane per warp"}],
   "timing": {"n": 16777216, "block_size": 256, "user_ms": 0.05, "reference_kernel": "reduce4", "reference_ms": 0.1,
-             "gbps": 1342.2, "x_reference": 2.0}})";
+             "gbps": 1342.2, "x_reference": 2.0},
+  "report": {"block_size": 256, "input_bytes": 67108864, "gbps": 1342.2, "copy_gbps": 3723.3, "pct_copy_ceiling": 36.0,
+             "sectors_per_request": 4.0, "bank_conflict_ways_per_access": 1.0, "active_lanes_pct": 97.0,
+             "occupancy_pct": 100.0, "blocks_per_sm": 8, "registers": 16, "proof": "The trace's counts are Nsight's."}})";
 
 TEST(Grade, EachOutcomeGetsItsScoreAndOneLine) {
   const Submission s{"al", "a.cu", ""};
@@ -108,18 +111,37 @@ TEST(Grade, GradescopeResultsHoldATestPerCheckAndTheLeaderboard) {
   const GradeResult g = grade_from_check({"al", "a.cu", ""}, "shuffle", false, 1, kCheckJson, "", "", false);
   const json j = json::parse(gradescope_results(g));
   EXPECT_EQ(j["score"], 2);
-  ASSERT_EQ(j["tests"].size(), 3u);
   EXPECT_EQ(j["tests"][0]["name"], "compiles (NVRTC, both builds)");
   EXPECT_EQ(j["tests"][2]["name"], "the last warp with shuffles");
   EXPECT_EQ(j["tests"][2]["score"], 0);
   EXPECT_EQ(j["tests"][2]["max_score"], 1);
   EXPECT_NE(j["tests"][2]["output"].get<std::string>().find("hint: one lane per warp"), std::string::npos);
   EXPECT_EQ(j["tests"][2]["visibility"], "visible");
+  ASSERT_EQ(j["tests"].size(), 4u);  // and the profiler's report, of no points
+  EXPECT_EQ(j["tests"][3]["max_score"], 0);
+  EXPECT_EQ(j["tests"][3]["output"], "1342 GB/s = 36% of the copy ceiling (3723 GB/s), 2.00x reduce4 at 256 threads; "
+                                     "4.0 sectors per global load; 1.00-way shared accesses on average; 97% of lanes "
+                                     "active; theoretical occupancy 100% (8 blocks per SM, 16 registers)\nThe trace's "
+                                     "counts are Nsight's.");
   ASSERT_EQ(j["leaderboard"].size(), 3u);
   EXPECT_EQ(j["leaderboard"][0]["name"], "GB/s");
   EXPECT_DOUBLE_EQ(j["leaderboard"][0]["value"].get<double>(), 1342.2);
   EXPECT_EQ(j["leaderboard"][1]["name"], "x reduce4");
   EXPECT_EQ(j["leaderboard"][2]["order"], "asc");
+}
+
+TEST(Grade, TheStudentsPageDrawsTheSubmissionTheReferenceAndTheCopyCeiling) {
+  const GradeResult g = grade_from_check({"al", "a.cu", ""}, "shuffle", false, 1, kCheckJson, "", "", false);
+  const std::string svg = roofline_svg(g);
+  EXPECT_NE(svg.find("copy ceiling 3723 GB/s"), std::string::npos);
+  EXPECT_NE(svg.find("al 1342 GB/s"), std::string::npos);        // 64 MiB / 0.05 ms
+  EXPECT_NE(svg.find("reduce4 671 GB/s"), std::string::npos);    // 64 MiB / 0.1 ms
+  const std::string page = submission_html(g);
+  EXPECT_NE(page.find("Profiler's report"), std::string::npos);
+  EXPECT_NE(page.find("<svg"), std::string::npos);
+  GradeResult none = g;
+  none.report.clear();
+  EXPECT_EQ(roofline_svg(none), "");
 }
 
 TEST(Grade, TheRecordReadsBackAsItWasWritten) {

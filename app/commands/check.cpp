@@ -122,6 +122,23 @@ ExerciseEvidence gather_histogram(const UserKernel& k, const Exercise& x, const 
   return e;
 }
 
+// The profiler's report (issue 40): the copy ceiling on the timing input, in the same run as the timing; the
+// occupancy calculator's blocks per SM and the registers at the timing block size; the traced block at that size.
+void profile(GpuReducer& gpu, const ExternalKernel& ext, ExerciseEvidence& e, const Exercise& x) {
+  const unsigned bs = e.timing_block_size ? e.timing_block_size : 256;
+  for (const ExerciseRun& r : e.runs) {
+    if (r.features && r.block_size == bs && r.type == DType::Int32 && !e.report_trace) e.report_trace = r.features;
+  }
+  if (!x.reference_kernel) return;  // untimed: no copy ceiling to set the speed against
+  {
+    const GpuTimingLock lock;  // timed like the kernels: one at a time on a GPU
+    e.copy_gbps = gpu.time_copy(30, 3).gbps;  // bytes read + written over the median (gpu_reduce.hpp)
+  }
+  e.max_threads_per_sm = gpu.device().max_threads_per_sm;
+  if (ext.max_blocks_per_sm) e.blocks_per_sm = ext.max_blocks_per_sm(bs, bs * 4);
+  if (ext.registers) e.registers = ext.registers();
+}
+
 // Runs the user's kernel as exercise `x` asks and gathers what its checks read.
 // kernel_timeout_s: the time limit of each traced run of a plain file (--kernel-timeout).
 ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::string& name, double kernel_timeout_s) {
@@ -165,6 +182,7 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
                            [&] { return gpu.time(ref->id, e.timing_block_size, 30, 3).median_ms; });
     e.timing_s = std::chrono::duration<double>(Clock::now() - t0).count();
   }
+  profile(gpu, ext, e, x);
   return e;
 }
 
@@ -187,6 +205,30 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
         << "one at a time on a GPU)\n";
   }
   const size_t passed = static_cast<size_t>(std::count_if(checks.begin(), checks.end(), [](auto& c) { return c.pass; }));
+  if (e.user_ms > 0 && x.reference_kernel) {  // the profiler's report (issue 40), as check --json gives it
+    const double bytes = static_cast<double>(e.timing_n) * (std::string(x.name) == "histogram" ? 1 : 4);
+    const double gbps = bytes / (e.user_ms * 1e6);
+    out << "  report at " << e.timing_block_size << " threads: " << fmt("%.0f", gbps) << " GB/s";
+    if (e.copy_gbps > 0) out << " = " << fmt("%.0f", 100 * gbps / e.copy_gbps) << "% of the copy ceiling (" << fmt("%.0f", e.copy_gbps) << " GB/s)";
+    out << ", " << fmt("%.2f", e.reference_ms / e.user_ms) << "x " << x.reference_kernel;
+    if (const auto& f = e.report_trace) {
+      if (f->global_load_requests) {
+        out << "; " << fmt("%.1f", static_cast<double>(f->global_load_sectors) / f->global_load_requests)
+            << " sectors per global load";
+      }
+      if (f->shared_accesses) {
+        out << "; " << fmt("%.2f", static_cast<double>(f->shared_wavefronts) / f->shared_accesses)
+            << "-way shared accesses on average";
+      }
+      out << "; " << fmt("%.0f", 100 * f->lane_efficiency) << "% of lanes active";
+    }
+    if (e.blocks_per_sm > 0 && e.max_threads_per_sm > 0) {
+      out << "; theoretical occupancy "
+          << fmt("%.0f", std::min(100.0, 100.0 * e.blocks_per_sm * e.timing_block_size / e.max_threads_per_sm))
+          << "% (" << e.blocks_per_sm << " blocks per SM, " << e.registers << " registers)";
+    }
+    out << "\n";
+  }
   out << "  (time: sums " << fmt("%.1f", e.runs_s) << " s, " << e.traces << " traces " << fmt("%.1f", e.traces_s)
       << " s, timing " << fmt("%.1f", e.timing_s) << " s)\n";
   out << o.file << ": " << passed << " of " << checks.size() << " checks passed"

@@ -198,7 +198,8 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
         const fs::path sd = dir / "students" / s.student;
         std::ostringstream werr;
         const bool ok = write_file(sd / "results.json", gradescope_results(r), werr) &&
-                        write_file(sd / "grade.json", grade_record(r), werr);
+                        write_file(sd / "grade.json", grade_record(r), werr) &&
+                        write_file(sd / "report.html", submission_html(r), werr);
         const std::lock_guard<std::mutex> lock(mu);
         wrote = wrote && ok;
         err << werr.str();
