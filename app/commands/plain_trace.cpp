@@ -39,22 +39,30 @@ struct CompiledFile {
 
 }  // namespace
 
-Trace trace_kernel_file(GpuReducer& gpu, const ExternalKernel& ext, const UserKernel& k,
-                        const KernelFileTraceRequest& q) {
+PreparedKernelFileTrace prepare_kernel_file_trace(GpuReducer& gpu, const ExternalKernel& ext, const UserKernel& k,
+                                                  const KernelFileTraceRequest& q) {
+  PreparedKernelFileTrace p;
+  p.q = q;
+  p.name = ext.name;
+  p.track = ext.track;
   if (!k.plain) {
     const UserGpuBusy busy;
-    return gpu.trace(ext, q.block_size, q.traced_block);
+    p.done = gpu.trace(ext, q.block_size, q.traced_block);
+    return p;
   }
-  const unsigned grid = gpu.first_grid(ext, q.block_size);
-  if (q.traced_block >= grid) {
+  p.grid = gpu.first_grid(ext, q.block_size);
+  if (q.traced_block >= p.grid) {
     throw std::invalid_argument("block " + std::to_string(q.traced_block) + " does not exist: the first launch of " +
-                                ext.name + " has " + std::to_string(grid) + " blocks");
+                                ext.name + " has " + std::to_string(p.grid) + " blocks");
   }
-  int32_t result = 0;
-  {
-    const UserGpuBusy busy;
-    result = gpu.run(ext, q.block_size);
-  }
+  const UserGpuBusy busy;
+  p.result = gpu.run(ext, q.block_size);
+  return p;
+}
+
+Trace finish_kernel_file_trace(const PreparedKernelFileTrace& p, const UserKernel& k) {
+  if (p.done) return *p.done;
+  const KernelFileTraceRequest& q = p.q;
   const CompiledFile compiled(k);
   AttachRequest a;
   a.program = {self_executable(), "run",           "--compiled", compiled.path,           "--kernel-file",
@@ -71,15 +79,20 @@ Trace trace_kernel_file(GpuReducer& gpu, const ExternalKernel& ext, const UserKe
   // (main.cpp), and nvdisasm's and the trace's own time is no kernel's (a loaded grading machine must not stop it).
   Attached at = attach_and_trace(a);
   Trace t = std::move(at.trace);
-  t.meta.kernel = ext.name;
-  t.meta.track = ext.track;
+  t.meta.kernel = p.name;
+  t.meta.track = p.track;
   t.meta.n = q.n;
   t.meta.pattern = to_string(q.pattern);
   t.meta.traced_block = q.traced_block;
-  t.meta.grid_size = grid;
-  t.meta.result = result;
+  t.meta.grid_size = p.grid;
+  t.meta.result = p.result;
   t.meta.dtype = q.type;
   return t;
+}
+
+Trace trace_kernel_file(GpuReducer& gpu, const ExternalKernel& ext, const UserKernel& k,
+                        const KernelFileTraceRequest& q) {
+  return finish_kernel_file_trace(prepare_kernel_file_trace(gpu, ext, k, q), k);
 }
 
 }  // namespace rs::cmd

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "gpu_reduce.hpp"
 #include "input.hpp"
@@ -30,5 +32,20 @@ struct KernelFileTraceRequest {
 // when a CUDA call fails.
 Trace trace_kernel_file(GpuReducer& gpu, const ExternalKernel& ext, const UserKernel& k,
                         const KernelFileTraceRequest& q);
+
+// The same in two halves, so that a check's traces are taken side by side (issue 40: a check under 3 s): the first,
+// on `gpu` while it holds the request's input (the grid and the timing build's result; the wrapped dialect's whole
+// trace), the second on its own (the binary tracer attached to a `reducescope run` of its own: several may run at once
+// on other threads). Throw as trace_kernel_file does.
+struct PreparedKernelFileTrace {
+  KernelFileTraceRequest q;
+  std::string name, track;
+  unsigned grid = 0;
+  int32_t result = 0;
+  std::optional<Trace> done;  // the wrapped dialect: traced in this process already
+};
+PreparedKernelFileTrace prepare_kernel_file_trace(GpuReducer& gpu, const ExternalKernel& ext, const UserKernel& k,
+                                                  const KernelFileTraceRequest& q);
+Trace finish_kernel_file_trace(const PreparedKernelFileTrace& p, const UserKernel& k);
 
 }  // namespace rs::cmd
