@@ -3,13 +3,14 @@
 # `check --exercise`, its verdict against the one expected, with the time and where it went. (2) `grade` of a class
 # made of the corpus copied under student names (COPIES copies of each file), on one GPU and on every GPU: the same
 # verdicts, and the two times. (3) Two shards run side by side (one per GPU, no Slurm), merged: the one-batch verdicts.
-# Usage (from the repository root): bash scripts/device/grade_class.sh REDUCESCOPE OUT_DIR [COPIES]
+# Usage (from the repository root): bash scripts/device/grade_class.sh REDUCESCOPE OUT_DIR [all|corpus|grade] [COPIES]
 set -u
-R=$(readlink -f "${1:?REDUCESCOPE}"); O=$(readlink -m "${2:?OUT_DIR}"); copies=${3:-1}
+R=$(readlink -f "${1:?REDUCESCOPE}"); O=$(readlink -m "${2:?OUT_DIR}"); part=${3:-all}; copies=${4:-1}
 mkdir -p "$O"
 corpus=tests/fixtures/user/corpus
 {
   echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | paste -sd';')"
+  if [ "$part" != grade ]; then
   echo "== (1) the corpus under check"
   python3 - "$R" "$corpus" <<'PY'
 import json, subprocess, sys, time
@@ -30,6 +31,8 @@ for e in json.load(open(corpus + "/expected.json")):
     if not agree and not failed: print("       " + (p.stdout + p.stderr).strip().replace("\n", "\n       ")[-600:])
 print("corpus: %d agree, %d disagree" % (ok, bad))
 PY
+  fi
+  [ "$part" = corpus ] && exit 0
   echo "== (2) grade: a class of the corpus x $copies"
   cls=$O/class; rm -rf "$cls"; mkdir -p "$cls"
   python3 - "$corpus" "$cls" "$copies" <<'PY'
@@ -73,4 +76,4 @@ PY
   echo "shards: $(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $t0}") s"
   diff <(cut -d, -f1-5 "$O/shards/class.csv") <(cut -d, -f1-5 "$O/grade-$x-0/class.csv") >/dev/null \
     && echo "  merged shards equal the one-batch verdicts ($x)" || echo "  MERGED SHARDS DIFFER"
-} 2>&1 | tee "$O/grade-class.txt"
+} 2>&1 | tee "$O/grade-class-$part.txt"
