@@ -18,6 +18,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <mutex>
 #include <ostream>
@@ -91,15 +92,8 @@ int run_program(const std::vector<std::string>& argv, const std::vector<std::str
 }
 
 // The SASS of `cubin` with its line table, inlined calls included (`nvdisasm -gi -c`), or throws with what
-// nvdisasm said. Once per module and process (issue 40: a check traces one kernel file at a dozen N and block sizes,
-// every one the same module): kept by the module's bytes.
-std::string disassemble(const std::string& nvdisasm, const std::string& cubin, const std::string& bytes) {
-  static std::mutex mu;
-  static std::map<std::string, std::string> seen;  // module bytes -> listing
-  {
-    const std::lock_guard<std::mutex> lock(mu);
-    if (auto it = seen.find(bytes); it != seen.end()) return it->second;
-  }
+// nvdisasm said.
+std::string disassemble_now(const std::string& nvdisasm, const std::string& cubin) {
   std::string listing, diagnostics;
   WorkerOptions w;
   w.out = [&](const std::string& s) { listing += s; };
@@ -109,10 +103,38 @@ std::string disassemble(const std::string& nvdisasm, const std::string& cubin, c
     throw std::runtime_error("nvdisasm could not read the kernel's module: " +
                              (r.end == WorkerEnd::NotStarted ? r.message : diagnostics.substr(0, 500)));
   }
-  const std::lock_guard<std::mutex> lock(mu);
-  if (seen.size() > 16) seen.clear();  // a long-lived process (the window) traces many files
-  seen[bytes] = listing;
   return listing;
+}
+
+// disassemble_now once per module and process (issue 40: a check traces one kernel file at a dozen N and block sizes,
+// side by side, every one the same module): the first trace of a module runs nvdisasm, the others wait for its
+// listing.
+std::string disassemble(const std::string& nvdisasm, const std::string& cubin, const std::string& bytes) {
+  static std::mutex mu;
+  static std::map<std::string, std::shared_future<std::string>> seen;  // module bytes -> its listing, maybe coming
+  std::promise<std::string> mine;
+  std::shared_future<std::string> listing;
+  bool first = false;
+  {
+    const std::lock_guard<std::mutex> lock(mu);
+    if (seen.size() > 16) seen.clear();  // a long-lived process (the window) traces many files
+    auto it = seen.find(bytes);
+    if (it == seen.end()) {
+      it = seen.emplace(bytes, mine.get_future().share()).first;
+      first = true;
+    }
+    listing = it->second;
+  }
+  if (first) {
+    try {
+      mine.set_value(disassemble_now(nvdisasm, cubin));
+    } catch (...) {
+      mine.set_exception(std::current_exception());
+      const std::lock_guard<std::mutex> lock(mu);
+      seen.erase(bytes);  // a later trace tries again
+    }
+  }
+  return listing.get();
 }
 
 // Now, UTC, ISO 8601 ("2026-11-25T22:37:05Z"): the trace's date (no CUDA needed).

@@ -179,7 +179,7 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
   // a process of its own; the first failure is raised as it would have been one at a time.
   {
     const auto t0 = Clock::now();
-    const size_t ways = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency() / 2), 6);
+    const size_t ways = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), 12);
     std::vector<std::optional<TraceFeatures>> features(pending.size());
     std::vector<std::exception_ptr> errors(pending.size());
     std::atomic<size_t> next{0};
@@ -290,13 +290,23 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
   }
   int exit_code = kExitOk;
   std::optional<UserKernel> compiled;
+  int compiled_cc = 0;  // the architecture `compiled` was built for (0: the generic one)
   if (!o.compiled.empty()) {
     exit_code = guarded("check", err, [&] {
       compiled = load_compiled(o.compiled, 0);
       return kExitOk;
     });
   } else {
-    compiled = compile_kernel_file(o.file, 0, "check", err, exit_code);
+    // For this GPU's architecture at once where there is one (issue 40: one NVRTC compile, not two; CUB's headers
+    // take seconds), else for the generic one: compiling needs no GPU.
+    if (!o.compile_only) {
+      try {
+        compiled_cc = user_kernel_device_cc();
+      } catch (const std::exception&) {
+        compiled_cc = 0;  // said below, after the compile's verdict
+      }
+    }
+    compiled = compile_kernel_file(o.file, compiled_cc, "check", err, exit_code);
   }
   if (!compiled) return exit_code;
   const UserKernel& k = *compiled;
@@ -339,6 +349,7 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
       const UserKernel c = *load_compiled(o.compiled, cc);
       return x ? check_exercise(c, *x, o, out) : check_sums(c, o, out);
     }
+    if (compiled_cc == cc) return x ? check_exercise(k, *x, o, out) : check_sums(k, o, out);
     const UserCompileResult r = compile_user_kernel(k.source, k.file_name, {.cc = cc});
     if (!r.ok()) {
       for (const UserDiagnostic& d : r.diagnostics) err << format_diagnostic(d) << "\n";
