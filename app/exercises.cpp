@@ -44,7 +44,7 @@ std::vector<const ExerciseRun*> traced(const ExerciseEvidence& e, Take take) {
   return v;
 }
 
-// "in 12 traces (N = 4097, 1000003; B = 32 ... 1024)", said at the end of a figure
+// "in 6 traces (N = 4097; B = 32 ... 1024)", said at the end of a figure
 std::string over(const std::vector<const ExerciseRun*>& runs) {
   std::vector<uint64_t> ns;
   std::vector<unsigned> bs;
@@ -365,7 +365,9 @@ TraceFeatures features_of(const Replay& replay) {
 
 const std::vector<Exercise>& exercises() {
   static const std::vector<uint64_t> kNs = {1, 33, 1000, 4097, 1000003, 1u << 24};
-  static const std::vector<uint64_t> kTraceNs = {4097, 1000003};
+  // Block 0 traced at N = 4097 alone: block 0 is full there at every block size and elements per thread (up to 4096),
+  // as at 1000003, so a second N traced the same block's work again; a check under 3 s (issue 40).
+  static const std::vector<uint64_t> kTraceNs = {4097};
   static const std::vector<Exercise> table = {
       {"bank_conflicts", N_("reduce1 without shared-memory bank conflicts"),
        N_("Harris, Optimizing Parallel Reduction in CUDA, Reduction #2 -> #3 (sequential addressing)"), "reduce1",
