@@ -362,7 +362,7 @@ std::string roofline_svg(const GradeResult& r) {
   // Axes: time 0..tmax ms, bytes 0..1.15 x the input. A point at (t, bytes) moved bytes/t; the ceiling's line is
   // bytes = ceiling GB/s x t.
   const double tmax = std::max(r.user_ms, r.reference_ms) * 1.2, bmax = bytes * 1.15;
-  const int W = 520, H = 300, L = 60, B = 40, T = 20, R = 20;
+  const int W = 640, H = 300, L = 60, B = 40, T = 20, R = 140;  // R: room for the labels
   auto X = [&](double t) { return L + (W - L - R) * t / tmax; };
   auto Y = [&](double b) { return H - B - (H - B - T) * b / bmax; };
   std::ostringstream o;
@@ -386,13 +386,16 @@ std::string roofline_svg(const GradeResult& r) {
     o << "<text x='" << X(t_end) + 4 << "' y='" << Y(ceiling * 1e6 * t_end) + 12 << "' fill='#666'>copy ceiling "
       << fmt("%.0f GB/s", ceiling) << "</text>";
   }
-  auto dot = [&](double t, const char* colour, const std::string& label) {
+  // Both points at the same height (the same bytes): the submission's label above, the reference's below.
+  auto dot = [&](double t, const char* colour, const std::string& label, int dy) {
     o << "<circle cx='" << X(t) << "' cy='" << Y(bytes) << "' r='5' fill='" << colour << "'/>";
-    o << "<text x='" << X(t) + 8 << "' y='" << Y(bytes) - 8 << "' fill='" << colour << "'>" << html_escape(label)
+    o << "<text x='" << X(t) - 6 << "' y='" << Y(bytes) + dy << "' fill='" << colour << "'>" << html_escape(label)
       << "</text>";
   };
-  if (r.reference_ms > 0) dot(r.reference_ms, "#888", r.reference_kernel + " " + fmt("%.0f GB/s", bytes / (r.reference_ms * 1e6)));
-  dot(r.user_ms, "#d2691e", r.student + " " + fmt("%.0f GB/s", bytes / (r.user_ms * 1e6)));
+  if (r.reference_ms > 0) {
+    dot(r.reference_ms, "#777", r.reference_kernel + " " + fmt("%.0f GB/s", bytes / (r.reference_ms * 1e6)), 20);
+  }
+  dot(r.user_ms, "#d2691e", r.student + " " + fmt("%.0f GB/s", bytes / (r.user_ms * 1e6)), -10);
   o << "</svg>";
   return o.str();
 }

@@ -103,7 +103,9 @@ int merge(const fs::path& dir, bool hide_names, std::ostream& out, std::ostream&
     return kExitRuntime;
   }
   const std::string exercise = rs.front().exercise;
-  bool ok = write_file(dir / "class.csv", class_csv(rs), err);
+  bool ok = true;
+  for (const GradeResult& r : rs) ok = write_file(dir / "students" / r.student / "report.html", submission_html(r), err) && ok;
+  ok = write_file(dir / "class.csv", class_csv(rs), err) && ok;
   ok = write_file(dir / "class.html", class_html(rs, exercise, hide_names), err) && ok;
   int passed = 0;
   for (const GradeResult& r : rs) passed += r.passed();
