@@ -80,6 +80,11 @@ struct ExerciseEvidence {
   // equals the CPU's (cpu_histogram), `got`/`expected` the first bin that does not ("bin 2 (i-l): 1234"). And
   // whether the kernel's PTX has shared-memory atomics (atom.shared or red.shared: a private copy of the bins).
   bool shared_atomics = false;
+  // The shuffle exercise: the kernel's PTX has redux.sync, the warp reduce (__reduce_add_sync; cg::reduce and
+  // cub::WarpReduce / BlockReduce on integers from compute capability 8.0). The binary tracer does not record REDUX
+  // (the Compute Sanitizer API does not instrument it), so a plain file that finishes its warps with it is judged
+  // from its PTX.
+  bool redux_in_ptx = false;
   uint64_t timing_n = 0;
   unsigned timing_block_size = 0;
   // Where the check's time went (issue 40's target: a sum exercise under 3 s), wall seconds: the runs checked against
