@@ -858,6 +858,16 @@ TEST(Lessons, EveryBundledLessonAsksQuestionsOfTheBundledSession) {
         if (!it.steps.empty() && std::find(it.steps.begin(), it.steps.end(), si) == it.steps.end()) continue;
         for (const auto& q : explain::step_questions(r, facts, si)) asked += q.kind == it.ask;
       }
+      // Each step asks one question: an item whose step another item before it takes is never asked (issue 39: the
+      // page's test found cub's conflict question hidden behind its warps question at the same step).
+      if (it.kernel != kYoursKernel) {
+        for (size_t si : it.steps) {
+          const auto qs = explain::step_questions(r, facts, si);
+          if (std::none_of(qs.begin(), qs.end(), [&](const auto& q) { return q.kind == it.ask; })) continue;
+          const auto asked_here = predict_question(&l, t->meta, qs, si);
+          EXPECT_TRUE(asked_here && asked_here->item == &it) << where << ": step " << si << " asks another item's question";
+        }
+      }
       // A kernel file's lesson is written before the student's kernel: an item about shuffles asks nothing of a
       // kernel without any (reduce1's file here), so the lesson as a whole must ask, not each item.
       if (it.kernel == kYoursKernel) yours_asked += asked;

@@ -1528,6 +1528,80 @@ def check_class_report(b, page, reducescope, lang, students=20, questions=3):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def check_lessons_complete(b, page, lang):
+    """Issue 39, done when: every bundled lesson can be completed on the page, with no GPU, at 1280x720. For each lesson
+    and each kernel, block size and type its items name (but CUB's library kernels and a kernel file, which this
+    session's page does not hold as such), the page holds the trace; Predict mode from step 0 to the last step stops
+    at each question, the trace's key answers it, and the lesson's every item was asked at least once."""
+    set_viewport(b, 1280, 720)
+    lessons = b.eval("window.rs.predict.lessons()") or []
+    names = []
+    for lesson in lessons:
+        b.eval("window.rs.predict.clear(); window.rs.predict.set(true, %s)" % json.dumps(lesson["name"]))
+        groups = []
+        for it in lesson["items"]:
+            g = (it["kernel"], it["bs"], it.get("type") or "")
+            if it["ask"] != "fastest" and g not in groups:
+                groups.append(g)
+        asked_items = set()
+        missing = []
+        answered = 0
+        for kernel, bs, dtype in groups:
+            if kernel == "yours":
+                continue  # a kernel file: check_yours_lesson
+            if bs not in (b.eval("window.rs.held(%s)" % json.dumps(kernel)) or []):
+                missing.append("%s@%d" % (kernel, bs))
+                continue
+            b.eval("window.rs.select(%s, %d)" % (json.dumps(kernel), bs))
+            s = wait_for(lambda: (lambda x: x if x and x["kernel"] == kernel and x["bs"] == bs and not x["loading"]
+                                  else None)(state(b)), "%s at %d" % (kernel, bs), 60)
+            if s and dtype and s["dtype"] != dtype:
+                b.key("d", "KeyD", 68)
+                s = wait_for(lambda: (lambda x: x if x and x["dtype"] == dtype and not x["loading"] else None)(state(b)),
+                             "%s in %s" % (kernel, dtype), 30)
+            if not s:
+                missing.append("%s@%d %s did not open" % (kernel, bs, dtype))
+                continue
+            b.key("Home", "Home", 36)
+            last = s["steps"] - 1
+            for _ in range(200):
+                b.key("End", "End", 35)
+                p = wait_for(lambda: (lambda x: x if x and (x["pending"] or x["step"] == last) else None)(
+                    b.eval("window.rs.predict.state()")), "a question or the last step of %s" % kernel, 10)
+                if not p or not p["pending"]:
+                    break
+                q = p["pending"]
+                nums = q["key"] if q["kind"] == "warps" else [] if q["kind"] == "value" else q["key"][:1]
+                if q["step"] == p["step"]:  # a question before step 0: the step's views are out of sight
+                    hidden = b.eval("getComputedStyle(document.getElementById('step-summary')).visibility")
+                    if hidden != "hidden":
+                        missing.append("%s step 0 shown before its question was answered" % kernel)
+                ok = b.eval("window.rs.predict.answer(%s, %s)" % (json.dumps(nums),
+                                                                  json.dumps(q["text"] if q["kind"] == "value" else "")))
+                if not ok:
+                    missing.append("%s step %d: the key %s was not graded right" % (kernel, q["step"], q["key"]))
+                    b.eval("window.rs.predict.show()")
+                answered += 1
+                for i, it in enumerate(lesson["items"]):
+                    if it["kernel"] == kernel and it["bs"] == bs and it["ask"] == q["kind"] and \
+                            (not it["steps"] or q["step"] in it["steps"]):
+                        asked_items.add(i)
+                        break
+            if state(b)["step"] != last:
+                missing.append("%s did not reach its last step" % kernel)
+        if all(it["kernel"] == "yours" for it in lesson["items"]):
+            continue  # the kernel file's lesson: check_yours_lesson
+        expected = {i for i, it in enumerate(lesson["items"]) if it["ask"] != "fastest" and it["kernel"] != "yours"}
+        never = sorted(expected - asked_items)
+        done = not missing and not never and answered > 0
+        check(done, "lesson %s can be completed on the page at 1280x720 [%s]: %d questions answered by the trace's keys%s"
+              % (lesson["name"], lang, answered, "" if done else "; missing %s, items never asked %s" % (missing, never)))
+        names.append(lesson["name"])
+    b.eval("window.rs.predict.clear(); window.rs.predict.set(false, '')")
+    set_viewport(b, 1600, 1200)  # the size the later checks were written for
+    check(len(names) >= 7, "every bundled lesson tried (%s)" % ", ".join(names))
+
+
 def check_yours_lesson(b, reducescope, lang):
     """A kernel file predicts too (issue 39, item 5): the page of a session `record --kernel-file` made on the H100
     (tests/fixtures/yours), opened at #lesson=yours, asks of the student's kernel, whatever its name, and the trace
@@ -1545,6 +1619,13 @@ def check_yours_lesson(b, reducescope, lang):
         if not check(bool(s) and s["bs"] == 256, "#lesson=yours opens the kernel file's kernel, my_reduce1, at 256 (%s)"
                      % ((s and (s["kernel"], s["bs"])),)):
             return
+        # Step 0's question first, with step 0 out of sight; answered, the step shows; then step 1's.
+        p = wait_for(lambda: (b.eval("window.rs.predict.state()") or {}).get("pending"), "step 0's question")
+        hidden = b.eval("getComputedStyle(document.getElementById('step-summary')).visibility")
+        check(bool(p) and p["step"] == 0 and hidden == "hidden",
+              "a question before step 0, the step out of sight until the answer (%s, %s)" % (p, hidden))
+        b.eval("window.rs.predict.answer(%s, '')" % json.dumps((p or {}).get("key", [])[:1]))
+        wait_for(lambda: not (b.eval("window.rs.predict.state()") or {}).get("pending"), "step 0 after its answer")
         b.key("ArrowRight", "ArrowRight", 39)
         p = wait_for(lambda: (b.eval("window.rs.predict.state()") or {}).get("pending"), "a question on my_reduce1")
         words = b.eval("(document.querySelector('.predict-say') || {}).textContent || ''")
@@ -1613,6 +1694,10 @@ def main():
             check_predict(b, page, a.out, a.lang)
             check_class_report(b, page, a.reducescope, a.lang)
             check_yours_lesson(b, a.reducescope, a.lang)
+            b.open(page)
+            b.call("Page.reload")
+            wait_for(lambda: (lambda x: x if x and x["ready"] and not x["loading"] else None)(state(b)), "the page", 60)
+            check_lessons_complete(b, page, a.lang)
             b.open(page)
             b.call("Page.reload")
             wait_for(lambda: (lambda x: x if x and x["ready"] and not x["loading"] else None)(state(b)), "the page", 60)

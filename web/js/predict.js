@@ -187,9 +187,21 @@
     }
     predictScore();
   }
-  // After every renderStep: the box back in its panel (the views' layout may have moved or hidden it).
+  // After every renderStep: the box back in its panel (the views' layout may have moved or hidden it). A trace opened
+  // at step 0 with a question there asks it first: step 0 is drawn but kept out of sight (predict-blank) until the
+  // answer, as a later step is kept back by predictGate.
   function predictAfterRender() {
+    if (P.on && !P.pending && S.trace && S.step === 0) {
+      var pick = questionAt(S.trace, 0);
+      if (pick) {
+        if (S.playing) setPlaying(false);
+        P.pending = { step: 0, q: pick.q, item: pick.item, t0: performance.now(), tries: 0, wrong: [] };
+        P.verdict = null;
+        P.picked = {};
+      }
+    }
     if (P.on) predictDraw();
+    document.body.classList.toggle('predict-blank', !!(P.on && P.pending && P.pending.step === S.step));
   }
 
   // Per kernel: questions answered, right at the first try, tries.
@@ -294,5 +306,6 @@
     show: function () { predictReveal(false, null); },
     set: function (on, lesson) { return setPredict(on, lesson); },
     download: function () { return predictDownload(); },
+    lessons: function () { return D.lessons || []; },
     clear: function () { P.answers = []; predictSave(); predictScore(); }
   };
