@@ -357,11 +357,16 @@ TraceFeatures features_of(const Replay& replay) {
   double eff = 0;
   int working = 0;
   for (const Step& s : replay.steps()) {
+    double lanes = 0;
+    int here = 0;
     for (const WarpStep& w : s.warps) {
       if (!w.active()) continue;
       eff += w.efficiency;
       ++working;
+      lanes += std::popcount(w.useful);
+      ++here;
     }
+    f.lanes_per_step.push_back(here ? lanes / here : 0);
   }
   f.lane_efficiency = working ? eff / working : 0;
   for (size_t i = 0; i < replay.num_steps(); ++i) {
@@ -533,6 +538,7 @@ std::string exercise_json(const Exercise& x, const std::string& file, const std:
         rep["bank_conflict_ways_per_access"] = static_cast<double>(f->shared_wavefronts) / f->shared_accesses;
       }
       rep["active_lanes_pct"] = 100.0 * f->lane_efficiency;
+      rep["active_lanes_per_step"] = f->lanes_per_step;  // mean lanes of the working warps, step by step
     }
     j["report"] = rep;
   }

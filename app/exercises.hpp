@@ -52,6 +52,7 @@ struct TraceFeatures {
   int global_load_requests = 0, global_load_sectors = 0;  // warp-level global loads and their 32-byte sectors
   int shared_accesses = 0, shared_wavefronts = 0;         // warp-level shared loads and stores; sum of their n-ways
   double lane_efficiency = 0;  // mean over the steps' working warps of WarpStep::efficiency (useful lanes / 32)
+  std::vector<double> lanes_per_step;  // per step, the mean lanes active (useful) of its working warps, 0..32
 };
 TraceFeatures features_of(const Replay& replay);
 

@@ -417,7 +417,16 @@ std::string submission_html(const GradeResult& r) {
     o << "</table>";
   }
   if (!r.report.empty()) {
-    o << "<h2>Profiler's report</h2><p>" << html_escape(report_line(r)) << "</p>" << roofline_svg(r)
+    const json p = json::parse(r.report);
+    o << "<h2>Profiler's report</h2><p>" << html_escape(report_line(r)) << "</p>";
+    if (p.contains("active_lanes_per_step") && p["active_lanes_per_step"].is_array()) {
+      o << "<p>Active lanes of the working warps, step by step (the traced block at " << p.value("block_size", 0)
+        << " threads): ";
+      size_t i = 0;
+      for (const json& v : p["active_lanes_per_step"]) o << (i++ ? ", " : "") << fmt("%.0f", v.get<double>());
+      o << "</p>";
+    }
+    o << roofline_svg(r)
       << "<p class='small'>" << html_escape(json::parse(r.report).value("proof", "")) << "</p>";
   }
   if (r.outcome != Outcome::Graded && !r.output.empty()) o << "<pre>" << html_escape(r.output) << "</pre>";

@@ -74,7 +74,8 @@ const char* kCheckJson = R"({"exercise": "shuffle", "file": "a.cu", "passed": fa
              "gbps": 1342.2, "x_reference": 2.0},
   "report": {"block_size": 256, "input_bytes": 67108864, "gbps": 1342.2, "copy_gbps": 3723.3, "pct_copy_ceiling": 36.0,
              "sectors_per_request": 4.0, "bank_conflict_ways_per_access": 1.0, "active_lanes_pct": 97.0,
-             "occupancy_pct": 100.0, "blocks_per_sm": 8, "registers": 16, "proof": "The trace's counts are Nsight's."}})";
+             "occupancy_pct": 100.0, "blocks_per_sm": 8, "registers": 16, "active_lanes_per_step": [32, 16, 8],
+             "proof": "The trace's counts are Nsight's."}})";
 
 TEST(Grade, EachOutcomeGetsItsScoreAndOneLine) {
   const Submission s{"al", "a.cu", ""};
@@ -139,6 +140,7 @@ TEST(Grade, TheStudentsPageDrawsTheSubmissionTheReferenceAndTheCopyCeiling) {
   const std::string page = submission_html(g);
   EXPECT_NE(page.find("Profiler's report"), std::string::npos);
   EXPECT_NE(page.find("<svg"), std::string::npos);
+  EXPECT_NE(page.find("step by step (the traced block at 256 threads): 32, 16, 8</p>"), std::string::npos);
   GradeResult none = g;
   none.report.clear();
   EXPECT_EQ(roofline_svg(none), "");
