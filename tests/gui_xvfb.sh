@@ -893,7 +893,7 @@ out=$(env -u DISPLAY "$bin" --headless --kernel reduce1 2>&1); rc=$?
 # (16: reduce0's first step keeps lanes with even tid, 16 of warp 0's 32) shows step 1, marked right, scored as 2
 # tries. (b) --class-mode: the question for the room with no answer field; Right asks, Enter reveals step 1 with the
 # trace's answer, and nothing is scored. (c) --lang zh with no saved choice speaks Chinese (it was overridden by the
-# locale where no --lesson was given).
+# locale where no --lesson was given). (d) below.
 waitw() { for _ in $(seq 100); do grep -q "^$1 " "$MAP" 2>/dev/null && return 0; sleep 0.1; done; echo "no $1 in $MAP"; return 1; }
 # Dear ImGui 1.86 reads a key's state once a frame: a press and release within one frame (xdotool key) can be missed
 # by a text field, so its keys are held for a few frames, as a person's are.
@@ -924,6 +924,15 @@ grep -q "showing reduce0 at 256 threads, step 1 of 10" "$dir/class.log" && \
   ! grep -q "answered\|answer field" "$dir/class.log" "$dir/class.out" \
   && ok "class mode: Right asks, Enter reveals step 1 with the trace's answer, no answer field, no score" \
   || bad "class mode: $(grep -E '^(predict|screenshot)' "$dir/class.log"; cat "$dir/class.out")"
+# (d) A question before step 0 (course: naive_sum's first load), its global panel folded away at 1280x720: asked in
+# the first panel on screen, the step's panels kept out of sight.
+MAP="$dir/predict0.map"; rm -f "$dir/predict0.ini"
+REDUCESCOPE_CONFIG="$dir/predict0.ini" SCREEN=1280x720 with_app predict0 \
+  "$session --kernel naive_sum --block-size 256 --lesson course" waitw predict/input >/dev/null
+grep -q "^predict: lesson course, scored, question before step 0 (sectors)" "$dir/predict0.log" && \
+  inside "$(rect "$MAP" predict/ask)" && inside "$(rect "$MAP" predict/input)" \
+  && ok "a question before step 0, its panel folded: asked on screen ($(rect "$MAP" predict/ask))" \
+  || bad "before step 0: $(grep '^predict' "$dir/predict0.log"); ask at $(rect "$MAP" predict/ask)"
 MAP="$dir/zh-flag.map"; rm -f "$dir/zh-flag.ini"
 LANG=C LANGUAGE= LC_ALL= LC_MESSAGES= REDUCESCOPE_CONFIG="$dir/zh-flag.ini" \
   with_app zh-flag "--kernel reduce1 --block-size 256 --lang zh" true >/dev/null

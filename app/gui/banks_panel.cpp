@@ -213,6 +213,10 @@ void draw_bank_figure(const WarpAccess& a, float height) {
 
 void BanksPanel::drawContent(AppState& s) {
   if (slot_ == 0) draw_predict_box(s, {explain::QuestionKind::Conflict});
+  if (slot_ == 0 && predict_hides_step(s)) {
+    draw_predict_hidden_line();
+    return;
+  }
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;

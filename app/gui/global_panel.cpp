@@ -118,6 +118,10 @@ float GlobalPanel::wanted_height(const Replay& r) {
 
 void GlobalPanel::drawContent(AppState& s) {
   if (slot_ == 0) draw_predict_box(s, {explain::QuestionKind::Sectors});
+  if (slot_ == 0 && predict_hides_step(s)) {
+    draw_predict_hidden_line();
+    return;
+  }
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;

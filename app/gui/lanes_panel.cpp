@@ -89,6 +89,10 @@ float LanesPanel::wanted_height(size_t warps, float width) {
 
 void LanesPanel::drawContent(AppState& s) {
   if (slot_ == 0) draw_predict_box(s, {explain::QuestionKind::ShuffleSource});
+  if (slot_ == 0 && predict_hides_step(s)) {
+    draw_predict_hidden_line();
+    return;
+  }
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;

@@ -177,6 +177,37 @@ void box(AppState& s) {
 
 }  // namespace
 
+namespace {
+
+// Asks step `st`'s question where it has one not answered yet: true where one now waits.
+bool ask(AppState& s, const explain::TraceFacts& facts, size_t st) {
+  PredictState& p = s.predict;
+  const Replay& r = s.shown->replay;
+  const auto qs = explain::step_questions(r, facts, st);
+  const auto asked = predict_question(lesson_of(s), s.shown->trace.meta, qs, st);
+  if (!asked || p.answered.count(answer_key(*s.shown, st, asked->q.kind))) return false;
+  s.playing = false;
+  PredictState::Pending w;
+  w.step = st;
+  w.q = asked->q;
+  if (asked->item) {
+    w.say = s.lang == i18n::Lang::Zh && !asked->item->say.zh.empty() ? asked->item->say.zh : asked->item->say.en;
+  }
+  w.t0 = ImGui::GetTime();
+  p.pending = w;
+  p.verdict.clear();
+  p.picked.fill(false);
+  p.input[0] = '\0';
+  return true;
+}
+
+explain::TraceFacts shown_facts(const AppState& s) {
+  return explain::trace_facts(s.shown->replay, s.shown->trace.source,
+                              explain::context_in(s.session.get(), s.shown->trace.meta));
+}
+
+}  // namespace
+
 bool predict_gate(AppState& s, long target) {
   PredictState& p = s.predict;
   if (!p.on || !s.shown || target <= static_cast<long>(s.step)) return false;
@@ -186,42 +217,39 @@ bool predict_gate(AppState& s, long target) {
   }
   if (p.pending) return true;
   const Replay& r = s.shown->replay;
-  const explain::TraceFacts facts = explain::trace_facts(
-      r, s.shown->trace.source, explain::context_in(s.session.get(), s.shown->trace.meta));
+  const explain::TraceFacts facts = shown_facts(s);
   for (long st = static_cast<long>(s.step) + 1; st <= target && st < static_cast<long>(r.num_steps()); ++st) {
-    const auto qs = explain::step_questions(r, facts, static_cast<size_t>(st));
-    const auto asked = predict_question(lesson_of(s), s.shown->trace.meta, qs, static_cast<size_t>(st));
-    if (!asked || p.answered.count(answer_key(*s.shown, static_cast<size_t>(st), asked->q.kind))) continue;
+    if (!ask(s, facts, static_cast<size_t>(st))) continue;
     s.step = static_cast<size_t>(st - 1);
-    s.playing = false;
-    PredictState::Pending w;
-    w.step = static_cast<size_t>(st);
-    w.q = asked->q;
-    if (asked->item) {
-      w.say = s.lang == i18n::Lang::Zh && !asked->item->say.zh.empty() ? asked->item->say.zh : asked->item->say.en;
-    }
-    w.t0 = ImGui::GetTime();
-    p.pending = w;
-    p.verdict.clear();
-    p.picked.fill(false);
-    p.input[0] = '\0';
     return true;
   }
   return false;
+}
+
+bool predict_hides_step(const AppState& s) {
+  const PredictState& p = s.predict;
+  return p.on && p.pending && p.pending->step == s.step;
 }
 
 void draw_predict_box(AppState& s, std::initializer_list<explain::QuestionKind> kinds) {
   PredictState& p = s.predict;
   if (!p.on || (!p.pending && p.verdict.empty())) return;
   const explain::QuestionKind k = p.pending ? p.pending->q.kind : p.verdict_kind;
-  if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) return;
-  if (p.box_frame == ImGui::GetFrameCount()) return;  // once a frame (the compare view draws panels twice)
-  p.box_frame = ImGui::GetFrameCount();
+  const int frame = ImGui::GetFrameCount();
+  const bool own = std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+  // Its own panel, where that one is on screen; else (folded away for room at 1280x720) the first panel drawn.
+  if (!own && p.owner_frame >= frame - 1) return;
+  if (p.box_frame == frame) return;  // once a frame (the compare view draws panels twice)
+  p.box_frame = frame;
+  if (own) p.owner_frame = frame;
   box(s);
 }
 
 void draw_predict_bar(AppState& s) {
   PredictState& p = s.predict;
+  // A trace shown at step 0 with a question there asks it first; the panels keep step 0 out of sight meanwhile
+  // (predict_hides_step), as the page does.
+  if (p.on && !p.pending && s.shown && s.step == 0 && s.shown->replay.num_steps() > 0) ask(s, shown_facts(s), 0);
   if (ImGui::Checkbox(_("Predict"), &p.on)) {
     p.pending.reset();
     p.verdict.clear();
@@ -281,5 +309,7 @@ std::string predict_status(const AppState& s) {
   }
   return out;
 }
+
+void draw_predict_hidden_line() { ImGui::TextDisabled("%s", _("Answer the question to see this step.")); }
 
 }  // namespace rs::gui

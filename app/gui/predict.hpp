@@ -37,6 +37,7 @@ struct PredictState {
   char input[32] = {};
   int asked = 0, first_try = 0, tries = 0;  // the score
   int box_frame = -1;                       // the frame a panel last drew the box in
+  int owner_frame = -1;                     // the frame the panel of the answer last drew it in
 };
 
 // step_to's gate: going forward to `target` in Predict mode, the first step on the way with a question waits for its
@@ -48,6 +49,11 @@ bool predict_gate(AppState& s, long target);
 void draw_predict_box(AppState& s, std::initializer_list<explain::QuestionKind> kinds);
 // The step bar's Predict switch, lesson and score; the box itself where no panel drew it last frame.
 void draw_predict_bar(AppState& s);
+// Whether the step on screen is the one a question waits for (a question before step 0): its panels say so in place
+// of what they would show.
+bool predict_hides_step(const AppState& s);
+// That line, drawn by a panel in place of its step.
+void draw_predict_hidden_line();
 // What Predict mode shows, in one line for the automation's report: "off", or the lesson, the mode, the question
 // waiting and the verdict's sentence.
 std::string predict_status(const AppState& s);

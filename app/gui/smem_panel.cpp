@@ -209,6 +209,10 @@ void SmemPanel::drawRaces(const AppState& s, const ReplayView& v, const std::vec
 // One row per 32 words, so each column is one bank (32 banks x 4 bytes).
 void SmemPanel::drawContent(AppState& s) {
   if (slot_ == 0) draw_predict_box(s, {explain::QuestionKind::WordValue});
+  if (slot_ == 0 && predict_hides_step(s)) {
+    draw_predict_hidden_line();
+    return;
+  }
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;

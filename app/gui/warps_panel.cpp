@@ -68,6 +68,10 @@ float WarpsPanel::wanted_height(const Replay& r, const Step& st, float width) {
 
 void WarpsPanel::drawContent(AppState& s) {
   if (slot_ == 0) draw_predict_box(s, {explain::QuestionKind::WorkingWarps, explain::QuestionKind::ActiveLanes});
+  if (slot_ == 0 && predict_hides_step(s)) {
+    draw_predict_hidden_line();
+    return;
+  }
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;
