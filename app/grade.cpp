@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "markup.hpp"
+
 namespace rs {
 namespace {
 
@@ -20,27 +22,6 @@ std::string fmt(const char* f, double v) {
   char b[64];
   std::snprintf(b, sizeof b, f, v);
   return b;
-}
-
-std::string html_escape(const std::string& v) {
-  std::string o;
-  for (char c : v) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
-
-std::string csv_field(const std::string& v) {
-  if (v.find_first_of(",\"\n") == std::string::npos) return v;
-  std::string o = "\"";
-  for (char c : v) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
 }
 
 // A single-quoted shell word.

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "markup.hpp"
+
 #include "kernel_info.hpp"
 #include "questions.hpp"
 #include "replay.hpp"
@@ -49,27 +51,6 @@ std::string fmt(const char* f, double v) {
 }
 
 std::string percent(int n, int of) { return of ? fmt("%.0f%%", 100.0 * n / of) : "-"; }
-
-std::string html_escape(const std::string& v) {
-  std::string o;
-  for (char c : v) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
-
-std::string csv_field(const std::string& v) {
-  if (v.find_first_of(",\"\n") == std::string::npos) return v;
-  std::string o = "\"";
-  for (char c : v) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
-}
 
 using QKey = std::tuple<std::string, std::string, uint32_t, std::string, size_t, std::string>;  // lesson, kernel, ...
 QKey key_of(const SavedAnswer& a) { return {a.lesson, a.kernel, a.block_size, a.dtype, a.step, a.kind}; }

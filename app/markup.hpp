@@ -1,0 +1,31 @@
+// Text for the pages and CSV files the CLI writes (lesson-report, grade): HTML-escaped text and CSV fields
+// (RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled).
+#pragma once
+
+#include <string>
+
+namespace rs {
+
+inline std::string html_escape(const std::string& v) {
+  std::string o;
+  for (char c : v) {
+    switch (c) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&#39;"; break;
+      default: o += c;
+    }
+  }
+  return o;
+}
+
+inline std::string csv_field(const std::string& v) {
+  if (v.find_first_of(",\"\n") == std::string::npos) return v;
+  std::string o = "\"";
+  for (char c : v) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return o + "\"";
+}
+
+}  // namespace rs
