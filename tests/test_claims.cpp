@@ -776,6 +776,25 @@ TEST_F(ClaimsAudit, QuestionKeysAreTheTracesAndOnlyWhatItCanAnswerIsAsked) {
   }
 }
 
+// Class mode asks the room, which has nothing to click: the warps question without "(click them)"; the others as
+// they are; the reveal says the trace's reason without grading anyone.
+TEST(Questions, TheRoomIsAskedWithoutClicksAndTheRevealGradesNoOne) {
+  explain::Question w;
+  w.kind = explain::QuestionKind::WorkingWarps;
+  w.step = 3;
+  w.key = {0, 1};
+  w.ask = {"Which warps make an instruction in step {0}? (click them)", {"3"}};
+  EXPECT_EQ(explain::render(explain::ask_for_room(w)), "Which warps make an instruction in step 3?");
+  EXPECT_EQ(explain::render(w.ask), "Which warps make an instruction in step 3? (click them)");
+  explain::Question c;
+  c.kind = explain::QuestionKind::Conflict;
+  c.ask = {"How many ways?", {}};
+  EXPECT_EQ(explain::render(explain::ask_for_room(c)), "How many ways?");
+  const std::string reveal = explain::render(explain::reveal_sentence(w));
+  EXPECT_EQ(reveal.rfind("On the GPU: ", 0), 0u) << reveal;
+  EXPECT_EQ(reveal.find("Right"), std::string::npos) << reveal;
+}
+
 TEST(Questions, FloatValuesAreGradedToTheDigitsGiven) {
   explain::Question q;
   q.kind = explain::QuestionKind::WordValue;

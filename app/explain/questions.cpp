@@ -14,6 +14,8 @@ namespace rs::explain {
 namespace {
 
 constexpr const char* kAskWarps = N_("Which warps make an instruction in step {0}? (click them)");
+// The same for the room (class mode): nothing to click.
+constexpr const char* kAskWarpsRoom = N_("Which warps make an instruction in step {0}?");
 constexpr const char* kAskLanes = N_("How many lanes of warp {0} make an instruction in step {1}?");
 constexpr const char* kAskConflictLoad = N_("Warp {0}'s shared load at line {1}: how many ways does it conflict?");
 constexpr const char* kAskConflictStore = N_("Warp {0}'s shared store at line {1}: how many ways does it conflict?");
@@ -292,6 +294,12 @@ Sentence verdict_sentence(const Question& q, bool right) {
   return v;
 }
 
+Sentence ask_for_room(const Question& q) {
+  Sentence s = q.ask;
+  if (s.id == std::string(kAskWarps)) s.id = kAskWarpsRoom;
+  return s;
+}
+
 Sentence reveal_sentence(const Question& q) {
   Sentence v{kReveal, {""}};
   v.with(0, reason(q));
@@ -357,7 +365,7 @@ const std::vector<const char*>& question_message_ids() {
       kAskWarps, kAskLanes,   kAskValue,   kAskShuffle, kAskSectors,    kAskFastest, kRight,
       kWrong,    kNoAnswer,   kWhyWarps,      kWhyNoWarps, kWhyLanes,   kWhyConflict,   kWhyNoConflict,
       kWhyValue, kWhyOwn,     kWhyShuffle,    kWhySectors, kWhyFastest, kAskConflictLoad, kAskConflictStore,
-      kReveal};
+      kReveal,   kAskWarpsRoom};
   return ids;
 }
 

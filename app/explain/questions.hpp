@@ -104,6 +104,8 @@ Verdict grade(const Question& q, const Answer& a);
 Sentence reason(const Question& q);
 // "Right: <reason>" or "Not quite: <reason>" (the window's verdict after an answer or after Show).
 Sentence verdict_sentence(const Question& q, bool right);
+// The question as the room hears it in class mode: without the "(click them)" of the warps question.
+Sentence ask_for_room(const Question& q);
 // "On the GPU: <reason>": the window's class mode, where the room answered outside the app and nothing is graded.
 Sentence reveal_sentence(const Question& q);
 

@@ -65,7 +65,7 @@ void box(AppState& s) {
   // The box's height: its wrapped texts and its rows of buttons.
   float h = 2 * st.WindowPadding.y + 4;
   auto text_h = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str(), nullptr, false, wrap).y + st.ItemSpacing.y; };
-  const std::string ask = p.pending ? say(p.pending->q.ask) : "";
+  const std::string ask = !p.pending ? "" : say(p.classroom ? explain::ask_for_room(p.pending->q) : p.pending->q.ask);
   if (p.pending) {
     if (!p.pending->say.empty()) h += text_h(p.pending->say);
     h += text_h(ask);
