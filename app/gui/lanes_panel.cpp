@@ -143,8 +143,15 @@ void LanesPanel::drawContent(AppState& s) {
   // values or the member mask; the source lanes come from the SHFL instruction's immediates.
   const bool binary = meta.tracer == Tracer::Binary;
   if (binary) {
+    // The SASS names the source lanes where SHFL takes its offset as an immediate; otherwise (a register, or an
+    // instruction the SASS parser did not read) no source is known: that is said, not "who read from whom".
+    const bool sources = !head.moves.empty() && std::none_of(head.moves.begin(), head.moves.end(), [](const LaneMove& m) {
+      return m.src == kUnknownLane;
+    });
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.75f, 0.75f, 1));
-    ImGui::TextWrapped("%s", _("Binary trace: who read from whom, from the SASS; no values (the API does not report them)."));
+    ImGui::TextWrapped("%s", sources ? _("Binary trace: who read from whom, from the SASS; no values (the API does not report them).")
+                                     : _("Binary trace: no values and no source lanes for this shuffle (its SASS does not "
+                                         "name them, and the API does not report them)."));
     ImGui::PopStyleColor();
     note_widget("lanes/no-values");
   }
