@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "i18n.hpp"
+#include "markup.hpp"  // number_text
 
 namespace rs {
 
@@ -491,6 +492,73 @@ std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvide
   return out;
 }
 
+std::string exercise_report_json(const Exercise& x, const ExerciseEvidence& ev) {
+  if (ev.user_ms <= 0 || !x.reference_kernel) return "";
+  const ExerciseEvidence* e = &ev;
+  const bool bytes = std::string(x.name) == "histogram";  // its input is text: one byte an element
+  const double input_bytes = static_cast<double>(e->timing_n) * (bytes ? 1 : 4);
+  nlohmann::json rep = {{"block_size", e->timing_block_size},
+                        {"input_bytes", input_bytes},
+                        {"gbps", input_bytes / (e->user_ms * 1e6)},
+                        {"reference_kernel", x.reference_kernel},
+                        {"x_reference", e->reference_ms > 0 ? e->reference_ms / e->user_ms : 0.0},
+                        {"proof", "The trace's counts are Nsight Compute's for the traced block: `reducescope verify` "
+                                  "shows them equal on every counter (docs/gpu-results.md); no counter permission "
+                                  "is needed to take them."}};
+  if (e->copy_gbps > 0) {
+    rep["copy_gbps"] = e->copy_gbps;
+    rep["pct_copy_ceiling"] = 100.0 * (input_bytes / (e->user_ms * 1e6)) / e->copy_gbps;
+  }
+  if (e->blocks_per_sm > 0 && e->max_threads_per_sm > 0) {
+    rep["blocks_per_sm"] = e->blocks_per_sm;
+    rep["registers"] = e->registers;
+    rep["occupancy_pct"] = std::min(100.0, 100.0 * e->blocks_per_sm * e->timing_block_size / e->max_threads_per_sm);
+  }
+  if (const auto& f = e->report_trace) {
+    if (f->global_load_requests) {
+      rep["sectors_per_request"] = static_cast<double>(f->global_load_sectors) / f->global_load_requests;
+    }
+    if (f->shared_accesses) {
+      rep["bank_conflict_ways_per_access"] = static_cast<double>(f->shared_wavefronts) / f->shared_accesses;
+    }
+    rep["active_lanes_pct"] = 100.0 * f->lane_efficiency;
+    rep["active_lanes_per_step"] = f->lanes_per_step;  // mean lanes of the working warps, step by step
+  }
+  return rep.dump();
+}
+
+std::string exercise_report_line(const std::string& report_json) {
+  if (report_json.empty()) return "";
+  nlohmann::json p;
+  try {
+    p = nlohmann::json::parse(report_json);
+  } catch (const nlohmann::json::exception&) {
+    return "";
+  }
+  std::string s = number_text("%.0f GB/s", p.value("gbps", 0.0));
+  if (p.contains("pct_copy_ceiling")) {
+    s += " = " + number_text("%.0f%%", p["pct_copy_ceiling"].get<double>()) + " of the copy ceiling (" +
+         number_text("%.0f GB/s", p.value("copy_gbps", 0.0)) + ")";
+  }
+  if (p.contains("x_reference")) {
+    s += ", " + number_text("%.2f", p["x_reference"].get<double>()) + "x " + p.value("reference_kernel", std::string());
+  }
+  s += " at " + std::to_string(p.value("block_size", 0)) + " threads";
+  if (p.contains("sectors_per_request")) {
+    s += "; " + number_text("%.1f", p["sectors_per_request"].get<double>()) + " sectors per global load";
+  }
+  if (p.contains("bank_conflict_ways_per_access")) {
+    s += "; " + number_text("%.2f", p["bank_conflict_ways_per_access"].get<double>()) + "-way shared accesses on average";
+  }
+  if (p.contains("active_lanes_pct")) s += "; " + number_text("%.0f%%", p["active_lanes_pct"].get<double>()) + " of lanes active";
+  if (p.contains("occupancy_pct")) {
+    s += "; theoretical occupancy " + number_text("%.0f%%", p["occupancy_pct"].get<double>()) + " (" +
+         std::to_string(p.value("blocks_per_sm", 0)) + " blocks per SM, " + std::to_string(p.value("registers", 0)) +
+         " registers)";
+  }
+  return s;
+}
+
 std::string exercise_json(const Exercise& x, const std::string& file, const std::vector<ExerciseCheck>& checks,
                           const ExerciseEvidence* e) {
   nlohmann::json j;
@@ -514,33 +582,7 @@ std::string exercise_json(const Exercise& x, const std::string& file, const std:
                    {"reference_ms", e->reference_ms},
                    {"gbps", input_bytes / (e->user_ms * 1e6)},
                    {"x_reference", e->reference_ms > 0 ? e->reference_ms / e->user_ms : 0.0}};
-    // The profiler's report (issue 40): what Nsight Compute would say of the submission, without its counters.
-    nlohmann::json rep = {{"block_size", e->timing_block_size},
-                          {"input_bytes", input_bytes},
-                          {"gbps", input_bytes / (e->user_ms * 1e6)},
-                          {"proof", "The trace's counts are Nsight Compute's for the traced block: `reducescope verify` "
-                                    "shows them equal on every counter (docs/gpu-results.md); no counter permission "
-                                    "is needed to take them."}};
-    if (e->copy_gbps > 0) {
-      rep["copy_gbps"] = e->copy_gbps;
-      rep["pct_copy_ceiling"] = 100.0 * (input_bytes / (e->user_ms * 1e6)) / e->copy_gbps;
-    }
-    if (e->blocks_per_sm > 0 && e->max_threads_per_sm > 0) {
-      rep["blocks_per_sm"] = e->blocks_per_sm;
-      rep["registers"] = e->registers;
-      rep["occupancy_pct"] = std::min(100.0, 100.0 * e->blocks_per_sm * e->timing_block_size / e->max_threads_per_sm);
-    }
-    if (const auto& f = e->report_trace) {
-      if (f->global_load_requests) {
-        rep["sectors_per_request"] = static_cast<double>(f->global_load_sectors) / f->global_load_requests;
-      }
-      if (f->shared_accesses) {
-        rep["bank_conflict_ways_per_access"] = static_cast<double>(f->shared_wavefronts) / f->shared_accesses;
-      }
-      rep["active_lanes_pct"] = 100.0 * f->lane_efficiency;
-      rep["active_lanes_per_step"] = f->lanes_per_step;  // mean lanes of the working warps, step by step
-    }
-    j["report"] = rep;
+    j["report"] = nlohmann::json::parse(exercise_report_json(x, *e));
   }
   return j.dump(2) + "\n";
 }

@@ -137,4 +137,13 @@ std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvide
 std::string exercise_json(const Exercise& x, const std::string& file, const std::vector<ExerciseCheck>& checks,
                           const ExerciseEvidence* e = nullptr);
 
+// The profiler's report (issue 40), exercise_json's "report", as JSON text ("" where `x` is untimed or `e` holds no
+// timing): "block_size", "input_bytes", "gbps", "reference_kernel", "x_reference", "proof", and where known
+// "copy_gbps", "pct_copy_ceiling", "blocks_per_sm", "registers", "occupancy_pct", "sectors_per_request",
+// "bank_conflict_ways_per_access", "active_lanes_pct", "active_lanes_per_step".
+std::string exercise_report_json(const Exercise& x, const ExerciseEvidence& e);
+// That report in one line of words ("1355 GB/s = 36% of the copy ceiling (3738 GB/s), 1.79x reduce2 at 256 threads;
+// 4.0 sectors per global load; ..."): check's output, grade's results.json and the student's page. "" for "".
+std::string exercise_report_line(const std::string& report_json);
+
 }  // namespace rs

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exercises.hpp"  // exercise_report_line
 #include "markup.hpp"
 
 namespace rs {
@@ -17,12 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
 
 // A single-quoted shell word.
 std::string sh_quote(const std::string& v) {
@@ -222,7 +217,7 @@ std::string gradescope_results(const GradeResult& r) {
     tests.push_back({{"name", "profiler's report (no counter permission needed)"},
                      {"score", 0},
                      {"max_score", 0},
-                     {"output", report_line(r) + "\n" + json::parse(r.report).value("proof", "")},
+                     {"output", exercise_report_line(r.report) + "\n" + json::parse(r.report).value("proof", "")},
                      {"visibility", "visible"}});
   }
   json j = {{"score", r.score()}, {"output", r.line}, {"tests", tests}};
@@ -312,29 +307,6 @@ std::vector<std::string> check_names(const std::vector<GradeResult>& rs) {
 
 }  // namespace
 
-std::string report_line(const GradeResult& r) {
-  if (r.report.empty()) return "";
-  const json p = json::parse(r.report);
-  std::string s = fmt("%.0f GB/s", p.value("gbps", 0.0));
-  if (p.contains("pct_copy_ceiling")) {
-    s += " = " + fmt("%.0f%%", p["pct_copy_ceiling"].get<double>()) + " of the copy ceiling (" +
-         fmt("%.0f GB/s", p.value("copy_gbps", 0.0)) + ")";
-  }
-  if (r.has_timing) s += ", " + fmt("%.2f", r.x_reference) + "x " + r.reference_kernel;
-  s += " at " + std::to_string(p.value("block_size", 0)) + " threads";
-  if (p.contains("sectors_per_request")) s += "; " + fmt("%.1f", p["sectors_per_request"].get<double>()) + " sectors per global load";
-  if (p.contains("bank_conflict_ways_per_access")) {
-    s += "; " + fmt("%.2f", p["bank_conflict_ways_per_access"].get<double>()) + "-way shared accesses on average";
-  }
-  if (p.contains("active_lanes_pct")) s += "; " + fmt("%.0f%%", p["active_lanes_pct"].get<double>()) + " of lanes active";
-  if (p.contains("occupancy_pct")) {
-    s += "; theoretical occupancy " + fmt("%.0f%%", p["occupancy_pct"].get<double>()) + " (" +
-         std::to_string(p.value("blocks_per_sm", 0)) + " blocks per SM, " + std::to_string(p.value("registers", 0)) +
-         " registers)";
-  }
-  return s;
-}
-
 std::string roofline_svg(const GradeResult& r) {
   if (r.report.empty() || !r.has_timing || r.user_ms <= 0) return "";
   const json p = json::parse(r.report);
@@ -355,8 +327,8 @@ std::string roofline_svg(const GradeResult& r) {
   o << "<line x1='" << L << "' y1='" << T << "' x2='" << L << "' y2='" << H - B << "' stroke='#333'/>";
   for (int i = 0; i <= 4; ++i) {
     const double t = tmax * i / 4, b = bmax * i / 4;
-    o << "<text x='" << X(t) - 10 << "' y='" << H - B + 15 << "'>" << fmt("%.3f", t) << "</text>";
-    o << "<text x='4' y='" << Y(b) + 4 << "'>" << fmt("%.0f", b / 1e6) << "</text>";
+    o << "<text x='" << X(t) - 10 << "' y='" << H - B + 15 << "'>" << number_text("%.3f", t) << "</text>";
+    o << "<text x='4' y='" << Y(b) + 4 << "'>" << number_text("%.0f", b / 1e6) << "</text>";
   }
   o << "<text x='" << (W + L) / 2 - 40 << "' y='" << H - 6 << "'>time (ms)</text>";
   o << "<text x='4' y='12'>MB moved</text>";
@@ -365,7 +337,7 @@ std::string roofline_svg(const GradeResult& r) {
     o << "<line x1='" << X(0) << "' y1='" << Y(0) << "' x2='" << X(t_end) << "' y2='" << Y(ceiling * 1e6 * t_end)
       << "' stroke='#999' stroke-dasharray='5,4'/>";
     o << "<text x='" << X(t_end) + 4 << "' y='" << Y(ceiling * 1e6 * t_end) + 12 << "' fill='#666'>copy ceiling "
-      << fmt("%.0f GB/s", ceiling) << "</text>";
+      << number_text("%.0f GB/s", ceiling) << "</text>";
   }
   // Both points at the same height (the same bytes): the submission's label above, the reference's below.
   auto dot = [&](double t, const char* colour, const std::string& label, int dy) {
@@ -374,9 +346,9 @@ std::string roofline_svg(const GradeResult& r) {
       << "</text>";
   };
   if (r.reference_ms > 0) {
-    dot(r.reference_ms, "#777", r.reference_kernel + " " + fmt("%.0f GB/s", bytes / (r.reference_ms * 1e6)), 20);
+    dot(r.reference_ms, "#777", r.reference_kernel + " " + number_text("%.0f GB/s", bytes / (r.reference_ms * 1e6)), 20);
   }
-  dot(r.user_ms, "#d2691e", r.student + " " + fmt("%.0f GB/s", bytes / (r.user_ms * 1e6)), -10);
+  dot(r.user_ms, "#d2691e", r.student + " " + number_text("%.0f GB/s", bytes / (r.user_ms * 1e6)), -10);
   o << "</svg>";
   return o.str();
 }
@@ -399,12 +371,12 @@ std::string submission_html(const GradeResult& r) {
   }
   if (!r.report.empty()) {
     const json p = json::parse(r.report);
-    o << "<h2>Profiler's report</h2><p>" << html_escape(report_line(r)) << "</p>";
+    o << "<h2>Profiler's report</h2><p>" << html_escape(exercise_report_line(r.report)) << "</p>";
     if (p.contains("active_lanes_per_step") && p["active_lanes_per_step"].is_array()) {
       o << "<p>Active lanes of the working warps, step by step (the traced block at " << p.value("block_size", 0)
         << " threads): ";
       size_t i = 0;
-      for (const json& v : p["active_lanes_per_step"]) o << (i++ ? ", " : "") << fmt("%.0f", v.get<double>());
+      for (const json& v : p["active_lanes_per_step"]) o << (i++ ? ", " : "") << number_text("%.0f", v.get<double>());
       o << "</p>";
     }
     o << roofline_svg(r)
@@ -428,8 +400,8 @@ std::string class_csv(const std::vector<GradeResult>& rs) {
       auto c = std::find_if(r.checks.begin(), r.checks.end(), [&](const GradeCheck& x) { return x.name == n; });
       o << "," << (c == r.checks.end() ? "" : c->pass ? "1" : "0");
     }
-    o << "," << (r.has_timing ? fmt("%.1f", r.gbps) : "") << "," << (r.has_timing ? fmt("%.2f", r.x_reference) : "")
-      << "," << (r.gpu >= 0 ? std::to_string(r.gpu) : "") << "," << fmt("%.1f", r.seconds) << "," << csv_field(r.line)
+    o << "," << (r.has_timing ? number_text("%.1f", r.gbps) : "") << "," << (r.has_timing ? number_text("%.2f", r.x_reference) : "")
+      << "," << (r.gpu >= 0 ? std::to_string(r.gpu) : "") << "," << number_text("%.1f", r.seconds) << "," << csv_field(r.line)
       << "\n";
   }
   return o.str();
@@ -472,7 +444,7 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
     }
     const bool ran = std::any_of(rs.begin(), rs.end(), [](const GradeResult& r) { return r.outcome == Outcome::Graded; });
     o << "<tr><td>" << (ran ? "compiles and runs" : "compiles") << "</td><td class='n'>" << compiled << " of " << n << "</td><td class='n'>"
-      << (n ? fmt("%.0f%%", 100.0 * compiled / n) : "-") << "</td><td>"
+      << (n ? number_text("%.0f%%", 100.0 * compiled / n) : "-") << "</td><td>"
       << (most ? html_escape(common) + " <span class='small'>(" + std::to_string(most) + ")</span>" : "") << "</td></tr>";
   }
   for (const std::string& name : names) {
@@ -495,7 +467,7 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
       }
     }
     o << "<tr><td>" << html_escape(name) << "</td><td class='n'>" << pass << " of " << ran << "</td><td class='n'>"
-      << (ran ? fmt("%.0f%%", 100.0 * pass / ran) : "-") << "</td><td>"
+      << (ran ? number_text("%.0f%%", 100.0 * pass / ran) : "-") << "</td><td>"
       << (most ? html_escape(common) + " <span class='small'>(" + std::to_string(most) + ")</span>" : "") << "</td></tr>";
   }
   o << "</table>";
@@ -519,9 +491,9 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
       const GradeResult& r = *fast[i];
       o << "<tr><td class='n'>" << i + 1 << "</td><td>"
         << (hide_names ? "student " + std::to_string(anon[r.student]) : html_escape(r.student)) << "</td><td class='n'>"
-        << fmt("%.1f", r.gbps) << " <span class='bar' style='width:" << fmt("%.0f", 120 * r.gbps / top)
-        << "px'></span></td><td class='n'>" << fmt("%.2f", r.x_reference) << "</td><td class='n'>"
-        << fmt("%.4f", r.user_ms) << "</td></tr>";
+        << number_text("%.1f", r.gbps) << " <span class='bar' style='width:" << number_text("%.0f", 120 * r.gbps / top)
+        << "px'></span></td><td class='n'>" << number_text("%.2f", r.x_reference) << "</td><td class='n'>"
+        << number_text("%.4f", r.user_ms) << "</td></tr>";
     }
     o << "</table>";
     // Distribution: counts per tenth of the fastest one's GB/s.
@@ -533,10 +505,10 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
     for (int b = 0; b < 10; ++b) {
       const int h = most ? 110 * bins[b] / most : 0;
       o << "<rect x='" << 20 + b * 40 << "' y='" << 120 - h << "' width='36' height='" << h << "' fill='#2b7bb9'/>";
-      o << "<text x='" << 20 + b * 40 << "' y='135' font-size='9'>" << fmt("%.0f", top * b / 10) << "</text>";
+      o << "<text x='" << 20 + b * 40 << "' y='135' font-size='9'>" << number_text("%.0f", top * b / 10) << "</text>";
       if (bins[b]) o << "<text x='" << 32 + b * 40 << "' y='" << 116 - h << "' font-size='10'>" << bins[b] << "</text>";
     }
-    o << "<text x='20' y='148' font-size='9'>GB/s (each bar a tenth of the fastest: " << fmt("%.0f", top)
+    o << "<text x='20' y='148' font-size='9'>GB/s (each bar a tenth of the fastest: " << number_text("%.0f", top)
       << ")</text></svg>";
   }
   o << "<h2>Submissions</h2><table><tr><th>student</th><th>score</th><th>outcome</th><th>GPU</th><th>s</th>"
@@ -548,7 +520,7 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
                      : "<a href='students/" + html_escape(r.student) + "/report.html'>" + html_escape(r.student) + "</a>")
       << "</td><td class='n'>"
       << r.score() << " / " << r.max_score() << "</td><td>" << to_string(r.outcome) << "</td><td class='n'>"
-      << (r.gpu >= 0 ? std::to_string(r.gpu) : "") << "</td><td class='n'>" << fmt("%.1f", r.seconds) << "</td><td>"
+      << (r.gpu >= 0 ? std::to_string(r.gpu) : "") << "</td><td class='n'>" << number_text("%.1f", r.seconds) << "</td><td>"
       << html_escape(r.line) << "</td></tr>";
   }
   o << "</table></body></html>\n";

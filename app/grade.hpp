@@ -88,8 +88,6 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
                              const std::string& out, const std::string& err, const std::string& stopped,
                              bool timed_out);
 
-// The profiler's report in words, one line (empty without one): "1342 GB/s = 36% of the copy ceiling, ...".
-std::string report_line(const GradeResult& r);
 // The student's page: the checks, the report, and a roofline-style chart (bytes moved against time: the submission,
 // the reference kernel and the copy ceiling as a line of slope GB/s), SVG inline.
 std::string submission_html(const GradeResult& r);

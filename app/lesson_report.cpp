@@ -44,13 +44,7 @@ std::string str_or(const json& j, const char* k) {
   return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
 }
 
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
-
-std::string percent(int n, int of) { return of ? fmt("%.0f%%", 100.0 * n / of) : "-"; }
+std::string percent(int n, int of) { return of ? number_text("%.0f%%", 100.0 * n / of) : "-"; }
 
 using QKey = std::tuple<std::string, std::string, uint32_t, std::string, size_t, std::string>;  // lesson, kernel, ...
 QKey key_of(const SavedAnswer& a) { return {a.lesson, a.kernel, a.block_size, a.dtype, a.step, a.kind}; }
@@ -255,8 +249,8 @@ std::string class_report_text(const ClassReport& r) {
     o << "  " << i + 1 << ". " << question_title(q) << (q.question.empty() ? "" : ": " + q.question) << "\n";
     o << "     the trace's answer " << (q.key.empty() ? "?" : q.key) << "; " << q.answered << " answered, "
       << q.first_try << " right at the first try (" << percent(q.first_try, q.answered) << "), " << q.shown
-      << " pressed Show; time " << fmt("%.1f", q.median_s) << " s median (" << fmt("%.1f", q.min_s) << "-"
-      << fmt("%.1f", q.max_s) << ")\n";
+      << " pressed Show; time " << number_text("%.1f", q.median_s) << " s median (" << number_text("%.1f", q.min_s) << "-"
+      << number_text("%.1f", q.max_s) << ")\n";
     o << "     most common wrong answers: " << wrong_list(q) << "\n";
   }
   o << "\nMisconception table (the three most common wrong answers; students who gave each):\n";
@@ -390,8 +384,8 @@ std::string class_report_html(const ClassReport& r, const Session* session) {
     o << "<p>The trace's answer: <b>" << html_escape(q.key) << "</b>" << (why.empty() ? "" : ": " + html_escape(why))
       << "</p>";
     o << "<p>" << q.answered << " answered; " << q.first_try << " right at the first try ("
-      << percent(q.first_try, q.answered) << "); " << q.shown << " pressed Show. Time: " << fmt("%.1f", q.median_s)
-      << " s median (" << fmt("%.1f", q.min_s) << "-" << fmt("%.1f", q.max_s) << ").</p>";
+      << percent(q.first_try, q.answered) << "); " << q.shown << " pressed Show. Time: " << number_text("%.1f", q.median_s)
+      << " s median (" << number_text("%.1f", q.min_s) << "-" << number_text("%.1f", q.max_s) << ").</p>";
     o << "<table><tr><th>wrong answer</th><th>students</th></tr>";
     for (const WrongAnswer& w : q.wrong) o << "<tr><td>" << html_escape(w.answer) << "</td><td>" << w.students << "</td></tr>";
     if (q.wrong.empty()) o << "<tr><td colspan='2'>none</td></tr>";

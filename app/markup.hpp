@@ -2,6 +2,7 @@
 // (RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled).
 #pragma once
 
+#include <cstdio>
 #include <string>
 
 namespace rs {
@@ -19,6 +20,13 @@ inline std::string html_escape(const std::string& v) {
     }
   }
   return o;
+}
+
+// A number as printf's format `f` writes it ("%.1f"), for a page or a report.
+inline std::string number_text(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
 }
 
 inline std::string csv_field(const std::string& v) {

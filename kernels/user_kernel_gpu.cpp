@@ -178,6 +178,15 @@ const ExternalHistogram& LoadedUserKernel::histogram() const {
 
 const ExternalKernel& LoadedUserKernel::kernel() const { return impl_->kernel; }
 
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
 int user_kernel_device_cc(int device) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);

@@ -73,6 +73,8 @@ void for_each_user_run(GpuReducer& gpu, const ExternalKernel& ext, const std::ve
 // UserCompileOptions::cc. Throws NoDeviceError (gpu_reduce.hpp) when there is no GPU or no driver, or the
 // build has no CUDA.
 int user_kernel_device_cc(int device = 0);
+// The CUDA GPUs this process sees (CUDA_VISIBLE_DEVICES applies): 0 with none, no driver, or a driver too old.
+int cuda_device_count();
 
 // Runs `k`'s timing build on `device` over a random input (Pattern::RandomBytes) of each n in `ns`, at each
 // block size in `block_sizes` the launch shape allows (min_block_size and up; others are skipped), for each

@@ -72,7 +72,8 @@ const char* kCheckJson = R"({"exercise": "shuffle", "file": "a.cu", "passed": fa
    "hint": "one lane per warp"}],
   "timing": {"n": 16777216, "block_size": 256, "user_ms": 0.05, "reference_kernel": "reduce4", "reference_ms": 0.1,
              "gbps": 1342.2, "x_reference": 2.0},
-  "report": {"block_size": 256, "input_bytes": 67108864, "gbps": 1342.2, "copy_gbps": 3723.3, "pct_copy_ceiling": 36.0,
+  "report": {"block_size": 256, "input_bytes": 67108864, "gbps": 1342.2, "reference_kernel": "reduce4",
+             "x_reference": 2.0, "copy_gbps": 3723.3, "pct_copy_ceiling": 36.0,
              "sectors_per_request": 4.0, "bank_conflict_ways_per_access": 1.0, "active_lanes_pct": 97.0,
              "occupancy_pct": 100.0, "blocks_per_sm": 8, "registers": 16, "active_lanes_per_step": [32, 16, 8],
              "proof": "The trace's counts are Nsight's."}})";

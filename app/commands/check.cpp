@@ -238,29 +238,8 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
         << "one at a time on a GPU)\n";
   }
   const size_t passed = static_cast<size_t>(std::count_if(checks.begin(), checks.end(), [](auto& c) { return c.pass; }));
-  if (e.user_ms > 0 && x.reference_kernel) {  // the profiler's report (issue 40), as check --json gives it
-    const double bytes = static_cast<double>(e.timing_n) * (std::string(x.name) == "histogram" ? 1 : 4);
-    const double gbps = bytes / (e.user_ms * 1e6);
-    out << "  report at " << e.timing_block_size << " threads: " << fmt("%.0f", gbps) << " GB/s";
-    if (e.copy_gbps > 0) out << " = " << fmt("%.0f", 100 * gbps / e.copy_gbps) << "% of the copy ceiling (" << fmt("%.0f", e.copy_gbps) << " GB/s)";
-    out << ", " << fmt("%.2f", e.reference_ms / e.user_ms) << "x " << x.reference_kernel;
-    if (const auto& f = e.report_trace) {
-      if (f->global_load_requests) {
-        out << "; " << fmt("%.1f", static_cast<double>(f->global_load_sectors) / f->global_load_requests)
-            << " sectors per global load";
-      }
-      if (f->shared_accesses) {
-        out << "; " << fmt("%.2f", static_cast<double>(f->shared_wavefronts) / f->shared_accesses)
-            << "-way shared accesses on average";
-      }
-      out << "; " << fmt("%.0f", 100 * f->lane_efficiency) << "% of lanes active";
-    }
-    if (e.blocks_per_sm > 0 && e.max_threads_per_sm > 0) {
-      out << "; theoretical occupancy "
-          << fmt("%.0f", std::min(100.0, 100.0 * e.blocks_per_sm * e.timing_block_size / e.max_threads_per_sm))
-          << "% (" << e.blocks_per_sm << " blocks per SM, " << e.registers << " registers)";
-    }
-    out << "\n";
+  if (const std::string report = exercise_report_line(exercise_report_json(x, e)); !report.empty()) {
+    out << "  report: " << report << "\n";  // the profiler's report (issue 40), as check --json gives it
   }
   out << "  (time: sums " << fmt("%.1f", e.runs_s) << " s, " << e.traces << " traces " << fmt("%.1f", e.traces_s)
       << " s, timing " << fmt("%.1f", e.timing_s) << " s)\n";
