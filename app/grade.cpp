@@ -47,6 +47,16 @@ Submission from_folder(const fs::path& dir) {
 }
 
 // The first line of `text` that says what went wrong, for the one-line verdict.
+// The last line of `text` that says something: why a check stopped (its first lines are compile's "OK").
+std::string last_line(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  }
+  return last;
+}
+
 std::string first_error_line(const std::string& text) {
   std::istringstream in(text);
   std::string line, first;
@@ -170,7 +180,7 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
   } catch (const json::exception&) {
     // No JSON: check stopped before its checks (a CUDA fault, a trap, no GPU): its last words say why.
     r.outcome = Outcome::Crashed;
-    r.line = "did not finish its checks: " + first_error_line(err.empty() ? out : err);
+    r.line = "did not finish its checks: " + last_line(err.empty() ? out : err);
     return r;
   }
   r.outcome = Outcome::Graded;
