@@ -317,53 +317,24 @@ std::vector<std::string> check_names(const std::vector<GradeResult>& rs) {
 
 }  // namespace
 
-std::string roofline_svg(const GradeResult& r) {
-  if (r.report.empty() || !r.has_timing || r.user_ms <= 0) return "";
+std::optional<Roofline> roofline_of(const GradeResult& r) {
+  if (r.report.empty() || !r.has_timing || r.user_ms <= 0) return std::nullopt;
   const json p = json::parse(r.report);
-  const double bytes = p.value("input_bytes", 0.0), ceiling = p.value("copy_gbps", 0.0);
-  if (bytes <= 0) return "";
-  // Axes: time 0..tmax ms, bytes 0..1.15 x the input. A point at (t, bytes) moved bytes/t; the ceiling's line is
-  // bytes = ceiling GB/s x t.
-  const double tmax = std::max(r.user_ms, r.reference_ms) * 1.2, bmax = bytes * 1.15;
-  const int W = 640, H = 300, L = 60, B = 40, T = 20, R = 140;  // R: room for the labels
-  auto X = [&](double t) { return L + (W - L - R) * t / tmax; };
-  auto Y = [&](double b) { return H - B - (H - B - T) * b / bmax; };
-  std::ostringstream o;
-  o << "<svg xmlns='http://www.w3.org/2000/svg' width='" << W << "' height='" << H << "' role='img' "
-    << "aria-label='bytes moved against time: the submission, the reference and the copy ceiling' "
-    << "font-family='sans-serif' font-size='11'>";
-  o << "<rect x='0' y='0' width='" << W << "' height='" << H << "' fill='white'/>";
-  o << "<line x1='" << L << "' y1='" << H - B << "' x2='" << W - R << "' y2='" << H - B << "' stroke='#333'/>";
-  o << "<line x1='" << L << "' y1='" << T << "' x2='" << L << "' y2='" << H - B << "' stroke='#333'/>";
-  for (int i = 0; i <= 4; ++i) {
-    const double t = tmax * i / 4, b = bmax * i / 4;
-    o << "<text x='" << X(t) - 10 << "' y='" << H - B + 15 << "'>" << number_text("%.3f", t) << "</text>";
-    o << "<text x='4' y='" << Y(b) + 4 << "'>" << number_text("%.0f", b / 1e6) << "</text>";
-  }
-  o << "<text x='" << (W + L) / 2 - 40 << "' y='" << H - 6 << "'>time (ms)</text>";
-  o << "<text x='4' y='12'>MB moved</text>";
-  if (ceiling > 0) {  // bytes = ceiling * 1e6 * t (t in ms)
-    const double t_end = std::min(tmax, bmax / (ceiling * 1e6));
-    o << "<line x1='" << X(0) << "' y1='" << Y(0) << "' x2='" << X(t_end) << "' y2='" << Y(ceiling * 1e6 * t_end)
-      << "' stroke='#999' stroke-dasharray='5,4'/>";
-    o << "<text x='" << X(t_end) + 4 << "' y='" << Y(ceiling * 1e6 * t_end) + 12 << "' fill='#666'>copy ceiling "
-      << number_text("%.0f GB/s", ceiling) << "</text>";
-  }
-  // Both points at the same height (the same bytes): the submission's label above, the reference's below.
-  auto dot = [&](double t, const char* colour, const std::string& label, int dy) {
-    o << "<circle cx='" << X(t) << "' cy='" << Y(bytes) << "' r='5' fill='" << colour << "'/>";
-    o << "<text x='" << X(t) - 6 << "' y='" << Y(bytes) + dy << "' fill='" << colour << "'>" << html_escape(label)
-      << "</text>";
-  };
-  if (r.reference_ms > 0) {
-    dot(r.reference_ms, "#777", r.reference_kernel + " " + number_text("%.0f GB/s", bytes / (r.reference_ms * 1e6)), 20);
-  }
-  dot(r.user_ms, "#d2691e", r.student + " " + number_text("%.0f GB/s", bytes / (r.user_ms * 1e6)), -10);
-  o << "</svg>";
-  return o.str();
+  Roofline f;
+  f.bytes = p.value("input_bytes", 0.0);
+  if (!(f.bytes > 0)) return std::nullopt;
+  f.ceiling_gbps = p.value("copy_gbps", 0.0);
+  f.title = r.student + ": exercise " + r.exercise + ", bytes read against time";
+  f.caption = {"Each kernel reads the same " + number_text("%.1f", f.bytes / 1e6) +
+               " MB once, so the faster one sits further left; a point on the dashed line would read its bytes at the "
+               "copy ceiling (a device-to-device copy's bytes read + written per second, timed in the same run). "
+               "Median times at " + std::to_string(p.value("block_size", 0)) + " threads per block."};
+  f.points.push_back({r.student, r.user_ms, false});
+  if (r.reference_ms > 0) f.points.push_back({r.reference_kernel, r.reference_ms, true});
+  return f;
 }
 
-std::string submission_html(const GradeResult& r) {
+std::string submission_html(const GradeResult& r, bool chart) {
   std::ostringstream o;
   o << "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>" << html_escape(r.student) << ": "
     << html_escape(r.exercise) << "</title><style>body{font:15px/1.4 sans-serif;margin:1.5em;max-width:60em}"
@@ -389,8 +360,12 @@ std::string submission_html(const GradeResult& r) {
       for (const json& v : p["active_lanes_per_step"]) o << (i++ ? ", " : "") << number_text("%.0f", v.get<double>());
       o << "</p>";
     }
-    o << roofline_svg(r)
-      << "<p class='small'>" << html_escape(json::parse(r.report).value("proof", "")) << "</p>";
+    if (chart) {
+      o << "<p><img src='roofline.svg' width='800' alt='bytes read against time: the submission, the reference and "
+           "the copy ceiling'></p><p class='small'>The chart as <a href='roofline.png'>PNG</a>, <a href='roofline.pdf'>"
+           "PDF</a>, <a href='roofline.csv'>CSV</a>.</p>";
+    }
+    o << "<p class='small'>" << html_escape(json::parse(r.report).value("proof", "")) << "</p>";
   }
   if (r.outcome != Outcome::Graded && !r.output.empty()) o << "<pre>" << html_escape(r.output) << "</pre>";
   o << "</body></html>\n";

@@ -20,9 +20,12 @@
 //   slurm_script()                               the sbatch array script of `grade --slurm`
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "charts.hpp"  // Roofline (a plain struct: no cairo here)
 
 namespace rs {
 
@@ -88,11 +91,13 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
                              const std::string& out, const std::string& err, const std::string& stopped,
                              bool timed_out);
 
-// The student's page: the checks, the report, and a roofline-style chart (bytes moved against time: the submission,
-// the reference kernel and the copy ceiling as a line of slope GB/s), SVG inline.
-std::string submission_html(const GradeResult& r);
-// That chart alone, SVG; "" without a report.
-std::string roofline_svg(const GradeResult& r);
+// The student's roofline-style chart (export_roofline, app/export/charts.hpp): the input's bytes against the median
+// time of the submission and of the exercise's reference kernel, with the copy ceiling measured in the same run.
+// nullopt without a report or a timing.
+std::optional<Roofline> roofline_of(const GradeResult& r);
+// The student's page: the checks, the report and, with `chart`, the roofline chart written beside it
+// (roofline.{svg,png,pdf,csv}, export_roofline()).
+std::string submission_html(const GradeResult& r, bool chart);
 // Gradescope's results.json for one student.
 std::string gradescope_results(const GradeResult& r);
 // The record merge reads back (grade.json), and back. parse_grade_record throws GradeError naming `where`.

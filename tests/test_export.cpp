@@ -679,5 +679,59 @@ TEST_F(ExportTest, MultiGpuBusbwChartAndRows) {
   }
 }
 
+// grade's roofline (export_roofline): the files, the CSV's numbers, the words in the SVG, and in the PNG the markers
+// at one height (the same bytes), left to right in the order of their times, evenly spaced for evenly spaced times
+// (a linear time axis).
+TEST_F(ExportTest, RooflinePlacesEachKernelByItsTime) {
+  Roofline r;
+  r.title = "al: exercise shuffle, bytes read against time";
+  r.caption = {"Each kernel reads the same 67.1 MB once."};
+  r.bytes = 67108864;
+  r.ceiling_gbps = 3000;
+  r.points = {{"al", 0.05, false}, {"reduce4", 0.1, true}, {"al's first try", 0.15, false}};
+  std::set<std::string> names;
+  for (const std::string& p : export_roofline(r, dir_.string()).paths) names.insert(fs::path(p).filename().string());
+  EXPECT_EQ(names, (std::set<std::string>{"roofline.png", "roofline.svg", "roofline.pdf", "roofline.csv"}));
+  std::vector<std::string> header;
+  const auto rows = read_csv(dir_ / "roofline.csv", &header);
+  EXPECT_EQ(header, (std::vector<std::string>{"name", "ms", "bytes", "gbps"}));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].at("name"), "copy ceiling");
+  EXPECT_NEAR(std::stod(rows[0].at("ms")), 67108864 / 3000e6, 1e-6);
+  EXPECT_NEAR(std::stod(rows[1].at("gbps")), 67108864 / 0.05e6, 0.5);
+  EXPECT_EQ(rows[2].at("name"), "reduce4");
+  const std::string svg = read_file(dir_ / "roofline.svg");
+  for (const char* w : {"<title>al: exercise shuffle", "line: al: 1,342 GB/s, 0.0500 ms",
+                        "line: reduce4: 671 GB/s, 0.100 ms", "line: copy ceiling 3,000 GB/s"})
+    EXPECT_NE(svg.find(w), std::string::npos) << w;
+
+  const Png png(dir_ / "roofline.png");
+  // The markers: orange (al), sky blue (the reference), green (the slower try), in the plot (above the legend).
+  auto centre = [&](uint32_t rgb, double& cx, double& cy) {
+    double sx = 0, sy = 0, n = 0;
+    for (int y = 0; y < png.height() * 3 / 4; ++y)
+      for (int x = 0; x < png.width(); ++x)
+        if (png.at(x, y) == rgb) sx += x, sy += y, ++n;
+    ASSERT_GT(n, 50) << std::hex << rgb;
+    cx = sx / n, cy = sy / n;
+  };
+  double ax, ay, bx, by, cx, cy;
+  centre(0xE69F00, ax, ay);
+  centre(0x56B4E9, bx, by);
+  centre(0x009E73, cx, cy);
+  EXPECT_NEAR(ay, by, 2);
+  EXPECT_NEAR(ay, cy, 2);
+  EXPECT_LT(ax + 100, bx);
+  EXPECT_NEAR((cx - bx) / (bx - ax), 1.0, 0.02);
+  // Time 0 (one step left of al's marker) is the plot's left edge: no marker of the chart's colours left of it.
+  const double zero = ax - (bx - ax);
+  EXPECT_GT(zero, 60);
+  for (int y = 0; y < png.height() * 3 / 4; ++y)
+    for (int x = 0; x < static_cast<int>(zero) - 2; ++x) ASSERT_NE(png.at(x, y), 0xE69F00u) << x << "," << y;
+  Roofline none = r;
+  none.points.clear();
+  EXPECT_THROW(export_roofline(none, dir_.string()), ExportError);
+}
+
 }  // namespace
 }  // namespace rs

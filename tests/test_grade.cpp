@@ -135,19 +135,28 @@ TEST(Grade, GradescopeResultsHoldATestPerCheckAndTheLeaderboard) {
   EXPECT_EQ(j["leaderboard"][2]["order"], "asc");
 }
 
-TEST(Grade, TheStudentsPageDrawsTheSubmissionTheReferenceAndTheCopyCeiling) {
+TEST(Grade, TheStudentsRooflineHoldsTheSubmissionTheReferenceAndTheCopyCeiling) {
   const GradeResult g = grade_from_check({"al", "a.cu", ""}, "shuffle", false, 1, kCheckJson, "", "", false);
-  const std::string svg = roofline_svg(g);
-  EXPECT_NE(svg.find("copy ceiling 3723 GB/s"), std::string::npos);
-  EXPECT_NE(svg.find("al 1342 GB/s"), std::string::npos);        // 64 MiB / 0.05 ms
-  EXPECT_NE(svg.find("reduce4 671 GB/s"), std::string::npos);    // 64 MiB / 0.1 ms
-  const std::string page = submission_html(g);
+  const std::optional<Roofline> f = roofline_of(g);
+  ASSERT_TRUE(f);
+  EXPECT_DOUBLE_EQ(f->bytes, 67108864.0);
+  EXPECT_DOUBLE_EQ(f->ceiling_gbps, 3723.3);
+  ASSERT_EQ(f->points.size(), 2u);
+  EXPECT_EQ(f->points[0].name, "al");
+  EXPECT_DOUBLE_EQ(f->points[0].ms, 0.05);
+  EXPECT_FALSE(f->points[0].reference);
+  EXPECT_EQ(f->points[1].name, "reduce4");
+  EXPECT_DOUBLE_EQ(f->points[1].ms, 0.1);
+  EXPECT_TRUE(f->points[1].reference);
+  EXPECT_NE(f->caption[0].find("67.1 MB"), std::string::npos);
+  const std::string page = submission_html(g, true);
   EXPECT_NE(page.find("Profiler's report"), std::string::npos);
-  EXPECT_NE(page.find("<svg"), std::string::npos);
+  EXPECT_NE(page.find("<img src='roofline.svg'"), std::string::npos);
   EXPECT_NE(page.find("step by step (the traced block at 256 threads): 32, 16, 8</p>"), std::string::npos);
+  EXPECT_EQ(submission_html(g, false).find("roofline.svg"), std::string::npos);
   GradeResult none = g;
   none.report.clear();
-  EXPECT_EQ(roofline_svg(none), "");
+  EXPECT_FALSE(roofline_of(none));
 }
 
 TEST(Grade, TheRecordReadsBackAsItWasWritten) {

@@ -22,6 +22,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+#ifdef REDUCESCOPE_HAS_CHARTS
+constexpr bool kHasCharts = true;
+#else
+constexpr bool kHasCharts = false;
+#endif
+
 bool write_file(const fs::path& p, const std::string& text, std::ostream& err) {
   std::error_code ec;
   fs::create_directories(p.parent_path(), ec);
@@ -40,6 +46,22 @@ bool write_file(const fs::path& p, const std::string& text, std::ostream& err) {
     return false;
   }
   return true;
+}
+
+// The student's page and, where the build draws charts and the run was timed, its roofline chart beside it.
+bool write_student_page(const fs::path& sd, const GradeResult& r, std::ostream& err) {
+  bool chart = false;
+#ifdef REDUCESCOPE_HAS_CHARTS
+  if (const std::optional<Roofline> f = roofline_of(r)) {
+    try {
+      export_roofline(*f, sd.string());
+      chart = true;
+    } catch (const ExportError& e) {
+      err << "grade: " << r.student << "'s chart: " << e.what() << "\n";
+    }
+  }
+#endif
+  return write_file(sd / "report.html", submission_html(r, chart), err) && (chart || !roofline_of(r) || !kHasCharts);
 }
 
 // The GPUs to grade on: "all" (every device), or a list "0,2". Throws GradeError for a device that does not exist.
@@ -97,7 +119,7 @@ int merge(const fs::path& dir, bool hide_names, std::ostream& out, std::ostream&
   }
   const std::string exercise = rs.front().exercise;
   bool ok = true;
-  for (const GradeResult& r : rs) ok = write_file(dir / "students" / r.student / "report.html", submission_html(r), err) && ok;
+  for (const GradeResult& r : rs) ok = write_student_page(dir / "students" / r.student, r, err) && ok;
   ok = write_file(dir / "class.csv", class_csv(rs), err) && ok;
   ok = write_file(dir / "class.html", class_html(rs, exercise, hide_names), err) && ok;
   int passed = 0;
@@ -194,7 +216,7 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
         std::ostringstream werr;
         const bool ok = write_file(sd / "results.json", gradescope_results(r), werr) &&
                         write_file(sd / "grade.json", grade_record(r), werr) &&
-                        write_file(sd / "report.html", submission_html(r), werr);
+                        write_student_page(sd, r, werr);
         const std::lock_guard<std::mutex> lock(mu);
         wrote = wrote && ok;
         err << werr.str();

@@ -123,12 +123,16 @@ struct Frame {
   double x0 = 0, x1 = 0, y0 = 0, y1 = 0;  // y0 top, y1 bottom (the zero line)
   YAxis y;
   double x_lo = 0, x_hi = 1;  // line charts: log2(block size) at x0 and x1
+  bool x_linear = false;      // ChartSpec::linear_x: x from 0 at x0 to xa.top at x1
+  YAxis xa;
 
   double py(double v) const {
     if (y.log) return y1 - (std::log10(v) - std::log10(y.lo)) / (std::log10(y.top) - std::log10(y.lo)) * (y1 - y0);
     return y1 - v / y.top * (y1 - y0);
   }
   double px_log2(double v) const { return x0 + (std::log2(v) - x_lo) / (x_hi - x_lo) * (x1 - x0); }
+  // A line chart's x: log2 or (x_linear) linear.
+  double px(double v) const { return x_linear ? x0 + v / xa.top * (x1 - x0) : px_log2(v); }
 };
 
 double needed_top(const ChartSpec& c, double plot_h);

@@ -1,5 +1,5 @@
 // The renderer: one ChartSpec onto one cairo context. Bars (with min-max whiskers, values above and
-// hatching where the sum was wrong) or lines on a log2 x axis (markers drawn after every line), and
+// hatching where the sum was wrong) or lines on a log2 x axis or a linear one from 0 (markers drawn after every line), and
 // draw_chart(), which lays out the page from the top (title, caption) and the bottom (legend, x title,
 // tick labels) and draws the axis, the data and the reference lines in between.
 #include "chart_draw.hpp"
@@ -51,7 +51,13 @@ void draw_bars(cairo_t* cr, const Frame& f, const std::vector<Bar>& bars) {
 
 void draw_lines(cairo_t* cr, const Frame& f, const ChartSpec& c) {
   std::vector<std::pair<double, std::vector<std::string>>> cols;
-  for (size_t i = 0; i < c.x_ticks.size(); ++i) {
+  if (f.x_linear) {
+    for (double x : f.xa.ticks()) {
+      grid_line(cr, f.px(x), f.y0, f.px(x), f.y1);
+      cols.push_back({f.px(x), {f.xa.label(x)}});
+    }
+  }
+  for (size_t i = 0; i < c.x_ticks.size() && !f.x_linear; ++i) {
     const uint64_t x = c.x_ticks[i];
     grid_line(cr, f.px_log2(x), f.y0, f.px_log2(x), f.y1);
     cols.push_back({f.px_log2(x), {i < c.x_tick_labels.size() ? c.x_tick_labels[i] : std::to_string(x)}});
@@ -59,15 +65,16 @@ void draw_lines(cairo_t* cr, const Frame& f, const ChartSpec& c) {
   draw_x_labels(cr, f, cols);
   for (const Line& l : c.lines) {
     cairo_new_path(cr);
-    for (const Point& p : l.points) cairo_line_to(cr, f.px_log2(p.x), f.py(p.y));
+    for (const Point& p : l.points) cairo_line_to(cr, f.px(p.x), f.py(p.y));
     stroke_kernel_line(cr, line_style(l.style, l.reference));
   }
   // Markers after all lines, so no line crosses a marker.
   for (const Line& l : c.lines)
     for (const Point& p : l.points) {
+      if (!l.marked) continue;
       const Style st = line_style(l.style, l.reference);
-      draw_marker(cr, st.marker, f.px_log2(p.x), f.py(p.y), st.colour);
-      if (p.wrong) draw_wrong_mark(cr, f.px_log2(p.x), f.py(p.y));
+      draw_marker(cr, st.marker, f.px(p.x), f.py(p.y), st.colour);
+      if (p.wrong) draw_wrong_mark(cr, f.px(p.x), f.py(p.y));
     }
 }
 
@@ -105,7 +112,14 @@ void draw_chart(cairo_t* cr, double w, double h, const ChartSpec& c) {
   }
   f.x0 = kMargin + kAxisTitleSize * kLeading + kGap + tick_label_width(cr, f.y) + 6;
   f.x1 = w - kMargin - (c.refs.empty() ? 12 : ref_label_width(cr, c.refs) + 10);
-  if (!c.x_ticks.empty()) {
+  if (c.linear_x) {
+    // From 0 to a nice value 8% beyond the farthest point, so that its marker clears the frame.
+    double hi = 0;
+    for (const Line& l : c.lines)
+      for (const Point& p : l.points) hi = std::max(hi, p.x);
+    f.x_linear = true;
+    f.xa = zero_based_axis(hi * 1.08);
+  } else if (!c.x_ticks.empty()) {
     // 0.4 of a doubling of padding either side, so the first and last markers clear the frame.
     f.x_lo = std::log2(c.x_ticks.front()) - 0.4;
     f.x_hi = std::log2(c.x_ticks.back()) + 0.4;

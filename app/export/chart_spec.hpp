@@ -50,6 +50,7 @@ struct Line {
   size_t style = 0;
   std::vector<Point> points;  // x ascending
   bool reference = false;     // a measured ceiling drawn in the reference lines' grey, dashed (the P2P copy)
+  bool marked = true;         // false: the line without markers (the roofline's ceiling, through the origin)
 };
 
 struct RefLine {
@@ -67,6 +68,8 @@ struct ChartSpec {
   std::vector<std::string> x_tick_labels;  // their labels ("2^20"), or empty for the numbers
   std::vector<RefLine> refs;         // dashed horizontal lines, labelled right of the plot
   bool log_y = false;                // line chart: the value axis in decades (1-2-5 ticks), not from 0
+  bool linear_x = false;             // line chart: x on a linear axis from 0, ticks chosen as the value axis'
+                                     // (x_ticks unused): the roofline's time
 };
 
 // ---- Files (chart_files.cpp) -----------------------------------------------------------------

@@ -9,6 +9,7 @@
 //   export_multigpu() the multigpu track's busbw against size, and its rows as CSV
 //   export_session()  what `reducescope export --out` writes: the above and the N sweep, where the session has them
 //   export_sweep()    bandwidth against N
+//   Roofline, export_roofline()  one submission's bytes against time beside its reference and the copy ceiling
 //
 // Each chart's caption states the GPU, N, the pattern, the block size (where one applies) and
 // the timing method (SessionMeta::method), so a chart pasted into a slide carries its context.
@@ -69,5 +70,28 @@ ChartFiles export_session(const Session& s, const std::string& dir, uint32_t blo
 // per series, the theoretical peak as a reference line; `method` is the caption's timing method.
 // Throws ExportError for an empty sweep or a file that cannot be written.
 ChartFiles export_sweep(const Sweep& sweep, const std::string& dir, const std::string& method);
+
+// A roofline-style chart of one kernel file's run (grade's page per submission, issue 40, item 3): the bytes the
+// kernel reads (the input: N elements x their size) against its median time, beside the exercise's reference
+// kernel timed in the same run, and the device-to-device copy ceiling of that run as a dashed line through the origin
+// of slope GB/s (bytes = GB/s x 1e6 x ms). A point on the line would move its bytes at the copy ceiling; a point to
+// its right took longer. For a reduction every kernel reads the same bytes once, so the points differ in time only
+// (Williams, Waterman and Patterson, "Roofline", CACM 2009, plot GB/s against arithmetic intensity; a reduction's
+// intensity is fixed at one add per element, so its roofline is this one line).
+struct RooflinePoint {
+  std::string name;   // "al" (the student), "reduce4" (the reference)
+  double ms = 0;      // median time, ms; a point with ms <= 0 is left out
+  bool reference = false;
+};
+struct Roofline {
+  std::string title;                 // "al: exercise shuffle"
+  std::vector<std::string> caption;  // paragraphs: the GPU, N, the timing method
+  double bytes = 0;                  // bytes each run reads
+  double ceiling_gbps = 0;           // the copy ceiling measured in the same run, GB/s (1e9 bytes/s); 0: none drawn
+  std::vector<RooflinePoint> points;
+};
+// Writes `stem`.{png,svg,pdf,csv} into `dir` (created if missing); the CSV: name, ms, bytes, gbps. Throws
+// ExportError for no bytes, no point with a time, or a file that cannot be written.
+ChartFiles export_roofline(const Roofline& r, const std::string& dir, const std::string& stem = "roofline");
 
 }  // namespace rs
