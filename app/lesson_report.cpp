@@ -64,9 +64,15 @@ std::optional<std::pair<size_t, size_t>> place_in(const Lesson& l, const Questio
   return std::nullopt;
 }
 
+// Whether the row is a question about the session (the timings, the bits view, two runs), not about a step.
+bool of_session(const QuestionRow& q) {
+  const auto k = explain::parse_question_kind(q.kind);
+  return k && explain::is_session_kind(*k);
+}
+
 std::string question_title(const QuestionRow& q) {
   return q.kernel + " at " + std::to_string(q.block_size) + " threads" + (q.dtype == "float32" ? " (float32)" : "") +
-         ", step " + std::to_string(q.step) + ", " + q.kind;
+         (of_session(q) ? "" : ", step " + std::to_string(q.step)) + ", " + q.kind;
 }
 
 std::string wrong_list(const QuestionRow& q) {
@@ -258,8 +264,9 @@ std::string class_report_text(const ClassReport& r) {
   for (size_t i = 0; i < r.questions.size(); ++i) {
     const QuestionRow& q = r.questions[i];
     char line[160];
-    std::snprintf(line, sizeof line, "  %-3zu %-16s %4zu  %-8s  %-6s  %9s  ", i + 1, q.kernel.c_str(), q.step,
-                  q.kind.c_str(), q.key.c_str(), percent(q.first_try, q.answered).c_str());
+    std::snprintf(line, sizeof line, "  %-3zu %-16s %4s  %-8s  %-6s  %9s  ", i + 1, q.kernel.c_str(),
+                  of_session(q) ? "-" : std::to_string(q.step).c_str(), q.kind.c_str(), q.key.c_str(),
+                  percent(q.first_try, q.answered).c_str());
     o << line << wrong_list(q) << "\n";
   }
   o << "\nStudents:\n  student                answered  right at the first try  tries\n";
@@ -277,8 +284,8 @@ std::string class_report_csv(const ClassReport& r) {
   o << "student,file,answered,right_first_try,tries";
   for (size_t i = 0; i < r.questions.size(); ++i) {
     const QuestionRow& q = r.questions[i];
-    o << "," << csv_field("q" + std::to_string(i + 1) + " " + q.kernel + "@" + std::to_string(q.block_size) + " step " +
-                          std::to_string(q.step) + " " + q.kind);
+    o << "," << csv_field("q" + std::to_string(i + 1) + " " + q.kernel + "@" + std::to_string(q.block_size) +
+                          (of_session(q) ? "" : " step " + std::to_string(q.step)) + " " + q.kind);
   }
   o << "\n";
   for (const StudentRow& s : r.students) {
@@ -355,9 +362,14 @@ std::string class_report_html(const ClassReport& r, const Session* session) {
   for (size_t i = 0; i < r.questions.size(); ++i) {
     const QuestionRow& q = r.questions[i];
     std::string pic, why;
-    const Trace* t = session ? session->find_trace(q.kernel, q.block_size, q.dtype == "float32" ? DType::Float32
+    const Trace* t = session && !of_session(q) ? session->find_trace(q.kernel, q.block_size, q.dtype == "float32" ? DType::Float32
                                                                                                : DType::Int32)
                              : nullptr;
+    if (session && of_session(q)) {  // the session's answer, without a step's picture
+      for (const explain::Question& x : explain::session_questions(*session, q.kernel, q.block_size)) {
+        if (explain::to_string(x.kind) == q.kind) why = explain::render(explain::reason(x));
+      }
+    }
     if (t) {
       try {
         Replay rp(*t);

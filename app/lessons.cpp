@@ -92,7 +92,7 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
     const auto kind = explain::parse_question_kind(x["ask"].get<std::string>());
     if (!kind) {
       throw LessonError(where + ": \"ask\" is \"" + x["ask"].get<std::string>() +
-                        "\", not one of warps, lanes, conflict, value, shuffle, sectors, fastest");
+                        "\", not one of warps, lanes, conflict, value, shuffle, sectors, fastest, speedup, bits, bits_blocks, part");
     }
     it.ask = *kind;
     if (x.contains("steps")) {
@@ -148,7 +148,7 @@ std::optional<AskedQuestion> predict_question(const Lesson* lesson, const TraceM
   if (lesson) {
     for (const LessonItem& it : lesson->items) {
       if (!it.matches(m)) continue;
-      if (it.ask == explain::QuestionKind::FastestBlock) continue;
+      if (explain::is_session_kind(it.ask)) continue;
       covered = true;
       if (!it.steps.empty() && std::find(it.steps.begin(), it.steps.end(), step) == it.steps.end()) continue;
       for (const explain::Question& q : qs) {

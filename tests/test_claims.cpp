@@ -30,6 +30,8 @@
 #include "session.hpp"
 #include "stored.hpp"
 #include "trace_io.hpp"
+#include "two_runs.hpp"
+#include "kernel_info.hpp"
 
 namespace rs {
 namespace {
@@ -830,17 +832,117 @@ TEST(Questions, EveryBlockSizeWithinTheFastestOnesSpreadIsRight) {
     return t;
   };
   s.timings = {row(128, 0.101, 0.099, 0.104), row(256, 0.100, 0.098, 0.103), row(512, 0.120, 0.118, 0.125)};
-  const auto qs = explain::timing_questions(s, "reduce3");
-  ASSERT_EQ(qs.size(), 1u);
+  const auto qs = explain::session_questions(s, "reduce3", 256);
+  ASSERT_EQ(qs.size(), 1u);  // the fastest block size; no speedup (reduce2 not timed), no bits view, no two runs
+  ASSERT_EQ(qs[0].kind, explain::QuestionKind::FastestBlock);
   EXPECT_EQ(qs[0].key, (std::vector<int64_t>{128, 256}));
   EXPECT_TRUE(explain::grade(qs[0], {{256}, ""}).right);
   EXPECT_TRUE(explain::grade(qs[0], {{128}, ""}).right);  // within the fastest one's spread: not failed
   EXPECT_FALSE(explain::grade(qs[0], {{512}, ""}).right);
   EXPECT_EQ(explain::render(explain::grade(qs[0], {{512}, ""}).why),
             "Not quite: 256 is fastest (0.1000 ms median); within its spread: 128, 256.");
-  EXPECT_TRUE(explain::timing_questions(s, "reduce0").empty());  // never timed: not asked
+  EXPECT_TRUE(explain::session_questions(s, "reduce0", 256).empty());  // never timed: not asked
 }
 
+
+// Issue 39, item 1, timing: how many times faster than the kernel before it in its track (reduce0 before reduce1 in
+// Harris's), right within the spread the timings allow or 15%, whichever is wider; typed as "1.9", "2x" or "2×".
+TEST(Questions, ASpeedupIsRightWithinTheTimingsSpread) {
+  Session s;
+  s.meta.gpu = "NVIDIA H100 80GB HBM3";
+  auto row = [](const char* k, double med, double lo, double hi) {
+    SessionTiming t;
+    t.kernel = k;
+    t.block_size = 256;
+    t.median_ms = med;
+    t.min_ms = lo;
+    t.max_ms = hi;
+    return t;
+  };
+  s.timings = {row("reduce0", 0.40, 0.39, 0.44), row("reduce1", 0.20, 0.18, 0.21)};
+  const auto qs = explain::session_questions(s, "reduce1", 256);
+  const auto q = std::find_if(qs.begin(), qs.end(), [](const auto& x) { return x.kind == explain::QuestionKind::Speedup; });
+  ASSERT_NE(q, qs.end());
+  EXPECT_EQ(explain::render(q->ask), "At 256 threads on NVIDIA H100 80GB HBM3, how many times faster than reduce0 is reduce1?");
+  EXPECT_EQ(q->key_text, "2.00");
+  // The spread: 0.39 / 0.21 = 1.857 .. 0.44 / 0.18 = 2.444; 15% of 2: 1.7 .. 2.3.
+  for (const char* right : {"2", "2x", "2×", "1.75", "2.4 x"}) EXPECT_TRUE(explain::grade(*q, {{}, right}).right) << right;
+  for (const char* wrong : {"1.5", "3", "0.5", "", "two"}) EXPECT_FALSE(explain::grade(*q, {{}, wrong}).right) << wrong;
+  EXPECT_TRUE(explain::grade(*q, {{2}, ""}).right);  // a whole number typed
+  EXPECT_EQ(explain::render(explain::reason(*q)),
+            "reduce0 took 0.4000 ms (median) and reduce1 0.2000 ms: 2.00x; their spreads allow 1.86x to 2.44x.");
+  // reduce0 is its track's first kernel: nothing before it to beat.
+  const auto first = explain::session_questions(s, "reduce0", 256);
+  EXPECT_TRUE(std::none_of(first.begin(), first.end(), [](const auto& x) { return x.kind == explain::QuestionKind::Speedup; }));
+  // A wrong sum is no speedup.
+  s.timings[0].correct = false;
+  const auto wrong = explain::session_questions(s, "reduce1", 256);
+  EXPECT_TRUE(std::none_of(wrong.begin(), wrong.end(), [](const auto& x) { return x.kind == explain::QuestionKind::Speedup; }));
+}
+
+// Issue 39, item 1, float: do the bits view's runs give the same bits (at one block size; at the smallest and the
+// largest), and at which update two runs of the same block part; keys from the session, yes = 1, no = 0.
+TEST(Questions, FloatBitsQuestionsTakeTheirKeysFromTheBitsViewAndTheTwoRuns) {
+  Session s;
+  s.bits.n = 1000;
+  s.bits.runs = 10;
+  auto row = [](const char* k, uint32_t bits, uint32_t count, std::vector<uint32_t> bs) {
+    BitsRow r;
+    r.kernel = k;
+    r.bits = bits;
+    r.count = count;
+    r.block_sizes = std::move(bs);
+    return r;
+  };
+  const uint32_t one = 0x3f800000, two = 0x40000000;  // 1.0f, 2.0f
+  s.bits.rows = {row("reproducible_sum", one, 20, {32, 1024}), row("sum_shared", one, 6, {32, 1024}),
+                 row("sum_shared", two, 14, {32, 1024})};
+  auto of = [&](const char* k, uint32_t bs, explain::QuestionKind kind) -> std::optional<explain::Question> {
+    for (const auto& q : explain::session_questions(s, k, bs)) {
+      if (q.kind == kind) return q;
+    }
+    return std::nullopt;
+  };
+  const auto same = of("reproducible_sum", 32, explain::QuestionKind::SameBits);
+  ASSERT_TRUE(same);
+  EXPECT_EQ(explain::render(same->ask), "reproducible_sum ran 10 times at 32 threads on the same float32 input: do all "
+                                        "the runs give the same bits?");
+  EXPECT_TRUE(explain::grade(*same, {{1}, ""}).right);
+  EXPECT_FALSE(explain::grade(*same, {{0}, ""}).right);
+  EXPECT_EQ(explain::render(explain::reason(*same)), "all 10 runs at 32 threads gave 1.");
+  const auto differ = of("sum_shared", 1024, explain::QuestionKind::SameBits);
+  ASSERT_TRUE(differ);
+  EXPECT_EQ(differ->key_text, "no");
+  EXPECT_TRUE(explain::grade(*differ, {{0}, ""}).right);
+  const auto blocks = of("reproducible_sum", 32, explain::QuestionKind::BitsAcrossBlocks);
+  ASSERT_TRUE(blocks);
+  EXPECT_EQ(explain::render(blocks->ask), "Does reproducible_sum give the same float32 bits at 32 threads as at 1024 "
+                                          "threads, in every run?");
+  EXPECT_EQ(blocks->key_text, "yes");
+  EXPECT_EQ(of("sum_shared", 32, explain::QuestionKind::BitsAcrossBlocks)->key_text, "no");
+  EXPECT_FALSE(of("sum_shared", 64, explain::QuestionKind::SameBits));   // not run at 64: not asked
+  EXPECT_FALSE(of("sum_atomic", 32, explain::QuestionKind::SameBits));   // not in the bits view
+
+  // Two runs: the bundled H100 session's sum_atomic (record --two-runs), whose runs part at their first update.
+  const Session h100 = load_session(std::string(RS_SOURCE_DIR) + "/assets/sessions/h100-tracks.rssession");
+  std::optional<explain::Question> part;
+  for (uint32_t bs : kBlockSizes) {
+    for (const auto& q : explain::session_questions(h100, "sum_atomic", bs)) {
+      if (q.kind == explain::QuestionKind::PartAt && !part) part = q;
+    }
+  }
+  ASSERT_TRUE(part);
+  const Trace* t = h100.find_trace("sum_atomic", part->block_size, DType::Float32);
+  const TwoRuns r = compare_runs(*t, *h100.other_run("sum_atomic", part->block_size, DType::Float32));
+  ASSERT_TRUE(r.first_rounding);
+  EXPECT_EQ(part->key.at(0), static_cast<int64_t>(*r.first_rounding) + 1);
+  EXPECT_TRUE(explain::grade(*part, {{part->key.at(0)}, ""}).right);
+  EXPECT_FALSE(explain::grade(*part, {{part->key.at(0) + 1}, ""}).right);
+  EXPECT_EQ(explain::render(explain::reason(*part)), explain::render(explain::two_runs_sentence(r)));
+  // No second run of the int32 reduce1: not asked.
+  const auto none = explain::session_questions(h100, "reduce1", 256);
+  EXPECT_TRUE(std::none_of(none.begin(), none.end(), [](const auto& x) { return x.kind == explain::QuestionKind::PartAt; }));
+}
 
 // Issue 39, item 2: every bundled lesson parses, and each of its items asks at least one question of the bundled H100
 // session (a lesson that asks nothing the trace can answer is a defect of the lesson); the words are in both languages.
@@ -860,8 +962,9 @@ TEST(Lessons, EveryBundledLessonAsksQuestionsOfTheBundledSession) {
       const std::string where = l.name + ": " + it.kernel + " at " + std::to_string(it.block_size) + ", " +
                                 explain::to_string(it.ask);
       EXPECT_FALSE(it.say.en.empty() || it.say.zh.empty()) << where << ": words in both languages";
-      if (it.ask == explain::QuestionKind::FastestBlock) {
-        EXPECT_FALSE(explain::timing_questions(s, it.kernel).empty()) << where;
+      if (explain::is_session_kind(it.ask)) {
+        const auto qs = explain::session_questions(s, it.kernel, it.block_size);
+        EXPECT_TRUE(std::any_of(qs.begin(), qs.end(), [&](const auto& q) { return q.kind == it.ask; })) << where;
         continue;
       }
       const Trace* t = nullptr;

@@ -126,5 +126,19 @@ TEST(LessonReport, ThePageDrawsEachQuestionsStepFromTheSession) {
   EXPECT_NE(without.find("No pictures: give --session"), std::string::npos);
 }
 
+// A lesson's question about the session (a speedup, here harris's reduce1 over reduce0) is no step's: named without
+// one in the table, the CSV and the page, whose reason is the session's (no step's picture).
+TEST(LessonReport, AQuestionAboutTheSessionIsNamedWithoutAStep) {
+  const Session s = load_session(std::string(RS_SOURCE_DIR) + "/assets/sessions/h100-tracks.rssession");
+  const ClassReport r = make_class_report({file("al", {answer("reduce1", 0, "speedup", false, {"3"}, 9)})});
+  ASSERT_EQ(r.questions.size(), 1u);
+  const std::string text = class_report_text(r), csv = class_report_csv(r), page = class_report_html(r, &s);
+  EXPECT_NE(text.find("reduce1             -  speedup"), std::string::npos) << text;
+  EXPECT_NE(csv.find("q1 reduce1@256 speedup"), std::string::npos) << csv;
+  EXPECT_NE(page.find("reduce1 at 256 threads, speedup"), std::string::npos);
+  EXPECT_NE(page.find("reduce0 took 0.1724 ms (median) and reduce1 0.1122 ms: 1.54x"), std::string::npos);
+  EXPECT_EQ(page.find("<svg"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace rs

@@ -1528,7 +1528,10 @@ def check_class_report(b, page, reducescope, lang, students=20, questions=3):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def check_lessons_complete(b, page, lang):
+SESSION_KINDS = {"fastest", "speedup", "bits", "bits_blocks", "part"}  # explain::is_session_kind
+
+
+def check_lessons_complete(b, page, lang, out=None):
     """Issue 39, done when: every bundled lesson can be completed on the page, with no GPU, at 1280x720. For each lesson
     and each kernel, block size and type its items name (but CUB's library kernels and a kernel file, which this
     session's page does not hold as such), the page holds the trace; Predict mode from step 0 to the last step stops
@@ -1541,7 +1544,7 @@ def check_lessons_complete(b, page, lang):
         groups = []
         for it in lesson["items"]:
             g = (it["kernel"], it["bs"], it.get("type") or "")
-            if it["ask"] != "fastest" and g not in groups:
+            if it["ask"] not in SESSION_KINDS and g not in groups:
                 groups.append(g)
         asked_items = set()
         missing = []
@@ -1589,9 +1592,41 @@ def check_lessons_complete(b, page, lang):
                         break
             if state(b)["step"] != last:
                 missing.append("%s did not reach its last step" % kernel)
+        # The lesson's questions about the session: in the timings or bits panel, whose tables wait behind them;
+        # the first is answered wrong first (still waiting, "Not yet"), then each by its key.
+        for n, q in enumerate(b.eval("window.rs.predict.quiz()") or []):
+            if not q["blank"]:
+                missing.append("%s's %s panel shown before its question was answered" % (q["kernel"], q["kind"]))
+            if n == 0 or q["kind"] == "bits":
+                # A yes/no question by a real click on the wrong one; the others through the hook.
+                if q["kind"].startswith("bits"):
+                    b.click('#%s .quiz-q[data-quiz="%s"] [data-n="%d"]' % (q["panel"], q["id"], 1 - q["key"][0]))
+                    ok = b.eval("window.rs.predict.quiz().filter(function (x) { return x.id === %s; })[0].answered"
+                                % json.dumps(q["id"]))
+                else:
+                    wrong = ([], "100") if q["kind"] == "speedup" else ([q["key"][0] + 1000], "")
+                    ok = b.eval("window.rs.predict.quizAnswer(%s, %s, %s)" % (json.dumps(q["id"]), json.dumps(wrong[0]),
+                                                                             json.dumps(wrong[1])))
+                if ok is not False:
+                    missing.append("%s: a wrong answer was graded right" % q["id"])
+                box = b.eval("document.querySelector('#%s .quiz-box').textContent" % q["panel"]) or ""
+                if ("还不对" if lang == "zh" else "Not yet") not in box:
+                    missing.append("%s: no 'not yet' after a wrong answer: %r" % (q["id"], box[:200]))
+                if lesson["name"] == "float" and q["kind"] == "bits" and out:
+                    b.eval("document.getElementById('bits-panel').scrollIntoView()")
+                    b.screenshot(os.path.join(out, "predict-quiz-bits-%s.png" % lang))
+            nums, text = ([], q["text"]) if q["kind"] == "speedup" else ([q["key"][0]], "")
+            if not b.eval("window.rs.predict.quizAnswer(%s, %s, %s)" % (json.dumps(q["id"]), json.dumps(nums), json.dumps(text))):
+                missing.append("%s: the key %s was not graded right" % (q["id"], q["key"]))
+                b.eval("window.rs.predict.quizShow(%s)" % json.dumps(q["id"]))
+            answered += 1
+            asked_items.add(int(q["id"].rsplit("#", 1)[1]))
+        for q in b.eval("window.rs.predict.quiz()") or []:
+            if q["blank"] or not q["answered"]:
+                missing.append("%s still waiting after its answer" % q["id"])
         if all(it["kernel"] == "yours" for it in lesson["items"]):
             continue  # the kernel file's lesson: check_yours_lesson
-        expected = {i for i, it in enumerate(lesson["items"]) if it["ask"] != "fastest" and it["kernel"] != "yours"}
+        expected = {i for i, it in enumerate(lesson["items"]) if it["kernel"] != "yours"}
         never = sorted(expected - asked_items)
         done = not missing and not never and answered > 0
         check(done, "lesson %s can be completed on the page at 1280x720 [%s]: %d questions answered by the trace's keys%s"
@@ -1697,7 +1732,7 @@ def main():
             b.open(page)
             b.call("Page.reload")
             wait_for(lambda: (lambda x: x if x and x["ready"] and not x["loading"] else None)(state(b)), "the page", 60)
-            check_lessons_complete(b, page, a.lang)
+            check_lessons_complete(b, page, a.lang, a.out)
             b.open(page)
             b.call("Page.reload")
             wait_for(lambda: (lambda x: x if x and x["ready"] and not x["loading"] else None)(state(b)), "the page", 60)

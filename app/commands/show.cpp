@@ -289,6 +289,21 @@ std::string two_runs_lines(const TwoRuns& r) {
   return s;
 }
 
+// What a session kind needs of the session, for the line saying why it was not asked.
+std::string session_needs(const LessonItem& it) {
+  const std::string at = " at " + std::to_string(it.block_size) + " threads";
+  switch (it.ask) {
+    case explain::QuestionKind::FastestBlock: return "timings of " + it.kernel + " at two or more block sizes";
+    case explain::QuestionKind::Speedup: return "timings of " + it.kernel + " and the kernel before it" + at;
+    case explain::QuestionKind::SameBits: return "the bits view's runs of " + it.kernel + at + ", reducescope bits";
+    case explain::QuestionKind::BitsAcrossBlocks:
+      return "the bits view's runs of " + it.kernel + " at two or more block sizes";
+    case explain::QuestionKind::PartAt:
+      return "two runs of " + it.kernel + "'s float32 trace" + at + " that part, record --two-runs";
+    default: return "";
+  }
+}
+
 // show --lesson: each item of `l` against the file's traces: the questions it asks, with the trace's answers, or
 // why it asks none (docs/lessons.md).
 std::string lesson_report(const Lesson& l, const Session* s, const std::vector<const Trace*>& traces) {
@@ -298,15 +313,19 @@ std::string lesson_report(const Lesson& l, const Session* s, const std::vector<c
     out += "  " + it.kernel + " at " + std::to_string(it.block_size) + ", " + explain::to_string(it.ask) + ":";
     if (!it.say.en.empty()) out += " \"" + it.say.en + "\"";
     out += "\n";
-    if (it.ask == explain::QuestionKind::FastestBlock) {
+    if (explain::is_session_kind(it.ask)) {
       std::string kernel = it.kernel;  // "yours": the session's kernel file's name
       for (const Trace* x : traces) {
         if (it.kernel == kYoursKernel && x->meta.track == kYoursKernel) kernel = x->meta.kernel;
       }
-      const auto qs = s ? explain::timing_questions(*s, kernel) : std::vector<explain::Question>{};
-      if (qs.empty()) out += "    not asked: no timings of " + it.kernel + " at two or more block sizes\n";
+      std::vector<explain::Question> qs = s ? explain::session_questions(*s, kernel, it.block_size)
+                                            : std::vector<explain::Question>{};
+      qs.erase(std::remove_if(qs.begin(), qs.end(), [&](const auto& q) { return q.kind != it.ask; }), qs.end());
+      if (qs.empty()) out += "    not asked: the session cannot answer it (" + session_needs(it) + ")\n";
       for (const explain::Question& q : qs) {
-        out += "    " + explain::render(q.ask) + " -> " + std::to_string(q.index) + "\n";
+        out += "    " + explain::render(q.ask) + " -> " +
+               (q.kind == explain::QuestionKind::FastestBlock ? std::to_string(q.index) : q.key_text) + "\n";
+        out += "      " + explain::render(explain::reason(q)) + "\n";
         ++asked;
       }
       continue;

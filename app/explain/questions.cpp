@@ -7,8 +7,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "kernel_info.hpp"
 #include "replay.hpp"
 #include "session.hpp"
+#include "stored.hpp"  // two_runs_sentence
+#include "two_runs.hpp"
 
 namespace rs::explain {
 namespace {
@@ -23,6 +26,14 @@ constexpr const char* kAskValue = N_("What will shared word {0} hold after step 
 constexpr const char* kAskShuffle = N_("After the shuffle at line {0}, whose value does lane {1} of warp {2} hold?");
 constexpr const char* kAskSectors = N_("How many 32-byte sectors does warp {0}'s global load at line {1} touch?");
 constexpr const char* kAskFastest = N_("Which block size is fastest for {0} on {1}?");
+constexpr const char* kAskSpeedup = N_("At {0} threads on {1}, how many times faster than {2} is {3}?");
+constexpr const char* kAskSameBits = N_("{0} ran {1} times at {2} threads on the same float32 input: do all the runs "
+                                        "give the same bits?");
+constexpr const char* kAskBitsBlocks = N_("Does {0} give the same float32 bits at {1} threads as at {2} threads, in "
+                                          "every run?");
+constexpr const char* kAskPart = N_("Two runs of {0}'s block {1} at {2} threads, on the same input: at which of the "
+                                    "block's float atomic updates (1 = the first to land) do they first round "
+                                    "differently?");
 
 constexpr const char* kRight = N_("Right: {0}");
 constexpr const char* kWrong = N_("Not quite: {0}");
@@ -42,6 +53,16 @@ constexpr const char* kWhyShuffle = N_("lane {0} receives lane {1}'s value ({2})
 constexpr const char* kWhySectors = N_("its lanes' bytes fall in {0} sectors of 32 bytes; the fewest that could hold "
                                        "them is {1}.");
 constexpr const char* kWhyFastest = N_("{0} is fastest ({1} ms median); within its spread: {2}.");
+constexpr const char* kWhySpeedup = N_("{0} took {1} ms (median) and {2} {3} ms: {4}x; their spreads allow {5}x "
+                                       "to {6}x.");
+constexpr const char* kWhyOneSum = N_("all {0} runs at {1} threads gave {2}.");
+constexpr const char* kWhySums = N_("its {0} runs at {1} threads gave {2} different sums: float addition rounds each "
+                                    "sum, so another order of the same additions can end in other bits, and the order "
+                                    "changed from run to run.");
+constexpr const char* kWhyBlocksSame = N_("every run at {0} and at {1} threads gave {2}.");
+constexpr const char* kWhyBlocksDiffer = N_("its runs gave {0} different sums at {1} threads and {2} at {3} threads, "
+                                            "not one and the same: the block size (or the run) changes the order of "
+                                            "its additions.");
 
 std::string num(int64_t v) { return std::to_string(v); }
 
@@ -104,12 +125,21 @@ const char* to_string(QuestionKind k) {
     case QuestionKind::ShuffleSource: return "shuffle";
     case QuestionKind::Sectors: return "sectors";
     case QuestionKind::FastestBlock: return "fastest";
+    case QuestionKind::Speedup: return "speedup";
+    case QuestionKind::SameBits: return "bits";
+    case QuestionKind::BitsAcrossBlocks: return "bits_blocks";
+    case QuestionKind::PartAt: return "part";
   }
   return "?";
 }
 
+bool is_session_kind(QuestionKind k) {
+  return k == QuestionKind::FastestBlock || k == QuestionKind::Speedup || k == QuestionKind::SameBits ||
+         k == QuestionKind::BitsAcrossBlocks || k == QuestionKind::PartAt;
+}
+
 std::optional<QuestionKind> parse_question_kind(const std::string& name) {
-  for (int k = 0; k <= static_cast<int>(QuestionKind::FastestBlock); ++k) {
+  for (int k = 0; k <= static_cast<int>(QuestionKind::PartAt); ++k) {
     if (name == to_string(static_cast<QuestionKind>(k))) return static_cast<QuestionKind>(k);
   }
   return std::nullopt;
@@ -243,17 +273,26 @@ const Question* default_question(const std::vector<Question>& qs) {
   return nullptr;
 }
 
-std::vector<Question> timing_questions(const Session& s, const std::string& kernel) {
+namespace {
+
+std::string fixed2(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", v);
+  return b;
+}
+
+std::optional<Question> fastest_question(const Session& s, const std::string& kernel) {
   std::vector<const SessionTiming*> rows;
   for (const SessionTiming& t : s.timings) {
     if (t.kernel == kernel && t.correct && t.median_ms > 0) rows.push_back(&t);
   }
-  if (rows.size() < 2) return {};
+  if (rows.size() < 2) return std::nullopt;
   const SessionTiming* best = *std::min_element(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
     return std::make_pair(a->median_ms, a->block_size) < std::make_pair(b->median_ms, b->block_size);
   });
   Question q;
   q.kind = QuestionKind::FastestBlock;
+  q.kernel = kernel;
   q.ask = {kAskFastest, {kernel, s.meta.gpu}};
   // Every block size whose median lies within the fastest one's min..max: the timings cannot tell them apart.
   for (const SessionTiming* t : rows) {
@@ -264,7 +303,116 @@ std::vector<Question> timing_questions(const Session& s, const std::string& kern
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.4f", best->median_ms);
   q.key_text = ms;  // the fastest one's median, for the reason
-  return {q};
+  q.why = {kWhyFastest, {num(q.index), q.key_text, list(q.key)}};
+  return q;
+}
+
+std::optional<Question> speedup_question(const Session& s, const std::string& kernel, uint32_t bs) {
+  const KernelInfo* k = find_kernel(kernel);
+  if (!k) return std::nullopt;
+  const std::vector<KernelId> order = track_kernels(k->track);
+  const auto at = std::find_if(order.begin(), order.end(), [&](KernelId id) { return kernel_info(id).name == kernel; });
+  if (at == order.end() || at == order.begin()) return std::nullopt;
+  const std::string prev = kernel_info(*(at - 1)).name;
+  const SessionTiming *t = s.find_timing(kernel, bs), *p = s.find_timing(prev, bs);
+  if (!t || !p || !t->correct || !p->correct || t->median_ms <= 0 || p->median_ms <= 0) return std::nullopt;
+  Question q;
+  q.kind = QuestionKind::Speedup;
+  q.kernel = kernel;
+  q.block_size = bs;
+  q.ask = {kAskSpeedup, {num(bs), s.meta.gpu, prev, kernel}};
+  const double ratio = p->median_ms / t->median_ms;
+  const double lo = t->max_ms > 0 ? p->min_ms / t->max_ms : ratio, hi = t->min_ms > 0 ? p->max_ms / t->min_ms : ratio;
+  q.key_lo = std::min(lo, ratio * 0.85);
+  q.key_hi = std::max(hi, ratio * 1.15);
+  q.key_text = fixed2(ratio);
+  char a[32], b[32];
+  std::snprintf(a, sizeof a, "%.4f", p->median_ms);
+  std::snprintf(b, sizeof b, "%.4f", t->median_ms);
+  q.why = {kWhySpeedup, {prev, a, kernel, b, q.key_text, fixed2(lo), fixed2(hi)}};
+  return q;
+}
+
+// The bits view's patterns of `kernel` that runs at `bs` gave: (bits, runs).
+std::vector<std::pair<uint32_t, uint32_t>> patterns_at(const SessionBits& b, const std::string& kernel, uint32_t bs) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  for (const BitsRow& r : b.rows) {
+    if (r.kernel == kernel && std::find(r.block_sizes.begin(), r.block_sizes.end(), bs) != r.block_sizes.end()) {
+      out.push_back({r.bits, r.count});
+    }
+  }
+  return out;
+}
+
+std::optional<Question> same_bits_question(const Session& s, const std::string& kernel, uint32_t bs) {
+  const auto pats = patterns_at(s.bits, kernel, bs);
+  if (pats.empty() || s.bits.runs == 0) return std::nullopt;
+  Question q;
+  q.kind = QuestionKind::SameBits;
+  q.kernel = kernel;
+  q.block_size = bs;
+  q.ask = {kAskSameBits, {kernel, num(s.bits.runs), num(bs)}};
+  q.key = {pats.size() == 1 ? 1 : 0};
+  q.key_text = pats.size() == 1 ? "yes" : "no";
+  q.why = pats.size() == 1 ? Sentence{kWhyOneSum, {num(s.bits.runs), num(bs), float_text(pats[0].first)}}
+                           : Sentence{kWhySums, {num(s.bits.runs), num(bs), num(static_cast<int64_t>(pats.size()))}};
+  return q;
+}
+
+std::optional<Question> bits_blocks_question(const Session& s, const std::string& kernel) {
+  std::vector<uint32_t> sizes;
+  for (const BitsRow& r : s.bits.rows) {
+    if (r.kernel == kernel) sizes.insert(sizes.end(), r.block_sizes.begin(), r.block_sizes.end());
+  }
+  if (sizes.empty()) return std::nullopt;
+  const uint32_t lo = *std::min_element(sizes.begin(), sizes.end()), hi = *std::max_element(sizes.begin(), sizes.end());
+  if (lo == hi || lo == 0) return std::nullopt;  // the CUB series has no block size (0)
+  const auto a = patterns_at(s.bits, kernel, lo), b = patterns_at(s.bits, kernel, hi);
+  const bool same = a.size() == 1 && b.size() == 1 && a[0].first == b[0].first;
+  Question q;
+  q.kind = QuestionKind::BitsAcrossBlocks;
+  q.kernel = kernel;
+  q.ask = {kAskBitsBlocks, {kernel, num(lo), num(hi)}};
+  q.key = {same ? 1 : 0};
+  q.key_text = same ? "yes" : "no";
+  q.why = same ? Sentence{kWhyBlocksSame, {num(lo), num(hi), float_text(a[0].first)}}
+               : Sentence{kWhyBlocksDiffer, {num(static_cast<int64_t>(a.size())), num(lo),
+                                             num(static_cast<int64_t>(b.size())), num(hi)}};
+  return q;
+}
+
+std::optional<Question> part_question(const Session& s, const std::string& kernel, uint32_t bs) {
+  const Trace* t = s.find_trace(kernel, bs, DType::Float32);
+  const Trace* o = t ? s.other_run(kernel, bs, DType::Float32) : nullptr;
+  if (!o) return std::nullopt;
+  TwoRuns r;
+  try {
+    r = compare_runs(*t, *o);
+  } catch (const std::exception&) {
+    return std::nullopt;  // traces the replay refuses, or of different inputs: no answer to give
+  }
+  if (!r.first_rounding) return std::nullopt;
+  Question q;
+  q.kind = QuestionKind::PartAt;
+  q.kernel = kernel;
+  q.block_size = bs;
+  q.ask = {kAskPart, {kernel, num(t->meta.traced_block), num(bs)}};
+  q.key = {static_cast<int64_t>(*r.first_rounding) + 1};
+  q.key_text = num(q.key[0]);
+  q.why = two_runs_sentence(r);
+  return q;
+}
+
+}  // namespace
+
+std::vector<Question> session_questions(const Session& s, const std::string& kernel, uint32_t block_size) {
+  std::vector<Question> out;
+  for (auto q : {fastest_question(s, kernel), speedup_question(s, kernel, block_size),
+                 same_bits_question(s, kernel, block_size), bits_blocks_question(s, kernel),
+                 part_question(s, kernel, block_size)}) {
+    if (q) out.push_back(std::move(*q));
+  }
+  return out;
 }
 
 Sentence reason(const Question& q) {
@@ -283,7 +431,11 @@ Sentence reason(const Question& q) {
     case QuestionKind::Sectors:
       return {kWhySectors, {num(q.key.at(0)), num(q.key.at(1))}};
     case QuestionKind::FastestBlock:
-      return {kWhyFastest, {num(q.index), q.key_text, list(q.key)}};
+    case QuestionKind::Speedup:
+    case QuestionKind::SameBits:
+    case QuestionKind::BitsAcrossBlocks:
+    case QuestionKind::PartAt:
+      return q.why;
   }
   return {};
 }
@@ -322,6 +474,17 @@ bool answers(const Question& q, const Answer& a) {
       return one && std::find(q.key.begin(), q.key.end(), a.numbers[0]) != q.key.end();
     case QuestionKind::WordValue:
       break;
+    case QuestionKind::Speedup: {
+      double v;
+      std::string t = a.text;
+      for (const char* x : {"x", "X", "\u00d7"}) {  // "2x", "2×"
+        const size_t at = t.rfind(x);
+        if (at != std::string::npos && at + std::strlen(x) == t.size()) t.erase(at);
+      }
+      while (!t.empty() && t.back() == ' ') t.pop_back();
+      if (!parse_double(t, &v)) return one && a.numbers[0] >= q.key_lo && a.numbers[0] <= q.key_hi;
+      return v >= q.key_lo && v <= q.key_hi;
+    }
     default:
       return one && a.numbers[0] == q.key.at(0);
   }
@@ -365,7 +528,8 @@ const std::vector<const char*>& question_message_ids() {
       kAskWarps, kAskLanes,   kAskValue,   kAskShuffle, kAskSectors,    kAskFastest, kRight,
       kWrong,    kNoAnswer,   kWhyWarps,      kWhyNoWarps, kWhyLanes,   kWhyConflict,   kWhyNoConflict,
       kWhyValue, kWhyOwn,     kWhyShuffle,    kWhySectors, kWhyFastest, kAskConflictLoad, kAskConflictStore,
-      kReveal,   kAskWarpsRoom};
+      kReveal,   kAskWarpsRoom, kAskSpeedup, kAskSameBits, kAskBitsBlocks, kAskPart, kWhySpeedup, kWhyOneSum,
+      kWhySums,  kWhyBlocksSame, kWhyBlocksDiffer};
   return ids;
 }
 

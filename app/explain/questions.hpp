@@ -6,7 +6,7 @@
 //                       shared word's value, a shuffle's source lane, a global load's sectors, the fastest block size
 //   Question            the question as a sentence, where its answer is drawn, and its key
 //   step_questions()    every question step `step` of a trace can answer (one of each kind at most)
-//   timing_questions()  the session's timing questions for a kernel
+//   session_questions()  the session's questions for a kernel: timings, the bits view, two runs
 //   Answer, Verdict, grade()  a student's answer and its verdict: right or wrong, and why, from the key
 //   reason(), verdict_sentence(), reveal_sentence()  that why, and the verdict's sentence, for the views that show them
 //
@@ -16,7 +16,9 @@
 //   - a shared word's value only where the step wrote it and the tracer gave the value;
 //   - a shuffle's source lane only in a source-probe trace (the binary tracer gives no shuffle values, and may not
 //     know the source lane: kUnknownLane);
-//   - the fastest block size only where the session timed the kernel at two or more block sizes.
+//   - the fastest block size only where the session timed the kernel at two or more block sizes; a speedup only where
+//     it timed the kernel and the one before it; bits only where the bits view ran it; two runs' parting only where
+//     the session holds the second run and the runs part.
 //
 // Like the rest of the layer, this links no i18n: questions and reasons are Sentences, said at the edge.
 #pragma once
@@ -43,11 +45,20 @@ enum class QuestionKind : uint8_t {
   ShuffleSource,  // after this shuffle, whose value does lane L hold? (a lane number)
   Sectors,        // how many 32-byte sectors does warp w's global load touch? (1..32 x width)
   FastestBlock,   // which block size is fastest for the kernel on the recorded GPU? (a block size)
+  Speedup,        // how many times faster is the kernel than the one before it in its track, at this block size? (x)
+  SameBits,       // do the bits view's runs of the kernel at this block size all give the same float32 bits? (yes/no)
+  BitsAcrossBlocks,  // do its runs at the bits view's smallest and largest block sizes all give one sum? (yes/no)
+  PartAt,         // two runs of the same block: at which of its float atomic updates do the runs first round
+                  // differently? (1 = the first update to land)
 };
-// The kind's name in lesson files ("warps", "lanes", "conflict", "value", "shuffle", "sectors", "fastest").
+// The kind's name in lesson files ("warps", "lanes", "conflict", "value", "shuffle", "sectors", "fastest", "speedup",
+// "bits", "bits_blocks", "part").
 const char* to_string(QuestionKind k);
 // Back from that name; nullopt for any other.
 std::optional<QuestionKind> parse_question_kind(const std::string& name);
+// Whether `k` is asked of a session's timings or bits rather than of a trace's step (FastestBlock, Speedup, SameBits,
+// BitsAcrossBlocks, PartAt): session_questions() gives them; the views' Predict mode, which asks before a step, does not.
+bool is_session_kind(QuestionKind k);
 
 struct Question {
   QuestionKind kind = QuestionKind::WorkingWarps;
@@ -59,13 +70,18 @@ struct Question {
   int64_t word = -1;      // WordValue: the shared word
   int64_t index = -1;     // Conflict: Replay::accesses() index; ShuffleSource: shuffles(); Sectors: global_requests();
                           // FastestBlock: the fastest block size
+  std::string kernel;     // the session kinds: the kernel asked about
+  uint32_t block_size = 0;  // Speedup, SameBits, PartAt: the block size asked about
   // The key.
   std::vector<int64_t> key;   // WorkingWarps: the warps, ascending; FastestBlock: every block size whose median is
                               // within the fastest one's min..max spread (each is right); Sectors: the sectors, then
                               // the fewest that could serve the bytes; WordValue: the word's bits; else one number
   bool float_key = false;     // WordValue of a float32 word: key_text is the value, graded to its printed digits
   std::string key_text;       // the key as the views print it ("3", "0.75"); ShuffleSource: the value the lane
-                              // received; FastestBlock: the fastest one's median in ms
+                              // received; FastestBlock: the fastest one's median in ms; Speedup: the ratio of the
+                              // medians ("1.93"); SameBits, BitsAcrossBlocks: "yes" or "no"
+  double key_lo = 0, key_hi = 0;  // Speedup: the ratios counted right (grade())
+  Sentence why;               // the session kinds: the reason, composed where the key is (reason() returns it)
 };
 
 // The questions step `step` of the trace `r` replays can answer, at most one of each kind: the first working warp
@@ -79,10 +95,22 @@ std::vector<Question> step_questions(const Replay& r, const TraceFacts& facts, s
 // be predicted from what the page shows). nullptr where none.
 const Question* default_question(const std::vector<Question>& qs);
 
-// The session's questions about `kernel`'s timings: the fastest block size (where it was timed at two or more).
-std::vector<Question> timing_questions(const Session& s, const std::string& kernel);
+// The session's questions about `kernel` (the session kinds), each only where the session holds its answer:
+//   FastestBlock     where the kernel was timed correct at two or more block sizes;
+//   Speedup          where it and the kernel before it in its track (kernels/kernel_info.hpp) were timed correct at
+//                    `block_size`: key the ratio of their medians (previous / this), right within the spread the two
+//                    timings allow (the previous one's min..max over this one's max..min) or 15% of that ratio,
+//                    whichever is wider ("about 2x" for 1.93x is right);
+//   SameBits         where the bits view (`reducescope bits`) ran the kernel at `block_size`: yes where all its runs
+//                    gave one float32 bit pattern;
+//   BitsAcrossBlocks where the bits view ran it at two or more block sizes: yes where every run at the smallest and
+//                    at the largest gave one and the same bits;
+//   PartAt           where the session holds two runs of its float32 trace at `block_size` (record --two-runs) and
+//                    their atomic updates round differently somewhere: key that update's place (1-based).
+std::vector<Question> session_questions(const Session& s, const std::string& kernel, uint32_t block_size);
 
-// A student's answer: numbers (a warp set, a count, a lane, a block size) or, for a value, the text typed.
+// A student's answer: numbers (a warp set, a count, a lane, a block size, 1 for yes and 0 for no) or, for a value and
+// a speedup, the text typed ("1.9", "2x").
 struct Answer {
   std::vector<int64_t> numbers;
   std::string text;
@@ -95,7 +123,8 @@ struct Verdict {
 
 // Grades `a` against `q`'s key. A value of a float32 word is right where it agrees with the trace's value to the
 // significant digits the student gave, at least 3 (or all of the value's shortest form where it has fewer): 0.0921
-// for 0.092064. A fastest block size is right where it is any block size of the key (their timings overlap).
+// for 0.092064. A fastest block size is right where it is any block size of the key (their timings overlap). A
+// speedup is right within key_lo..key_hi (a number, "2x" or "2×").
 // An answer with nothing in it is wrong.
 Verdict grade(const Question& q, const Answer& a);
 

@@ -753,6 +753,27 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
     j.end_arr().end_obj();
   }
   j.end_arr();
+  // The lessons' questions about the session rather than a step (explain::is_session_kind: the fastest block size, a
+  // speedup, the bits view, two runs), keys from the session (explain::session_questions), asked in the panel that
+  // shows the answer: [lesson, item index, kind, ask [k, args], kernel, bs, [key...], key text, lo, hi, why [k, args]].
+  j.key("session_q").arr();
+  for (const Lesson& l : o.lessons.empty() ? bundled_lessons() : o.lessons) {
+    for (size_t i = 0; i < l.items.size(); ++i) {
+      const LessonItem& it = l.items[i];
+      if (!explain::is_session_kind(it.ask)) continue;
+      for (const explain::Question& q : explain::session_questions(s, it.kernel, it.block_size)) {
+        if (q.kind != it.ask) continue;
+        j.arr().str(l.name).num(static_cast<uint64_t>(i)).str(explain::to_string(q.kind));
+        said(j, nullptr, q.ask);
+        j.str(it.kernel).num(it.block_size).arr();
+        for (int64_t k : q.key) j.num(k);
+        j.end_arr().str(q.key_text).num(q.key_lo).num(q.key_hi);
+        said(j, nullptr, explain::reason(q));
+        j.end_arr();
+      }
+    }
+  }
+  j.end_arr();
   j.key("msgs").arr();  // the explain layer's msgids, which the traces' sentences ([k, args...]) name by index
   for (const char* id : explain::message_ids()) j.str(id);
   j.end_arr();

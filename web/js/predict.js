@@ -38,7 +38,7 @@
     var items = P.lesson ? P.lesson.items.filter(function (it) {
       var k = kernelInfo(tr.kernel);  // "yours": the user's own kernel file, whatever its name (app/lessons.hpp)
       return (it.kernel === tr.kernel || (it.kernel === 'yours' && k && k.track === 'yours')) && it.bs === tr.bs &&
-        (!it.type || it.type === tr.dtype) && it.ask !== 'fastest';
+        (!it.type || it.type === tr.dtype) && !(it.ask in QUIZ_PANEL);
     }) : [];
     if (items.length) {
       for (var i = 0; i < items.length && !pick; i++) {
@@ -137,6 +137,7 @@
     var box = $('predict-box'), w = P.pending, v = P.verdict;
     $('btn-predict').classList.toggle('sel', P.on);
     $('predict-bar').hidden = !P.on;
+    quizDraw();
     if (!P.on || (!w && !v)) { box.hidden = true; predictScore(); return; }
     var panel = $(w ? PREDICT_PANEL[w.q[0]] : v.panel);
     if (panel) {
@@ -261,7 +262,7 @@
     $('lesson-select').value = P.lesson ? P.lesson.name : '';
     predictDraw();
     if (on && P.lesson && P.lesson.items.length) {
-      var first = P.lesson.items.filter(function (it) { return it.ask !== 'fastest'; })[0];
+      var first = P.lesson.items.filter(function (it) { return !(it.ask in QUIZ_PANEL); })[0];
       var name = first && first.kernel === 'yours' ? yoursKernel() : first && first.kernel;
       if (first && name && traceOf[key(name, first.bs)]) {
         if (first.type) S.float32 = first.type === 'float32';
@@ -295,6 +296,133 @@
     window.addEventListener('hashchange', fromAddress);  // a link to #lesson=NAME on the open page
     return fromAddress();
   }
+  // ---- The lesson's questions about the session (index "session_q", explain::session_questions) ----------------
+  // [lesson, item, kind, ask, kernel, bs, [key...], key text, lo, hi, why]: the fastest block size and a speedup are
+  // asked in the timings panel, the bits questions and two runs' parting in the bits panel; the panel's tables wait
+  // behind its questions until each is answered right or shown. Recorded as a step's answer is, at step 0 (their
+  // lesson items have no steps; lesson-report names them by kind).
+  var QUIZ_PANEL = { fastest: 'timing-panel', speedup: 'timing-panel', bits: 'bits-panel', bits_blocks: 'bits-panel',
+    part: 'bits-panel' };
+  var Q = { tries: {}, wrong: {}, t0: {}, verdict: {} };
+  function quizQs(panel) {
+    if (!P.on || !P.lesson) return [];
+    return (D.session_q || []).filter(function (q) {
+      return q[0] === P.lesson.name && (!panel || QUIZ_PANEL[q[2]] === panel);
+    });
+  }
+  function quizId(q) { return q[0] + '#' + q[1]; }
+  function quizItem(q) { return (P.lesson && P.lesson.items[q[1]]) || {}; }
+  function quizKey(q) { return [q[4], q[5], quizItem(q).type || 'int32', 0, q[2]].join('@'); }
+  function quizAnswered(q) {
+    var k = quizKey(q);
+    return P.answers.some(function (a) { return a.key === k && a.lesson === q[0]; });
+  }
+  // The same rules as explain::grade: a speedup within [lo, hi] ("2", "2x", "2\u00d7"); a fastest block size any of the
+  // key's; else the one number.
+  function quizRight(q, nums, text) {
+    if (q[2] === 'speedup') {
+      var v = Number(String(text).trim().replace(/\s*[x\u00d7X]$/, ''));
+      if (String(text).trim() === '' || !isFinite(v)) return false;
+      return v >= q[8] && v <= q[9];
+    }
+    if (nums.length !== 1) return false;
+    if (q[2] === 'fastest') return q[6].indexOf(nums[0]) >= 0;
+    return nums[0] === q[6][0];
+  }
+  function quizRecord(q, right, answer) {
+    var id = quizId(q), tries = Q.tries[id] || 0;
+    P.answers.push({ key: quizKey(q), lesson: q[0], kernel: q[4], bs: q[5], dtype: quizItem(q).type || 'int32', step: 0,
+      kind: q[2], question: said(q[3]), answer: answer, key_answer: q[7], right: right, first_try: right && tries === 1,
+      tries: tries, wrong: Q.wrong[id] || [], seconds: Math.round((performance.now() - (Q.t0[id] || performance.now())) / 100) / 10 });
+    predictSave();
+    Q.verdict[id] = { right: right, text: right ? t('Right: {0}', said(q[10])) : t('Not quite: {0}', said(q[10])) };
+  }
+  function quizAnswer(id, nums, text) {
+    var q = quizQs().filter(function (x) { return quizId(x) === id; })[0];
+    if (!q || quizAnswered(q)) return null;
+    Q.tries[id] = (Q.tries[id] || 0) + 1;
+    if (!quizRight(q, nums, text)) {
+      (Q.wrong[id] = Q.wrong[id] || []).push(nums.length ? nums.join(',') : text);
+      Q.verdict[id] = { right: false, text: t('Not yet: try again, or press Show.') };
+      quizDraw();
+      return false;
+    }
+    quizRecord(q, true, nums.length ? nums : [text]);
+    quizDraw();
+    return true;
+  }
+  function quizShow(id) {
+    var q = quizQs().filter(function (x) { return quizId(x) === id; })[0];
+    if (!q || quizAnswered(q)) return;
+    quizRecord(q, false, null);
+    quizDraw();
+  }
+  // Each panel's questions at its top; its other contents hidden (quiz-blank) while one waits.
+  function quizDraw() {
+    ['timing-panel', 'bits-panel'].forEach(function (pid) {
+      var panel = $(pid);
+      if (!panel) return;
+      var box = panel.querySelector('.quiz-box'), qs = quizQs(pid);
+      if (!qs.length) {
+        if (box) box.remove();
+        panel.classList.remove('quiz-blank');
+        return;
+      }
+      if (!box) {
+        box = document.createElement('div');
+        box.className = 'quiz-box predict-box';
+        var h = panel.querySelector('h3');
+        panel.insertBefore(box, h ? h.nextSibling : panel.firstChild);
+      }
+      var waiting = false, html = '';
+      qs.forEach(function (q) {
+        var id = quizId(q), done = quizAnswered(q), it = quizItem(q), v = Q.verdict[id];
+        if (!done && !(id in Q.t0)) Q.t0[id] = performance.now();
+        waiting = waiting || !done;
+        html += '<div class="quiz-q" data-quiz="' + esc(id) + '">';
+        var say = lessonWords(it.say, it.say_zh);
+        if (say) html += '<div class="predict-say">' + esc(say) + '</div>';
+        html += '<div class="predict-ask">' + esc(said(q[3])) + '</div>';
+        if (!done) {
+          html += '<div class="predict-input">';
+          if (q[2] === 'bits' || q[2] === 'bits_blocks') {
+            html += '<button type="button" class="chip" data-n="1">' + esc(t('Yes')) + '</button><button type="button" ' +
+              'class="chip" data-n="0">' + esc(t('No')) + '</button>';
+          } else if (q[2] === 'fastest') {
+            [32, 64, 128, 256, 512, 1024].forEach(function (n) {
+              html += '<button type="button" class="chip" data-n="' + n + '">' + n + '</button>';
+            });
+          } else {
+            html += '<input type="text" inputmode="decimal" autocomplete="off" aria-label="' + esc(t('your answer')) + '">' +
+              ' <button type="button" class="quiz-check">' + esc(t('Check')) + '</button>';
+          }
+          html += ' <button type="button" class="quiz-show">' + esc(t('Show')) + '</button></div>';
+        }
+        if (!v && done) {  // answered in an earlier visit: its verdict from the record
+          var a = P.answers.filter(function (x) { return x.key === quizKey(q) && x.lesson === q[0]; })[0];
+          v = { right: a.right, text: a.right ? t('Right: {0}', said(q[10])) : t('Not quite: {0}', said(q[10])) };
+        }
+        if (v) html += '<div class="predict-verdict ' + (v.right ? 'right' : 'wrong') + '">' + esc(v.text) + '</div>';
+        html += '</div>';
+      });
+      box.innerHTML = html;
+      panel.classList.toggle('quiz-blank', waiting);
+      box.querySelectorAll('.quiz-q').forEach(function (el) {
+        var id = el.dataset.quiz, input = el.querySelector('input');
+        el.querySelectorAll('[data-n]').forEach(function (b) {
+          b.onclick = function () { quizAnswer(id, [Number(b.dataset.n)], b.dataset.n); };
+        });
+        var check = function () {
+          var s = input.value.trim();
+          quizAnswer(id, /^-?\d+$/.test(s) ? [Number(s)] : [], s);
+        };
+        if (el.querySelector('.quiz-check')) el.querySelector('.quiz-check').onclick = check;
+        if (input) input.onkeydown = function (e) { if (e.key === 'Enter') { e.preventDefault(); check(); } };
+        if (el.querySelector('.quiz-show')) el.querySelector('.quiz-show').onclick = function () { quizShow(id); };
+      });
+    });
+  }
+
   hook.predict = {
     state: function () {
       return { on: P.on, lesson: P.lesson ? P.lesson.name : '', step: S.step,
@@ -307,5 +435,14 @@
     set: function (on, lesson) { return setPredict(on, lesson); },
     download: function () { return predictDownload(); },
     lessons: function () { return D.lessons || []; },
-    clear: function () { P.answers = []; predictSave(); predictScore(); }
+    clear: function () { P.answers = []; Q.verdict = {}; Q.tries = {}; Q.wrong = {}; predictSave(); predictScore(); quizDraw(); },
+    // The lesson's questions about the session: their ids, kinds, keys and panels, and whether each is answered.
+    quiz: function () {
+      return quizQs().map(function (q) {
+        return { id: quizId(q), kind: q[2], kernel: q[4], bs: q[5], key: q[6], text: q[7], lo: q[8], hi: q[9],
+          panel: QUIZ_PANEL[q[2]], answered: quizAnswered(q), blank: $(QUIZ_PANEL[q[2]]).classList.contains('quiz-blank') };
+      });
+    },
+    quizAnswer: function (id, nums, text) { return quizAnswer(id, nums || [], text || ''); },
+    quizShow: function (id) { quizShow(id); }
   };
