@@ -101,5 +101,12 @@ grep -q "^broken,.*,compile error,0,1" "$work/out/class.csv" && grep -q "^empty_
   && grep -q "^style_block_reduce_sum,.*,compiled,1,1" "$work/out/class.csv" \
   && ok "a broken file and an empty folder get a zero and their line; the rest compile" \
   || bad "class.csv: $(cat "$work/out/class.csv")"
+# A later grade into the same folder, of one student: its merge takes that grade's roster, not the earlier results.
+"$bin" grade "$work/class/broken.cu" --exercise shuffle --out "$work/one" --compile-only >"$work/again.txt" 2>&1
+"$bin" grade --merge "$work/one" >"$work/merge.txt" 2>&1
+rows=$(($(wc -l <"$work/one/class.csv") - 1))
+[ "$rows" -eq 1 ] && grep -q "^broken," "$work/one/class.csv" && grep -q "left out .* of an earlier grade" "$work/merge.txt" \
+  && ok "a merge after a later grade in the same folder takes its roster only (1 student; says what it left out)" \
+  || bad "merge after a later grade: $rows rows; $(cat "$work/merge.txt")"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,6 +1,7 @@
 // reducescope grade (issue 40; app/grade.hpp): a class's submissions checked on every GPU at once, one worker process
 // per submission (app/worker.hpp: the time limit, a crash kept out of the batch), each worker pinned to its GPU with
 // CUDA_VISIBLE_DEVICES; per student Gradescope's results.json, for the class a CSV and a page; shards and Slurm.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -9,6 +10,10 @@
 #include <ostream>
 #include <sstream>
 #include <thread>
+
+#include <unistd.h>  // getpid
+
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -31,7 +36,8 @@ constexpr bool kHasCharts = false;
 bool write_file(const fs::path& p, const std::string& text, std::ostream& err) {
   std::error_code ec;
   fs::create_directories(p.parent_path(), ec);
-  const fs::path tmp = p.string() + ".part";
+  // Each process its own temporary name: shards side by side all write the same roster.json.
+  const fs::path tmp = p.string() + ".part" + std::to_string(static_cast<long>(getpid()));
   {
     std::ofstream f(tmp, std::ios::binary);
     f << text;
@@ -110,9 +116,55 @@ std::vector<GradeResult> read_records(const fs::path& dir, std::ostream& err, bo
   return rs;
 }
 
+// DIR/roster.json: the exercise and every student of the grade that writes into DIR (all shards' students), so that a
+// merge takes this grade's results only, not an earlier grade's left in the same folder.
+std::string roster_json(const std::string& exercise, const std::vector<Submission>& subs) {
+  nlohmann::json j = {{"format", "reducescope-grade-roster"}, {"version", 1}, {"exercise", exercise}};
+  j["students"] = nlohmann::json::array();
+  for (const Submission& s : subs) j["students"].push_back(s.student);
+  return j.dump(1) + "\n";
+}
+
 int merge(const fs::path& dir, bool hide_names, std::ostream& out, std::ostream& err) {
   bool all_read = true;
-  const std::vector<GradeResult> rs = read_records(dir, err, all_read);
+  std::vector<GradeResult> rs = read_records(dir, err, all_read);
+  // With a roster (every grade since it came in writes one): this grade's students and exercise only.
+  std::ifstream roster_in(dir / "roster.json", std::ios::binary);
+  if (roster_in) {
+    nlohmann::json roster;
+    try {
+      roster = nlohmann::json::parse(roster_in);
+    } catch (const nlohmann::json::exception& e) {
+      err << "grade --merge: " << (dir / "roster.json").string() << " is not JSON (" << e.what() << ")\n";
+      return kExitRuntime;
+    }
+    const std::string exercise = roster.value("exercise", std::string());
+    std::vector<std::string> names = roster.value("students", std::vector<std::string>{}), stale, missing;
+    std::vector<GradeResult> kept;
+    for (GradeResult& r : rs) {
+      const bool listed = std::find(names.begin(), names.end(), r.student) != names.end();
+      if (listed && r.exercise == exercise) kept.push_back(std::move(r));
+      else stale.push_back(r.student);
+    }
+    for (const std::string& n : names) {
+      if (std::none_of(kept.begin(), kept.end(), [&](const GradeResult& r) { return r.student == n; })) missing.push_back(n);
+    }
+    auto list = [](const std::vector<std::string>& v) {
+      std::string t;
+      for (size_t i = 0; i < v.size() && i < 10; ++i) t += (i ? ", " : "") + v[i];
+      return v.size() > 10 ? t + " and " + std::to_string(v.size() - 10) + " more" : t;
+    };
+    if (!stale.empty()) {
+      err << "grade --merge: left out " << stale.size() << " result" << (stale.size() == 1 ? "" : "s")
+          << " of an earlier grade in this folder (not on its roster for " << exercise << "): " << list(stale) << "\n";
+    }
+    if (!missing.empty()) {
+      err << "grade --merge: no result yet for " << missing.size() << " of " << names.size()
+          << " students (their shard has not finished, or failed): " << list(missing) << "\n";
+      all_read = false;
+    }
+    rs = std::move(kept);
+  }
   if (rs.empty()) {
     err << "grade --merge: no results under " << (dir / "students").string() << "\n";
     return kExitRuntime;
@@ -140,6 +192,7 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
     }
     std::vector<Submission> subs = find_submissions(o.csv_files);
     const fs::path dir = fs::absolute(o.out);
+    if (!write_file(dir / "roster.json", roster_json(o.exercise, subs), err)) return kExitRuntime;
     if (o.slurm) {
       SlurmOptions so;
       so.reducescope = self_executable();
