@@ -893,7 +893,7 @@ out=$(env -u DISPLAY "$bin" --headless --kernel reduce1 2>&1); rc=$?
 # (16: reduce0's first step keeps lanes with even tid, 16 of warp 0's 32) shows step 1, marked right, scored as 2
 # tries. (b) --class-mode: the question for the room with no answer field; Right asks, Enter reveals step 1 with the
 # trace's answer, and nothing is scored. (c) --lang zh with no saved choice speaks Chinese (it was overridden by the
-# locale where no --lesson was given). (d) below.
+# locale where no --lesson was given). (d) and (e) below.
 waitw() { for _ in $(seq 100); do grep -q "^$1 " "$MAP" 2>/dev/null && return 0; sleep 0.1; done; echo "no $1 in $MAP"; return 1; }
 # Dear ImGui 1.86 reads a key's state once a frame: a press and release within one frame (xdotool key) can be missed
 # by a text field, so its keys are held for a few frames, as a person's are.
@@ -933,6 +933,21 @@ grep -q "^predict: lesson course, scored, question before step 0 (sectors)" "$di
   inside "$(rect "$MAP" predict/ask)" && inside "$(rect "$MAP" predict/input)" \
   && ok "a question before step 0, its panel folded: asked on screen ($(rect "$MAP" predict/ask))" \
   || bad "before step 0: $(grep '^predict' "$dir/predict0.log"); ask at $(rect "$MAP" predict/ask)"
+# (e) A lesson's question about the session (harris: reduce1's speedup over reduce0) waits at the top of the timings
+# panel, its tables behind it; a wrong number says try again, a right one (1.5: the H100's medians give 1.54x, right
+# within 15%) shows the verdict with the session's reason, scored as 2 tries.
+session_speedup() {
+  waitw predict/session/input || return
+  click predict/session/input; xdotool type --window "$WID" "100"; hold Return; waitw predict/session/verdict || return
+  click predict/session/input; hold ctrl+a; xdotool type --window "$WID" "1.5"; hold Return
+}
+MAP="$dir/speedup.map"; rm -f "$dir/speedup.ini"
+REDUCESCOPE_CONFIG="$dir/speedup.ini" with_app speedup \
+  "$session --kernel reduce1 --block-size 256 --lesson harris" session_speedup >/dev/null
+grep -q "session speedup (harris#2): Right: reduce0 took 0.1724 ms (median) and reduce1 0.1122 ms: 1.54x; any answer from 1.31x" "$dir/speedup.log" \
+  && grep -q "answered 1, right at the first try 0, tries 2$" "$dir/speedup.log" \
+  && ok "predict: the timings panel's speedup question, wrong then right, scored as 2 tries" \
+  || bad "session question: $(grep -E '^(predict|screenshot)' "$dir/speedup.log")"
 MAP="$dir/zh-flag.map"; rm -f "$dir/zh-flag.ini"
 LANG=C LANGUAGE= LC_ALL= LC_MESSAGES= REDUCESCOPE_CONFIG="$dir/zh-flag.ini" \
   with_app zh-flag "--kernel reduce1 --block-size 256 --lang zh" true >/dev/null

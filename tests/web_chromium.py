@@ -1410,6 +1410,9 @@ def check_predict(b, page, out, lang):
     p = b.eval("window.rs.predict.state()")
     check(p and p["verdict"] and not p["verdict"]["right"] and p["step"] == 0 and p["pending"],
           "a wrong answer keeps step 1 hidden and says try again (%s)" % (p and p["verdict"]))
+    cs = b.eval("(function(){var s=getComputedStyle(document.querySelector('#predict-box .predict-verdict'));"
+                "return [s.color, s.backgroundColor];})()")
+    check(bool(cs) and cs[0] != cs[1], "the 'try again' verdict is readable: its text not in its background's colour (%s)" % cs)
     b.eval("document.getElementById('predict-input').value = ''")
     b.click("#predict-input")
     b.call("Input.insertText", text=str(key))
@@ -1612,6 +1615,11 @@ def check_lessons_complete(b, page, lang, out=None):
                 box = b.eval("document.querySelector('#%s .quiz-box').textContent" % q["panel"]) or ""
                 if ("还不对" if lang == "zh" else "Not yet") not in box:
                     missing.append("%s: no 'not yet' after a wrong answer: %r" % (q["id"], box[:200]))
+                # Readable: the verdict's text not in its own background's colour (the WRONG badge's style once hid it).
+                cs = b.eval("(function(){var e=document.querySelector('#%s .quiz-box .predict-verdict'), s=getComputedStyle(e);"
+                            "return [s.color, s.backgroundColor];})()" % q["panel"])
+                if not cs or cs[0] == cs[1]:
+                    missing.append("%s: the verdict's text is in its background's colour %s" % (q["id"], cs))
                 if lesson["name"] == "float" and q["kind"] == "bits" and out:
                     b.eval("document.getElementById('bits-panel').scrollIntoView()")
                     b.screenshot(os.path.join(out, "predict-quiz-bits-%s.png" % lang))

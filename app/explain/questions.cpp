@@ -53,8 +53,8 @@ constexpr const char* kWhyShuffle = N_("lane {0} receives lane {1}'s value ({2})
 constexpr const char* kWhySectors = N_("its lanes' bytes fall in {0} sectors of 32 bytes; the fewest that could hold "
                                        "them is {1}.");
 constexpr const char* kWhyFastest = N_("{0} is fastest ({1} ms median); within its spread: {2}.");
-constexpr const char* kWhySpeedup = N_("{0} took {1} ms (median) and {2} {3} ms: {4}x; their spreads allow {5}x "
-                                       "to {6}x.");
+constexpr const char* kWhySpeedup = N_("{0} took {1} ms (median) and {2} {3} ms: {4}x; any answer from {5}x to {6}x "
+                                       "counts (the timings' spread, at least 15 percent either way).");
 constexpr const char* kWhyOneSum = N_("all {0} runs at {1} threads gave {2}.");
 constexpr const char* kWhySums = N_("its {0} runs at {1} threads gave {2} different sums: float addition rounds each "
                                     "sum, so another order of the same additions can end in other bits, and the order "
@@ -329,7 +329,7 @@ std::optional<Question> speedup_question(const Session& s, const std::string& ke
   char a[32], b[32];
   std::snprintf(a, sizeof a, "%.4f", p->median_ms);
   std::snprintf(b, sizeof b, "%.4f", t->median_ms);
-  q.why = {kWhySpeedup, {prev, a, kernel, b, q.key_text, fixed2(lo), fixed2(hi)}};
+  q.why = {kWhySpeedup, {prev, a, kernel, b, q.key_text, fixed2(q.key_lo), fixed2(q.key_hi)}};
   return q;
 }
 

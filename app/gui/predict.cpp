@@ -8,6 +8,7 @@
 #include "app_state.hpp"
 #include "facts.hpp"
 #include "i18n.hpp"
+#include "kernel_info.hpp"
 #include "panels.hpp"  // strf, say
 
 namespace rs::gui {
@@ -303,11 +304,111 @@ std::string predict_status(const AppState& s) {
            "): " + say(p.pending->q.ask) + " (tried " + std::to_string(p.pending->tries) + ", typed '" + p.input + "')";
   }
   if (!p.verdict.empty()) out += "; verdict: " + p.verdict;
+  for (const auto& [key, a] : p.session_asks) {
+    if (!a.q) continue;
+    out += "; session " + std::string(explain::to_string(a.q->kind)) + " (" + key + "): " +
+           (a.verdict.empty() ? std::string("waiting") : a.verdict) + (a.done ? "" : " (tried " + std::to_string(a.tries) + ")");
+  }
   if (!p.classroom) {
     out += "; answered " + std::to_string(p.asked) + ", right at the first try " + std::to_string(p.first_try) +
            ", tries " + std::to_string(p.tries);
   }
   return out;
+}
+
+bool draw_session_questions(AppState& s) {
+  PredictState& p = s.predict;
+  const Lesson* l = lesson_of(s);
+  if (!p.on || !l || !s.session) return false;
+  const std::string kernel = kernel_info(s.a.kernel).name;
+  bool waiting = false, first = true;
+  for (size_t i = 0; i < l->items.size(); ++i) {
+    const LessonItem& it = l->items[i];
+    if (!explain::is_session_kind(it.ask) || it.kernel != kernel) continue;
+    PredictState::SessionAsk& a = p.session_asks[l->name + "#" + std::to_string(i)];
+    if (a.of != s.session.get()) {
+      a = {};
+      a.of = s.session.get();
+      for (explain::Question& q : explain::session_questions(*s.session, it.kernel, it.block_size)) {
+        if (q.kind == it.ask) a.q = std::move(q);
+      }
+      a.t0 = ImGui::GetTime();
+    }
+    if (!a.q) continue;  // the session cannot answer it: not asked
+    const explain::Question& q = *a.q;
+    ImGui::PushID(static_cast<int>(i));
+    if (first) ImGui::Separator();
+    first = false;
+    const std::string say_words = s.lang == i18n::Lang::Zh && !it.say.zh.empty() ? it.say.zh : it.say.en;
+    if (!say_words.empty()) ImGui::TextWrapped("%s", say_words.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 220, 120, 255));
+    ImGui::TextWrapped("%s", say(q.ask).c_str());
+    ImGui::PopStyleColor();
+    note_widget("predict/session/ask");
+    auto finish = [&](bool right) {
+      a.done = true;
+      a.right = right;
+      a.verdict = say(p.classroom ? explain::reveal_sentence(q) : explain::verdict_sentence(q, right));
+      if (!p.classroom) {
+        ++p.asked;
+        p.tries += a.tries;
+        if (right && a.tries == 1) ++p.first_try;
+      }
+    };
+    auto try_answer = [&](const explain::Answer& ans) {
+      ++a.tries;
+      if (explain::grade(q, ans).right) finish(true);
+      else a.verdict = _("Not yet: try again, or press Show.");
+    };
+    if (!a.done && p.classroom) {
+      ImGui::TextDisabled("%s", _("The room answers. Press Reveal."));
+      if (ImGui::Button(_("Reveal"))) finish(false);
+      note_widget("predict/session/reveal");
+    } else if (!a.done) {
+      if (q.kind == explain::QuestionKind::SameBits || q.kind == explain::QuestionKind::BitsAcrossBlocks) {
+        if (ImGui::Button(_("Yes"))) try_answer({{1}, "1"});
+        note_widget("predict/session/yes");
+        ImGui::SameLine();
+        if (ImGui::Button(_("No"))) try_answer({{0}, "0"});
+        note_widget("predict/session/no");
+      } else if (q.kind == explain::QuestionKind::FastestBlock) {
+        for (unsigned bs : kBlockSizes) {
+          if (bs != kBlockSizes[0]) ImGui::SameLine();
+          if (ImGui::Button(std::to_string(bs).c_str())) try_answer({{static_cast<int64_t>(bs)}, std::to_string(bs)});
+        }
+      } else {
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+        const bool enter = ImGui::InputText("##session-answer", a.input, sizeof a.input,
+                                            ImGuiInputTextFlags_EnterReturnsTrue);
+        note_widget("predict/session/input");
+        ImGui::SameLine();
+        if (enter || ImGui::Button(_("Check"))) {
+          explain::Answer ans;
+          ans.text = a.input;
+          char* end = nullptr;
+          const long v = std::strtol(a.input, &end, 10);
+          if (end && end != a.input && *end == '\0') ans.numbers = {v};
+          try_answer(ans);
+        }
+      }
+      ImGui::SameLine();
+      if (!a.done && ImGui::Button(_("Show"))) finish(false);
+    }
+    if (!a.verdict.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, p.classroom || !a.done ? (a.done ? IM_COL32(120, 190, 255, 255)
+                                                                           : IM_COL32(230, 110, 40, 255))
+                                           : a.right ? IM_COL32(47, 197, 154, 255)
+                                                     : IM_COL32(230, 110, 40, 255));
+      ImGui::TextWrapped("%s", a.verdict.c_str());
+      ImGui::PopStyleColor();
+      note_widget("predict/session/verdict");
+    }
+    waiting = waiting || !a.done;
+    ImGui::PopID();
+  }
+  if (waiting) ImGui::TextDisabled("%s", _("Answer the question to see the recorded numbers."));
+  if (!first) ImGui::Separator();
+  return waiting;
 }
 
 void draw_predict_hidden_line() { ImGui::TextDisabled("%s", _("Answer the question to see this step.")); }

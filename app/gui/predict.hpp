@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -38,6 +39,18 @@ struct PredictState {
   int asked = 0, first_try = 0, tries = 0;  // the score
   int box_frame = -1;                       // the frame a panel last drew the box in
   int owner_frame = -1;                     // the frame the panel of the answer last drew it in
+  // The lesson's questions about the session (explain::is_session_kind: the fastest block size, a speedup, the bits
+  // view, two runs), asked in the timings panel for the kernel on screen; by "lesson#item".
+  struct SessionAsk {
+    const void* of = nullptr;  // the session its question was taken from (a session opened later asks again)
+    std::optional<explain::Question> q;
+    int tries = 0;
+    bool done = false, right = false;
+    double t0 = 0;
+    std::string verdict;
+    char input[32] = {};
+  };
+  std::map<std::string, SessionAsk> session_asks;
 };
 
 // step_to's gate: going forward to `target` in Predict mode, the first step on the way with a question waits for its
@@ -54,8 +67,13 @@ void draw_predict_bar(AppState& s);
 bool predict_hides_step(const AppState& s);
 // That line, drawn by a panel in place of its step.
 void draw_predict_hidden_line();
+// The timings panel's top, in Predict mode with a lesson: its questions about the session for the kernel on screen
+// (side A), each with its answer row (yes / no, block sizes, or a number) and Show, or in class mode Reveal; then the
+// verdict. True while one waits: the panel then keeps its tables (which hold the answers) out of sight.
+bool draw_session_questions(AppState& s);
 // What Predict mode shows, in one line for the automation's report: "off", or the lesson, the mode, the question
-// waiting and the verdict's sentence.
+// waiting and the verdict's sentence, and each question about the session asked so far ("session speedup: waiting",
+// "session bits: Right: ...").
 std::string predict_status(const AppState& s);
 
 }  // namespace rs::gui

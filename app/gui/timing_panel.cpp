@@ -71,6 +71,8 @@ void TimingPanel::drawContent(AppState& s) {
                             .c_str());
     }
   }
+  // Predict mode: the lesson's questions about the session wait here, the tables (which answer them) behind them.
+  if (draw_session_questions(s)) return;
   // The tabs keep their whole names and scroll (issue 38: at 1280x720 they shrank to "Ha…", "vs bloc…").
   if (ImGui::BeginTabBar("##timingtabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
     struct Tab {
