@@ -149,6 +149,7 @@ struct LegendEntry {
   size_t style;
   bool wrong_mark;
   bool reference = false;
+  bool marked = true;  // the sample with its marker, as the line is drawn (Line::marked)
 };
 
 std::vector<LegendEntry> legend_entries(const ChartSpec& c);

@@ -14,7 +14,7 @@ std::vector<LegendEntry> legend_entries(const ChartSpec& c) {
   std::vector<LegendEntry> out;
   bool any_wrong = false;
   for (const Line& l : c.lines) {
-    out.push_back({l.kernel, l.style, false, l.reference});
+    out.push_back({l.kernel, l.style, false, l.reference, l.marked});
     for (const Point& p : l.points) any_wrong |= p.wrong;
   }
   if (any_wrong) out.push_back({"wrong sum (differs from the CPU reference)", 0, true});
@@ -64,7 +64,7 @@ void draw_legend(cairo_t* cr, const std::vector<std::vector<LegendEntry>>& rows,
         cairo_new_path(cr);
         line_path(cr, x, y, x + kLegendSample, y);
         stroke_kernel_line(cr, st);
-        draw_marker(cr, st.marker, mid, y, st.colour);
+        if (e.marked) draw_marker(cr, st.marker, mid, y, st.colour);
       }
       set_font(cr, kLegendSize);
       set_colour(cr, kInk);
