@@ -142,6 +142,30 @@ AnswerFile parse_answers(const std::string& text, const std::string& path) {
   return f;
 }
 
+std::string answers_json(const AnswerFile& f) {
+  json j = {{"format", "reducescope-answers"}, {"version", 1}, {"lesson", f.lesson}, {"page", f.page}, {"gpu", f.gpu},
+            {"session", f.session}, {"student", f.student}, {"answers", json::array()}};
+  for (const SavedAnswer& a : f.answers) {
+    j["answers"].push_back({{"key", a.kernel + "@" + std::to_string(a.block_size) + "@" + a.dtype + "@" +
+                                        std::to_string(a.step) + "@" + a.kind},
+                            {"lesson", a.lesson},
+                            {"kernel", a.kernel},
+                            {"bs", a.block_size},
+                            {"dtype", a.dtype},
+                            {"step", a.step},
+                            {"kind", a.kind},
+                            {"question", a.question},
+                            {"answer", a.answer.empty() ? json(nullptr) : json(a.answer)},
+                            {"key_answer", a.key},
+                            {"right", a.right},
+                            {"first_try", a.first_try},
+                            {"tries", a.tries},
+                            {"wrong", a.wrong},
+                            {"seconds", a.seconds}});
+  }
+  return j.dump(1) + "\n";
+}
+
 AnswerFile load_answers(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw AnswersError(path + ": cannot be read");

@@ -57,6 +57,9 @@ class AnswersError : public std::runtime_error {
 AnswerFile parse_answers(const std::string& json, const std::string& path);
 // Reads and parses the file. Throws AnswersError (also for a file that cannot be read).
 AnswerFile load_answers(const std::string& path);
+// The file's text in the page's format (version 1), which parse_answers reads back to the same answers: what the
+// window's File > Save my answers writes. An answer given is written as its text ("" where Show revealed it: null).
+std::string answers_json(const AnswerFile& f);
 
 struct WrongAnswer {
   std::string answer;

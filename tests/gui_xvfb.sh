@@ -935,19 +935,28 @@ grep -q "^predict: lesson course, scored, question before step 0 (sectors)" "$di
   || bad "before step 0: $(grep '^predict' "$dir/predict0.log"); ask at $(rect "$MAP" predict/ask)"
 # (e) A lesson's question about the session (harris: reduce1's speedup over reduce0) waits at the top of the timings
 # panel, its tables behind it; a wrong number says try again, a right one (1.5: the H100's medians give 1.54x, right
-# within 15%) shows the verdict with the session's reason, scored as 2 tries.
+# within 15%) shows the verdict with the session's reason, scored as 2 tries; File > Save my answers writes them in the
+# page's format, which lesson-report reads.
 session_speedup() {
   waitw predict/session/input || return
   click predict/session/input; xdotool type --window "$WID" "100"; hold Return; waitw predict/session/verdict || return
   click predict/session/input; hold ctrl+a; xdotool type --window "$WID" "1.5"; hold Return
+  clicks menu/File menu/File/SaveAnswers
+  for _ in $(seq 50); do ls "$dir"/answers/reducescope-answers*.json >/dev/null 2>&1 && break; sleep 0.1; done
 }
-MAP="$dir/speedup.map"; rm -f "$dir/speedup.ini"
+MAP="$dir/speedup.map"; rm -f "$dir/speedup.ini"; rm -rf "$dir/answers"
 REDUCESCOPE_CONFIG="$dir/speedup.ini" with_app speedup \
-  "$session --kernel reduce1 --block-size 256 --lesson harris" session_speedup >/dev/null
+  "$session --kernel reduce1 --block-size 256 --lesson harris --export-dir $dir/answers" session_speedup >/dev/null
 grep -q "session speedup (harris#2): Right: reduce0 took 0.1724 ms (median) and reduce1 0.1122 ms: 1.54x; any answer from 1.31x" "$dir/speedup.log" \
   && grep -q "answered 1, right at the first try 0, tries 2$" "$dir/speedup.log" \
   && ok "predict: the timings panel's speedup question, wrong then right, scored as 2 tries" \
   || bad "session question: $(grep -E '^(predict|screenshot)' "$dir/speedup.log")"
+# File > Save my answers: the page's format, which lesson-report reads (the question, its key, the wrong try).
+"$bin" lesson-report "$dir"/answers/reducescope-answers*.json >"$dir/answers.txt" 2>&1
+grep -q "saved 1 answers to $dir/answers/reducescope-answers.*json" "$dir/speedup.log" && \
+  grep -Eq "reduce1 +- +speedup +1.54 +0% +100 \(1 student\)" "$dir/answers.txt" \
+  && ok "File > Save my answers: lesson-report reads the window's answers (the speedup, its key, the wrong 100)" \
+  || bad "saved answers: $(grep saved "$dir/speedup.log"); $(cat "$dir/answers.txt")"
 MAP="$dir/zh-flag.map"; rm -f "$dir/zh-flag.ini"
 LANG=C LANGUAGE= LC_ALL= LC_MESSAGES= REDUCESCOPE_CONFIG="$dir/zh-flag.ini" \
   with_app zh-flag "--kernel reduce1 --block-size 256 --lang zh" true >/dev/null

@@ -43,6 +43,49 @@ TEST(LessonReport, AnAnswersFileIsReadWithItsStudentAndAnswers) {
   EXPECT_DOUBLE_EQ(f.answers[0].seconds, 7.5);
 }
 
+// What the window saves (answers_json) reads back as it was written, in the page's format.
+TEST(LessonReport, TheWindowsAnswersFileReadsBackAsWritten) {
+  AnswerFile f;
+  f.student = "ana";
+  f.lesson = "harris";
+  f.page = "the window";
+  f.gpu = "NVIDIA H100 80GB HBM3";
+  SavedAnswer a;
+  a.lesson = "harris";
+  a.kernel = "reduce1";
+  a.block_size = 256;
+  a.dtype = "int32";
+  a.step = 2;
+  a.kind = "conflict";
+  a.question = "Warp 0's shared load at line 69: how many ways does it conflict?";
+  a.answer = "4";
+  a.key = "4";
+  a.right = true;
+  a.tries = 3;
+  a.wrong = {"1", "2"};
+  a.seconds = 12.5;
+  SavedAnswer shown = a;
+  shown.kind = "speedup";
+  shown.step = 0;
+  shown.answer = "";
+  shown.right = false;
+  f.answers = {a, shown};
+  const AnswerFile b = parse_answers(answers_json(f), "/x/whatever.json");
+  EXPECT_EQ(b.student, "ana");
+  EXPECT_EQ(b.gpu, f.gpu);
+  ASSERT_EQ(b.answers.size(), 2u);
+  EXPECT_EQ(b.answers[0].kernel, "reduce1");
+  EXPECT_EQ(b.answers[0].step, 2u);
+  EXPECT_EQ(b.answers[0].answer, "4");
+  EXPECT_EQ(b.answers[0].wrong, (std::vector<std::string>{"1", "2"}));
+  EXPECT_EQ(b.answers[0].tries, 3);
+  EXPECT_DOUBLE_EQ(b.answers[0].seconds, 12.5);
+  EXPECT_TRUE(b.answers[0].right);
+  EXPECT_EQ(b.answers[1].kind, "speedup");
+  EXPECT_EQ(b.answers[1].answer, "");  // Show: no answer
+  EXPECT_FALSE(b.answers[1].right);
+}
+
 TEST(LessonReport, ABadFileIsRefusedNamingFileAndField) {
   auto why = [](const std::string& text) {
     try {

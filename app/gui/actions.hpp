@@ -9,6 +9,7 @@ struct Actions {
   bool open_kernel_file = false; // File > Open kernel file's dialog (Ctrl K)
   bool export_charts = false;    // File > Export timing charts (Ctrl E)
   bool export_web_page = false;  // File > Export web page
+  bool save_answers = false;     // File > Save my answers (Predict mode's, in the page's format)
   bool quit = false;             // File > Quit (Ctrl Q)
 };
 

@@ -1,11 +1,15 @@
 #include "exports.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <exception>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "lesson_report.hpp"  // answers_json
 #include "session_rows.hpp"
 #include "gpu_worker.hpp"  // kGuiSamples, kTimingWarmups
 #include "panels.hpp"      // strf
@@ -52,6 +56,42 @@ Session live_session(const AppState& s) {
 Exports::Exports(const std::string& export_dir)
     : dir_(export_dir.empty() ? "reducescope-charts" : export_dir),
       web_page_path_((fs::path(dir_) / "reducescope-replay.html").string()) {}
+
+void Exports::save_answers(AppState& s) {
+  AnswerFile f;
+  if (const char* u = std::getenv("USER")) f.student = u;
+  f.lesson = s.predict.records.empty() ? "" : s.predict.records.back().lesson;
+  f.page = "ReduceScope window";
+  f.gpu = s.session ? s.session->meta.gpu : s.device.name;
+  f.session = s.session_path;
+  f.answers = s.predict.records;
+  // As the page names its download: reducescope-answers-NAME.json, the name's other characters as "_".
+  std::string name = "reducescope-answers";
+  if (!f.student.empty()) {
+    name += "-";
+    for (char c : f.student) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+  }
+  const fs::path path = fs::path(dir_) / (name + ".json"), tmp = fs::path(path).concat(".tmp");
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << answers_json(f);
+    out.close();
+    if (!out) {
+      s.error = strf(_("cannot write %s"), tmp.string().c_str());
+      return;
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    s.error = strf(_("cannot write %s"), path.string().c_str()) + ": " + ec.message();
+    return;
+  }
+  s.notice = strf(_("saved %d answers to %s (reducescope lesson-report reads it)"),
+                  static_cast<int>(f.answers.size()), path.string().c_str());
+  std::cout << "saved " << f.answers.size() << " answers to " << path.string() << std::endl;
+}
 
 void Exports::start_charts(AppState& s) {
 #ifdef REDUCESCOPE_HAS_CHARTS

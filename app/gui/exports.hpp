@@ -22,6 +22,10 @@ class Exports {
   // Starts writing the web page: the open recording, or the live timings with the traces on screen.
   // frame(), for the menu.
   void start_web_page(AppState& s);
+  // Writes Predict mode's answers (s.predict.records) to dir()/reducescope-answers-$USER.json in the page's format
+  // (answers_json, lesson_report.hpp), through a temporary file; says where in s.notice, or why not in s.error.
+  // frame(), for File > Save my answers.
+  void save_answers(AppState& s);
   // Once the running export is done, says how it went in s.notice or s.error (and on stdout if
   // `print`, for --stats). frame(), once a frame.
   void poll(AppState& s, bool print);

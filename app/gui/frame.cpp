@@ -16,6 +16,7 @@ namespace {
 void run_actions(App& a, const Actions& act) {
   if (act.export_charts) a.exports.start_charts(a.s);
   if (act.export_web_page) a.exports.start_web_page(a.s);
+  if (act.save_answers) a.exports.save_answers(a.s);
   if (act.open_file) a.open_dialog.request();
   if (act.open_kernel_file) a.open_dialog.request_kernel_file();
   if (act.quit) request_close(a.surface);

@@ -30,6 +30,12 @@ void file_menu(AppState& s, const std::string& export_dir, const std::string& we
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(_("One HTML file that replays in any browser: %s"), web_page_path.c_str());
   }
+  if (ImGui::MenuItem(_("Save my answers"), nullptr, false, !s.predict.records.empty())) act.save_answers = true;
+  note_widget("menu/File/SaveAnswers");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(_("Predict mode's answers, as the web page saves them (for reducescope lesson-report): %s"),
+                      (export_dir + "/reducescope-answers-$USER.json").c_str());
+  }
   if (ImGui::MenuItem(_("Back to the live GPU"), nullptr, false, s.have_device && s.recorded())) {
     s.session.reset();
     s.clear_measurements();

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "app_state.hpp"
@@ -27,7 +28,37 @@ const Lesson* lesson_of(const AppState& s) {
   return s.predict.lesson >= 0 && s.predict.lesson < static_cast<int>(all.size()) ? &all[s.predict.lesson] : nullptr;
 }
 
-void reveal(AppState& s, bool right) {
+// An answer as the page records it: the text typed, else the numbers picked ("0,1").
+std::string answer_text(const explain::Answer& a) {
+  if (!a.text.empty()) return a.text;
+  std::string t;
+  for (int64_t v : a.numbers) t += (t.empty() ? "" : ",") + std::to_string(v);
+  return t;
+}
+
+SavedAnswer record_of(const AppState& s, const explain::Question& q, const std::string& kernel, uint32_t bs,
+                      const std::string& dtype, size_t step, bool right, const std::string& given, int tries,
+                      const std::vector<std::string>& wrong, double t0) {
+  const Lesson* l = lesson_of(s);
+  SavedAnswer r;
+  r.lesson = l ? l->name : "";
+  r.kernel = kernel;
+  r.block_size = bs;
+  r.dtype = dtype;
+  r.step = step;
+  r.kind = explain::to_string(q.kind);
+  r.question = say(q.ask);
+  r.answer = right ? given : "";
+  r.key = q.kind == explain::QuestionKind::FastestBlock ? std::to_string(q.index) : q.key_text;
+  r.right = right;
+  r.first_try = right && tries == 1;
+  r.tries = tries;
+  r.wrong = wrong;
+  r.seconds = std::round((ImGui::GetTime() - t0) * 10) / 10;
+  return r;
+}
+
+void reveal(AppState& s, bool right, const std::string& given = "") {
   PredictState& p = s.predict;
   if (!p.pending) return;
   p.answered.insert(answer_key(*s.shown, p.pending->step, p.pending->q.kind));
@@ -35,6 +66,9 @@ void reveal(AppState& s, bool right) {
     ++p.asked;
     p.tries += p.pending->tries;
     if (right && p.pending->tries == 1) ++p.first_try;
+    const TraceMeta& m = s.shown->trace.meta;
+    p.records.push_back(record_of(s, p.pending->q, m.kernel, m.block_size, to_string(m.dtype), p.pending->step, right,
+                                  given, p.pending->tries, p.pending->wrong, p.pending->t0));
   }
   p.verdict_right = right;
   p.verdict = say(p.classroom ? explain::reveal_sentence(p.pending->q) : explain::verdict_sentence(p.pending->q, right));
@@ -48,12 +82,29 @@ void check(AppState& s, const explain::Answer& a) {
   if (!p.pending) return;
   ++p.pending->tries;
   if (explain::grade(p.pending->q, a).right) {
-    reveal(s, true);
+    reveal(s, true, answer_text(a));
   } else {
+    p.pending->wrong.push_back(answer_text(a));
     p.verdict_right = false;
     p.verdict = _("Not yet: try again, or press Show.");
     p.verdict_kind = p.pending->q.kind;
   }
+}
+
+// The answer field and Check: the answer typed, once Enter or Check is pressed (a whole number also as a number,
+// where `numbers`), else nullopt. `widget`: its name in the automation's widget map.
+std::optional<explain::Answer> typed_answer_row(const char* id, char (&input)[32], const char* widget, bool numbers) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+  const bool enter = ImGui::InputText(id, input, sizeof input, ImGuiInputTextFlags_EnterReturnsTrue);
+  note_widget(widget);
+  ImGui::SameLine();
+  if (!enter && !ImGui::Button(_("Check"))) return std::nullopt;
+  explain::Answer a;
+  a.text = input;
+  char* end = nullptr;
+  const long v = std::strtol(input, &end, 10);
+  if (numbers && end && end != input && *end == '\0') a.numbers = {v};
+  return a;
 }
 
 void box(AppState& s) {
@@ -134,18 +185,9 @@ void box(AppState& s) {
       }
     }
     if (!done && q.kind != explain::QuestionKind::WorkingWarps) {
-      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
       if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-      const bool enter = ImGui::InputText("##answer", p.input, sizeof p.input, ImGuiInputTextFlags_EnterReturnsTrue);
-      note_widget("predict/input");
-      ImGui::SameLine();
-      if (enter || ImGui::Button(_("Check"))) {
-        explain::Answer a;
-        a.text = p.input;
-        char* end = nullptr;
-        const long v = std::strtol(p.input, &end, 10);
-        if (end && end != p.input && *end == '\0' && q.kind != explain::QuestionKind::WordValue) a.numbers = {v};
-        check(s, a);
+      if (const auto a = typed_answer_row("##answer", p.input, "predict/input", q.kind != explain::QuestionKind::WordValue)) {
+        check(s, *a);
         done = true;
       }
       ImGui::SameLine();
@@ -345,7 +387,7 @@ bool draw_session_questions(AppState& s) {
     ImGui::TextWrapped("%s", say(q.ask).c_str());
     ImGui::PopStyleColor();
     note_widget("predict/session/ask");
-    auto finish = [&](bool right) {
+    auto finish = [&](bool right, const std::string& given) {
       a.done = true;
       a.right = right;
       a.verdict = say(p.classroom ? explain::reveal_sentence(q) : explain::verdict_sentence(q, right));
@@ -353,16 +395,22 @@ bool draw_session_questions(AppState& s) {
         ++p.asked;
         p.tries += a.tries;
         if (right && a.tries == 1) ++p.first_try;
+        p.records.push_back(record_of(s, q, it.kernel, it.block_size, it.type ? to_string(*it.type) : "int32", 0, right,
+                                      given, a.tries, a.wrong, a.t0));
       }
     };
     auto try_answer = [&](const explain::Answer& ans) {
       ++a.tries;
-      if (explain::grade(q, ans).right) finish(true);
-      else a.verdict = _("Not yet: try again, or press Show.");
+      if (explain::grade(q, ans).right) {
+        finish(true, answer_text(ans));
+      } else {
+        a.verdict = _("Not yet: try again, or press Show.");
+        a.wrong.push_back(answer_text(ans));
+      }
     };
     if (!a.done && p.classroom) {
       ImGui::TextDisabled("%s", _("The room answers. Press Reveal."));
-      if (ImGui::Button(_("Reveal"))) finish(false);
+      if (ImGui::Button(_("Reveal"))) finish(false, "");
       note_widget("predict/session/reveal");
     } else if (!a.done) {
       if (q.kind == explain::QuestionKind::SameBits || q.kind == explain::QuestionKind::BitsAcrossBlocks) {
@@ -377,22 +425,10 @@ bool draw_session_questions(AppState& s) {
           if (ImGui::Button(std::to_string(bs).c_str())) try_answer({{static_cast<int64_t>(bs)}, std::to_string(bs)});
         }
       } else {
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-        const bool enter = ImGui::InputText("##session-answer", a.input, sizeof a.input,
-                                            ImGuiInputTextFlags_EnterReturnsTrue);
-        note_widget("predict/session/input");
-        ImGui::SameLine();
-        if (enter || ImGui::Button(_("Check"))) {
-          explain::Answer ans;
-          ans.text = a.input;
-          char* end = nullptr;
-          const long v = std::strtol(a.input, &end, 10);
-          if (end && end != a.input && *end == '\0') ans.numbers = {v};
-          try_answer(ans);
-        }
+        if (const auto ans = typed_answer_row("##session-answer", a.input, "predict/session/input", true)) try_answer(*ans);
       }
       ImGui::SameLine();
-      if (!a.done && ImGui::Button(_("Show"))) finish(false);
+      if (!a.done && ImGui::Button(_("Show"))) finish(false, "");
     }
     if (!a.verdict.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, p.classroom || !a.done ? (a.done ? IM_COL32(120, 190, 255, 255)

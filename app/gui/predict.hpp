@@ -9,7 +9,9 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
+#include "lesson_report.hpp"  // SavedAnswer: the page's answers format
 #include "lessons.hpp"
 #include "questions.hpp"
 
@@ -28,6 +30,7 @@ struct PredictState {
     std::string say;  // the lesson's words, in the language of the moment it was asked
     double t0 = 0;    // ImGui::GetTime() when asked
     int tries = 0;
+    std::vector<std::string> wrong;  // the answers graded wrong, in order (lesson-report's misconception table)
   };
   std::optional<Pending> pending;
   bool verdict_right = false;
@@ -49,8 +52,12 @@ struct PredictState {
     double t0 = 0;
     std::string verdict;
     char input[32] = {};
+    std::vector<std::string> wrong;
   };
   std::map<std::string, SessionAsk> session_asks;
+  // Every question answered or shown (not in class mode), as the page records them: File > Save my answers writes
+  // them in the page's format (answers_json), for lesson-report.
+  std::vector<SavedAnswer> records;
 };
 
 // step_to's gate: going forward to `target` in Predict mode, the first step on the way with a question waits for its
