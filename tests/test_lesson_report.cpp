@@ -164,7 +164,7 @@ TEST(LessonReport, ThePageDrawsEachQuestionsStepFromTheSession) {
   const std::string with = class_report_html(r, &s), without = class_report_html(r, nullptr);
   EXPECT_NE(with.find("lanes that made an instruction"), std::string::npos);
   EXPECT_NE(with.find("banks 0-31 (tallest: 2 words)"), std::string::npos);  // reduce1 at 256, step 1: 2-way
-  EXPECT_NE(with.find("a 2-way conflict"), std::string::npos);  // the trace's reason
+  EXPECT_NE(with.find("2 wavefronts: 2-way bank conflict"), std::string::npos);  // the trace's reason
   EXPECT_EQ(without.find("<svg"), std::string::npos);
   EXPECT_NE(without.find("No pictures: give --session"), std::string::npos);
 }

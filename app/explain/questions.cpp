@@ -43,8 +43,9 @@ constexpr const char* kNoAnswer = N_("No answer given: {0}");
 constexpr const char* kWhyWarps = N_("warps {0} make an instruction in this step.");
 constexpr const char* kWhyNoWarps = N_("no warp makes an instruction in this step.");
 constexpr const char* kWhyLanes = N_("{0} of warp {1}'s 32 lanes make an instruction in this step.");
+// No article before the number: "a 8-way" reads wrong in English ("an 8-way", but "a 2-way").
 constexpr const char* kWhyConflict = N_("its lanes touch {0} distinct words in one bank, so it takes {0} wavefronts: "
-                                        "a {0}-way conflict.");
+                                        "{0}-way bank conflict.");
 constexpr const char* kWhyNoConflict = N_("no bank serves two distinct words, so it takes one wavefront: no conflict "
                                           "(1-way).");
 constexpr const char* kWhyValue = N_("word {0} holds {1} after this step.");
