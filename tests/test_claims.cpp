@@ -945,6 +945,75 @@ TEST(Questions, FloatBitsQuestionsTakeTheirKeysFromTheBitsViewAndTheTwoRuns) {
   EXPECT_TRUE(std::none_of(none.begin(), none.end(), [](const auto& x) { return x.kind == explain::QuestionKind::PartAt; }));
 }
 
+// The claims audit for the questions about the session: every bundled lesson's item of a session kind, on the bundled
+// H100 session, has a key, and the key is the session's by a second route: the timings' medians, the bits view's
+// rows counted here, the two runs compared here.
+TEST(Questions, EveryLessonsSessionQuestionHasTheSessionsKey) {
+  const Session s = load_session(std::string(RS_SOURCE_DIR) + "/assets/sessions/h100-tracks.rssession");
+  auto patterns = [&](const std::string& k, uint32_t bs) {
+    std::set<uint32_t> p;
+    for (const BitsRow& r : s.bits.rows) {
+      if (r.kernel == k && std::count(r.block_sizes.begin(), r.block_sizes.end(), bs)) p.insert(r.bits);
+    }
+    return p;
+  };
+  int checked = 0;
+  for (const Lesson& l : bundled_lessons()) {
+    for (const LessonItem& it : l.items) {
+      if (!explain::is_session_kind(it.ask) || it.kernel == kYoursKernel) continue;
+      const std::string where = l.name + ": " + it.kernel + " " + explain::to_string(it.ask);
+      std::optional<explain::Question> q;
+      for (const auto& x : explain::session_questions(s, it.kernel, it.block_size)) {
+        if (x.kind == it.ask) q = x;
+      }
+      ASSERT_TRUE(q) << where << ": no key";
+      ++checked;
+      switch (it.ask) {
+        case explain::QuestionKind::FastestBlock: {
+          double best = 1e30;
+          uint32_t at = 0;
+          for (const SessionTiming& t : s.timings) {
+            if (t.kernel == it.kernel && t.correct && t.median_ms < best) best = t.median_ms, at = t.block_size;
+          }
+          EXPECT_EQ(q->index, at) << where;
+          EXPECT_TRUE(explain::grade(*q, {{at}, ""}).right) << where;
+          break;
+        }
+        case explain::QuestionKind::Speedup: {
+          const auto order = track_kernels(find_kernel(it.kernel)->track);
+          size_t i = 0;
+          while (kernel_info(order[i]).name != it.kernel) ++i;
+          ASSERT_GT(i, 0u) << where;
+          const double ratio = s.find_timing(kernel_info(order[i - 1]).name, it.block_size)->median_ms /
+                               s.find_timing(it.kernel, it.block_size)->median_ms;
+          EXPECT_NEAR(std::stod(q->key_text), ratio, 0.006) << where;
+          EXPECT_TRUE(explain::grade(*q, {{}, q->key_text}).right) << where;
+          EXPECT_FALSE(explain::grade(*q, {{}, std::to_string(ratio * 2)}).right) << where;
+          break;
+        }
+        case explain::QuestionKind::SameBits:
+          EXPECT_EQ(q->key.at(0), patterns(it.kernel, it.block_size).size() == 1 ? 1 : 0) << where;
+          break;
+        case explain::QuestionKind::BitsAcrossBlocks: {
+          const auto a = patterns(it.kernel, 32), b = patterns(it.kernel, 1024);
+          EXPECT_EQ(q->key.at(0), a.size() == 1 && a == b ? 1 : 0) << where;
+          break;
+        }
+        case explain::QuestionKind::PartAt: {
+          const TwoRuns r = compare_runs(*s.find_trace(it.kernel, it.block_size, DType::Float32),
+                                         *s.other_run(it.kernel, it.block_size, DType::Float32));
+          ASSERT_TRUE(r.first_rounding) << where;
+          EXPECT_EQ(q->key.at(0), static_cast<int64_t>(*r.first_rounding) + 1) << where;
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+  EXPECT_GE(checked, 9);  // harris 3, lecture 2, modern 1, float 4
+}
+
 // Issue 39, item 2: every bundled lesson parses, and each of its items asks at least one question of the bundled H100
 // session (a lesson that asks nothing the trace can answer is a defect of the lesson); the words are in both languages.
 TEST(Lessons, EveryBundledLessonAsksQuestionsOfTheBundledSession) {
