@@ -934,7 +934,7 @@ grep -q "^predict: lesson course, scored, question before step 0 (sectors)" "$di
   && ok "a question before step 0, its panel folded: asked on screen ($(rect "$MAP" predict/ask))" \
   || bad "before step 0: $(grep '^predict' "$dir/predict0.log"); ask at $(rect "$MAP" predict/ask)"
 # (e) A lesson's question about the session (harris: reduce1's speedup over reduce0) waits at the top of the timings
-# panel, its tables behind it; a wrong number says try again, a right one (1.5: the H100's medians give 1.54x, right
+# panel, on screen at 1280x720 (the verdict scrolled into sight), its tables behind it; a wrong number says try again, a right one (1.5: the H100's medians give 1.54x, right
 # within 15%) shows the verdict with the session's reason, scored as 2 tries; File > Save my answers writes them in the
 # page's format, which lesson-report reads.
 session_speedup() {
@@ -945,11 +945,12 @@ session_speedup() {
   for _ in $(seq 50); do ls "$dir"/answers/reducescope-answers*.json >/dev/null 2>&1 && break; sleep 0.1; done
 }
 MAP="$dir/speedup.map"; rm -f "$dir/speedup.ini"; rm -rf "$dir/answers"
-REDUCESCOPE_CONFIG="$dir/speedup.ini" with_app speedup \
+REDUCESCOPE_CONFIG="$dir/speedup.ini" SCREEN=1280x720 with_app speedup \
   "$session --kernel reduce1 --block-size 256 --lesson harris --export-dir $dir/answers" session_speedup >/dev/null
 grep -q "session speedup (harris#2): Right: reduce0 took 0.1724 ms (median) and reduce1 0.1122 ms: 1.54x; any answer from 1.31x" "$dir/speedup.log" \
   && grep -q "answered 1, right at the first try 0, tries 2$" "$dir/speedup.log" \
-  && ok "predict: the timings panel's speedup question, wrong then right, scored as 2 tries" \
+  && inside "$(rect "$MAP" predict/session/verdict)" \
+  && ok "predict: the timings panel's speedup question at 1280x720, wrong then right, scored as 2 tries" \
   || bad "session question: $(grep -E '^(predict|screenshot)' "$dir/speedup.log")"
 # File > Save my answers: the page's format, which lesson-report reads (the question, its key, the wrong try).
 "$bin" lesson-report "$dir"/answers/reducescope-answers*.json >"$dir/answers.txt" 2>&1

@@ -379,7 +379,6 @@ bool draw_session_questions(AppState& s) {
     if (!a.q) continue;  // the session cannot answer it: not asked
     const explain::Question& q = *a.q;
     ImGui::PushID(static_cast<int>(i));
-    if (first) ImGui::Separator();
     first = false;
     const std::string say_words = s.lang == i18n::Lang::Zh && !it.say.zh.empty() ? it.say.zh : it.say.en;
     if (!say_words.empty()) ImGui::TextWrapped("%s", say_words.c_str());
@@ -389,6 +388,7 @@ bool draw_session_questions(AppState& s) {
     note_widget("predict/session/ask");
     auto finish = [&](bool right, const std::string& given) {
       a.done = true;
+      a.scroll = true;
       a.right = right;
       a.verdict = say(p.classroom ? explain::reveal_sentence(q) : explain::verdict_sentence(q, right));
       if (!p.classroom) {
@@ -406,6 +406,7 @@ bool draw_session_questions(AppState& s) {
       } else {
         a.verdict = _("Not yet: try again, or press Show.");
         a.wrong.push_back(answer_text(ans));
+        a.scroll = true;
       }
     };
     if (!a.done && p.classroom) {
@@ -438,11 +439,17 @@ bool draw_session_questions(AppState& s) {
       ImGui::TextWrapped("%s", a.verdict.c_str());
       ImGui::PopStyleColor();
       note_widget("predict/session/verdict");
+      if (a.scroll) ImGui::SetScrollHereY(1.0f);  // its last line at the panel's bottom edge
+      a.scroll = false;
     }
     waiting = waiting || !a.done;
     ImGui::PopID();
   }
-  if (waiting) ImGui::TextDisabled("%s", _("Answer the question to see the recorded numbers."));
+  if (waiting) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", _("Answer the question to see the recorded numbers."));
+    ImGui::PopStyleColor();
+  }
   if (!first) ImGui::Separator();
   return waiting;
 }

@@ -53,6 +53,7 @@ struct PredictState {
     std::string verdict;
     char input[32] = {};
     std::vector<std::string> wrong;
+    bool scroll = false;  // a verdict came this frame: the panel scrolls to it (short at 1280x720)
   };
   std::map<std::string, SessionAsk> session_asks;
   // Every question answered or shown (not in class mode), as the page records them: File > Save my answers writes

@@ -53,6 +53,9 @@ void TimingPanel::drawContent(AppState& s) {
     ImGui::TextWrapped("%s", _("Timings need a CUDA GPU or a recorded session (File > Open)."));
     return;
   }
+  // Predict mode: the lesson's questions about the session wait here, first (the panel is short at 1280x720), the
+  // tables (which answer them) behind them.
+  if (draw_session_questions(s)) return;
   if (s.recorded() && !s.multigpu_shown()) {  // (the multigpu tab has its own header: GPUs, link, NCCL, date)
     const SessionMeta& m = s.session->meta;
     ImGui::TextWrapped(_("RECORDED on %s, %s; N = %llu int32 (%s)"), m.gpu.c_str(), m.date.c_str(),
@@ -71,8 +74,6 @@ void TimingPanel::drawContent(AppState& s) {
                             .c_str());
     }
   }
-  // Predict mode: the lesson's questions about the session wait here, the tables (which answer them) behind them.
-  if (draw_session_questions(s)) return;
   // The tabs keep their whole names and scroll (issue 38: at 1280x720 they shrank to "Ha…", "vs bloc…").
   if (ImGui::BeginTabBar("##timingtabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
     struct Tab {
