@@ -1,5 +1,7 @@
 #include "lessons.hpp"
 
+#include "session.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -128,6 +130,14 @@ std::vector<Lesson> load_lessons(const std::string& dir) {
   std::vector<Lesson> out;
   for (const std::string& p : paths) out.push_back(load_lesson(p));
   return out;
+}
+
+std::string LessonItem::kernel_in(const Session& s) const {
+  if (kernel != kYoursKernel) return kernel;
+  for (const Trace& t : s.traces) {
+    if (t.meta.track == kYoursKernel) return t.meta.kernel;
+  }
+  return "";
 }
 
 bool LessonItem::matches(const TraceMeta& m) const {

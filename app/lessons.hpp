@@ -40,6 +40,9 @@ struct LessonItem {
   // Whether the item is about the trace `m` describes: its kernel (or, for kYoursKernel, a kernel file's trace: track
   // "yours"), block size and type.
   bool matches(const TraceMeta& m) const;
+  // The kernel the item asks about in `s`: `kernel`, or for kYoursKernel the name of the session's kernel file (its
+  // first trace or timing of track "yours": `record --kernel-file`), "" where it has none.
+  std::string kernel_in(const Session& s) const;
 };
 
 struct Lesson {

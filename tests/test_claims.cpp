@@ -1037,7 +1037,7 @@ TEST(Lessons, EveryBundledLessonAsksQuestionsOfTheBundledSession) {
                                 explain::to_string(it.ask);
       EXPECT_FALSE(it.say.en.empty() || it.say.zh.empty()) << where << ": words in both languages";
       if (explain::is_session_kind(it.ask)) {
-        const auto qs = explain::session_questions(s, it.kernel, it.block_size);
+        const auto qs = explain::session_questions(s, it.kernel_in(s), it.block_size);
         EXPECT_TRUE(std::any_of(qs.begin(), qs.end(), [&](const auto& q) { return q.kind == it.ask; })) << where;
         continue;
       }

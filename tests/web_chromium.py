@@ -1595,43 +1595,54 @@ def check_lessons_complete(b, page, lang, out=None):
                         break
             if state(b)["step"] != last:
                 missing.append("%s did not reach its last step" % kernel)
-        # The lesson's questions about the session: in the timings or bits panel, whose tables wait behind them;
-        # the first is answered wrong first (still waiting, "Not yet"), then each by its key.
-        for n, q in enumerate(b.eval("window.rs.predict.quiz()") or []):
-            if not q["blank"]:
-                missing.append("%s's %s panel shown before its question was answered" % (q["kernel"], q["kind"]))
-            if n == 0 or q["kind"] == "bits":
-                # A yes/no question by a real click on the wrong one; the others through the hook.
-                if q["kind"].startswith("bits"):
-                    b.click('#%s .quiz-q[data-quiz="%s"] [data-n="%d"]' % (q["panel"], q["id"], 1 - q["key"][0]))
-                    ok = b.eval("window.rs.predict.quiz().filter(function (x) { return x.id === %s; })[0].answered"
-                                % json.dumps(q["id"]))
-                else:
-                    wrong = ([], "100") if q["kind"] == "speedup" else ([q["key"][0] + 1000], "")
-                    ok = b.eval("window.rs.predict.quizAnswer(%s, %s, %s)" % (json.dumps(q["id"]), json.dumps(wrong[0]),
-                                                                             json.dumps(wrong[1])))
-                if ok is not False:
-                    missing.append("%s: a wrong answer was graded right" % q["id"])
-                box = b.eval("document.querySelector('#%s .quiz-box').textContent" % q["panel"]) or ""
-                if ("还不对" if lang == "zh" else "Not yet") not in box:
-                    missing.append("%s: no 'not yet' after a wrong answer: %r" % (q["id"], box[:200]))
-                # Readable: the verdict's text not in its own background's colour (the WRONG badge's style once hid it).
-                cs = b.eval("(function(){var e=document.querySelector('#%s .quiz-box .predict-verdict'), s=getComputedStyle(e);"
-                            "return [s.color, s.backgroundColor];})()" % q["panel"])
-                if not cs or cs[0] == cs[1]:
-                    missing.append("%s: the verdict's text is in its background's colour %s" % (q["id"], cs))
-                if lesson["name"] == "float" and q["kind"] == "bits" and out:
-                    b.eval("document.getElementById('bits-panel').scrollIntoView()")
-                    b.screenshot(os.path.join(out, "predict-quiz-bits-%s.png" % lang))
-            nums, text = ([], q["text"]) if q["kind"] == "speedup" else ([q["key"][0]], "")
-            if not b.eval("window.rs.predict.quizAnswer(%s, %s, %s)" % (json.dumps(q["id"]), json.dumps(nums), json.dumps(text))):
-                missing.append("%s: the key %s was not graded right" % (q["id"], q["key"]))
-                b.eval("window.rs.predict.quizShow(%s)" % json.dumps(q["id"]))
-            answered += 1
-            asked_items.add(int(q["id"].rsplit("#", 1)[1]))
-        for q in b.eval("window.rs.predict.quiz()") or []:
-            if q["blank"] or not q["answered"]:
-                missing.append("%s still waiting after its answer" % q["id"])
+        # The lesson's questions about the session, each asked when its kernel is on screen: in the timings or bits
+        # panel, whose tables wait behind them; each answered wrong first (still waiting, "Not yet"), then by its key.
+        quiz = []
+        for i, it in enumerate(lesson["items"]):
+            if it["ask"] not in SESSION_KINDS or it["kernel"] == "yours":
+                continue
+            b.eval("window.rs.select(%s, %d)" % (json.dumps(it["kernel"]), it["bs"]))
+            wait_for(lambda: (lambda x: x if x and x["kernel"] == it["kernel"] and not x["loading"] else None)(state(b)),
+                     "%s for its session question" % it["kernel"], 60)
+            mine = [q for q in (b.eval("window.rs.predict.quiz()") or []) if q["id"] == "%s#%d" % (lesson["name"], i)]
+            if not mine:
+                missing.append("%s#%d (%s of %s) not asked with its kernel on screen" % (lesson["name"], i, it["ask"], it["kernel"]))
+            quiz += mine
+            for n, q in enumerate(mine):
+                if not q["blank"]:
+                    missing.append("%s's %s panel shown before its question was answered" % (q["kernel"], q["kind"]))
+                if n == 0:
+                    # A yes/no question by a real click on the wrong one; the others through the hook.
+                    if q["kind"].startswith("bits"):
+                        b.click('#%s .quiz-q[data-quiz="%s"] [data-n="%d"]' % (q["panel"], q["id"], 1 - q["key"][0]))
+                        ok = b.eval("window.rs.predict.quiz().filter(function (x) { return x.id === %s; })[0].answered"
+                                    % json.dumps(q["id"]))
+                    else:
+                        wrong = ([], "100") if q["kind"] == "speedup" else ([q["key"][0] + 1000], "")
+                        ok = b.eval("window.rs.predict.quizAnswer(%s, %s, %s)" % (json.dumps(q["id"]), json.dumps(wrong[0]),
+                                                                                 json.dumps(wrong[1])))
+                    if ok is not False:
+                        missing.append("%s: a wrong answer was graded right" % q["id"])
+                    box = b.eval("document.querySelector('#%s .quiz-box').textContent" % q["panel"]) or ""
+                    if ("还不对" if lang == "zh" else "Not yet") not in box:
+                        missing.append("%s: no 'not yet' after a wrong answer: %r" % (q["id"], box[:200]))
+                    # Readable: the verdict's text not in its own background's colour (the WRONG badge's style once hid it).
+                    cs = b.eval("(function(){var e=document.querySelector('#%s .quiz-box .predict-verdict'), s=getComputedStyle(e);"
+                                "return [s.color, s.backgroundColor];})()" % q["panel"])
+                    if not cs or cs[0] == cs[1]:
+                        missing.append("%s: the verdict's text is in its background's colour %s" % (q["id"], cs))
+                    if lesson["name"] == "float" and q["kind"] == "bits" and out:
+                        b.eval("document.getElementById('bits-panel').scrollIntoView()")
+                        b.screenshot(os.path.join(out, "predict-quiz-bits-%s.png" % lang))
+                nums, text = ([], q["text"]) if q["kind"] == "speedup" else ([q["key"][0]], "")
+                if not b.eval("window.rs.predict.quizAnswer(%s, %s, %s)" % (json.dumps(q["id"]), json.dumps(nums), json.dumps(text))):
+                    missing.append("%s: the key %s was not graded right" % (q["id"], q["key"]))
+                    b.eval("window.rs.predict.quizShow(%s)" % json.dumps(q["id"]))
+                answered += 1
+                asked_items.add(int(q["id"].rsplit("#", 1)[1]))
+                after = [x for x in (b.eval("window.rs.predict.quiz()") or []) if x["id"] == q["id"]]
+                if not after or after[0]["blank"] or not after[0]["answered"]:
+                    missing.append("%s still waiting after its answer (%s)" % (q["id"], after))
         if all(it["kernel"] == "yours" for it in lesson["items"]):
             continue  # the kernel file's lesson: check_yours_lesson
         expected = {i for i, it in enumerate(lesson["items"]) if it["kernel"] != "yours"}

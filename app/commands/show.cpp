@@ -314,12 +314,9 @@ std::string lesson_report(const Lesson& l, const Session* s, const std::vector<c
     if (!it.say.en.empty()) out += " \"" + it.say.en + "\"";
     out += "\n";
     if (explain::is_session_kind(it.ask)) {
-      std::string kernel = it.kernel;  // "yours": the session's kernel file's name
-      for (const Trace* x : traces) {
-        if (it.kernel == kYoursKernel && x->meta.track == kYoursKernel) kernel = x->meta.kernel;
-      }
-      std::vector<explain::Question> qs = s ? explain::session_questions(*s, kernel, it.block_size)
-                                            : std::vector<explain::Question>{};
+      const std::string kernel = s ? it.kernel_in(*s) : "";  // "yours": the session's kernel file's name
+      std::vector<explain::Question> qs = !kernel.empty() ? explain::session_questions(*s, kernel, it.block_size)
+                                                          : std::vector<explain::Question>{};
       qs.erase(std::remove_if(qs.begin(), qs.end(), [&](const auto& q) { return q.kind != it.ask; }), qs.end());
       if (qs.empty()) out += "    not asked: the session cannot answer it (" + session_needs(it) + ")\n";
       for (const explain::Question& q : qs) {

@@ -761,11 +761,13 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
     for (size_t i = 0; i < l.items.size(); ++i) {
       const LessonItem& it = l.items[i];
       if (!explain::is_session_kind(it.ask)) continue;
-      for (const explain::Question& q : explain::session_questions(s, it.kernel, it.block_size)) {
+      const std::string kernel = it.kernel_in(s);  // "yours": the session's kernel file
+      if (kernel.empty()) continue;
+      for (const explain::Question& q : explain::session_questions(s, kernel, it.block_size)) {
         if (q.kind != it.ask) continue;
         j.arr().str(l.name).num(static_cast<uint64_t>(i)).str(explain::to_string(q.kind));
         said(j, nullptr, q.ask);
-        j.str(it.kernel).num(it.block_size).arr();
+        j.str(kernel).num(it.block_size).arr();
         for (int64_t k : q.key) j.num(k);
         j.end_arr().str(q.key_text).num(q.key_lo).num(q.key_hi);
         said(j, nullptr, explain::reason(q));

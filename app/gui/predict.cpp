@@ -362,16 +362,18 @@ bool draw_session_questions(AppState& s) {
   PredictState& p = s.predict;
   const Lesson* l = lesson_of(s);
   if (!p.on || !l || !s.session) return false;
-  const std::string kernel = kernel_info(s.a.kernel).name;
+  // The kernel on screen: a kernel file's trace (track "yours") or side A's kernel.
+  const bool yours = s.shown && s.shown->trace.meta.track == kYoursKernel;
+  const std::string kernel = yours ? s.shown->trace.meta.kernel : std::string(kernel_info(s.a.kernel).name);
   bool waiting = false, first = true;
   for (size_t i = 0; i < l->items.size(); ++i) {
     const LessonItem& it = l->items[i];
-    if (!explain::is_session_kind(it.ask) || it.kernel != kernel) continue;
+    if (!explain::is_session_kind(it.ask) || (it.kernel != kernel && !(yours && it.kernel == kYoursKernel))) continue;
     PredictState::SessionAsk& a = p.session_asks[l->name + "#" + std::to_string(i)];
     if (a.of != s.session.get()) {
       a = {};
       a.of = s.session.get();
-      for (explain::Question& q : explain::session_questions(*s.session, it.kernel, it.block_size)) {
+      for (explain::Question& q : explain::session_questions(*s.session, kernel, it.block_size)) {
         if (q.kind == it.ask) a.q = std::move(q);
       }
       a.t0 = ImGui::GetTime();
@@ -395,7 +397,7 @@ bool draw_session_questions(AppState& s) {
         ++p.asked;
         p.tries += a.tries;
         if (right && a.tries == 1) ++p.first_try;
-        p.records.push_back(record_of(s, q, it.kernel, it.block_size, it.type ? to_string(*it.type) : "int32", 0, right,
+        p.records.push_back(record_of(s, q, kernel, it.block_size, it.type ? to_string(*it.type) : "int32", 0, right,
                                       given, a.tries, a.wrong, a.t0));
       }
     };

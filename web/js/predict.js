@@ -297,8 +297,9 @@
     return fromAddress();
   }
   // ---- The lesson's questions about the session (index "session_q", explain::session_questions) ----------------
-  // [lesson, item, kind, ask, kernel, bs, [key...], key text, lo, hi, why]: the fastest block size and a speedup are
-  // asked in the timings panel, the bits questions and two runs' parting in the bits panel; the panel's tables wait
+  // [lesson, item, kind, ask, kernel, bs, [key...], key text, lo, hi, why], for the kernel on screen (a lesson's
+  // "yours": the page's kernel file, resolved at export): the fastest block size and a speedup are asked in the
+  // timings panel, the bits questions and two runs' parting in the bits panel; the panel's tables wait
   // behind its questions until each is answered right or shown. Recorded as a step's answer is, at step 0 (their
   // lesson items have no steps; lesson-report names them by kind).
   var QUIZ_PANEL = { fastest: 'timing-panel', speedup: 'timing-panel', bits: 'bits-panel', bits_blocks: 'bits-panel',
@@ -306,8 +307,8 @@
   var Q = { tries: {}, wrong: {}, t0: {}, verdict: {} };
   function quizQs(panel) {
     if (!P.on || !P.lesson) return [];
-    return (D.session_q || []).filter(function (q) {
-      return q[0] === P.lesson.name && (!panel || QUIZ_PANEL[q[2]] === panel);
+    return (D.session_q || []).filter(function (q) {  // the kernel on screen's, as the window asks them
+      return q[0] === P.lesson.name && q[4] === S.kernel && (!panel || QUIZ_PANEL[q[2]] === panel);
     });
   }
   function quizId(q) { return q[0] + '#' + q[1]; }
