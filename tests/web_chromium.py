@@ -1577,6 +1577,8 @@ def check_lessons_complete(b, page, lang, out=None):
                 if not p or not p["pending"]:
                     break
                 q = p["pending"]
+                if q.get("kernel") != kernel:  # a question left waiting from the kernel before (fixed: dropped)
+                    missing.append("%s: the question waiting is %s's" % (kernel, q.get("kernel")))
                 nums = q["key"] if q["kind"] == "warps" else [] if q["kind"] == "value" else q["key"][:1]
                 if q["step"] == p["step"]:  # a question before step 0: the step's views are out of sight
                     hidden = b.eval("getComputedStyle(document.getElementById('step-summary')).visibility")

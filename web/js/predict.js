@@ -65,7 +65,7 @@
       if (!pick) continue;
       if (s > S.step + 1) { S.step = s - 1; renderStep(); }
       if (S.playing) setPlaying(false);
-      P.pending = { step: s, q: pick.q, item: pick.item, t0: performance.now(), tries: 0, wrong: [] };
+      P.pending = { step: s, q: pick.q, item: pick.item, t0: performance.now(), tries: 0, wrong: [], tr: S.trace };
       P.verdict = null;
       P.picked = {};
       predictDraw();
@@ -192,11 +192,17 @@
   // at step 0 with a question there asks it first: step 0 is drawn but kept out of sight (predict-blank) until the
   // answer, as a later step is kept back by predictGate.
   function predictAfterRender() {
+    // Another trace on screen (another kernel, block size or type): a question still waiting was about the old one
+    // (the window does the same as it takes a new trace: data_feed.cpp).
+    if (P.pending && P.pending.tr !== S.trace) {
+      P.pending = null;
+      P.verdict = null;
+    }
     if (P.on && !P.pending && S.trace && S.step === 0) {
       var pick = questionAt(S.trace, 0);
       if (pick) {
         if (S.playing) setPlaying(false);
-        P.pending = { step: 0, q: pick.q, item: pick.item, t0: performance.now(), tries: 0, wrong: [] };
+        P.pending = { step: 0, q: pick.q, item: pick.item, t0: performance.now(), tries: 0, wrong: [], tr: S.trace };
         P.verdict = null;
         P.picked = {};
       }
@@ -428,6 +434,7 @@
     state: function () {
       return { on: P.on, lesson: P.lesson ? P.lesson.name : '', step: S.step,
         pending: P.pending ? { step: P.pending.step, kind: P.pending.q[0], key: P.pending.q[5], text: P.pending.q[6],
+          kernel: P.pending.tr ? P.pending.tr.kernel : '',
           float: P.pending.q[7], panel: PREDICT_PANEL[P.pending.q[0]] } : null,
         verdict: P.verdict ? { right: P.verdict.right, text: P.verdict.text } : null, answers: P.answers.length };
     },
