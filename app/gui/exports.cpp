@@ -31,7 +31,8 @@ std::pair<std::string, std::string> both(const char* format, Args... args) {
   return {strf(format, args...), strf(i18n::tr(format), args...)};
 }
 
-// The live measurements as a session, for File > Export when no recording is open.
+}  // namespace
+
 Session live_session(const AppState& s) {
   Session out;
   out.meta = session_meta(s.device, s.n, s.pattern, kGuiSamples, kTimingWarmups);
@@ -50,8 +51,6 @@ Session live_session(const AppState& s) {
   }
   return out;
 }
-
-}  // namespace
 
 Exports::Exports(const std::string& export_dir)
     : dir_(export_dir.empty() ? "reducescope-charts" : export_dir),

@@ -11,6 +11,11 @@
 
 namespace rs::gui {
 
+// The live measurements as a session (the device, N, the pattern, the method; the timings, the user's kernel file's
+// too): what File > Export writes when no recording is open, and what Predict mode's questions about the session
+// ask of the live GPU.
+Session live_session(const AppState& s);
+
 class Exports {
  public:
   // `export_dir`: --export-dir ("": the default). App's constructor.

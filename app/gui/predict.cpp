@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "app_state.hpp"
+#include "exports.hpp"  // live_session
 #include "facts.hpp"
 #include "i18n.hpp"
 #include "kernel_info.hpp"
@@ -361,22 +362,34 @@ std::string predict_status(const AppState& s) {
 bool draw_session_questions(AppState& s) {
   PredictState& p = s.predict;
   const Lesson* l = lesson_of(s);
-  if (!p.on || !l || !s.session) return false;
+  if (!p.on || !l || (!s.session && s.timings.empty())) return false;
   // The kernel on screen: a kernel file's trace (track "yours") or side A's kernel.
   const bool yours = s.shown && s.shown->trace.meta.track == kYoursKernel;
   const std::string kernel = yours ? s.shown->trace.meta.kernel : std::string(kernel_info(s.a.kernel).name);
+  // The recording's session, or the live GPU's timings as one (live_session): its keys follow the timings as they
+  // come in, until the question is answered.
+  std::optional<Session> live;
+  const Session* ses = s.session.get();
+  const void* of = ses ? static_cast<const void*>(ses) : static_cast<const void*>(&s.timings);
+  const size_t gen = ses ? 0 : s.timings.size() + s.yours.timings.size();
   bool waiting = false, first = true;
   for (size_t i = 0; i < l->items.size(); ++i) {
     const LessonItem& it = l->items[i];
     if (!explain::is_session_kind(it.ask) || (it.kernel != kernel && !(yours && it.kernel == kYoursKernel))) continue;
     PredictState::SessionAsk& a = p.session_asks[l->name + "#" + std::to_string(i)];
-    if (a.of != s.session.get()) {
+    if (a.of != of) {
       a = {};
-      a.of = s.session.get();
-      for (explain::Question& q : explain::session_questions(*s.session, kernel, it.block_size)) {
+      a.of = of;
+      a.gen = static_cast<size_t>(-1);
+      a.t0 = ImGui::GetTime();
+    }
+    if (a.gen != gen && !a.done) {
+      if (!ses) ses = &live.emplace(live_session(s));
+      a.q.reset();
+      for (explain::Question& q : explain::session_questions(*ses, kernel, it.block_size)) {
         if (q.kind == it.ask) a.q = std::move(q);
       }
-      a.t0 = ImGui::GetTime();
+      a.gen = gen;
     }
     if (!a.q) continue;  // the session cannot answer it: not asked
     const explain::Question& q = *a.q;

@@ -45,7 +45,9 @@ struct PredictState {
   // The lesson's questions about the session (explain::is_session_kind: the fastest block size, a speedup, the bits
   // view, two runs), asked in the timings panel for the kernel on screen; by "lesson#item".
   struct SessionAsk {
-    const void* of = nullptr;  // the session its question was taken from (a session opened later asks again)
+    const void* of = nullptr;  // the session its question was taken from (a session opened later asks again), or the
+                               // live timings (AppState::timings)
+    size_t gen = 0;            // live: the timings' count its key was taken at (more timings: taken again)
     std::optional<explain::Question> q;
     int tries = 0;
     bool done = false, right = false;
@@ -75,7 +77,8 @@ void draw_predict_bar(AppState& s);
 bool predict_hides_step(const AppState& s);
 // That line, drawn by a panel in place of its step.
 void draw_predict_hidden_line();
-// The timings panel's top, in Predict mode with a lesson: its questions about the session for the kernel on screen
+// The timings panel's top, in Predict mode with a lesson: its questions about the session (the recording's, or the
+// live GPU's timings) for the kernel on screen
 // (side A), each with its answer row (yes / no, block sizes, or a number) and Show, or in class mode Reveal; then the
 // verdict. True while one waits: the panel then keeps its tables (which hold the answers) out of sight.
 bool draw_session_questions(AppState& s);
