@@ -77,7 +77,10 @@ int run_bits(const Options& o, std::ostream& out, std::ostream& err) {
       for (size_t i = 0; i < rows.size(); ++i) {
         const BitsRow& r = rows[i];
         std::string sizes;
-        for (uint32_t bs : r.block_sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(bs);
+        for (uint32_t bs : r.block_sizes) {
+          if (!sizes.empty()) sizes += ',';  // two appends: GCC 12's -Wrestrict false positive on "," + string
+          sizes += std::to_string(bs);
+        }
         out << (i ? "; " : "") << value_str(static_cast<int32_t>(r.bits), DType::Float32) << " ("
             << ulps_text(r.bits, view.exact_bits) << ") x" << r.count << (r.block_sizes == std::vector<uint32_t>{0} ? "" : " [" + sizes + "]");
         const bool ok = ref.accepts(ReduceOp::Sum, static_cast<int32_t>(r.bits));

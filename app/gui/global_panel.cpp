@@ -132,7 +132,8 @@ void GlobalPanel::drawContent(AppState& s) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kGreen));
     std::string said;
     for (const explain::Sentence& x : exact_step_sentences(*acc, v.step)) {
-      said += (said.empty() || i18n::language() == i18n::Lang::Zh ? "" : " ") + say(x);  // no space after "。"
+      if (!said.empty() && i18n::language() != i18n::Lang::Zh) said += ' ';  // no space after "。"
+      said += say(x);
     }
     ImGui::TextWrapped("%s", said.c_str());
     ImGui::PopStyleColor();

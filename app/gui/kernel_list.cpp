@@ -135,7 +135,10 @@ void kernel_list(const char* id, const char* side, Pick& p, float height, bool t
     if (ImGui::IsItemHovered()) {
       std::string tip =
           strf(_("Track \"%s\": %s\nSource: %s"), track.id, i18n::tr(track.title), i18n::tr(track.source));
-      if (track.source_gpu[0]) tip += "\n" + strf(_("Its timings are from %s"), track.source_gpu);
+      if (track.source_gpu[0]) {
+        tip += '\n';  // two appends: GCC 12's -Wrestrict false positive on "\n" + string
+        tip += strf(_("Its timings are from %s"), track.source_gpu);
+      }
       ImGui::SetTooltip("%s", tip.c_str());
     }
     for (KernelId kid : track_kernels(track.id)) {

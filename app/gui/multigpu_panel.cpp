@@ -59,7 +59,9 @@ std::string held_text(uint64_t mask, uint32_t gpus, float width) {
   if (count >= static_cast<int>(gpus)) return first_fitting({strf(_("summed: all %u"), gpus), _("SUM"), "S"}, width);
   std::string list;
   for (uint32_t k = 0; k < gpus; ++k) {
-    if (mask >> k & 1) list += (list.empty() ? "" : "+") + std::to_string(k);
+    if (!(mask >> k & 1)) continue;
+    if (!list.empty()) list += '+';  // two appends: GCC 12's -Wrestrict false positive on "+" + string
+    list += std::to_string(k);
   }
   if (count == 1) return first_fitting({strf(_("GPU %s's own"), list.c_str()), "GPU " + list, list}, width);
   return first_fitting({strf(_("GPUs %s"), list.c_str()), strf(_("%d of %u"), count, gpus), std::to_string(count)},

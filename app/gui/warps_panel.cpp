@@ -112,7 +112,12 @@ void WarpsPanel::drawContent(AppState& s) {
       const bool exited = st->warps[w].exited == 0xffffffffu;
       while (e + 1 < warps && !st->warps[e + 1].active() && (st->warps[e + 1].exited == 0xffffffffu) == exited) ++e;
       std::string& out = exited ? gone : idle;
-      out += (out.empty() ? "" : ", ") + std::to_string(w) + (e > w ? "-" + std::to_string(e) : "");
+      if (!out.empty()) out += ", ";  // separate appends: GCC 12's -Wrestrict false positive on ", " + string
+      out += std::to_string(w);
+      if (e > w) {
+        out += '-';
+        out += std::to_string(e);
+      }
       w = e + 1;
     }
     auto many = [](const std::string& list) { return list.find_first_of(",-") != std::string::npos; };
