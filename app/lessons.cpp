@@ -158,8 +158,8 @@ std::optional<AskedQuestion> predict_question(const Lesson* lesson, const TraceM
   if (lesson) {
     for (const LessonItem& it : lesson->items) {
       if (!it.matches(m)) continue;
+      covered = true;  // a question about the session covers its kernel too: no default step questions there
       if (explain::is_session_kind(it.ask)) continue;
-      covered = true;
       if (!it.steps.empty() && std::find(it.steps.begin(), it.steps.end(), step) == it.steps.end()) continue;
       for (const explain::Question& q : qs) {
         if (q.kind == it.ask) return AskedQuestion{q, &it};

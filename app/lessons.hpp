@@ -72,7 +72,8 @@ std::vector<Lesson> load_lessons(const std::string& dir);
 
 // The question Predict mode asks before step `step` of a trace of `m`, from `qs` (step_questions of that step): the
 // lesson's first item for the trace's kernel, block size and type whose steps include `step` and whose kind the step
-// can answer (none where the lesson covers this kernel and block size but not here), else default_question(qs).
+// can answer (none where the lesson covers this kernel and block size but not here, an item about the session covering
+// it too), else default_question(qs).
 // nullopt where none. The page does the same in its script (web/js/predict.js, questionAt).
 struct AskedQuestion {
   explain::Question q;

@@ -893,7 +893,7 @@ out=$(env -u DISPLAY "$bin" --headless --kernel reduce1 2>&1); rc=$?
 # (16: reduce0's first step keeps lanes with even tid, 16 of warp 0's 32) shows step 1, marked right, scored as 2
 # tries. (b) --class-mode: the question for the room with no answer field; Right asks, Enter reveals step 1 with the
 # trace's answer, and nothing is scored. (c) --lang zh with no saved choice speaks Chinese (it was overridden by the
-# locale where no --lesson was given). (d) and (e) below.
+# locale where no --lesson was given). (d), (e) and (f) below.
 waitw() { for _ in $(seq 100); do grep -q "^$1 " "$MAP" 2>/dev/null && return 0; sleep 0.1; done; echo "no $1 in $MAP"; return 1; }
 # Dear ImGui 1.86 reads a key's state once a frame: a press and release within one frame (xdotool key) can be missed
 # by a text field, so its keys are held for a few frames, as a person's are.
@@ -958,6 +958,16 @@ grep -q "saved 1 answers to $dir/answers/reducescope-answers.*json" "$dir/speedu
   grep -Eq "reduce1 +- +speedup +1.54 +0% +100 \(1 student\)" "$dir/answers.txt" \
   && ok "File > Save my answers: lesson-report reads the window's answers (the speedup, its key, the wrong 100)" \
   || bad "saved answers: $(grep saved "$dir/speedup.log"); $(cat "$dir/answers.txt")"
+# (f) float's question of where two runs of sum_atomic's block part waits in the Timings panel: the atomics panel's
+# two runs (--two-runs), which answer it, are held back until it is answered.
+MAP="$dir/part.map"; rm -f "$dir/part.ini"
+REDUCESCOPE_CONFIG="$dir/part.ini" SCREEN=1280x720 with_app part \
+  "$session --kernel sum_atomic --block-size 256 --type float32 --two-runs --lesson float --step 2" \
+  waitw atomics/two-runs-held >/dev/null
+grep -q "session part (float#6): waiting" "$dir/part.log" && grep -q "^atomics/two-runs-held " "$MAP" \
+  && ! grep -q "^atomics/two-runs/" "$MAP" \
+  && ok "predict: the two runs held back while the question of where they part waits" \
+  || bad "two runs with a waiting question: $(grep '^predict' "$dir/part.log"); $(grep '^atomics' "$MAP" | head -3)"
 MAP="$dir/zh-flag.map"; rm -f "$dir/zh-flag.ini"
 LANG=C LANGUAGE= LC_ALL= LC_MESSAGES= REDUCESCOPE_CONFIG="$dir/zh-flag.ini" \
   with_app zh-flag "--kernel reduce1 --block-size 256 --lang zh" true >/dev/null

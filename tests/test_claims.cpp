@@ -1138,6 +1138,10 @@ TEST(Lessons, PredictModeAsksTheLessonsQuestionElseTheDefault) {
   const auto q4 = asked("reduce1", 7, nullptr);  // no lesson: the default
   ASSERT_TRUE(q4);
   EXPECT_EQ(q4->q.kind, explain::QuestionKind::Conflict);
+  // reduce6 at 256: harris asks only which block size is fastest (a question about the session, in its panel), which
+  // covers the kernel: no default step question there; without the lesson, the default.
+  for (size_t step = 0; step < 4; ++step) EXPECT_FALSE(asked("reduce6", step, harris)) << "step " << step;
+  EXPECT_TRUE(asked("reduce6", 0, nullptr) || asked("reduce6", 1, nullptr) || asked("reduce6", 2, nullptr));
 }
 
 }  // namespace

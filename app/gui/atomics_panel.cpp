@@ -139,6 +139,10 @@ float AtomicsPanel::wanted_height(const Replay& r, const Step& st) {
 }
 
 void AtomicsPanel::drawContent(AppState& s) {
+  if (slot_ == 0 && predict_hides_step(s)) {  // a question before the step on screen (step 0) waits
+    draw_predict_hidden_line();
+    return;
+  }
   const ReplayView v = s.view(slot_);
   const Step* st = stepOrSay(v);
   if (!st) return;
@@ -152,6 +156,12 @@ void AtomicsPanel::drawContent(AppState& s) {
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("%s", _("The same block traced in two runs of the same input: its float atomicAdd updates in "
                                 "the order they landed, each run beside the other."));
+    }
+    if (s.two_runs && session_question_waits(s, explain::QuestionKind::PartAt, meta.kernel)) {
+      // The two runs answer Predict mode's question about where they part: kept back until it is answered.
+      ImGui::TextDisabled("%s", _("Answer the question in the Timings panel to see the two runs."));
+      note_widget("atomics/two-runs-held");
+      return;
     }
     if (s.two_runs) {
       const std::pair<const Trace*, const Trace*> key{&v.trace->trace, other};

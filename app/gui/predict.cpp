@@ -469,6 +469,15 @@ bool draw_session_questions(AppState& s) {
   return waiting;
 }
 
+bool session_question_waits(const AppState& s, explain::QuestionKind kind, const std::string& kernel) {
+  const Lesson* l = lesson_of(s);
+  if (!s.predict.on || !l) return false;
+  for (const auto& [key, a] : s.predict.session_asks) {
+    if (key.rfind(l->name + "#", 0) == 0 && a.q && a.q->kind == kind && a.q->kernel == kernel && !a.done) return true;
+  }
+  return false;
+}
+
 void draw_predict_hidden_line() { ImGui::TextDisabled("%s", _("Answer the question to see this step.")); }
 
 }  // namespace rs::gui

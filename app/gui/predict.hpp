@@ -77,6 +77,9 @@ void draw_predict_bar(AppState& s);
 bool predict_hides_step(const AppState& s);
 // That line, drawn by a panel in place of its step.
 void draw_predict_hidden_line();
+// Whether the lesson's question of `kind` about `kernel` waits (asked, not yet answered) in the Timings panel: the
+// atomics panel keeps its two runs (which answer "part") out of sight meanwhile.
+bool session_question_waits(const AppState& s, explain::QuestionKind kind, const std::string& kernel);
 // The timings panel's top, in Predict mode with a lesson: its questions about the session (the recording's, or the
 // live GPU's timings) for the kernel on screen
 // (side A), each with its answer row (yes / no, block sizes, or a number) and Show, or in class mode Reveal; then the

@@ -35,12 +35,14 @@
     if (!qs.length) return null;
     var ofKind = function (k) { return qs.filter(function (q) { return q[0] === k; })[0] || null; };
     var pick = null;
-    var items = P.lesson ? P.lesson.items.filter(function (it) {
+    var covering = P.lesson ? P.lesson.items.filter(function (it) {
       var k = kernelInfo(tr.kernel);  // "yours": the user's own kernel file, whatever its name (app/lessons.hpp)
       return (it.kernel === tr.kernel || (it.kernel === 'yours' && k && k.track === 'yours')) && it.bs === tr.bs &&
-        (!it.type || it.type === tr.dtype) && !(it.ask in QUIZ_PANEL);
+        (!it.type || it.type === tr.dtype);
     }) : [];
-    if (items.length) {
+    // A question about the session covers its kernel too (no default step questions there), but is asked in its panel.
+    var items = covering.filter(function (it) { return !(it.ask in QUIZ_PANEL); });
+    if (covering.length) {
       for (var i = 0; i < items.length && !pick; i++) {
         if (items[i].steps.length && items[i].steps.indexOf(step) < 0) continue;
         var q = ofKind(items[i].ask);
