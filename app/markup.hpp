@@ -1,5 +1,5 @@
-// Text for the pages and CSV files the CLI writes (lesson-report, grade): HTML-escaped text and CSV fields
-// (RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled).
+// Text for the pages and CSV files the CLI writes (lesson-report, grade, the charts' CSV): HTML-escaped text, printf
+// numbers and CSV fields (RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled).
 #pragma once
 
 #include <cstdio>
@@ -29,8 +29,10 @@ inline std::string number_text(const char* f, double v) {
   return b;
 }
 
+// A CSV field: as it is, or quoted with its quotes doubled where it holds a comma, a quote or a line break (\r or
+// \n). Every CSV the program writes: grade's, lesson-report's and the charts' (app/export/chart_spec.hpp).
 inline std::string csv_field(const std::string& v) {
-  if (v.find_first_of(",\"\n") == std::string::npos) return v;
+  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
   std::string o = "\"";
   for (char c : v) o += c == '"' ? std::string("\"\"") : std::string(1, c);
   return o + "\"";

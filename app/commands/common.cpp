@@ -15,12 +15,6 @@
 
 namespace rs::cmd {
 
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
-
 std::string device_line(const DeviceInfo& d) {
   char b[256];
   std::snprintf(b, sizeof b, "%s (compute capability %d.%d, %d SMs, %.0f MiB L2), CUDA runtime %s", d.name.c_str(),

@@ -15,11 +15,13 @@
 #include "cli.hpp"
 #include "gpu_reduce.hpp"
 #include "input.hpp"
+#include "markup.hpp"
 #include "user_kernel.hpp"
 
 namespace rs::cmd {
 
-std::string fmt(const char* f, double v);
+// A number as printf's format `f` writes it: markup.hpp's number_text.
+inline std::string fmt(const char* f, double v) { return number_text(f, v); }
 
 std::string device_line(const DeviceInfo& d);
 

@@ -27,16 +27,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-#ifdef REDUCESCOPE_HAS_CHARTS
-constexpr bool kHasCharts = true;
-#else
-constexpr bool kHasCharts = false;
-#endif
-
+// Not detail::write_file_atomically: its one "<path>.part" would be shared by the shards side by side that all write
+// the same roster.json; here each process has its own temporary name.
 bool write_file(const fs::path& p, const std::string& text, std::ostream& err) {
   std::error_code ec;
   fs::create_directories(p.parent_path(), ec);
-  // Each process its own temporary name: shards side by side all write the same roster.json.
   const fs::path tmp = p.string() + ".part" + std::to_string(static_cast<long>(getpid()));
   {
     std::ofstream f(tmp, std::ios::binary);
@@ -56,7 +51,7 @@ bool write_file(const fs::path& p, const std::string& text, std::ostream& err) {
 
 // The student's page and, where the build draws charts and the run was timed, its roofline chart beside it.
 bool write_student_page(const fs::path& sd, const GradeResult& r, std::ostream& err) {
-  bool chart = false;
+  bool chart = false, chart_failed = false;
 #ifdef REDUCESCOPE_HAS_CHARTS
   if (const std::optional<Roofline> f = roofline_of(r)) {
     try {
@@ -64,10 +59,11 @@ bool write_student_page(const fs::path& sd, const GradeResult& r, std::ostream& 
       chart = true;
     } catch (const ExportError& e) {
       err << "grade: " << r.student << "'s chart: " << e.what() << "\n";
+      chart_failed = true;
     }
   }
 #endif
-  return write_file(sd / "report.html", submission_html(r, chart), err) && (chart || !roofline_of(r) || !kHasCharts);
+  return write_file(sd / "report.html", submission_html(r, chart), err) && !chart_failed;
 }
 
 // The GPUs to grade on: "all" (every device), or a list "0,2". Throws GradeError for a device that does not exist.

@@ -45,13 +45,6 @@ std::string csv_num(double v) { return to_chars_str(v, std::chars_format::genera
 
 // Quoted only when needed (RFC 4180: a field with a comma, quote or newline is quoted, its
 // quotes doubled).
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
 std::string join(const std::vector<uint32_t>& v, const char* sep) {
   std::string out;
   for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + std::to_string(v[i]);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "charts.hpp"
+#include "markup.hpp"  // csv_field
 
 namespace rs::chart {
 
@@ -26,7 +27,7 @@ std::string group_thousands(std::string s);
 std::string fixed(double v, int decimals);
 std::string sig3(double v);
 std::string csv_num(double v);
-std::string csv_field(const std::string& s);
+using rs::csv_field;  // app/markup.hpp
 std::string join(const std::vector<uint32_t>& v, const char* sep);
 
 // ---- ChartSpec --------------------------------------------------------------------------

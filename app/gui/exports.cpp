@@ -5,10 +5,10 @@
 #include <exception>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "binary_io.hpp"      // detail::write_file_atomically
 #include "lesson_report.hpp"  // answers_json
 #include "session_rows.hpp"
 #include "gpu_worker.hpp"  // kGuiSamples, kTimingWarmups
@@ -70,21 +70,13 @@ void Exports::save_answers(AppState& s) {
     name += "-";
     for (char c : f.student) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
   }
-  const fs::path path = fs::path(dir_) / (name + ".json"), tmp = fs::path(path).concat(".tmp");
+  const fs::path path = fs::path(dir_) / (name + ".json");
   std::error_code ec;
   fs::create_directories(dir_, ec);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << answers_json(f);
-    out.close();
-    if (!out) {
-      s.error = strf(_("cannot write %s"), tmp.string().c_str());
-      return;
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    s.error = strf(_("cannot write %s"), path.string().c_str()) + ": " + ec.message();
+  try {
+    detail::write_file_atomically(path.string(), answers_json(f));  // through "<path>.part", as sessions are
+  } catch (const std::exception& e) {
+    s.error = said_text(e);
     return;
   }
   s.notice = strf(_("saved %d answers to %s (reducescope lesson-report reads it)"),

@@ -114,6 +114,10 @@
     predictReveal(true, nums.length ? nums : [text]);
     return true;
   }
+  // A verdict: "Right: <why>" or "Not quite: <why>" (explain::verdict_sentence), `why` already said.
+  function verdictOf(right, why) {
+    return { right: right, text: right ? t('Right: {0}', why) : t('Not quite: {0}', why) };
+  }
   // Shows the step: after a right answer, or at Show (counted as not right at the first try).
   function predictReveal(right, answer) {
     var w = P.pending, tr = S.trace;
@@ -125,7 +129,8 @@
     predictSave();
     P.pending = null;
     var why = said(w.q[8]);
-    P.verdict = { right: right, text: right ? t('Right: {0}', why) : t('Not quite: {0}', why), panel: PREDICT_PANEL[w.q[0]] };
+    P.verdict = verdictOf(right, why);
+    P.verdict.panel = PREDICT_PANEL[w.q[0]];
     S.step = w.step;
     S.acc = -1;
     S.req = -1;
@@ -344,7 +349,7 @@
       kind: q[2], question: said(q[3]), answer: answer, key_answer: q[7], right: right, first_try: right && tries === 1,
       tries: tries, wrong: Q.wrong[id] || [], seconds: Math.round((performance.now() - (Q.t0[id] || performance.now())) / 100) / 10 });
     predictSave();
-    Q.verdict[id] = { right: right, text: right ? t('Right: {0}', said(q[10])) : t('Not quite: {0}', said(q[10])) };
+    Q.verdict[id] = verdictOf(right, said(q[10]));
   }
   function quizAnswer(id, nums, text) {
     var q = quizQs().filter(function (x) { return quizId(x) === id; })[0];
@@ -409,7 +414,7 @@
         }
         if (!v && done) {  // answered in an earlier visit: its verdict from the record
           var a = P.answers.filter(function (x) { return x.key === quizKey(q) && x.lesson === q[0]; })[0];
-          v = { right: a.right, text: a.right ? t('Right: {0}', said(q[10])) : t('Not quite: {0}', said(q[10])) };
+          v = verdictOf(a.right, said(q[10]));
         }
         if (v) html += '<div class="predict-verdict ' + (v.right ? 'right' : 'wrong') + '">' + esc(v.text) + '</div>';
         html += '</div>';
