@@ -53,6 +53,12 @@ void finish(cli::Parsing& p, const std::string& topic) {
     }
     if (o.file.empty()) throw UsageError("check needs FILE.cu (the kernel file to compile)");
     if (o.json && o.exercise.empty()) throw UsageError("check --json needs --exercise NAME");
+    if ((o.cc || !o.save_compiled.empty()) && !o.compile_only) {
+      throw UsageError("check --cc and --save-compiled go with --compile-only (then check --compiled FILE runs it)");
+    }
+    if (!o.save_compiled.empty() && !o.compiled.empty()) {
+      throw UsageError("check --save-compiled compiles the file: it takes no --compiled");
+    }
     return;
   }
   if (!o.kernel_file.empty() && cmd != Command::Gui) {

@@ -131,6 +131,10 @@ struct Options {
   std::string kernel_file;              // --kernel-file FILE.cu: run, trace, bench, record take it instead of --kernel
   std::string compiled;                 // --compiled FILE: the kernel file already compiled (save_user_kernel), for the
                                         // worker the window starts: no NVRTC in the worker
+  std::string save_compiled;            // check --compile-only --save-compiled FILE: the compiled kernel, for a later
+                                        // check --compiled FILE (grade compiles ahead so, while the GPU checks)
+  int cc = 0;                           // check --compile-only --cc N: compile for compute capability N (e.g. 90), as
+                                        // check does on such a GPU; 0: the generic compute_75
   double kernel_timeout_s = 5;          // --kernel-timeout S: a user's kernel still running after S s is stopped
   std::string exercise;                 // check --exercise NAME; new --exercise NAME (its starting file)
   // trace --kernel NAME [--launch K] [--block X[,Y,Z]] --out F -- PROGRAM ARGS (the binary tracer, issue 28,

@@ -461,6 +461,8 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--exercise", .arg = "NAME"},
            {.opt = "--json", .nested = true},
            {.opt = "--compile-only", .in_overview = false},
+           {.opt = "--cc", .arg = "N", .nested = true, .in_overview = false},
+           {.opt = "--save-compiled", .arg = "FILE", .nested = true, .in_overview = false},
            {.opt = "--kernel-timeout", .arg = "S", .in_overview = false},
            {.opt = "--compiled", .arg = "FILE", .in_overview = false},
            {.opt = "--lang", .arg = "zh|en", .in_overview = false},
@@ -476,7 +478,9 @@ const std::vector<CommandSpec>& command_table() {
        "With --exercise NAME it then runs the exercise's checks on the GPU, computed from the trace and the\n"
        "timing at several N and block sizes, and prints each with a tick or a cross, its figure and a hint\n"
        "(--json: the same as JSON, for a course's own grader). --list prints the exercises, one name a line.\n"
-       "--compile-only stops after NVRTC's verdict (exit 0 compiled, 2 not), touching no GPU.\n"
+       "--compile-only stops after NVRTC's verdict (exit 0 compiled, 2 not), touching no GPU; with --cc N it\n"
+       "compiles for compute capability N (90: an H100), as check does on such a GPU, and --save-compiled C\n"
+       "keeps the result for a later `check FILE --compiled C` on that GPU (grade compiles ahead so).\n"
        "The kernel runs in a worker process: still running after --kernel-timeout S seconds (default 5), it\n"
        "is stopped and the likely causes are named.\n"
        "Exit: 0 compiled (and right on the GPU; every check passed), 1 no GPU, a wrong sum, a failed check,\n"

@@ -223,6 +223,15 @@ const std::vector<OptionSpec>& option_table() {
       {"--from", true, [](Parsing& p, const std::string& v) { p.o.from = v; }},  // new: checked by the command
       {"--kernel-file", true, [](Parsing& p, const std::string& v) { p.o.kernel_file = v; }},  // read by the command
       {"--compiled", true, [](Parsing& p, const std::string& v) { p.o.compiled = v; }},  // read by the command
+      {"--save-compiled", true, [](Parsing& p, const std::string& v) { p.o.save_compiled = v; }},
+      {"--cc", true,
+       [](Parsing& p, const std::string& v) {
+         unsigned cc = 0;
+         if (!parse_uint(v, cc) || cc < 50 || cc > 199) {
+           throw UsageError("--cc: '" + v + "' is not a compute capability (written as 75, 80, 90, 100, 120)");
+         }
+         p.o.cc = static_cast<int>(cc);
+       }},
       {"--kernel-timeout", true,
        [](Parsing& p, const std::string& v) {
          unsigned s = 0;

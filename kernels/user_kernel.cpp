@@ -499,7 +499,7 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
 }
 
 namespace {
-constexpr const char* kCompiledMagic = "RSUK 2\n";  // 2: the dialect and the cubin
+constexpr const char* kCompiledMagic = "RSUK 3\n";  // 2: the dialect and the cubin; 3: the warnings
 }
 
 void save_user_kernel(const UserKernel& k, const std::string& path) {
@@ -516,6 +516,14 @@ void save_user_kernel(const UserKernel& k, const std::string& path) {
     put(b->cubin);
     put(b->int_entry);
     put(b->float_entry);
+  }
+  // NVRTC's warnings, so that `check --compiled` says what `check` of the file says.
+  put(std::to_string(k.warnings.size()));
+  for (const UserDiagnostic& d : k.warnings) {
+    put(d.file);
+    put(std::to_string(d.line) + " " + std::to_string(d.column));
+    put(d.severity);
+    put(d.message);
   }
   const std::string tmp = path + ".part";
   {
@@ -565,6 +573,21 @@ UserKernel load_user_kernel(const std::string& path) {
     b->cubin = get();
     b->int_entry = get();
     b->float_entry = get();
+  }
+  const std::string count = get();
+  const unsigned long n_warnings = !count.empty() && count.size() < 6 && count.find_first_not_of("0123456789") == std::string::npos
+                                      ? std::stoul(count)
+                                      : ~0ul;
+  if (n_warnings > 10000) throw std::runtime_error(path + ": a compiled kernel with an impossible warning count");
+  for (unsigned long i = 0; i < n_warnings; ++i) {
+    UserDiagnostic d;
+    d.file = get();
+    std::istringstream at_line(get());
+    at_line >> d.line >> d.column;
+    d.severity = get();
+    d.message = get();
+    if (!at_line) throw std::runtime_error(path + ": a compiled kernel with an unreadable warning");
+    k.warnings.push_back(std::move(d));
   }
   return k;
 }

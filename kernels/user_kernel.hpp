@@ -130,7 +130,8 @@ UserCompileResult compile_user_kernel_file(const std::string& path, const UserCo
 
 // A compiled kernel in a file of its own, so that one process compiles (the window, whose NVRTC keeps its
 // precompiled header warm) and another runs it (the worker, `--compiled FILE`). The format is private to one
-// reducescope binary: "RSUK 1\n", then each field as its byte length, a newline and the bytes. save throws
+// reducescope binary: "RSUK 3\n", then each field as its byte length, a newline and the bytes (the file name, the
+// source, the architecture, the shape, both builds, then NVRTC's warnings). save throws
 // std::runtime_error when the file cannot be written; load when it cannot be read or is not such a file.
 void save_user_kernel(const UserKernel& k, const std::string& path);
 UserKernel load_user_kernel(const std::string& path);

@@ -426,6 +426,30 @@ else
   fi
   expect_in "$OUT" "k.cu: OK" "check of a good file"
   expect_in "$OUT" "1 element per thread, repeated launches, 32 threads per block or more" "check prints the launch shape"
+  # Compiled ahead (grade does so while the GPU checks the file before): --compile-only --cc 90 --save-compiled C,
+  # then check --compiled C says what check of the file says, its warnings too (float32 not taken here), and exits
+  # the same.
+  expect_rc 0 new --from reduce2 "$TMP/warn.cu"
+  sed -i '0,/^  __syncthreads();/s//  if (tid == 0) sdata[1] = sdata[1] % T(2);\n  __syncthreads();/' "$TMP/warn.cu"
+  expect_rc 0 check "$TMP/warn.cu" --compile-only --cc 90 --save-compiled "$TMP/warn.rsuk"
+  expect_in "$OUT" "for compute_90, int32 only" "check --cc 90 compiles for compute capability 9.0"
+  if [[ -s $TMP/warn.rsuk ]]; then pass; else fail "check --save-compiled wrote no file"; fi
+  run check "$TMP/warn.cu" --cc 90
+  usage_rc=$RC
+  expect_in "$ERR" "go with --compile-only" "check --cc without --compile-only"
+  if [[ $usage_rc -eq 2 ]]; then pass; else fail "check --cc without --compile-only exited $usage_rc, not 2"; fi
+  run check "$TMP/warn.cu"
+  plain_rc=$RC
+  sed 's/compute_75/compute_ARCH/' "$OUT" >"$TMP/plain.out"
+  grep -v "needs a CUDA GPU" "$ERR" >"$TMP/plain.err"
+  run check "$TMP/warn.cu" --compiled "$TMP/warn.rsuk"
+  sed 's/compute_90/compute_ARCH/' "$OUT" >"$TMP/ahead.out"
+  grep -v "needs a CUDA GPU" "$ERR" >"$TMP/ahead.err"
+  if [[ $RC -eq $plain_rc ]] && cmp -s "$TMP/plain.out" "$TMP/ahead.out" && cmp -s "$TMP/plain.err" "$TMP/ahead.err" &&
+    grep -q "float32 is not taken" "$TMP/ahead.err"; then pass; else
+    fail "check --compiled said otherwise than check (exit $RC against $plain_rc):
+$(diff "$TMP/plain.out" "$TMP/ahead.out"; diff "$TMP/plain.err" "$TMP/ahead.err")"
+  fi
 fi
 
 # ---- exercises, --kernel-file and verify (app/exercises.hpp, app/commands/kernel_file.cpp, verify.cpp) ----------

@@ -464,6 +464,16 @@ TEST(UserKernelCompile, FloatWhereItCompiles) {
   EXPECT_TRUE(contains(all(r.kernel->warnings), "float32 is not taken")) << all(r.kernel->warnings);
   EXPECT_TRUE(contains(all(r.kernel->warnings), "int.cu:" + std::to_string(line_of(int_only, "% T(2)"))))
       << all(r.kernel->warnings);
+  // Saved for another process (`check --compiled`, grade's compiling ahead), the warnings come back, each field.
+  const fs::path dir = temp_dir("warnings");
+  save_user_kernel(*r.kernel, (dir / "int.rsuk").string());
+  const UserKernel back = load_user_kernel((dir / "int.rsuk").string());
+  ASSERT_EQ(back.warnings.size(), r.kernel->warnings.size());
+  for (size_t i = 0; i < back.warnings.size(); ++i) {
+    EXPECT_EQ(format_diagnostic(back.warnings[i]), format_diagnostic(r.kernel->warnings[i]));
+    EXPECT_EQ(back.warnings[i].column, r.kernel->warnings[i].column);
+  }
+  fs::remove_all(dir);
 }
 
 TEST(UserKernelCompile, HalfWrittenFile) {

@@ -274,8 +274,13 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
   if (!o.compiled.empty()) {
     exit_code = guarded("check", err, [&] {
       compiled = load_compiled(o.compiled, 0);
+      // What compiling the file said (compile_kernel_file), so that the output is the same as without --compiled.
+      for (const UserDiagnostic& d : compiled->warnings) err << format_diagnostic(d) << "\n";
       return kExitOk;
     });
+  } else if (o.compile_only && o.cc) {
+    compiled_cc = o.cc;  // --cc N: as check compiles on such a GPU
+    compiled = compile_kernel_file(o.file, compiled_cc, "check", err, exit_code);
   } else {
     // For this GPU's architecture at once where there is one (issue 40: one NVRTC compile, not two; CUB's headers
     // take seconds), else for the generic one: compiling needs no GPU.
@@ -314,6 +319,13 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
          << " for " << k.arch << ", "
          << (k.dtypes & dtype_bit(DType::Float32) ? "int32 and float32" : "int32 only") << "\n"
          << "launch shape: " << shape_words(k.shape) << "\n";
+  }
+  if (!o.save_compiled.empty()) {  // for a later check --compiled (grade compiles the next file while the GPU checks)
+    const int saved = guarded("check", err, [&] {
+      save_user_kernel(k, o.save_compiled);
+      return kExitOk;
+    });
+    if (saved != kExitOk) return saved;
   }
   if (o.compile_only) return kExitOk;  // NVRTC's verdict alone (grade --compile-only, CI without a GPU)
   return guarded("check", err, [&] {

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <ostream>
 #include <sstream>
@@ -17,6 +19,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "compile_ahead.hpp"
 #include "exercises.hpp"
 #include "grade.hpp"
 #include "user_kernel_gpu.hpp"
@@ -226,6 +229,33 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
                            : std::to_string(gpus.size()) + (gpus.size() == 1 ? " GPU" : " GPUs"))
         << "\n";
     const std::string exe = self_executable();
+    // Compiling ahead on the CPU while the GPUs check (compile_ahead.hpp), where every GPU graded on has one
+    // architecture. REDUCESCOPE_COMPILE_AHEAD=0 turns it off (to measure what it saves).
+    std::unique_ptr<cmd::CompileAhead> ahead;
+    const char* ahead_env = std::getenv("REDUCESCOPE_COMPILE_AHEAD");
+    if (!o.compile_only && !exe.empty() && !(ahead_env && std::string(ahead_env) == "0")) {
+      int cc = 0;
+      try {
+        for (int g : gpus) {
+          const int c = user_kernel_device_cc(g);
+          cc = cc == 0 || cc == c ? c : -1;
+        }
+      } catch (const std::exception&) {
+        cc = -1;  // each check says what it finds
+      }
+      if (cc > 0) {
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        const unsigned free_cores = cores > gpus.size() ? cores - static_cast<unsigned>(gpus.size()) : 1u;
+        const unsigned threads = std::clamp(free_cores / 2, 1u, 4u);
+        std::vector<std::string> files;
+        for (const Submission& s : subs) files.push_back(s.problem.empty() ? s.file : "");
+        ahead = std::make_unique<cmd::CompileAhead>(exe, std::move(files),
+                                               dir / (".compiled-" + std::to_string(static_cast<long>(getpid()))), cc,
+                                               threads, 2 * gpus.size() + threads);
+        out << "compiling ahead for compute capability " << cc << " in " << threads << " process"
+            << (threads == 1 ? "" : "es") << " beside the checks\n";
+      }
+    }
     std::atomic<size_t> next{0};
     std::mutex mu;
     size_t done = 0;
@@ -238,8 +268,10 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
         bool timed_out = false;
         int exit_code = 0;
         const auto t = std::chrono::steady_clock::now();
+        const std::string compiled = ahead ? ahead->take(k) : "";  // "": the check compiles it
         if (s.problem.empty()) {
           std::vector<std::string> args = {"check", s.file};
+          if (!compiled.empty()) args.insert(args.end(), {"--compiled", compiled});
           if (o.compile_only) {
             args.push_back("--compile-only");
           } else {
@@ -258,6 +290,7 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
             timed_out = w.end == WorkerEnd::TimedOut;
           }
         }
+        if (ahead) ahead->remove(compiled);
         GradeResult r = grade_from_check(s, o.exercise, o.compile_only, exit_code, so, se, stopped, timed_out);
         r.gpu = gpu;
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -282,7 +315,10 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
     for (int g : gpus) threads.emplace_back(work, g);
     for (std::thread& th : threads) th.join();
     out << "graded " << subs.size() << " submissions in "
-        << cmd::fmt("%.1f", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) << " s\n";
+        << cmd::fmt("%.1f", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) << " s";
+    if (ahead) out << " (" << cmd::fmt("%.1f", ahead->compile_seconds()) << " s of compiling done beside the GPUs)";
+    out << "\n";
+    ahead.reset();  // its folder goes
     if (!wrote) return kExitRuntime;
     if (!o.shard.empty()) return kExitOk;  // the class files: grade --merge, once every shard is done
     return merge(dir, o.hide_names, out, err);
