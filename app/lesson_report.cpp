@@ -194,7 +194,9 @@ ClassReport make_class_report(const std::vector<AnswerFile>& files, const Lesson
   std::vector<std::map<QKey, int>> marks;  // per student
   for (const AnswerFile& f : files) {
     marks.emplace_back();
-    StudentRow st{f.student, f.path};
+    StudentRow st;
+    st.student = f.student;
+    st.path = f.path;
     std::set<QKey> seen;
     for (const SavedAnswer& a : f.answers) {
       QKey k = key_of(a);
@@ -296,8 +298,10 @@ std::string class_report_text(const ClassReport& r) {
   o << "\nStudents:\n  student                answered  right at the first try  tries\n";
   for (const StudentRow& s : r.students) {
     char line[200];
+    std::string share = "(";  // appended, not "(" + ...: GCC 12's -Wrestrict misfires on that (its bug 105329)
+    share.append(percent(s.first_try, s.answered)).append(")");
     std::snprintf(line, sizeof line, "  %-22s %8d  %9d %-12s %5d\n", s.student.c_str(), s.answered, s.first_try,
-                  ("(" + percent(s.first_try, s.answered) + ")").c_str(), s.tries);
+                  share.c_str(), s.tries);
     o << line;
   }
   return o.str();
@@ -308,8 +312,10 @@ std::string class_report_csv(const ClassReport& r) {
   o << "student,file,answered,right_first_try,tries";
   for (size_t i = 0; i < r.questions.size(); ++i) {
     const QuestionRow& q = r.questions[i];
-    o << "," << csv_field("q" + std::to_string(i + 1) + " " + q.kernel + "@" + std::to_string(q.block_size) +
-                          (of_session(q) ? "" : " step " + std::to_string(q.step)) + " " + q.kind);
+    std::string name = "q";  // appended, not "q" + ...: GCC 12's -Wrestrict misfires on that (its bug 105329)
+    name.append(std::to_string(i + 1)).append(" ").append(q.kernel).append("@").append(std::to_string(q.block_size));
+    if (!of_session(q)) name.append(" step ").append(std::to_string(q.step));
+    o << "," << csv_field(name.append(" ").append(q.kind));
   }
   o << "\n";
   for (const StudentRow& s : r.students) {

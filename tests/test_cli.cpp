@@ -490,7 +490,9 @@ TEST(KernelInfo, Table) {
     EXPECT_TRUE(k.smem_per_thread == 1 || k.smem_per_thread == 2 || (no_smem && k.smem_per_thread == 0)) << k.name;
     EXPECT_EQ(k.private_bins, std::string(k.name) == "histo_private") << k.name;
     // (A histogram's inputs are bytes: histo_warp loads 16 a trip; the limit counts the reductions' elements.)
-    if (k.op != ReduceOp::Histogram) EXPECT_LE(k.inputs_per_thread, kMaxElementsPerThread) << k.name;
+    if (k.op != ReduceOp::Histogram) {
+      EXPECT_LE(k.inputs_per_thread, kMaxElementsPerThread) << k.name;
+    }
     if (k.min_block_size > 32) {
       EXPECT_GT(std::string(k.min_block_why).size(), 10u) << k.name;
     }

@@ -1813,7 +1813,9 @@ TEST(SessionH100Tracks, HoldsFloat32Traces) {
     EXPECT_TRUE(k->takes(DType::Float32)) << k->name;
     EXPECT_EQ(t.meta.n, s.meta.n);
     EXPECT_EQ(t.meta.pattern, s.meta.pattern);
-    if (!k->pitfall) EXPECT_TRUE(ref.accepts(k->op, t.meta.result)) << k->name << " at " << t.meta.block_size;
+    if (!k->pitfall) {
+      EXPECT_TRUE(ref.accepts(k->op, t.meta.result)) << k->name << " at " << t.meta.block_size;
+    }
     EXPECT_GT(Replay(t).num_steps(), 0u);
   }
   // Every kernel that takes float32 at every block size it takes (2026-11-26: 256 threads first, then
@@ -1868,7 +1870,9 @@ TEST(SessionH100Tracks, HoldsTheBitsView) {
   for (const BitsRow& r : v.rows) {
     float got;
     std::memcpy(&got, &r.bits, 4);
-    if (r.kernel == "reproducible_sum") EXPECT_EQ(r.bits, exact_bits);
+    if (r.kernel == "reproducible_sum") {
+      EXPECT_EQ(r.bits, exact_bits);
+    }
     if (r.kernel == "sum_atomic") {
       EXPECT_EQ(got, 16777216.0f) << "stuck at 2^24";
       EXPECT_GT(std::fabs(got - v.exact), v.tolerance) << "outside the tolerance: WRONG";

@@ -527,7 +527,9 @@ TEST(UserKernelCompile, EveryExerciseAndSolution) {
       EXPECT_EQ(start.kernel->shape.finish, Finish::Relaunch);
       EXPECT_EQ(solved.kernel->shape.finish, Finish::SinglePass);
     }
-    if (name == "shuffle" || name == "unroll_last_warp") EXPECT_EQ(solved.kernel->shape.min_block_size, 64u);
+    if (name == "shuffle" || name == "unroll_last_warp") {
+      EXPECT_EQ(solved.kernel->shape.min_block_size, 64u);
+    }
   }
 }
 

@@ -834,7 +834,7 @@ TEST(WebExport, BudgetKeepsEachTracksDefaultBlockSizeFirst) {
   const Session& s = bundled().session;
   // A budget nothing fits: each track's default block size anyway, flagged.
   WebExportResult tiny;
-  const std::string defaults_only = web_page(s, {{}, 1000, ""}, &tiny);
+  const std::string defaults_only = web_page(s, {{}, 1000, "", i18n::Lang::En, {}}, &tiny);
   EXPECT_TRUE(tiny.over_budget);
   EXPECT_GT(defaults_only.size(), 1000u);
   ASSERT_FALSE(tiny.held.empty());
@@ -845,7 +845,7 @@ TEST(WebExport, BudgetKeepsEachTracksDefaultBlockSizeFirst) {
   // Room for about half of the rest: the defaults, then whole block sizes while they fit.
   const size_t budget = defaults_only.size() + (bundled().page.size() - defaults_only.size()) / 2;
   WebExportResult half;
-  const std::string page = web_page(s, {{}, budget, ""}, &half);
+  const std::string page = web_page(s, {{}, budget, "", i18n::Lang::En, {}}, &half);
   EXPECT_FALSE(half.over_budget);
   EXPECT_LE(page.size(), budget);
   EXPECT_GT(half.traces, tiny.traces);
@@ -869,7 +869,7 @@ TEST(WebExport, BudgetKeepsEachTracksDefaultBlockSizeFirst) {
 TEST(WebExport, ChosenBlockSizesOnly) {
   const Session& s = bundled_session();
   WebExportResult r;
-  const std::string page = web_page(s, {{128, 1024}, 1000, ""}, &r);  // a choice ignores the budget
+  const std::string page = web_page(s, {{128, 1024}, 1000, "", i18n::Lang::En, {}}, &r);  // a choice ignores the budget
   EXPECT_EQ(r.block_sizes, (std::vector<uint32_t>{128, 1024}));
   size_t want = 0, floats = 0;  // one per kernel and element type there, float32 ones beside int32 ones too
   for (const Trace& t : s.traces) {
@@ -884,7 +884,7 @@ TEST(WebExport, ChosenBlockSizesOnly) {
   const json ix = json::parse(decode_web_data(web_data_block(page))[0]);
   for (const json& e : ix["traces"]) EXPECT_TRUE(e["bs"] == 128 || e["bs"] == 1024);
   try {
-    web_page(small_session(), {{64}, kWebPageBudget, ""});
+    web_page(small_session(), {{64}, kWebPageBudget, "", i18n::Lang::En, {}});
     FAIL() << "a block size without traces was accepted";
   } catch (const WebExportError& e) {
     EXPECT_NE(std::string(e.what()).find("no trace at 64 threads"), std::string::npos) << e.what();

@@ -24,7 +24,7 @@ std::string to_chars_str(double v, std::chars_format f, int precision) {
 std::string group_thousands(std::string s) {
   const size_t sign = (!s.empty() && s[0] == '-') ? 1 : 0;
   const size_t end = std::min(s.find('.'), s.size());
-  for (size_t i = end; i > sign + 3; i -= 3) s.insert(i - 3, ",");
+  for (size_t i = end; i > sign + 3; i -= 3) s.insert(i - 3, 1, ',');
   return s;
 }
 
