@@ -8,7 +8,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <ostream>
@@ -143,6 +146,96 @@ void profile(GpuReducer& gpu, const ExternalKernel& ext, ExerciseEvidence& e, co
   if (ext.registers) e.registers = ext.registers();
 }
 
+// The traces of a check, each finished (finish_kernel_file_trace: a traced process of its own) on one of `ways`
+// threads as soon as it is added, while the caller goes on with its runs.
+class TraceQueue {
+ public:
+  TraceQueue(const UserKernel& k, size_t ways) : k_(k), ways_(std::max<size_t>(ways, 1)) {}
+  ~TraceQueue() {  // without finish(): the runs failed; the traces not begun are not taken
+    {
+      const std::lock_guard<std::mutex> lock(mu_);
+      abandoned_ = true;
+    }
+    close_and_join();
+  }
+
+  // Run `run`'s trace, prepared (prepare_kernel_file_trace).
+  void add(size_t run, PreparedKernelFileTrace p) {
+    auto item = std::make_unique<Item>();
+    item->run = run;
+    item->prepared = std::move(p);
+    {
+      const std::lock_guard<std::mutex> lock(mu_);
+      if (items_.empty()) t0_ = Clock::now();
+      items_.push_back(std::move(item));
+      if (threads_.size() < std::min(ways_, items_.size())) threads_.emplace_back([this] { work(); });
+    }
+    cv_.notify_one();
+  }
+
+  // Waits for every trace; (run, its features) in the order added. Raises the first failure, in that order.
+  std::vector<std::pair<size_t, std::optional<TraceFeatures>>> finish() {
+    close_and_join();
+    std::vector<std::pair<size_t, std::optional<TraceFeatures>>> out;
+    for (const auto& i : items_) {
+      if (i->error) std::rethrow_exception(i->error);
+      out.emplace_back(i->run, std::move(i->features));
+    }
+    return out;
+  }
+  size_t count() const { return items_.size(); }
+  // Wall time from the first trace's start to the last one's end, seconds (0 with none).
+  double seconds() const { return seconds_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct Item {
+    size_t run = 0;
+    PreparedKernelFileTrace prepared;
+    std::optional<TraceFeatures> features;
+    std::exception_ptr error;
+  };
+  void work() {
+    for (;;) {
+      Item* item = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return closed_ || next_ < items_.size(); });
+        if (abandoned_ || next_ >= items_.size()) return;  // given up, or closed with nothing left
+        item = items_[next_++].get();
+      }
+      try {
+        item->features = features_of(Replay(finish_kernel_file_trace(item->prepared, k_)));
+      } catch (...) {
+        item->error = std::current_exception();
+      }
+      const std::lock_guard<std::mutex> lock(mu_);
+      t_end_ = Clock::now();
+    }
+  }
+  void close_and_join() {
+    {
+      const std::lock_guard<std::mutex> lock(mu_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+    if (!items_.empty()) seconds_ = std::chrono::duration<double>(t_end_ - t0_).count();
+  }
+
+  const UserKernel& k_;
+  size_t ways_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::unique_ptr<Item>> items_;
+  size_t next_ = 0;
+  bool closed_ = false, abandoned_ = false;
+  std::vector<std::thread> threads_;
+  Clock::time_point t0_, t_end_;
+  double seconds_ = 0;
+};
+
 // Runs the user's kernel as exercise `x` asks and gathers what its checks read.
 // kernel_timeout_s: the time limit of each traced run of a plain file (--kernel-timeout).
 ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::string& name, double kernel_timeout_s) {
@@ -155,7 +248,10 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
   const std::vector<unsigned> sizes(kBlockSizes.begin(), kBlockSizes.end());
   using Clock = std::chrono::steady_clock;
   const auto t_runs = Clock::now();
-  std::vector<std::pair<size_t, PreparedKernelFileTrace>> pending;  // (index into e.runs, its trace's first half)
+  // The traces side by side, and beside the sums (issue 40: a check under 3 s): each a `reducescope run` with the
+  // binary tracer attached, a process of its own, started as soon as its N's run has given its grid and result,
+  // while this process goes on with the other sums. The first failure is raised as it would have been one at a time.
+  TraceQueue traces(k, std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), 12));
   for_each_user_run(gpu, ext, x.ns, sizes, [&](const UserSumCheck& c) {
     ExerciseRun r;
     r.n = c.n;
@@ -168,43 +264,16 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
     r.ticket_after = c.ticket_after;
     r.grid = gpu.first_grid(ext, c.block_size);
     if (c.type == DType::Int32 && std::find(x.trace_ns.begin(), x.trace_ns.end(), c.n) != x.trace_ns.end()) {
-      // The grid and the result now, while the GPU holds this N's input; the trace itself after the runs.
-      const auto t0 = Clock::now();
-      pending.emplace_back(e.runs.size(), prepare_kernel_file_trace(gpu, ext, k, {c.type, Pattern::RandomBytes, c.n,
-                                                                                   c.block_size, 0, kernel_timeout_s}));
-      e.traces_s += std::chrono::duration<double>(Clock::now() - t0).count();
+      // The grid and the result now, while the GPU holds this N's input; the trace itself in the queue's process.
+      traces.add(e.runs.size(), prepare_kernel_file_trace(gpu, ext, k, {c.type, Pattern::RandomBytes, c.n,
+                                                                        c.block_size, 0, kernel_timeout_s}));
     }
     e.runs.push_back(std::move(r));
   });
-  // The traces side by side (issue 40: a check under 3 s): each a `reducescope run` with the binary tracer attached,
-  // a process of its own; the first failure is raised as it would have been one at a time.
-  {
-    const auto t0 = Clock::now();
-    const size_t ways = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), 12);
-    std::vector<std::optional<TraceFeatures>> features(pending.size());
-    std::vector<std::exception_ptr> errors(pending.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t i; (i = next++) < pending.size();) {
-        try {
-          features[i] = features_of(Replay(finish_kernel_file_trace(pending[i].second, k)));
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      }
-    };
-    std::vector<std::thread> threads;
-    for (size_t w = 1; w < std::min(ways, pending.size()); ++w) threads.emplace_back(work);
-    work();
-    for (std::thread& t : threads) t.join();
-    for (size_t i = 0; i < pending.size(); ++i) {
-      if (errors[i]) std::rethrow_exception(errors[i]);
-      e.runs[pending[i].first].features = features[i];
-    }
-    e.traces = static_cast<int>(pending.size());
-    e.traces_s += std::chrono::duration<double>(Clock::now() - t0).count();
-  }
-  e.runs_s = std::chrono::duration<double>(Clock::now() - t_runs).count() - e.traces_s;
+  e.runs_s = std::chrono::duration<double>(Clock::now() - t_runs).count();
+  for (auto& [run, features] : traces.finish()) e.runs[run].features = std::move(features);
+  e.traces = static_cast<int>(traces.count());
+  e.traces_s = traces.seconds();
   if (x.reference_kernel) {
     const auto t0 = Clock::now();
     const KernelInfo* ref = find_kernel(x.reference_kernel);
@@ -241,8 +310,9 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
   if (const std::string report = exercise_report_line(exercise_report_json(x, e)); !report.empty()) {
     out << "  report: " << report << "\n";  // the profiler's report (issue 40), as check --json gives it
   }
-  out << "  (time: sums " << fmt("%.1f", e.runs_s) << " s, " << e.traces << " traces " << fmt("%.1f", e.traces_s)
-      << " s, timing " << fmt("%.1f", e.timing_s) << " s)\n";
+  out << "  (time: sums " << fmt("%.1f", e.runs_s) << " s; ";
+  if (e.traces) out << e.traces << " traces " << fmt("%.1f", e.traces_s) << " s, begun during the sums; ";
+  out << "timing " << fmt("%.1f", e.timing_s) << " s)\n";
   out << o.file << ": " << passed << " of " << checks.size() << " checks passed"
       << (all ? " - exercise done" : "") << "\n";
   return all ? kExitOk : kExitRuntime;
