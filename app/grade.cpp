@@ -524,7 +524,8 @@ std::string slurm_script(const SlurmOptions& o) {
     << "#SBATCH --array=1-" << n << "\n"
     << "#SBATCH --ntasks=1\n"
     << "#SBATCH --output=" << o.out << "/slurm-%A_%a.out\n";
-  if (!o.compile_only) s << "#SBATCH --gres=gpu:1\n";
+  // Eight cores a GPU task: its check's traces run side by side, and the next files compile ahead (docs/grading.md).
+  if (!o.compile_only) s << "#SBATCH --gres=gpu:1\n#SBATCH --cpus-per-task=8\n";
   if (!o.partition.empty()) s << "#SBATCH --partition=" << o.partition << "\n";
   s << "set -u\n";
   s << sh_quote(o.reducescope) << " grade";

@@ -3,6 +3,7 @@
 // page, the Slurm script; and the GPU lock keyed by the physical GPU under CUDA_VISIBLE_DEVICES.
 #include <gtest/gtest.h>
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "commands/common.hpp"
 #include "gpu_lock.hpp"
 #include "grade.hpp"
 
@@ -214,6 +216,7 @@ TEST(Grade, TheSlurmScriptIsAnArrayOfShardsOneGpuEachThatMerges) {
   const std::string s = slurm_script(o);
   EXPECT_NE(s.find("#SBATCH --array=1-8\n"), std::string::npos);
   EXPECT_NE(s.find("#SBATCH --gres=gpu:1\n"), std::string::npos);
+  EXPECT_NE(s.find("#SBATCH --cpus-per-task=8\n"), std::string::npos);  // the traces side by side, compiling ahead
   EXPECT_NE(s.find("'/opt/rs/reducescope' grade '/course/hw3 subs' --exercise 'shuffle' --out '/course/out' "
                    "--shard \"$SLURM_ARRAY_TASK_ID/8\""),
             std::string::npos)
@@ -221,6 +224,23 @@ TEST(Grade, TheSlurmScriptIsAnArrayOfShardsOneGpuEachThatMerges) {
   EXPECT_NE(s.find("grade --merge '/course/out'"), std::string::npos);
   o.compile_only = true;
   EXPECT_EQ(slurm_script(o).find("--gres"), std::string::npos);
+  EXPECT_EQ(slurm_script(o).find("--cpus-per-task"), std::string::npos);
+}
+
+// How many processes check and grade start at once follows the cores this process may use (Slurm's
+// --cpus-per-task, taskset), not the machine's.
+TEST(Grade, UsableCoresAreTheAffinitysNotTheMachines) {
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  EXPECT_EQ(cmd::usable_cores(), static_cast<unsigned>(CPU_COUNT(&before)));
+  int first = 0;
+  while (!CPU_ISSET(first, &before)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  EXPECT_EQ(cmd::usable_cores(), 1u);
+  ASSERT_EQ(sched_setaffinity(0, sizeof before, &before), 0);
 }
 
 TEST(GpuTimingLock, TheLockIsThePhysicalGpusUnderCudaVisibleDevices) {

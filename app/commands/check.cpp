@@ -251,7 +251,7 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
   // The traces side by side, and beside the sums (issue 40: a check under 3 s): each a `reducescope run` with the
   // binary tracer attached, a process of its own, started as soon as its N's run has given its grid and result,
   // while this process goes on with the other sums. The first failure is raised as it would have been one at a time.
-  TraceQueue traces(k, std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), 12));
+  TraceQueue traces(k, std::min<size_t>(usable_cores(), 12));
   for_each_user_run(gpu, ext, x.ns, sizes, [&](const UserSumCheck& c) {
     ExerciseRun r;
     r.n = c.n;

@@ -11,6 +11,10 @@
 #include <sstream>
 #include <type_traits>
 #include <unistd.h>
+#include <thread>
+#ifdef __linux__
+#include <sched.h>
+#endif
 #include <vector>
 
 namespace rs::cmd {
@@ -84,6 +88,15 @@ std::optional<DType> type_for(const Options& o, KernelId k) {
 }
 
 // `name` on the PATH, or "" if it is not there.
+unsigned usable_cores() {
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return static_cast<unsigned>(CPU_COUNT(&set));
+#endif
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 std::string find_on_path(const std::string& name) {
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "";

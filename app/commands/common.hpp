@@ -82,6 +82,11 @@ bool for_each_kernel(GpuReducer& gpu, const Options& o, std::ostream& out, Body 
 // `name` on the PATH, or "" if it is not there.
 std::string find_on_path(const std::string& name);
 
+// The CPU cores this process may run on (sched_getaffinity: what Slurm's --cpus-per-task or taskset left it), at
+// least 1; std::thread::hardware_concurrency() counts every core of the machine. For how many processes to start at
+// once (check's traces, grade's compiling ahead).
+unsigned usable_cores();
+
 // A user's kernel file (--kernel-file, check; app/commands/kernel_file.cpp): read and compiled with NVRTC for
 // compute_<cc> (0: compute_75, no GPU needed). Prints its diagnostics to `err`; nullopt, with `exit_code` set
 // (2: it does not compile or cannot be read; 1: this build has no NVRTC), when there is no kernel.

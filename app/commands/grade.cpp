@@ -219,7 +219,7 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
     // One worker thread per GPU (each runs one check process at a time); compile-only: one per core, no GPU.
     std::vector<int> gpus;
     if (o.compile_only) {
-      const unsigned cores = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+      const unsigned cores = std::min(4u, cmd::usable_cores());
       gpus.assign(cores, -1);
     } else {
       gpus = gpus_of(o.gpu_list);
@@ -244,7 +244,7 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
         cc = -1;  // each check says what it finds
       }
       if (cc > 0) {
-        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        const unsigned cores = cmd::usable_cores();
         const unsigned free_cores = cores > gpus.size() ? cores - static_cast<unsigned>(gpus.size()) : 1u;
         const unsigned threads = std::clamp(free_cores / 2, 1u, 4u);
         std::vector<std::string> files;
