@@ -14,8 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/common.hpp"
+#include "commands/compile_ahead.hpp"
 #include "gpu_lock.hpp"
 #include "grade.hpp"
+#include "user_kernel.hpp"
 
 namespace rs {
 namespace {
@@ -225,6 +227,41 @@ TEST(Grade, TheSlurmScriptIsAnArrayOfShardsOneGpuEachThatMerges) {
   o.compile_only = true;
   EXPECT_EQ(slurm_script(o).find("--gres"), std::string::npos);
   EXPECT_EQ(slurm_script(o).find("--cpus-per-task"), std::string::npos);
+}
+
+// grade's compiling ahead with no GPU: real `reducescope check --compile-only --cc 90 --save-compiled` processes, two
+// at once, one file ahead of the last taken. A file that compiles gives its kernel for compute_90; one that does not,
+// and a student with no file, give "" (their check compiles them itself); the folder goes with the object.
+TEST(Grade, CompileAheadGivesEachFileItsKernelOrNothing) {
+  const char* exe = std::getenv("REDUCESCOPE_EXE");
+  if (!exe) GTEST_SKIP() << "REDUCESCOPE_EXE (reducescope's path) not set: ctest sets it";
+  if (!user_kernels_supported()) GTEST_SKIP() << "this build has no NVRTC";
+  const fs::path root = fs::temp_directory_path() / ("rs-ahead-test-" + std::to_string(::getpid()));
+  fs::create_directories(root);
+  const std::string good = (root / "good.cu").string(), bad = (root / "bad.cu").string();
+  std::ofstream(good) << starting_file("reduce2");
+  std::ofstream(bad) << "int x = ;\n";
+  const fs::path dir = root / "ahead";
+  {
+    cmd::CompileAhead ahead(exe, {good, bad, "", good}, dir, 90, 2, 1);
+    const std::string first = ahead.take(0);
+    ASSERT_FALSE(first.empty());
+    const UserKernel k = load_user_kernel(first);
+    EXPECT_EQ(k.arch, "compute_90");
+    EXPECT_EQ(k.file_name, good);
+    EXPECT_FALSE(k.timing.cubin.empty());  // plain CUDA: the cubin the GPU runs
+    EXPECT_EQ(ahead.take(1), "");          // does not compile
+    EXPECT_EQ(ahead.take(2), "");          // no file
+    const std::string again = ahead.take(3);
+    EXPECT_FALSE(again.empty());
+    EXPECT_NE(again, first);
+    ahead.remove(first);
+    EXPECT_FALSE(fs::exists(first));
+    EXPECT_TRUE(fs::exists(again));
+    EXPECT_GT(ahead.compile_seconds(), 0);
+  }
+  EXPECT_FALSE(fs::exists(dir));
+  fs::remove_all(root);
 }
 
 // How many processes check and grade start at once follows the cores this process may use (Slurm's

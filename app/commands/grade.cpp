@@ -69,6 +69,15 @@ bool write_student_page(const fs::path& sd, const GradeResult& r, std::ostream& 
   return write_file(sd / "report.html", submission_html(r, chart), err) && !chart_failed;
 }
 
+// Where grade's compiled-ahead kernels wait for their check: the machine's own temporary folder (not the results
+// folder, which under Slurm is a shared file system), one per grade process.
+fs::path compile_ahead_dir() {
+  std::error_code ec;
+  fs::path tmp = fs::temp_directory_path(ec);
+  if (ec) tmp = "/tmp";
+  return tmp / ("reducescope-grade-" + std::to_string(static_cast<long>(getpid())));
+}
+
 // The GPUs to grade on: "all" (every device), or a list "0,2". Throws GradeError for a device that does not exist.
 std::vector<int> gpus_of(const std::string& list) {
   const int count = cuda_device_count();
@@ -250,7 +259,7 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
         std::vector<std::string> files;
         for (const Submission& s : subs) files.push_back(s.problem.empty() ? s.file : "");
         ahead = std::make_unique<cmd::CompileAhead>(exe, std::move(files),
-                                               dir / (".compiled-" + std::to_string(static_cast<long>(getpid()))), cc,
+                                               compile_ahead_dir(), cc,
                                                threads, 2 * gpus.size() + threads);
         out << "compiling ahead for compute capability " << cc << " in " << threads << " process"
             << (threads == 1 ? "" : "es") << " beside the checks\n";

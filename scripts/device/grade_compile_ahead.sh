@@ -30,7 +30,7 @@ for x in $(ls /tmp/c); do
   else
     echo "  $x: VERDICTS DIFFER"; diff <(cut -d, -f1-5 /tmp/o-$x-0/class.csv) <(cut -d, -f1-5 /tmp/o-$x-1/class.csv) | head
   fi
-  if ls /tmp/o-$x-1/.compiled-* >/dev/null 2>&1; then echo "  $x: a compiled-ahead folder was left behind"; fi
+  if ls -d /tmp/reducescope-grade-* >/dev/null 2>&1; then echo "  $x: a compiled-ahead folder was left behind"; fi
 done
 echo "all seven classes: $total_off s with compiling ahead off, $total_on s on"
 tar -C "$O" -czf "${OUT:-/tmp}/logs.tgz" .
