@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""How long a student's check takes (issue 40: a sum exercise's full check in under 3 s on the H100).
+
+For each exercise, one right file of the corpus in plain CUDA and, where the corpus has one, one that includes CUB or
+cooperative groups (tests/fixtures/user/corpus/), runs `reducescope check FILE --exercise NAME` RUNS times, one after
+another on an idle GPU, and prints the whole command's wall time (process start to exit: compiling with NVRTC, the
+sums against the CPU, the traces, the timing) as median (min-max), with the check's own split of one run. Each run
+must pass (exit 0); a run that does not is printed and the benchmark exits 1. Figures only; no time is asserted
+(docs/grading.md's figures come from here). Needs a CUDA GPU.
+
+  /usr/bin/python3 bench/check_time.py --reducescope build/reducescope [--runs 5]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "user", "corpus")
+LIBRARY = ("cub", "_cg", "cg_", "cuda_atomic_ref")  # the files whose headers NVRTC takes seconds to compile
+
+
+def chosen():
+    """(exercise, file, kind) for the first right plain file and the first right library file of each exercise."""
+    out = []
+    seen = set()
+    for e in json.load(open(os.path.join(CORPUS, "expected.json"))):
+        if not e["right"]:
+            continue
+        kind = "CUB/cg" if any(m in os.path.basename(e["file"]) for m in LIBRARY) else "plain"
+        if e["exercise"] == "histogram":
+            kind = "histogram, " + kind  # not a sum: its check is the bins and one timing
+        if (e["exercise"], kind) in seen:
+            continue
+        seen.add((e["exercise"], kind))
+        out.append((e["exercise"], e["file"], kind))
+    return sorted(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reducescope", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    a = ap.parse_args()
+    failed = 0
+    by_kind = {}
+    print("check FILE --exercise NAME, %d runs each: wall time median (min-max); the check's split of its last run" % a.runs)
+    for exercise, f, kind in chosen():
+        times, split = [], ""
+        for _ in range(a.runs):
+            t0 = time.monotonic()
+            p = subprocess.run([a.reducescope, "check", os.path.join(CORPUS, f), "--exercise", exercise],
+                               capture_output=True, text=True)
+            times.append(time.monotonic() - t0)
+            if p.returncode != 0:
+                failed += 1
+                print("  FAILED (exit %d): %s\n%s" % (p.returncode, f, (p.stdout + p.stderr)[-800:]))
+            split = next((l.strip() for l in p.stdout.splitlines() if l.strip().startswith("(time:")), split)
+        by_kind.setdefault(kind, []).extend(times)
+        print("  %-16s %-17s %-40s %.2f s (%.2f-%.2f) %s" % (exercise, kind, os.path.basename(f), statistics.median(times),
+                                                        min(times), max(times), split))
+    for kind, ts in sorted(by_kind.items()):
+        print("%s files: %.2f s median (%.2f-%.2f, %d runs)" % (kind, statistics.median(ts), min(ts), max(ts), len(ts)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
