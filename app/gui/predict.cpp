@@ -33,7 +33,10 @@ const Lesson* lesson_of(const AppState& s) {
 std::string answer_text(const explain::Answer& a) {
   if (!a.text.empty()) return a.text;
   std::string t;
-  for (int64_t v : a.numbers) t += (t.empty() ? "" : ",") + std::to_string(v);
+  for (int64_t v : a.numbers) {
+    if (!t.empty()) t += ',';
+    t += std::to_string(v);
+  }
   return t;
 }
 
