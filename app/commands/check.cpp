@@ -6,14 +6,8 @@
 // passes --lang zh to its worker when it shows Chinese (app/gui/kernel_file_feed.cpp). The command's own lines stay
 // English, as every CLI message does (docs/chinese.md); without --lang everything is English.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <exception>
-#include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <ostream>
 
 #include "commands.hpp"
@@ -22,6 +16,7 @@
 #include "gpu_lock.hpp"
 #include "i18n.hpp"
 #include "plain_trace.hpp"
+#include "trace_queue.hpp"
 #include "user_kernel.hpp"
 #include "user_kernel_gpu.hpp"
 
@@ -145,96 +140,6 @@ void profile(GpuReducer& gpu, const ExternalKernel& ext, ExerciseEvidence& e, co
   if (ext.max_blocks_per_sm) e.blocks_per_sm = ext.max_blocks_per_sm(bs, bs * 4);
   if (ext.registers) e.registers = ext.registers();
 }
-
-// The traces of a check, each finished (finish_kernel_file_trace: a traced process of its own) on one of `ways`
-// threads as soon as it is added, while the caller goes on with its runs.
-class TraceQueue {
- public:
-  TraceQueue(const UserKernel& k, size_t ways) : k_(k), ways_(std::max<size_t>(ways, 1)) {}
-  ~TraceQueue() {  // without finish(): the runs failed; the traces not begun are not taken
-    {
-      const std::lock_guard<std::mutex> lock(mu_);
-      abandoned_ = true;
-    }
-    close_and_join();
-  }
-
-  // Run `run`'s trace, prepared (prepare_kernel_file_trace).
-  void add(size_t run, PreparedKernelFileTrace p) {
-    auto item = std::make_unique<Item>();
-    item->run = run;
-    item->prepared = std::move(p);
-    {
-      const std::lock_guard<std::mutex> lock(mu_);
-      if (items_.empty()) t0_ = Clock::now();
-      items_.push_back(std::move(item));
-      if (threads_.size() < std::min(ways_, items_.size())) threads_.emplace_back([this] { work(); });
-    }
-    cv_.notify_one();
-  }
-
-  // Waits for every trace; (run, its features) in the order added. Raises the first failure, in that order.
-  std::vector<std::pair<size_t, std::optional<TraceFeatures>>> finish() {
-    close_and_join();
-    std::vector<std::pair<size_t, std::optional<TraceFeatures>>> out;
-    for (const auto& i : items_) {
-      if (i->error) std::rethrow_exception(i->error);
-      out.emplace_back(i->run, std::move(i->features));
-    }
-    return out;
-  }
-  size_t count() const { return items_.size(); }
-  // Wall time from the first trace's start to the last one's end, seconds (0 with none).
-  double seconds() const { return seconds_; }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  struct Item {
-    size_t run = 0;
-    PreparedKernelFileTrace prepared;
-    std::optional<TraceFeatures> features;
-    std::exception_ptr error;
-  };
-  void work() {
-    for (;;) {
-      Item* item = nullptr;
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return closed_ || next_ < items_.size(); });
-        if (abandoned_ || next_ >= items_.size()) return;  // given up, or closed with nothing left
-        item = items_[next_++].get();
-      }
-      try {
-        item->features = features_of(Replay(finish_kernel_file_trace(item->prepared, k_)));
-      } catch (...) {
-        item->error = std::current_exception();
-      }
-      const std::lock_guard<std::mutex> lock(mu_);
-      t_end_ = Clock::now();
-    }
-  }
-  void close_and_join() {
-    {
-      const std::lock_guard<std::mutex> lock(mu_);
-      closed_ = true;
-    }
-    cv_.notify_all();
-    for (std::thread& t : threads_) t.join();
-    threads_.clear();
-    if (!items_.empty()) seconds_ = std::chrono::duration<double>(t_end_ - t0_).count();
-  }
-
-  const UserKernel& k_;
-  size_t ways_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::unique_ptr<Item>> items_;
-  size_t next_ = 0;
-  bool closed_ = false, abandoned_ = false;
-  std::vector<std::thread> threads_;
-  Clock::time_point t0_, t_end_;
-  double seconds_ = 0;
-};
 
 // Runs the user's kernel as exercise `x` asks and gathers what its checks read.
 // kernel_timeout_s: the time limit of each traced run of a plain file (--kernel-timeout).

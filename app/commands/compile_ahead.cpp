@@ -1,9 +1,15 @@
 // CompileAhead (compile_ahead.hpp): compile processes that run ahead of grade's GPU workers.
 #include "compile_ahead.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <system_error>
 
+#include <unistd.h>  // getpid
+
+#include "common.hpp"
+#include "user_kernel_gpu.hpp"
 #include "worker.hpp"
 
 namespace rs::cmd {
@@ -80,6 +86,33 @@ void CompileAhead::remove(const std::string& compiled) {
 double CompileAhead::compile_seconds() const {
   const std::lock_guard<std::mutex> lock(mu_);
   return seconds_;
+}
+
+std::unique_ptr<CompileAhead> compile_ahead_for_grade(const std::string& exe, std::vector<std::string> files,
+                                                      const std::vector<int>& gpus, std::ostream& out) {
+  const char* env = std::getenv("REDUCESCOPE_COMPILE_AHEAD");
+  if (exe.empty() || gpus.empty() || (env && std::string(env) == "0")) return nullptr;
+  int cc = 0;
+  try {
+    for (int g : gpus) {
+      const int c = user_kernel_device_cc(g);
+      if (cc != 0 && c != cc) return nullptr;  // GPUs of two architectures: each check compiles for its own
+      cc = c;
+    }
+  } catch (const std::exception&) {
+    return nullptr;  // each check says what it finds
+  }
+  const unsigned cores = usable_cores();
+  const unsigned free_cores = cores > gpus.size() ? cores - static_cast<unsigned>(gpus.size()) : 1u;
+  const unsigned processes = std::clamp(free_cores / 2, 1u, 4u);
+  // The machine's own temporary folder, not the results folder (under Slurm a shared file system); one per grade.
+  std::error_code ec;
+  fs::path dir = fs::temp_directory_path(ec);
+  if (ec) dir = "/tmp";
+  dir /= "reducescope-grade-" + std::to_string(static_cast<long>(getpid()));
+  out << "compiling ahead for compute capability " << cc << " in " << processes << " process"
+      << (processes == 1 ? "" : "es") << " beside the checks\n";
+  return std::make_unique<CompileAhead>(exe, std::move(files), dir, cc, processes, 2 * gpus.size() + processes);
 }
 
 }  // namespace rs::cmd

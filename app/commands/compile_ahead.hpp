@@ -10,7 +10,9 @@
 #include <condition_variable>
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <mutex>
+#include <ostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -60,5 +62,13 @@ class CompileAhead {
   double seconds_ = 0;
   std::vector<std::thread> threads_;
 };
+
+// grade's compiling ahead of its GPU workers, over `files` (a student without a file: ""): where every GPU in `gpus`
+// (device indices) has one compute capability, `exe` is known and REDUCESCOPE_COMPILE_AHEAD is not 0 (the switch that
+// measures what it saves), a CompileAhead for that architecture in the machine's temporary folder, with half the
+// cores left beside one per GPU (sched_getaffinity: what Slurm gave; 1 to 4 processes), a few files ahead; says so on
+// `out`. Else nullptr: each check compiles its own file, as it always could.
+std::unique_ptr<CompileAhead> compile_ahead_for_grade(const std::string& exe, std::vector<std::string> files,
+                                                      const std::vector<int>& gpus, std::ostream& out);
 
 }  // namespace rs::cmd

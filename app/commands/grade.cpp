@@ -69,15 +69,6 @@ bool write_student_page(const fs::path& sd, const GradeResult& r, std::ostream& 
   return write_file(sd / "report.html", submission_html(r, chart), err) && !chart_failed;
 }
 
-// Where grade's compiled-ahead kernels wait for their check: the machine's own temporary folder (not the results
-// folder, which under Slurm is a shared file system), one per grade process.
-fs::path compile_ahead_dir() {
-  std::error_code ec;
-  fs::path tmp = fs::temp_directory_path(ec);
-  if (ec) tmp = "/tmp";
-  return tmp / ("reducescope-grade-" + std::to_string(static_cast<long>(getpid())));
-}
-
 // The GPUs to grade on: "all" (every device), or a list "0,2". Throws GradeError for a device that does not exist.
 std::vector<int> gpus_of(const std::string& list) {
   const int count = cuda_device_count();
@@ -238,33 +229,11 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
                            : std::to_string(gpus.size()) + (gpus.size() == 1 ? " GPU" : " GPUs"))
         << "\n";
     const std::string exe = self_executable();
-    // Compiling ahead on the CPU while the GPUs check (compile_ahead.hpp), where every GPU graded on has one
-    // architecture. REDUCESCOPE_COMPILE_AHEAD=0 turns it off (to measure what it saves).
-    std::unique_ptr<cmd::CompileAhead> ahead;
-    const char* ahead_env = std::getenv("REDUCESCOPE_COMPILE_AHEAD");
-    if (!o.compile_only && !exe.empty() && !(ahead_env && std::string(ahead_env) == "0")) {
-      int cc = 0;
-      try {
-        for (int g : gpus) {
-          const int c = user_kernel_device_cc(g);
-          cc = cc == 0 || cc == c ? c : -1;
-        }
-      } catch (const std::exception&) {
-        cc = -1;  // each check says what it finds
-      }
-      if (cc > 0) {
-        const unsigned cores = cmd::usable_cores();
-        const unsigned free_cores = cores > gpus.size() ? cores - static_cast<unsigned>(gpus.size()) : 1u;
-        const unsigned threads = std::clamp(free_cores / 2, 1u, 4u);
-        std::vector<std::string> files;
-        for (const Submission& s : subs) files.push_back(s.problem.empty() ? s.file : "");
-        ahead = std::make_unique<cmd::CompileAhead>(exe, std::move(files),
-                                               compile_ahead_dir(), cc,
-                                               threads, 2 * gpus.size() + threads);
-        out << "compiling ahead for compute capability " << cc << " in " << threads << " process"
-            << (threads == 1 ? "" : "es") << " beside the checks\n";
-      }
-    }
+    // Compiling ahead on the CPU while the GPUs check (compile_ahead.hpp).
+    std::vector<std::string> files;
+    for (const Submission& s : subs) files.push_back(s.problem.empty() ? s.file : "");
+    std::unique_ptr<cmd::CompileAhead> ahead =
+        o.compile_only ? nullptr : cmd::compile_ahead_for_grade(exe, std::move(files), gpus, out);
     std::atomic<size_t> next{0};
     std::mutex mu;
     size_t done = 0;
