@@ -450,6 +450,12 @@ else
     fail "check --compiled said otherwise than check (exit $RC against $plain_rc):
 $(diff "$TMP/plain.out" "$TMP/ahead.out"; diff "$TMP/plain.err" "$TMP/ahead.err")"
   fi
+  cp "$TMP/warn.cu" "$TMP/other.cu"
+  expect_rc 2 check "$TMP/other.cu" --compiled "$TMP/warn.rsuk"
+  expect_in "$ERR" "was compiled from $TMP/warn.cu, not from $TMP/other.cu" "check --compiled of another file's kernel"
+  run check "$TMP/./warn.cu" --compiled "$TMP/warn.rsuk"  # the same file by another name
+  if [[ $RC -eq $plain_rc ]] && ! grep -q "was compiled from" "$ERR"; then pass; else
+    fail "check --compiled refused its own file named another way (exit $RC): $(cat "$ERR")"; fi
 fi
 
 # ---- exercises, --kernel-file and verify (app/exercises.hpp, app/commands/kernel_file.cpp, verify.cpp) ----------

@@ -7,6 +7,7 @@
 // English, as every CLI message does (docs/chinese.md); without --lang everything is English.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <ostream>
 
@@ -248,9 +249,16 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
   int compiled_cc = 0;  // the architecture `compiled` was built for (0: the generic one)
   if (!o.compiled.empty()) {
     exit_code = guarded("check", err, [&] {
-      compiled = load_compiled(o.compiled, 0);
+      UserKernel c = *load_compiled(o.compiled, 0);
+      std::error_code ec1, ec2;  // the same file however named ("./a.cu", "a.cu")
+      const bool same = c.file_name == o.file || std::filesystem::weakly_canonical(c.file_name, ec1) ==
+                                                     std::filesystem::weakly_canonical(o.file, ec2);
+      if (!same) {  // a mix-up (grade's compiling ahead, the window's worker) is not graded
+        throw std::invalid_argument(o.compiled + " was compiled from " + c.file_name + ", not from " + o.file);
+      }
       // What compiling the file said (compile_kernel_file), so that the output is the same as without --compiled.
-      for (const UserDiagnostic& d : compiled->warnings) err << format_diagnostic(d) << "\n";
+      for (const UserDiagnostic& d : c.warnings) err << format_diagnostic(d) << "\n";
+      compiled = std::move(c);
       return kExitOk;
     });
   } else if (o.compile_only && o.cc) {
