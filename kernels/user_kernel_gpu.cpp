@@ -7,6 +7,10 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <cstdlib>
+#include <string_view>
+#include <thread>
+
 #include "cuda_check.hpp"  // cuda_message
 #include "i18n.hpp"
 #include "input.hpp"
@@ -185,6 +189,22 @@ int cuda_device_count() {
     return 0;
   }
   return count;
+}
+
+struct CudaContextWarmup::Impl {
+  std::thread thread;
+};
+
+CudaContextWarmup::CudaContextWarmup(int device) : impl_(std::make_unique<Impl>()) {
+  if (const char* v = std::getenv("REDUCESCOPE_WARM_CONTEXT"); v && std::string_view(v) == "0") return;
+  impl_->thread = std::thread([device] {
+    if (cudaSetDevice(device) == cudaSuccess) cudaFree(nullptr);
+    cudaGetLastError();  // the error, if any, is met again by the GPU work that follows (class comment)
+  });
+}
+
+CudaContextWarmup::~CudaContextWarmup() {
+  if (impl_->thread.joinable()) impl_->thread.join();
 }
 
 int user_kernel_device_cc(int device) {

@@ -11,6 +11,7 @@
 // Index
 //   LoadedUserKernel          both builds' modules on the current GPU, as an ExternalKernel
 //   user_kernel_device_cc()   the GPU's compute capability, to compile for it
+//   CudaContextWarmup         opens the GPU's context on another thread while NVRTC compiles
 //   check_user_kernel_sums()  the timing build against the CPU reference at several N and block sizes
 //   UserGpuBusy               marks GPU work in progress for the worker's time limit
 #pragma once
@@ -73,6 +74,23 @@ void for_each_user_run(GpuReducer& gpu, const ExternalKernel& ext, const std::ve
 // UserCompileOptions::cc. Throws NoDeviceError (gpu_reduce.hpp) when there is no GPU or no driver, or the
 // build has no CUDA.
 int user_kernel_device_cc(int device = 0);
+// Opens CUDA device `device`'s primary context (cudaSetDevice, cudaFree(0): the driver's set-up, a few hundred ms
+// on an H100) on a thread of its own, so that it overlaps the NVRTC compile that comes before the first GPU call
+// (issue 40: a check under 3 s). The destructor waits for it. What the set-up meets (no GPU, a CUDA error) is
+// dropped here: the GPU work after it meets it again and reports it as it always has. Does nothing in a build
+// without CUDA. REDUCESCOPE_WARM_CONTEXT=0 turns it off (bench/check_time.py --compare measures what it saves).
+class CudaContextWarmup {
+ public:
+  explicit CudaContextWarmup(int device = 0);
+  ~CudaContextWarmup();
+  CudaContextWarmup(const CudaContextWarmup&) = delete;
+  CudaContextWarmup& operator=(const CudaContextWarmup&) = delete;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 // The CUDA GPUs this process sees (CUDA_VISIBLE_DEVICES applies): 0 with none, no driver, or a driver too old.
 int cuda_device_count();
 

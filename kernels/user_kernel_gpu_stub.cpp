@@ -19,6 +19,10 @@ const ExternalHistogram& LoadedUserKernel::histogram() const { return impl_->his
 
 int user_kernel_device_cc(int) { throw NoDeviceError(kNoCuda); }
 
+struct CudaContextWarmup::Impl {};
+CudaContextWarmup::CudaContextWarmup(int) {}  // no CUDA: nothing to open
+CudaContextWarmup::~CudaContextWarmup() = default;
+
 int cuda_device_count() { return 0; }  // a build without CUDA sees no GPU
 
 std::vector<UserSumCheck> check_user_kernel_sums(const UserKernel&, const std::vector<uint64_t>&,

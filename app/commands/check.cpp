@@ -194,7 +194,9 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
   return e;
 }
 
-int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std::ostream& out) {
+// compile_s: NVRTC's seconds in this process (0: compiled by another, --compiled), for the line saying where the
+// time went.
+int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std::ostream& out, double compile_s) {
   const ExerciseEvidence e = gather(k, x, user_kernel_name(o.file), o.kernel_timeout_s);
   const std::vector<ExerciseCheck> checks = judge_exercise(x, e);
   bool all = true;
@@ -216,7 +218,9 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
   if (const std::string report = exercise_report_line(exercise_report_json(x, e)); !report.empty()) {
     out << "  report: " << report << "\n";  // the profiler's report (issue 40), as check --json gives it
   }
-  out << "  (time: sums " << fmt("%.1f", e.runs_s) << " s; ";
+  out << "  (time: ";
+  if (compile_s > 0) out << "compile " << fmt("%.1f", compile_s) << " s; ";
+  out << "sums " << fmt("%.1f", e.runs_s) << " s; ";
   if (e.traces) out << e.traces << " traces " << fmt("%.1f", e.traces_s) << " s, begun during the sums; ";
   out << "timing " << fmt("%.1f", e.timing_s) << " s)\n";
   out << o.file << ": " << passed << " of " << checks.size() << " checks passed"
@@ -247,6 +251,7 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
   int exit_code = kExitOk;
   std::optional<UserKernel> compiled;
   int compiled_cc = 0;  // the architecture `compiled` was built for (0: the generic one)
+  double compile_s = 0;  // NVRTC's time in this process (check_exercise says it)
   if (!o.compiled.empty()) {
     exit_code = guarded("check", err, [&] {
       UserKernel c = *load_compiled(o.compiled, 0);
@@ -274,7 +279,11 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
         compiled_cc = 0;  // said below, after the compile's verdict
       }
     }
+    std::optional<CudaContextWarmup> warm;  // the GPU's context opens while NVRTC compiles
+    if (compiled_cc > 0) warm.emplace();
+    const auto t0 = std::chrono::steady_clock::now();
     compiled = compile_kernel_file(o.file, compiled_cc, "check", err, exit_code);
+    compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   if (!compiled) return exit_code;
   const UserKernel& k = *compiled;
@@ -322,16 +331,18 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
     // Again for the GPU's own architecture (sm_80 intrinsics such as __reduce_add_sync trap below it).
     if (!o.compiled.empty()) {  // compiled by the window for this GPU
       const UserKernel c = *load_compiled(o.compiled, cc);
-      return x ? check_exercise(c, *x, o, out) : check_sums(c, o, out);
+      return x ? check_exercise(c, *x, o, out, 0) : check_sums(c, o, out);
     }
-    if (compiled_cc == cc) return x ? check_exercise(k, *x, o, out) : check_sums(k, o, out);
+    if (compiled_cc == cc) return x ? check_exercise(k, *x, o, out, compile_s) : check_sums(k, o, out);
+    const auto t0 = std::chrono::steady_clock::now();
     const UserCompileResult r = compile_user_kernel(k.source, k.file_name, {.cc = cc});
+    compile_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r.ok()) {
       for (const UserDiagnostic& d : r.diagnostics) err << format_diagnostic(d) << "\n";
       err << o.file << ": does not compile for compute_" << cc << " (this GPU)\n";
       return kExitUsage;
     }
-    return x ? check_exercise(*r.kernel, *x, o, out) : check_sums(*r.kernel, o, out);
+    return x ? check_exercise(*r.kernel, *x, o, out, compile_s) : check_sums(*r.kernel, o, out);
   });
 }
 

@@ -4,6 +4,7 @@
 // launch shape. main.cpp runs these in a worker process (app/worker.hpp) with a time limit.
 #include <cctype>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 
 #include "commands.hpp"
@@ -80,8 +81,11 @@ int with_user_kernel(const Options& o, const char* command, std::ostream& err, B
       no_device = e;
     }
     int rc = kExitOk;
+    std::optional<CudaContextWarmup> warm;  // the GPU's context opens while NVRTC compiles
+    if (cc > 0 && o.compiled.empty()) warm.emplace();
     const std::optional<UserKernel> k =
         o.compiled.empty() ? compile_kernel_file(o.kernel_file, cc, command, err, rc) : load_compiled(o.compiled, cc);
+    warm.reset();
     if (!k) return rc;
     if (k->entry == UserEntry::Histogram) {
       err << "reducescope " << command << ": " << o.kernel_file << " defines user_histogram, a histogram: check it "
