@@ -194,6 +194,19 @@ std::string self_executable() {
   return std::string(buf, static_cast<size_t>(n));
 }
 
+std::string malloc_hugetlb_tunables(const char* current, bool disabled) {
+  const std::string now = current ? current : "";
+  if (disabled || now.find("glibc.malloc.hugetlb") != std::string::npos) return now;
+  return now.empty() ? "glibc.malloc.hugetlb=1" : now + ":glibc.malloc.hugetlb=1";  // tunables are ':'-separated
+}
+
+std::vector<std::string> compiling_worker_env() {
+  const char* off = std::getenv("REDUCESCOPE_HUGEPAGES");
+  const std::string v = malloc_hugetlb_tunables(std::getenv("GLIBC_TUNABLES"), off && std::string(off) == "0");
+  if (v.empty()) return {};
+  return {"GLIBC_TUNABLES=" + v};
+}
+
 std::string worker_end_message(const WorkerResult& r, const std::string& file, double timeout_s) {
   switch (r.end) {
     case WorkerEnd::Exited: return "";

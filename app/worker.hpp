@@ -13,6 +13,8 @@
 //   run_worker()              starts the child, copies its output, enforces the limit
 //   become_worker()           in the child: hooks UserGpuBusy to the parent's pipe
 //   self_executable()         this program's path (/proc/self/exe), to start it again
+//   malloc_hugetlb_tunables() GLIBC_TUNABLES for a worker that compiles: glibc's malloc on huge pages
+//   compiling_worker_env()    that as a WorkerOptions::env entry
 //   worker_end_message()      one paragraph for people: what happened and the likely causes
 #pragma once
 
@@ -57,6 +59,18 @@ bool become_worker();
 
 // This program's absolute path (readlink /proc/self/exe; argv0 elsewhere is not known here): "" if unknown.
 std::string self_executable();
+
+// The value of GLIBC_TUNABLES for a worker that compiles with NVRTC: `current` (this process's value, nullptr or ""
+// for none) with glibc.malloc.hugetlb=1 added, so that glibc's malloc asks for transparent huge pages
+// (madvise(MADV_HUGEPAGE): the glibc manual, "Memory Allocation Tunables", glibc 2.35+; an older glibc ignores a
+// tunable it does not know). NVRTC's front end fills some 200 MB of heap on CUB's headers, a page fault per 4 KiB
+// without it; on this project's 2-core machine the first compile of a cub::BlockReduce file took 1.2-1.4 s with it
+// against 1.5-1.7 s without (docs/grading.md). `current` is returned as it is when it already sets
+// glibc.malloc.hugetlb (the user's choice), and when `disabled` (REDUCESCOPE_HUGEPAGES=0).
+std::string malloc_hugetlb_tunables(const char* current, bool disabled = false);
+// WorkerOptions::env's entry for a worker that compiles: GLIBC_TUNABLES=malloc_hugetlb_tunables(this process's
+// GLIBC_TUNABLES, REDUCESCOPE_HUGEPAGES=0); empty when that leaves nothing to set.
+std::vector<std::string> compiling_worker_env();
 
 // For people, about a user's kernel file `file` whose worker ended as `r` ("" for a clean exit): the time limit
 // and the likely causes of a hang (an endless loop, a barrier not every thread reaches) with the option that

@@ -8,10 +8,11 @@ sums against the CPU, the traces, the timing) as median (min-max), with the chec
 must pass (exit 0); a run that does not is printed and the benchmark exits 1. Figures only; no time is asserted
 (docs/grading.md's figures come from here). Needs a CUDA GPU.
 
-  /usr/bin/python3 bench/check_time.py --reducescope build/reducescope [--runs 5] [--only KIND] [--compare NAME=VALUE]
+  /usr/bin/python3 bench/check_time.py --reducescope build/reducescope [--runs 5] [--only KIND] [--compare NAME=VALUE]...
 
---only KIND keeps the files of that kind ("CUB/cg", "plain"). --compare NAME=VALUE runs each check twice in turn, as
-it is and with the environment variable NAME=VALUE (REDUCESCOPE_WARM_CONTEXT=0, say), and prints both medians.
+--only KIND keeps the files of that kind ("CUB/cg", "plain"). --compare NAME=VALUE runs each check again in turn with
+the environment variable NAME=VALUE (REDUCESCOPE_WARM_CONTEXT=0, say), and prints the medians of each; given several
+times, one more run per value, each with that variable alone.
 """
 import argparse
 import json
@@ -47,12 +48,13 @@ def main():
     ap.add_argument("--reducescope", required=True)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--only", default="", help="only the files of this kind: CUB/cg, plain")
-    ap.add_argument("--compare", default="", help="NAME=VALUE: each run also with this environment variable set")
+    ap.add_argument("--compare", action="append", default=[],
+                    help="NAME=VALUE: each run also with this environment variable set (repeatable)")
     a = ap.parse_args()
     envs = [("", None)]
-    if a.compare:
-        name, _, value = a.compare.partition("=")
-        envs.append((a.compare, dict(os.environ, **{name: value})))
+    for c in a.compare:
+        name, _, value = c.partition("=")
+        envs.append((c, dict(os.environ, **{name: value})))
     failed = 0
     by_kind = {}
     print("check FILE --exercise NAME, %d runs each: wall time median (min-max); the check's split of its last run" % a.runs)

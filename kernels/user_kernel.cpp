@@ -406,9 +406,11 @@ UserCompileResult compile_user_kernel(const std::string& source, const std::stri
   // reads as the driver loads it; RS_LAUNCH_SHAPE from the pre-included launch_shape.cuh.
   // -pch: NVRTC's automatic precompiled header (CUDA 12.8+) for what the file includes before its first line of
   // code (reducescope.cuh, probe.cuh, CCCL): kept in this process, so a process that compiles again (the window
-  // on each save) compiles in about a tenth of the time (2.4 s, then 0.2 s on this project's 2-core machine).
-  std::vector<std::string> nvrtc_options = {"--gpu-architecture=" + arch, "-lineinfo", "-std=c++17", "-pch",
+  // on each save) compiles in about a tenth of the time (2.4 s, then 0.2 s on this project's 2-core machine);
+  // off in a process that compiles once (UserCompileOptions::pch), where building it costs more than it saves.
+  std::vector<std::string> nvrtc_options = {"--gpu-architecture=" + arch, "-lineinfo", "-std=c++17",
                                             std::string("-I") + RS_CCCL_INCLUDE_DIR};
+  if (options.pch) nvrtc_options.insert(nvrtc_options.begin() + 3, "-pch");  // (UserCompileOptions::pch)
 #ifdef RS_CUDA_INCLUDE_DIR
   nvrtc_options.push_back(std::string("-I") + RS_CUDA_INCLUDE_DIR);  // <cooperative_groups.h> (issue 40)
 #endif

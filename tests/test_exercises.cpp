@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "exercises.hpp"
@@ -386,6 +387,28 @@ TEST(Worker, ACrashAndACancelAreReported) {
   const WorkerResult none = run_worker("/nonexistent/reducescope", {}, o);
   EXPECT_EQ(none.end, WorkerEnd::NotStarted);
   EXPECT_NE(none.message.find("/nonexistent/reducescope"), std::string::npos);
+}
+
+TEST(Worker, ACompilingWorkersMallocAsksForHugePagesUnlessTheUserChose) {
+  EXPECT_EQ(malloc_hugetlb_tunables(nullptr), "glibc.malloc.hugetlb=1");
+  EXPECT_EQ(malloc_hugetlb_tunables(""), "glibc.malloc.hugetlb=1");
+  EXPECT_EQ(malloc_hugetlb_tunables("glibc.malloc.check=3"), "glibc.malloc.check=3:glibc.malloc.hugetlb=1");
+  EXPECT_EQ(malloc_hugetlb_tunables("glibc.malloc.hugetlb=0"), "glibc.malloc.hugetlb=0");  // the user's own
+  EXPECT_EQ(malloc_hugetlb_tunables("glibc.malloc.check=3", true), "glibc.malloc.check=3");
+  EXPECT_EQ(malloc_hugetlb_tunables(nullptr, true), "");
+  // What the child sees: the entry reaches its environment, over this process's GLIBC_TUNABLES.
+  ::setenv("GLIBC_TUNABLES", "glibc.malloc.check=0", 1);
+  ::unsetenv("REDUCESCOPE_HUGEPAGES");
+  WorkerOptions o;
+  o.env = compiling_worker_env();
+  std::string out;
+  o.out = [&](const std::string& s) { out += s; };
+  EXPECT_EQ(run_worker("/bin/sh", {"-c", "printf %s \"$GLIBC_TUNABLES\""}, o).exit_code, 0);
+  EXPECT_EQ(out, "glibc.malloc.check=0:glibc.malloc.hugetlb=1");
+  ::setenv("REDUCESCOPE_HUGEPAGES", "0", 1);
+  ::unsetenv("GLIBC_TUNABLES");
+  EXPECT_TRUE(compiling_worker_env().empty());
+  ::unsetenv("REDUCESCOPE_HUGEPAGES");
 }
 
 }  // namespace

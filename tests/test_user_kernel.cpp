@@ -326,6 +326,26 @@ TEST(UserKernelCompile, ForAGivenArchitecture) {
   EXPECT_TRUE(contains(r.kernel->timing.ptx, ".target sm_90"));
 }
 
+// Without NVRTC's precompiled header (the CLI, which compiles once): the same kernel, the same PTX and cubin, and a
+// compile error still at its line.
+TEST(UserKernelCompile, WithoutThePrecompiledHeaderTheSameBuild) {
+  REQUIRE_NVRTC();
+  for (const std::string& text : std::vector<std::string>{reduce2(), starting_file("reduce2")}) {
+    const UserCompileResult with = compile_user_kernel(text, "k.cu", {.cc = 90});
+    const UserCompileResult without = compile_user_kernel(text, "k.cu", {.cc = 90, .pch = false});
+    ASSERT_TRUE(with.ok()) << all(with.diagnostics);
+    ASSERT_TRUE(without.ok()) << all(without.diagnostics);
+    EXPECT_EQ(with.kernel->plain, without.kernel->plain);
+    EXPECT_EQ(with.kernel->timing.ptx, without.kernel->timing.ptx);
+    EXPECT_EQ(with.kernel->tracing.ptx, without.kernel->tracing.ptx);
+    EXPECT_EQ(with.kernel->timing.cubin, without.kernel->timing.cubin);
+  }
+  const std::string bad = replaced(reduce2(), "sdata[tid] += sdata[tid + s];", "sdata[tid] += sdata[tid + oops];");
+  const UserCompileResult r = compile_user_kernel(bad, "k.cu", {.cc = 90, .pch = false});
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(all(r.diagnostics), "oops")) << all(r.diagnostics);
+}
+
 TEST(UserKernelCompile, SyntaxErrorAtItsLine) {
   REQUIRE_NVRTC();
   // An undefined name: NVRTC points at it, line and column.

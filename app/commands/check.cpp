@@ -335,7 +335,7 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err) {
     }
     if (compiled_cc == cc) return x ? check_exercise(k, *x, o, out, compile_s) : check_sums(k, o, out);
     const auto t0 = std::chrono::steady_clock::now();
-    const UserCompileResult r = compile_user_kernel(k.source, k.file_name, {.cc = cc});
+    const UserCompileResult r = compile_user_kernel(k.source, k.file_name, {.cc = cc, .pch = false});
     compile_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r.ok()) {
       for (const UserDiagnostic& d : r.diagnostics) err << format_diagnostic(d) << "\n";

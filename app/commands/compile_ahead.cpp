@@ -52,6 +52,7 @@ void CompileAhead::work() {
     }
     const std::string out = (dir_ / (std::to_string(k) + ".rsuk")).string();
     WorkerOptions wo;  // no GPU work: the time limit never starts; the output is the check's to print, later
+    wo.env = compiling_worker_env();  // its malloc on huge pages, for NVRTC (worker.hpp)
     const auto t0 = std::chrono::steady_clock::now();
     const WorkerResult r = run_worker(
         exe_, {"check", files_[k], "--compile-only", "--cc", std::to_string(cc_), "--save-compiled", out}, wo);

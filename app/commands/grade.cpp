@@ -260,7 +260,8 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
           wo.timeout_s = o.kernel_timeout_s;
           wo.out = [&](const std::string& c) { so += c; };
           wo.err = [&](const std::string& c) { se += c; };
-          if (gpu >= 0) wo.env = {"CUDA_VISIBLE_DEVICES=" + std::to_string(gpu)};
+          wo.env = compiling_worker_env();  // the check compiles, unless compiled ahead (worker.hpp)
+          if (gpu >= 0) wo.env.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(gpu));
           const WorkerResult w = run_worker(exe, args, wo);
           exit_code = w.exit_code;
           if (w.end != WorkerEnd::Exited) {

@@ -38,6 +38,7 @@ int run_in_worker(const std::vector<std::string>& args, const Options& o, std::o
   std::string err_text;
   WorkerOptions w;
   w.timeout_s = o.kernel_timeout_s;
+  w.env = compiling_worker_env();  // it compiles the file (NVRTC): its malloc on huge pages (worker.hpp)
   w.out = [&](const std::string& s) { out << s << std::flush; };
   w.err = [&](const std::string& s) {
     err << s << std::flush;

@@ -33,6 +33,7 @@ std::optional<UserKernel> compile_kernel_file(const std::string& path, int cc, c
   }
   UserCompileOptions opt;
   if (cc > 0) opt.cc = cc;
+  opt.pch = false;  // this process compiles once (UserCompileOptions::pch)
   UserCompileResult r = compile_user_kernel(text, path, opt);
   if (!r.ok()) {
     for (const UserDiagnostic& d : r.diagnostics) err << format_diagnostic(d) << "\n";
