@@ -64,9 +64,9 @@ std::string self_executable();
 // for none) with glibc.malloc.hugetlb=1 added, so that glibc's malloc asks for transparent huge pages
 // (madvise(MADV_HUGEPAGE): the glibc manual, "Memory Allocation Tunables", glibc 2.35+; an older glibc ignores a
 // tunable it does not know). NVRTC's front end fills some 200 MB of heap on CUB's headers, a page fault per 4 KiB
-// without it; on this project's 2-core machine the first compile of a cub::BlockReduce file took 1.2-1.4 s with it
-// against 1.5-1.7 s without (docs/grading.md). `current` is returned as it is when it already sets
-// glibc.malloc.hugetlb (the user's choice), and when `disabled` (REDUCESCOPE_HUGEPAGES=0).
+// without it. On this project's 2-core machine NVRTC's first compile of a cub::BlockReduce file took 1.3-1.6 s
+// with it against 1.7-1.9 s without (docs/grading.md has the whole check on the H200). `current` is returned as it
+// is when it already sets glibc.malloc.hugetlb (the user's choice), and when `disabled` (REDUCESCOPE_HUGEPAGES=0).
 std::string malloc_hugetlb_tunables(const char* current, bool disabled = false);
 // WorkerOptions::env's entry for a worker that compiles: GLIBC_TUNABLES=malloc_hugetlb_tunables(this process's
 // GLIBC_TUNABLES, REDUCESCOPE_HUGEPAGES=0); empty when that leaves nothing to set.
