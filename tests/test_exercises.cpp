@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "exercises.hpp"
@@ -396,7 +397,13 @@ TEST(Worker, ACompilingWorkersMallocAsksForHugePagesUnlessTheUserChose) {
   EXPECT_EQ(malloc_hugetlb_tunables("glibc.malloc.hugetlb=0"), "glibc.malloc.hugetlb=0");  // the user's own
   EXPECT_EQ(malloc_hugetlb_tunables("glibc.malloc.check=3", true), "glibc.malloc.check=3");
   EXPECT_EQ(malloc_hugetlb_tunables(nullptr, true), "");
-  // What the child sees: the entry reaches its environment, over this process's GLIBC_TUNABLES.
+  // What the child sees: the entry reaches its environment, over this process's GLIBC_TUNABLES. The two variables
+  // are put back as they were at the end, for the tests after this one.
+  const auto saved = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  const std::optional<std::string> tunables = saved("GLIBC_TUNABLES"), huge = saved("REDUCESCOPE_HUGEPAGES");
   ::setenv("GLIBC_TUNABLES", "glibc.malloc.check=0", 1);
   ::unsetenv("REDUCESCOPE_HUGEPAGES");
   WorkerOptions o;
@@ -408,7 +415,11 @@ TEST(Worker, ACompilingWorkersMallocAsksForHugePagesUnlessTheUserChose) {
   ::setenv("REDUCESCOPE_HUGEPAGES", "0", 1);
   ::unsetenv("GLIBC_TUNABLES");
   EXPECT_TRUE(compiling_worker_env().empty());
-  ::unsetenv("REDUCESCOPE_HUGEPAGES");
+  const auto restore = [](const char* name, const std::optional<std::string>& v) {
+    v ? ::setenv(name, v->c_str(), 1) : ::unsetenv(name);
+  };
+  restore("GLIBC_TUNABLES", tunables);
+  restore("REDUCESCOPE_HUGEPAGES", huge);
 }
 
 }  // namespace
