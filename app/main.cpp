@@ -12,6 +12,7 @@
 #endif
 
 int main(int argc, char** argv) {
+  rs::die_with_parent();  // a worker, or a traced run, of another reducescope: gone when that one goes
   std::vector<std::string> args(argv + 1, argv + argc);
   rs::Options o;
   try {

@@ -1,19 +1,30 @@
 // run_worker and become_worker (worker.hpp): posix_spawn with three pipes (stdout, stderr, and the busy pipe at
-// fd kWorkerFd in the child), a poll loop, and SIGKILL to the child's process group (which also ends a
-// compute-sanitizer's target) when its GPU work outlives the limit.
+// fd kWorkerFd in the child), a poll loop, and, when its GPU work outlives the limit or the caller cancels, the
+// child's whole process tree stopped and killed (stop_process_tree), then waited for until it is gone.
 #include "worker.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
 
 #include "i18n.hpp"
 #include "user_kernel_gpu.hpp"  // set_user_gpu_busy_hook
@@ -28,6 +39,7 @@ namespace {
 
 constexpr int kWorkerFd = 100;  // the busy pipe's number in the child
 constexpr const char* kWorkerEnv = "REDUCESCOPE_WORKER_FD";
+constexpr const char* kParentEnv = "REDUCESCOPE_PARENT";  // set for every child: it dies with its parent
 
 using Clock = std::chrono::steady_clock;
 
@@ -60,8 +72,9 @@ WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& 
     return res;
   }
   std::vector<std::string> env_strings;
-  auto replaced = [&](const char* e) {  // by the worker's pipe or by options.env
+  auto replaced = [&](const char* e) {  // by the worker's pipe, the parent's pid or by options.env
     if (std::strncmp(e, kWorkerEnv, std::strlen(kWorkerEnv)) == 0) return true;
+    if (std::strncmp(e, kParentEnv, std::strlen(kParentEnv)) == 0) return true;
     for (const std::string& v : o.env) {
       const size_t eq = v.find('=');
       if (eq != std::string::npos && std::strncmp(e, v.c_str(), eq + 1) == 0) return true;
@@ -73,6 +86,7 @@ WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& 
   }
   env_strings.insert(env_strings.end(), o.env.begin(), o.env.end());
   env_strings.push_back(std::string(kWorkerEnv) + "=" + std::to_string(kWorkerFd));
+  env_strings.push_back(std::string(kParentEnv) + "=" + std::to_string(getpid()));
   std::vector<char*> envp, argv;
   for (auto& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
@@ -113,8 +127,7 @@ WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& 
   char buf[4096];
   auto kill_child = [&](WorkerEnd why) {
     if (killed) return;
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
+    res.stopped = stop_process_tree(pid);
     killed = true;
     res.end = why;
   };
@@ -160,7 +173,13 @@ WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& 
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (killed) return res;
+  if (killed) {
+    // The child is reaped; what it started (a nested worker, compute-sanitizer's target) was killed with it. Each
+    // is gone from /proc, or a zombie, once the kernel has closed its files: the GPU driver's release of its device
+    // files, which destroys its CUDA context, comes before that.
+    res.gone_s = wait_until_gone(res.stopped, 10.0);
+    return res;
+  }
   if (WIFEXITED(status)) {
     res.end = WorkerEnd::Exited;
     res.exit_code = WEXITSTATUS(status);
@@ -169,6 +188,107 @@ WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& 
     res.signal = WTERMSIG(status);
   }
   return res;
+}
+
+std::vector<int> process_descendants(int root) {
+  std::vector<int> out;
+#ifdef __linux__
+  std::map<int, std::vector<int>> children;
+  if (DIR* d = opendir("/proc")) {
+    while (dirent* e = readdir(d)) {
+      const int p = std::atoi(e->d_name);
+      if (p <= 0) continue;
+      std::ifstream f(std::string("/proc/") + e->d_name + "/stat");
+      std::string line;
+      if (!std::getline(f, line)) continue;
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
+      const size_t close = line.rfind(')');
+      if (close == std::string::npos) continue;
+      std::istringstream rest(line.substr(close + 1));
+      char state = 0;
+      int ppid = 0;
+      if (rest >> state >> ppid) children[ppid].push_back(p);
+    }
+    closedir(d);
+  }
+  std::vector<int> todo{root};
+  while (!todo.empty()) {
+    const int p = todo.back();
+    todo.pop_back();
+    for (int c : children[p]) {
+      out.push_back(c);
+      todo.push_back(c);
+    }
+  }
+#else
+  (void)root;
+#endif
+  return out;
+}
+
+bool process_gone(int pid) {
+  if (kill(pid, 0) != 0) return errno == ESRCH;
+#ifdef __linux__
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(f, line)) return true;
+  const size_t close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && (line[close + 2] == 'Z' || line[close + 2] == 'X');
+#else
+  return false;
+#endif
+}
+
+std::vector<int> stop_process_tree(int pid) {
+  // First stop every process of the tree (a stopped process starts nothing new, and keeps its parent, so the tree
+  // can be read whole), reading it again until it no longer grows; then kill them all. Killing from the top would
+  // orphan the lower ones before they are found: a nested worker sits in a process group of its own, so the
+  // group's SIGKILL alone left it running (issue 54).
+  std::vector<int> tree{pid};
+  std::set<int> seen{pid};
+  kill(pid, SIGSTOP);
+  for (int round = 0; round < 20; ++round) {
+    bool grew = false;
+    for (size_t i = 0; i < tree.size(); ++i) {
+      for (int c : process_descendants(tree[i])) {
+        if (seen.insert(c).second) {
+          kill(c, SIGSTOP);
+          tree.push_back(c);
+          grew = true;
+        }
+      }
+    }
+    if (!grew) break;
+  }
+  const pid_t own_group = getpgrp();
+  std::set<pid_t> groups;
+  for (int p : tree) {
+    const pid_t g = getpgid(p);
+    if (g > 0 && g != own_group) groups.insert(g);
+  }
+  for (pid_t g : groups) kill(-g, SIGKILL);  // the child's group: what the tree walk cannot see (none on macOS)
+  for (int p : tree) kill(p, SIGKILL);
+  return tree;
+}
+
+double wait_until_gone(const std::vector<int>& pids, double limit_s) {
+  const auto t0 = Clock::now();
+  for (;;) {
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (std::all_of(pids.begin(), pids.end(), process_gone)) return s;
+    if (s > limit_s) return -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+void die_with_parent() {
+#ifdef __linux__
+  const char* v = std::getenv(kParentEnv);
+  if (!v || !*v) return;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The parent may have gone before the line above: then this process is already someone else's.
+  if (getppid() == 1 || (std::atoi(v) > 0 && kill(std::atoi(v), 0) != 0 && errno == ESRCH)) _exit(137);
+#endif
 }
 
 bool become_worker() {

@@ -6,7 +6,16 @@
 // (UserGpuBusy, kernels/user_kernel_gpu.hpp). The parent copies the child's output as it comes and stops the child
 // (SIGKILL) when that work has run longer than the time limit.
 //
-// POSIX (fork/exec through posix_spawn, pipes, poll): Linux and macOS.
+// A stop ends the child's whole process tree, not only its process group: a worker may start a worker of its own
+// (the binary tracer's traced `reducescope run` does, in a group of its own), and compute-sanitizer starts its
+// target. run_worker stops every process of the tree (SIGSTOP, read from /proc), kills them all, and returns once
+// each is gone, so the CUDA context of a hung or faulted kernel is destroyed before the caller starts the next run.
+// And every reducescope process started by another dies with its parent (die_with_parent: PR_SET_PDEATHSIG), so no
+// worker outlives the window or `check`, even one killed with SIGKILL. docs/your-kernel.md, "When a kernel faults
+// on the GPU that draws the window", has what was found on the H100 (issue 54).
+//
+// POSIX (fork/exec through posix_spawn, pipes, poll): Linux and macOS; the tree walk and the parent-death signal
+// are Linux's (elsewhere only the child's process group is killed).
 //
 // Index
 //   WorkerEnd, WorkerResult   how the child ended: its exit code, a signal, the time limit, a cancel
@@ -16,6 +25,8 @@
 //   malloc_hugetlb_tunables() GLIBC_TUNABLES for a worker that compiles: glibc's malloc on huge pages
 //   compiling_worker_env()    that as a WorkerOptions::env entry
 //   worker_end_message()      one paragraph for people: what happened and the likely causes
+//   stop_process_tree()       SIGSTOP, then SIGKILL, a process and everything below it
+//   die_with_parent()         main(), first: a child of ours dies when its parent does
 #pragma once
 
 #include <functional>
@@ -38,6 +49,8 @@ struct WorkerResult {
   int signal = 0;        // Signaled: the signal's number
   double busy_s = 0;     // TimedOut: how long the GPU work had run, seconds
   std::string message;   // NotStarted: why
+  std::vector<int> stopped;  // TimedOut, Cancelled: the pids of the tree that was killed (the child first)
+  double gone_s = 0;     // TimedOut, Cancelled: seconds from the kill until all of them were gone (-1: not in 10 s)
 };
 
 struct WorkerOptions {
@@ -56,6 +69,19 @@ WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& 
 // In a child that run_worker started (REDUCESCOPE_WORKER_FD is set): sets the UserGpuBusy hook to write to the
 // pipe, and returns true. Elsewhere returns false and changes nothing.
 bool become_worker();
+
+// The processes below `root`: its children, theirs, and so on (read from /proc/PID/stat). Linux; elsewhere empty.
+std::vector<int> process_descendants(int root);
+// Whether `pid` has exited: no such process, or a zombie (its files closed, its parent yet to reap it).
+bool process_gone(int pid);
+// Stops `pid` and every process below it (SIGSTOP, reading the tree again until it no longer grows), then kills
+// them all and their process groups but this process's own (SIGKILL). Returns the pids, `pid` first. Does not wait.
+std::vector<int> stop_process_tree(int pid);
+// Waits until every one of `pids` is gone (process_gone), at most `limit_s` seconds: the seconds it took, or -1.
+double wait_until_gone(const std::vector<int>& pids, double limit_s);
+// In a process that run_worker started (REDUCESCOPE_PARENT in its environment): asks the kernel for SIGKILL when the
+// parent exits (Linux's PR_SET_PDEATHSIG), and exits at once if the parent has already gone. main() calls it first.
+void die_with_parent();
 
 // This program's absolute path (readlink /proc/self/exe; argv0 elsewhere is not known here): "" if unknown.
 std::string self_executable();

@@ -41,7 +41,15 @@ bool bind(std::string* why) {
   if (g_bound) return true;
   const std::string dir = catalogue_dir();
   if (dir.empty()) {
-    if (why) *why = "the Chinese catalogue (locale/zh_CN/LC_MESSAGES/reducescope.mo) is not installed beside reducescope";
+    if (why) {
+      std::string where;
+      for (const std::string& d : catalogue_places()) {
+        where += (where.empty() ? "" : ", ") + (fs::path(d) / kZhCatalogue / "LC_MESSAGES" / (std::string(kDomain) + ".mo")).string();
+      }
+      *why = "the Chinese catalogue (reducescope.mo) is missing: looked for " + where +
+             ". It is built with reducescope (po/, msgfmt from Debian's gettext) into locale/ beside the binary; "
+             "`cmake --install` puts it in share/locale/, or name its folder in RS_LOCALEDIR";
+    }
     return false;
   }
   const char* cur = std::setlocale(LC_MESSAGES, nullptr);
@@ -87,14 +95,18 @@ Lang system_language() {
   return Lang::En;
 }
 
-std::string catalogue_dir() {
-  if (const char* env = std::getenv("RS_LOCALEDIR"); env && *env) return has_catalogue(env) ? env : "";
+std::vector<std::string> catalogue_places() {
+  if (const char* env = std::getenv("RS_LOCALEDIR"); env && *env) return {env};
   char buf[4096];
   const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return "";
+  if (n <= 0) return {};
   const fs::path exe_dir = fs::path(std::string(buf, static_cast<size_t>(n))).parent_path();
-  for (const fs::path& d : {exe_dir / "locale", exe_dir.parent_path() / "share" / "locale"}) {
-    if (has_catalogue(d)) return d.string();
+  return {(exe_dir / "locale").string(), (exe_dir.parent_path() / "share" / "locale").string()};
+}
+
+std::string catalogue_dir() {
+  for (const std::string& d : catalogue_places()) {
+    if (has_catalogue(d)) return d;
   }
   return "";
 }

@@ -44,9 +44,10 @@ const char* lang_name(Lang l);
 // else En.
 Lang system_language();
 
-// Where the compiled catalogue is looked for, the first that holds zh_CN/LC_MESSAGES/reducescope.mo:
-// $RS_LOCALEDIR; <this executable's folder>/locale (the build tree); <its folder>/../share/locale (an install).
-// Empty where none does.
+// The folders the compiled catalogue is looked for in, in order: $RS_LOCALEDIR alone where it is set, else
+// <this executable's folder>/locale (the build tree) and <its folder>/../share/locale (an install).
+std::vector<std::string> catalogue_places();
+// The first of those that holds zh_CN/LC_MESSAGES/reducescope.mo; empty where none does.
 std::string catalogue_dir();
 
 // Switches this process's messages to `l`. English always works. Chinese needs the compiled catalogue: where

@@ -974,5 +974,33 @@ LANG=C LANGUAGE= LC_ALL= LC_MESSAGES= REDUCESCOPE_CONFIG="$dir/zh-flag.ini" \
 grep -q "^language: zh" "$dir/zh-flag.log" && ok "--lang zh with no saved choice: Chinese" \
   || bad "--lang zh with no saved choice gave $(grep '^language' "$dir/zh-flag.log")"
 
+# 23. Issue 54: the window survives a GPU reset of its OpenGL context. REDUCESCOPE_SIMULATE_GL_RESET=20 is the test
+# double of a robustness reset (a kernel's fault on the GPU that also draws the window): at frame 20 the context is
+# taken as lost, and the window makes a new one (headless: a new EGL context; with GLFW: a new window where the old one
+# stood), Dear ImGui's objects and the font texture again in it. One reset, said once on stderr (no loop), then the
+# frames go on: the screenshot at frame 60 is drawn whole (the frame without the reset, less the step bar's one line
+# that says the reset), and the widget map has that line.
+for mode in headless glfw; do
+  MAP="$dir/glreset-$mode.map"; rm -f "$MAP"
+  printf '[ReduceScope][Settings]\nWindow=0,0,1280,720\nUiScale=1.00\n' >"$dir/glreset.ini"
+  args=(--kernel reduce1 --block-size 256 --step 3 --frames 60 --screenshot "$dir/glreset-$mode.png")
+  if [ $mode = headless ]; then
+    out=$(env -u DISPLAY REDUCESCOPE_CONFIG="$dir/glreset.ini" REDUCESCOPE_WIDGET_MAP="$MAP" REDUCESCOPE_SIMULATE_GL_RESET=20 \
+      timeout 60 "$bin" --headless "${args[@]}" 2>&1); rc=$?
+  else
+    out=$(REDUCESCOPE_CONFIG="$dir/glreset.ini" REDUCESCOPE_WIDGET_MAP="$MAP" REDUCESCOPE_SIMULATE_GL_RESET=20 \
+      timeout 60 xvfb-run -a -s "-screen 0 1280x720x24" "$bin" "${args[@]}" 2>&1); rc=$?
+  fi
+  resets=$(echo "$out" | grep -c "the GPU reset the window's OpenGL context (reset")
+  colours=$(identify -format '%k' "$dir/glreset-$mode.png" 2>/dev/null || echo 0)
+  [ $rc -eq 0 ] && [ "$resets" = 1 ] && echo "$out" | grep -q "(reset 1)" && [ "$colours" -gt 1000 ] \
+    && grep -q "^step/gl-reset " "$MAP" && grep -q "^panel/smemA " "$MAP" && echo "$out" | grep -q "showing reduce1 at 256 threads, step 3" \
+    && ok "$mode: a GPU reset of the OpenGL context at frame 20, one new context, the frame at 60 drawn whole ($colours colours) with its line" \
+    || bad "$mode GL reset: rc $rc, $resets resets, $colours colours, $(grep -c gl-reset "$MAP" 2>/dev/null) reset lines: $out"
+done
+d=$(differ "$dir/glreset-headless.png" "$dir/headless.png")
+[ -n "$d" ] && [ "$d" -gt 0 ] && ok "headless GL reset: the frame differs from the one without a reset by the reset's line ($d pixels)" \
+  || bad "headless GL reset: the frame is the same as without the reset"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -5,9 +5,16 @@
 // And the worker process's time limit (app/worker.hpp), with /bin/sh as the child.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <optional>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "exercises.hpp"
@@ -388,6 +395,97 @@ TEST(Worker, ACrashAndACancelAreReported) {
   const WorkerResult none = run_worker("/nonexistent/reducescope", {}, o);
   EXPECT_EQ(none.end, WorkerEnd::NotStarted);
   EXPECT_NE(none.message.find("/nonexistent/reducescope"), std::string::npos);
+}
+
+// The process tree of a stopped worker (issue 54): worker_stub (tests/tools/worker_stub.cpp) stands for a kernel that
+// hangs, started the way the binary tracer's traced run starts its own worker, in a process group of its own.
+class WorkerTree : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/rs-worker-tree-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    for (int p : {pid("nest"), pid("hang")}) {
+      if (p > 0) ::kill(p, SIGKILL);  // whatever a failed test left running
+    }
+    std::filesystem::remove_all(dir_);
+  }
+  // The pid a stub wrote (0 before it has).
+  int pid(const std::string& mode) const {
+    std::ifstream f(dir_ + "/" + mode + ".pid");
+    int p = 0;
+    f >> p;
+    return p;
+  }
+  // Waits up to `s` seconds for the stub `mode` to have written its pid.
+  int wait_pid(const std::string& mode, double s = 20) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (pid(mode) == 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < s) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return pid(mode);
+  }
+  std::string dir_;
+};
+
+TEST_F(WorkerTree, ATimedOutWorkersNestedWorkerIsGoneWhenRunWorkerReturns) {
+  WorkerOptions o;
+  o.timeout_s = 0.5;  // the nest stub says "busy" once its own worker has started: its tree is stopped 0.5 s later
+  const WorkerResult r = run_worker(RS_WORKER_STUB, {"nest", dir_}, o);
+  ASSERT_EQ(r.end, WorkerEnd::TimedOut);
+  const int nest = pid("nest"), hang = pid("hang");
+  ASSERT_GT(nest, 0);
+  ASSERT_GT(hang, 0);
+  EXPECT_NE(getpgid(hang), getpgid(0)) << "the nested worker should sit in a group of its own, as the real one does";
+  // Gone when run_worker returned: not killed later by someone else. A group-only SIGKILL left the hang stub running.
+  EXPECT_TRUE(process_gone(nest));
+  EXPECT_TRUE(process_gone(hang)) << "the nested worker (pid " << hang << ") outlived the stop";
+  EXPECT_GE(r.gone_s, 0);
+  EXPECT_NE(std::find(r.stopped.begin(), r.stopped.end(), hang), r.stopped.end());
+}
+
+TEST_F(WorkerTree, ACancelledWorkersNestedWorkerIsGoneWhenRunWorkerReturns) {
+  WorkerOptions o;
+  o.timeout_s = 3600;
+  o.cancel = [&] { return pid("hang") > 0; };  // the window's newer save, once the kernel hangs
+  const WorkerResult r = run_worker(RS_WORKER_STUB, {"nest", dir_}, o);
+  ASSERT_EQ(r.end, WorkerEnd::Cancelled);
+  ASSERT_GT(pid("hang"), 0);
+  EXPECT_TRUE(process_gone(pid("nest")));
+  EXPECT_TRUE(process_gone(pid("hang"))) << "the nested worker outlived the cancel";
+}
+
+TEST_F(WorkerTree, AWorkerDiesWithItsParentEvenAKilledOne) {
+  // The window (or `check`) killed with SIGKILL: nothing of it runs run_worker's stop. Here the nest stub is that
+  // parent: killed alone, its worker (in a group of its own) must go with it.
+  WorkerResult r;
+  std::thread t([&] {
+    WorkerOptions o;
+    o.timeout_s = 3600;
+    r = run_worker(RS_WORKER_STUB, {"nest", dir_}, o);
+  });
+  const int hang = wait_pid("hang"), nest = pid("nest");
+  ASSERT_GT(hang, 0);
+  ASSERT_GT(nest, 0);
+  ::kill(nest, SIGKILL);
+  t.join();  // run_worker returns once the nest stub is reaped
+  EXPECT_EQ(r.end, WorkerEnd::Signaled);
+  EXPECT_GE(wait_until_gone({hang}, 10.0), 0) << "the nested worker (pid " << hang << ") outlived its parent";
+}
+
+TEST(Worker, ProcessDescendantsFindsGrandchildren) {
+  // bash -> sleep in a subshell: the tree walk (/proc) sees both levels.
+  WorkerOptions o;
+  o.timeout_s = 3600;
+  std::string out;
+  o.out = [&](const std::string& s) { out += s; };
+  o.cancel = [&] { return out.find('\n') != std::string::npos; };
+  const WorkerResult r = run_worker("/bin/bash", {"-c", "( sleep 30; true ) & echo started; wait"}, o);
+  EXPECT_EQ(r.end, WorkerEnd::Cancelled);
+  EXPECT_GE(r.stopped.size(), 3u) << "bash, its subshell and sleep";
+  for (int p : r.stopped) EXPECT_TRUE(process_gone(p)) << p;
 }
 
 TEST(Worker, ACompilingWorkersMallocAsksForHugePagesUnlessTheUserChose) {

@@ -67,7 +67,12 @@ std::string toolkit_program(const std::string& name) {
 // terminal and needs CUDA_INJECTION64_PATH.)
 int run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env, bool quiet) {
   std::vector<std::string> envs;
-  for (char** e = environ; *e; ++e) envs.emplace_back(*e);
+  // It dies with this process (die_with_parent, worker.hpp): a window or `check` that is killed leaves no trace run.
+  const std::string parent = "REDUCESCOPE_PARENT=";
+  for (char** e = environ; *e; ++e) {
+    if (std::strncmp(*e, parent.c_str(), parent.size()) != 0) envs.emplace_back(*e);
+  }
+  envs.push_back(parent + std::to_string(getpid()));
   for (const auto& kv : env) envs.push_back(kv);
   std::vector<char*> a, e;
   for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));

@@ -7,12 +7,17 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <system_error>
+#include <thread>
+
+#include "i18n.hpp"
 
 #include "headless.hpp"
+#include "kernel_info.hpp"
 #include "keys.hpp"
 
 namespace rs::gui {
@@ -22,6 +27,104 @@ namespace fs = std::filesystem;
 namespace {
 
 void glfw_error(int code, const char* what) { std::fprintf(stderr, "reducescope: GLFW error %d: %s\n", code, what); }
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A window of geom's size and place with an OpenGL 3.3 core context, robust where the driver allows it
+// (GLFW_LOSE_CONTEXT_ON_RESET: a GPU reset is then reported by glGetGraphicsResetStatus, which *reset_status is set
+// to; else null), current, with the GL functions loaded. Null, said on stderr, where none is given.
+GLFWwindow* create_window(const WindowGeometry& geom, bool stats, unsigned (**reset_status)()) {
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
+  glfwSetErrorCallback(nullptr);  // a driver without robust contexts refuses the first: no message for that one
+  GLFWwindow* win = glfwCreateWindow(geom.width, geom.height, "ReduceScope", nullptr, nullptr);
+  glfwSetErrorCallback(glfw_error);
+  if (!win) {
+    glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_NO_ROBUSTNESS);
+    win = glfwCreateWindow(geom.width, geom.height, "ReduceScope", nullptr, nullptr);
+  }
+  if (!win) {
+    std::cerr << "reducescope: cannot create an OpenGL 3.3 window\n";
+    return nullptr;
+  }
+  if (geom.x >= 0 && geom.y >= 0) glfwSetWindowPos(win, geom.x, geom.y);
+  glfwMakeContextCurrent(win);
+  glfwSwapInterval(stats ? 0 : 1);  // --stats measures what a frame costs, not the display's rate
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    std::cerr << "reducescope: cannot load OpenGL functions\n";
+    glfwDestroyWindow(win);
+    return nullptr;
+  }
+  *reset_status = nullptr;
+  if (glfwGetWindowAttrib(win, GLFW_CONTEXT_ROBUSTNESS) == GLFW_LOSE_CONTEXT_ON_RESET) {
+    for (const char* name : {"glGetGraphicsResetStatus", "glGetGraphicsResetStatusKHR", "glGetGraphicsResetStatusARB"}) {
+      if (GLFWglproc f = glfwGetProcAddress(name)) {
+        *reset_status = reinterpret_cast<unsigned (*)()>(f);
+        break;
+      }
+    }
+  }
+  return win;
+}
+
+// The next frame is to be drawn in a new context: the GPU reset this one, or REDUCESCOPE_SIMULATE_GL_RESET's frame
+// has come (the test double of such a reset: tests/gui_gl_reset.sh), or a renewal has yet to succeed.
+bool context_lost(const Surface& s) {
+  if (!s.renderer) return true;
+  if (s.simulate_reset_at >= 0 && s.frames == s.simulate_reset_at) return true;
+  if (s.headless) return s.headless->lost();
+  return s.reset_status && s.reset_status() != GL_NO_ERROR;
+}
+
+// GLFW ties a context to its window: a new window where the old one stood, with a new context, its keys and
+// Dear ImGui's GLFW backend. False, with *why, where none is given.
+bool renew_window(Surface& s, std::string* why) {
+  WindowGeometry g;
+  glfwGetWindowPos(s.win, &g.x, &g.y);
+  glfwGetWindowSize(s.win, &g.width, &g.height);
+  ImGui_ImplGlfw_Shutdown();
+  glfwDestroyWindow(s.win);
+  s.win = create_window(g, s.stats, &s.reset_status);
+  if (!s.win) {
+    *why = "no new OpenGL 3.3 window after the reset";
+    return false;
+  }
+  install_key_queue(s.win);
+  ImGui_ImplGlfw_InitForOpenGL(s.win, true);
+  return true;
+}
+
+// A new context in place of a lost one, and Dear ImGui's OpenGL objects made again in it (the font texture from the
+// atlas ImGui keeps, at the next frame). A failure is said once and tried again a second later; the frames go on.
+void renew_context(Surface& s) {
+  const double now = now_s();
+  if (!s.renderer && now < s.next_try) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(16));  // nothing to draw with: no busy loop meanwhile
+    return;
+  }
+  if (s.renderer) ImGui_ImplOpenGL3_Shutdown();  // its objects were in the lost context: deleting them there is harmless
+  s.renderer = false;
+  std::string why;
+  const bool ok = (s.win ? renew_window(s, &why) : s.headless->renew(&why)) && ImGui_ImplOpenGL3_Init("#version 330 core");
+  if (!ok) {
+    if (why.empty()) why = "Dear ImGui's OpenGL backend did not start again";
+    if (why != s.renew_error) std::cerr << "reducescope: no new OpenGL context yet (" << why << "); trying again each second\n";
+    s.renew_error = why;
+    s.next_try = now + 1;
+    return;
+  }
+  s.renderer = true;
+  s.renew_error.clear();
+  ++s.resets;
+  s.last_reset = now;
+  std::cerr << "reducescope: the GPU reset the window's OpenGL context (reset " << s.resets << "); drawing again in a "
+            << "new one" << (s.headless ? " (waited " + std::to_string(s.headless->reset_wait_s()) + " s for the reset)" : "")
+            << "\n";
+}
 
 }  // namespace
 
@@ -39,6 +142,14 @@ void apply_options(const Options& o, AppState& s) {
     if (auto lib = library_pick(o.compare_library, s.b.block_size)) s.b = *lib;
   }
   if (o.dtypes == std::vector<DType>{DType::Float32}) s.float32 = true;  // --type float32 (key D)
+  // A kernel that adds float32 only (reproducible_sum), asked for without --type: float32, and a line that says so
+  // (it was "Error: reproducible_sum reduces float32 only, not int32" and an empty window).
+  if (o.have_kernel && !o.have_type && !s.a.lib() && !kernel_info(s.a.kernel).takes(DType::Int32) &&
+      kernel_info(s.a.kernel).takes(DType::Float32)) {
+    s.float32 = true;
+    s.notice = i18n::strf(_("%s adds float32 only: shown in float32 (key D switches the element type)"),
+                          kernel_info(s.a.kernel).name);
+  }
   if (o.two_runs) s.two_runs = true;  // --two-runs: the atomics panel's two runs (issue 30)
   if (o.view >= 0) s.timing_tab = static_cast<TimingTab>(o.view);
   if (o.view == static_cast<int>(TimingTab::MultiGpu) && o.step >= 0) s.ring_step_wanted = o.step;
@@ -64,16 +175,13 @@ Surface::~Surface() = default;
 
 namespace {
 
-GLFWwindow* open_window(WindowGeometry* geom, bool stats) {
+GLFWwindow* open_window(WindowGeometry* geom, bool stats, unsigned (**reset_status)()) {
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) {
     std::cerr << "reducescope: cannot open a window (no display?). Use `reducescope bench`, `trace`, `show` or "
                  "`export` on machines without one, or --headless for screenshots.\n";
     return nullptr;
   }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   // Inside the monitor's work area: a saved size only where it fits (a 1280x720 projector).
   bool maximize = false;
   if (GLFWmonitor* mon = glfwGetPrimaryMonitor()) {
@@ -81,22 +189,12 @@ GLFWwindow* open_window(WindowGeometry* geom, bool stats) {
     glfwGetMonitorWorkarea(mon, &wa.x, &wa.y, &wa.width, &wa.height);
     *geom = fit_window(*geom, wa, &maximize);
   }
-  GLFWwindow* win = glfwCreateWindow(geom->width, geom->height, "ReduceScope", nullptr, nullptr);
+  GLFWwindow* win = create_window(*geom, stats, reset_status);
   if (!win) {
-    std::cerr << "reducescope: cannot create an OpenGL 3.3 window\n";
     glfwTerminate();
     return nullptr;
   }
-  if (geom->x >= 0 && geom->y >= 0) glfwSetWindowPos(win, geom->x, geom->y);
   if (maximize) glfwMaximizeWindow(win);
-  glfwMakeContextCurrent(win);
-  glfwSwapInterval(stats ? 0 : 1);  // --stats measures what a frame costs, not the display's rate
-  if (!gladLoadGL(glfwGetProcAddress)) {
-    std::cerr << "reducescope: cannot load OpenGL functions\n";
-    glfwDestroyWindow(win);
-    glfwTerminate();
-    return nullptr;
-  }
   install_key_queue(win);  // before ImGui's backend, which chains to it
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   return win;
@@ -115,9 +213,11 @@ bool open_surface(const Options& o, WindowGeometry* geom, Surface* out) {
     out->paced = !o.stats;
     std::cout << "headless: " << out->headless->description() << std::endl;
   } else {
-    out->win = open_window(geom, o.stats);
+    out->win = open_window(geom, o.stats, &out->reset_status);
     if (!out->win) return false;
   }
+  out->stats = o.stats;
+  if (const char* f = std::getenv("REDUCESCOPE_SIMULATE_GL_RESET"); f && *f) out->simulate_reset_at = std::atol(f);
   // Dear ImGui 1.86's OpenGL 3 backend loads its GL functions on its own, through libGL.so.1's glXGetProcAddressARB
   // (imgui_impl_opengl3_loader.h), also under EGL: glvnd's libGL.so.1 (Debian's libgl1) hands out its dispatch
   // stubs, which call the current context, whoever made it.
@@ -167,28 +267,27 @@ void request_close(Surface& s) {
 }
 
 void present(Surface& s) {
-  if (s.win) {
-    glfwSwapBuffers(s.win);
-    return;
+  if (s.renderer) {
+    if (s.win) glfwSwapBuffers(s.win);
+    else s.headless->present(s.paced);
   }
-  s.headless->present(s.paced);
-  if (!s.headless->lost()) return;
-  // The GPU reset the context (a kernel faulted on this GPU: issue 38, item 7): a new one, and ImGui's OpenGL objects
-  // made again in it; the frames go on.
-  ImGui_ImplOpenGL3_Shutdown();
-  std::string why;
-  s.renderer = s.headless->renew(&why) && ImGui_ImplOpenGL3_Init("#version 330 core");
-  std::cerr << "reducescope: --headless: the GPU reset the OpenGL context (a kernel faulted on this GPU); drawing "
-               "again in a new one (reset " << s.headless->resets() << ", completed after " << s.headless->reset_wait_s()
-            << " s)\n";
-  if (!s.renderer) {
-    std::cerr << "reducescope: --headless: " << (why.empty() ? "Dear ImGui's OpenGL backend did not start again" : why)
-              << "\n";
-    request_close(s);
-  }
+  ++s.frames;
+  if (context_lost(s)) renew_context(s);
 }
 
-bool surface_lost(const Surface& s) { return s.headless && s.headless->lost(); }
+bool surface_lost(const Surface& s) { return context_lost(s); }
+
+std::string reset_note(const Surface& s) {
+  if (!s.renderer) {
+    return i18n::strf(_("The GPU reset this window's OpenGL context and no new one could be made yet (%s); trying "
+                        "again each second."), s.renew_error.c_str());
+  }
+  if (s.resets == 0) return "";
+  return i18n::strf(_("The GPU reset this window's OpenGL context (resets: %d, the last %.0f s ago); the window draws "
+                      "again in a new context each time. A kernel that faulted on this GPU can cause it: see "
+                      "docs/your-kernel.md."),
+                    s.resets, now_s() - s.last_reset);
+}
 
 void remember_geometry(const Surface& s, WindowGeometry* geom) {
   if (!s.win) return;

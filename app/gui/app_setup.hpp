@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <string>
 
 #include "app_state.hpp"
 #include "cli.hpp"
@@ -30,6 +31,15 @@ struct Surface {
   bool close_requested = false;        // headless: File > Quit or Ctrl Q
   bool paced = true;                   // headless: 60 frames a second, as vsync (not with --stats)
   bool renderer = true;                // Dear ImGui's OpenGL backend is running (not after a failed renewal)
+  bool stats = false;                  // --stats: a new window keeps vsync off too
+  // A GPU reset of the OpenGL context (a robustness reset: KHR_robustness, GL_LOSE_CONTEXT_ON_RESET):
+  unsigned (*reset_status)() = nullptr;  // GLFW: glGetGraphicsResetStatus of a robust window context, else null
+  int resets = 0;                      // contexts lost and replaced so far
+  double last_reset = 0;               // steady-clock seconds of the last reset (0: none)
+  double next_try = 0;                 // after a failed renewal: when to try again
+  std::string renew_error;             // the last renewal's failure ("" once one succeeded)
+  long frames = 0;                     // frames presented
+  long simulate_reset_at = -1;         // REDUCESCOPE_SIMULATE_GL_RESET=N (the test double): pretend a reset at frame N
 };
 
 // Opens the window where `geom` says, fitted into the monitor's work area (`geom` is updated), with an
@@ -43,6 +53,11 @@ bool open_surface(const Options& o, WindowGeometry* geom, Surface* out);
 // A frame's steps, for either kind of surface: the window's events (none headless); ImGui's platform frame
 // (ImGui_ImplGlfw_NewFrame, or Headless::new_frame); the framebuffer's size in pixels; the window's content
 // scale (1 headless); whether the window is to close; asking it to; showing the frame (swap, or glFinish).
+// present() also looks for a GPU reset of the context (issue 54): a kernel's fault on the same GPU can reset every
+// OpenGL context on it. A lost context is replaced: with --headless a new EGL context; with a window, a new window
+// with its own context where the old one stood (GLFW ties a context to its window). Dear ImGui's OpenGL objects, the
+// font atlas's texture among them, are made again in it from the atlas ImGui keeps, so the next frame draws as before.
+// No loop, no limit: a renewal that fails is tried again a second later, and the frames go on being asked for.
 void poll_events(Surface& s);
 void platform_new_frame(Surface& s);
 void framebuffer_size(const Surface& s, int* width, int* height);
@@ -50,8 +65,11 @@ float content_scale(const Surface& s);
 bool should_close(const Surface& s);
 void request_close(Surface& s);
 void present(Surface& s);
-// Whether the GPU reset the headless context since the last present (its frame is blank); false with a window.
+// Whether the GPU reset the context since the last present (its frame is blank), or a renewal has yet to succeed.
 bool surface_lost(const Surface& s);
+// One line for the window about its OpenGL context's resets ("" when there has been none): how many, how long ago,
+// and that it draws again in a new context each time. AppState::gl_note, each frame.
+std::string reset_note(const Surface& s);
 
 // Reads the window's place and size into `geom`, for the settings ImGui saves as its context goes (headless:
 // `geom` stays as it was). run_gui, when the loop ends.

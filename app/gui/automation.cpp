@@ -89,8 +89,21 @@ bool Automation::end_frame(const Surface& surface, const AppState& s, bool idle,
   return done;
 }
 
-void Automation::frame_shown() {
-  if (frame_ == 1) first_frame_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - t_start_).count();
+void Automation::frame_shown(const AppState& s) {
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t_start_).count();
+  if (frame_ == 1) first_frame_ms_ = ms;
+  if (!o_.stats || !s.yours.open()) return;
+  const YoursState& y = s.yours;
+  if (y.arrivals > yours_arrivals_ && s.shows_yours(0) && s.shown) {
+    yours_arrivals_ = y.arrivals;
+    std::printf("yours: trace %llu on screen at %.2f s\n", static_cast<unsigned long long>(y.arrivals), ms / 1000);
+    std::fflush(stdout);
+  }
+  if (y.banner != yours_banner_) {
+    yours_banner_ = y.banner;
+    std::printf("yours: banner at %.2f s: %s\n", ms / 1000, y.banner.empty() ? "(none)" : y.banner.c_str());
+    std::fflush(stdout);
+  }
 }
 
 void Automation::print_stats(const std::vector<double>& latencies_ms) const {

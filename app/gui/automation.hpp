@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,11 @@ class Automation {
   // Returns true when the run is done (the screenshot, or --frames frames without one). frame(), after
   // rendering and before the buffers swap.
   bool end_frame(const Surface& surface, const AppState& s, bool idle, bool exporting);
-  // Notes when the first frame was on screen. frame(), after the buffers swap.
-  void frame_shown();
+  // Notes when the first frame was on screen. frame(), after the buffers swap. With --stats and a kernel file open,
+  // also prints a line each time a new trace of it is on screen ("yours: trace N on screen at T s") and each time
+  // its banner changes (a fault, the time limit), for scripts that time a save against what the window shows
+  // (scripts/device/fault_sequence.sh).
+  void frame_shown(const AppState& s);
   // With --stats, prints the first frame's time, the frame times and each toggle latency on stdout.
   // run_gui, after the loop.
   void print_stats(const std::vector<double>& latencies_ms) const;
@@ -45,6 +49,8 @@ class Automation {
   std::string widget_map_;  // $REDUCESCOPE_WIDGET_MAP (GUI tests): where to write widget rectangles
   std::string after_file_;  // $REDUCESCOPE_SCREENSHOT_AFTER (GUI tests): the screenshot waits for this file
   int frame_ = 0, frames_after_idle_ = -1, frames_after_file_ = -1;
+  uint64_t yours_arrivals_ = 0;  // --stats: the user's kernel's traces already said to be on screen
+  std::string yours_banner_;     // --stats: its banner as last said
   int rc_ = kExitOk;
   double first_frame_ms_ = 0;
   std::vector<double> frame_ms_;  // CPU time to build and render each frame

@@ -4,6 +4,8 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <iostream>
+
 #include "keys.hpp"
 #include "menu_bar.hpp"
 #include "panels.hpp"
@@ -68,15 +70,24 @@ bool frame(App& a) {
     std::string why;
     if (!i18n::set_language(a.s.lang, &why)) {
       // English: the language stays English when Chinese cannot be had.
-      a.s.error = "Chinese is not available: " + why + ". Run scripts/setup.sh and rebuild.";
+      a.s.error = "Chinese is not available: " + why + ".";
+      std::cerr << "reducescope: " << a.s.error << "\n";
       a.s.lang = i18n::Lang::En;
     }
   }
   // A new UI scale, contrast or language: rebuild the font atlas and the style.
-  if (!a.theme.update(a.s)) a.s.error = _("The Chinese font is missing (Debian: fonts-noto-cjk); run scripts/setup.sh.");
+  // (Not while the OpenGL context is lost: the font texture waits for the new one.)
+  if (a.surface.renderer && !a.theme.update(a.s)) {
+    // Without the font every Chinese character is a '?': said in English, and the window goes back to English.
+    i18n::LanguageScope en(i18n::Lang::En);
+    a.s.error = font_missing_message();
+    std::cerr << "reducescope: " << a.s.error << "\n";
+    a.s.lang = i18n::Lang::En;
+  }
+  a.s.gl_note = reset_note(a.surface);
 
   // UI.
-  ImGui_ImplOpenGL3_NewFrame();
+  if (a.surface.renderer) ImGui_ImplOpenGL3_NewFrame();
   platform_new_frame(a.surface);
   ImGui::NewFrame();
   draw_ui(a, keys);
@@ -85,11 +96,11 @@ bool frame(App& a) {
   // Render, then the automation (a screenshot reads the back buffer before it is shown).
   ImGui::Render();
   a.automation.write_widget_map();
-  render(a.surface);
+  if (a.surface.renderer) render(a.surface);  // else nothing to draw with until a new context is had (present())
   // With --reload-bench, a --screenshot waits for the benchmark's end (the live plot then has its points).
   const bool done = a.automation.end_frame(a.surface, a.s, a.feed.idle() && !a.reload.running(), a.exports.running());
   present(a.surface);
-  a.automation.frame_shown();
+  a.automation.frame_shown(a.s);
   const bool reload_done = a.reload.frame_shown(a.s, a.feed.idle());
   return !done && !(reload_done && a.o.screenshot.empty());
 }

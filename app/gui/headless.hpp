@@ -49,10 +49,9 @@ class Headless {
   // (an out-of-bounds access, __trap()) can reset the graphics engine: on the H200 the context then drew nothing and
   // every screenshot came back blank (issue 38, item 7). After present().
   bool lost() const;
-  // A new context on the same display in place of a lost one, once the reset has completed, made current, with a new
-  // framebuffer object. The
-  // caller shuts Dear ImGui's OpenGL backend down before and starts it again after (its objects were in the old
-  // context). False, with *why, where no new context is given.
+  // A new context on the same display in place of a lost one, once the reset has completed (at most 2 s), made
+  // current, with a new framebuffer object. The caller shuts Dear ImGui's OpenGL backend down before and starts it
+  // again after (its objects were in the old context). False, with *why, where no new context is given.
   bool renew(std::string* why);
   // How many times renew() replaced a lost context.
   int resets() const { return resets_; }

@@ -49,10 +49,8 @@ std::string sentence(const AppState& s, int slot) {
   return out;
 }
 
-// The user's kernel's banner as one line that fits `width` pixels: the whole of it, or as much as fits and "..."
-// (the controls panel and the hover show all of it).
-std::string banner_line(const std::string& banner, float width) {
-  const std::string text = strf(_("Your kernel: %s"), banner.c_str());
+// `text` as one line that fits `width` pixels: the whole of it, or as much as fits and "..." (the hover shows all).
+std::string one_line(const std::string& text, float width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
   // A prefix ends at a character's first byte (a Chinese character is 3 bytes in UTF-8).
   auto whole = [&](size_t n) {
@@ -66,6 +64,11 @@ std::string banner_line(const std::string& banner, float width) {
     else hi = mid;
   }
   return text.substr(0, whole(lo)) + "...";
+}
+
+// The user's kernel's banner as one line (the controls panel and the hover show all of it).
+std::string banner_line(const std::string& banner, float width) {
+  return one_line(strf(_("Your kernel: %s"), banner.c_str()), width);
 }
 
 // Whether the step bar shows the user's kernel's banner (it is open and has one).
@@ -96,6 +99,7 @@ float StepBar::height(const AppState& s, float width) {
     h += ImGui::CalcTextSize(strf(_("Error: %s"), s.error.c_str()).c_str(), nullptr, false, width).y + st.ItemSpacing.y;
   }
   if (has_banner(s)) h += ImGui::GetTextLineHeight() + st.ItemSpacing.y;
+  if (!s.gl_note.empty()) h += ImGui::GetTextLineHeight() + st.ItemSpacing.y;
   if (s.predict.on) h += ImGui::GetFrameHeight() + st.ItemSpacing.y;  // Predict mode's line: lesson and score
   return h + 2 * st.WindowPadding.y;
 }
@@ -155,6 +159,20 @@ void StepBar::drawContent(AppState& s) {
     note_widget("step/error");
   }
   if (s.predict.on) draw_predict_bar(s);
+  // The GPU reset the window's OpenGL context (issue 54): one line, the whole of it on hover.
+  if (!s.gl_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.75f, 0.3f, 1));
+    ImGui::TextUnformatted(one_line(s.gl_note, ImGui::GetContentRegionAvail().x).c_str());
+    ImGui::PopStyleColor();
+    note_widget("step/gl-reset");
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+      ImGui::TextUnformatted(s.gl_note.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
   // The user's kernel's banner: one line (a compile error at its line, a deleted file, a run stopped by the time
   // limit or a CUDA fault); the whole of it on hover and in the controls panel.
   if (has_banner(s)) {

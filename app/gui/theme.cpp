@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Noto Sans CJK SC (Debian's fonts-noto-cjk; face 2 of the collection: JP, KR, SC, TC, HK), for Chinese.
-constexpr const char* kCjkFont = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
+constexpr const char* kCjkFontName = "NotoSansCJK-Regular.ttc";
 constexpr int kCjkFaceSc = 2;
 
 // The Chinese glyphs the atlas needs: Dear ImGui's 2500 common simplified characters and the CJK punctuation,
@@ -64,7 +64,15 @@ bool load_font(float scale, i18n::Lang lang, ImVector<ImWchar>* ranges) {
     io.Fonts->AddFontDefault(&cfg);
   }
   if (lang != i18n::Lang::Zh) return true;
-  if (!fs::exists(kCjkFont)) return false;
+  std::string cjk_font;
+  for (const std::string& p : cjk_font_candidates()) {
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) {
+      cjk_font = p;
+      break;
+    }
+  }
+  if (cjk_font.empty()) return false;
   ranges->clear();
   cjk_ranges(ranges);
   ImFontConfig cjk;
@@ -75,7 +83,7 @@ bool load_font(float scale, i18n::Lang lang, ImVector<ImWchar>* ranges) {
   // lowered a little so both sit on one baseline within DejaVu's line height.
   const float px = (loaded ? 17.0f : 13.0f) * scale;
   cjk.GlyphOffset = ImVec2(0, 0.06f * px);
-  return io.Fonts->AddFontFromFileTTF(kCjkFont, px * 1.12f, &cjk, ranges->Data) != nullptr;
+  return io.Fonts->AddFontFromFileTTF(cjk_font.c_str(), px * 1.12f, &cjk, ranges->Data) != nullptr;
 }
 
 // Dark (default) or high-contrast: black ground, white text, bright borders and a yellow focus.
@@ -106,6 +114,28 @@ void apply_theme(bool high_contrast, float scale) {
 }
 
 }  // namespace
+
+std::vector<std::string> cjk_font_candidates() {
+  std::vector<std::string> out;
+  if (const char* env = std::getenv("REDUCESCOPE_CJK_FONT"); env && *env) out.push_back(env);
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    out.push_back((exe.parent_path() / "fonts" / kCjkFontName).string());  // beside the binary (a build, a copy)
+    out.push_back((exe.parent_path().parent_path() / "share/reducescope/fonts" / kCjkFontName).string());  // install
+  }
+  out.push_back(std::string("/usr/share/fonts/opentype/noto/") + kCjkFontName);  // Debian's fonts-noto-cjk
+  return out;
+}
+
+std::string font_missing_message() {
+  std::string where;
+  for (const std::string& p : cjk_font_candidates()) where += (where.empty() ? "" : ", ") + p;
+  return i18n::strf(_("The Chinese font (Noto Sans CJK, %s) is missing: looked for %s. Install Debian's "
+                      "fonts-noto-cjk (scripts/setup.sh), or put the file in one of those places, or name it in "
+                      "REDUCESCOPE_CJK_FONT."),
+                    kCjkFontName, where.c_str());
+}
 
 bool Theme::update(const AppState& s) {
   if (s.ui_scale == applied_scale_ && s.high_contrast == applied_contrast_ && s.lang == applied_lang_) return true;

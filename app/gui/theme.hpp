@@ -3,11 +3,22 @@
 // Ctrl H, the View menu).
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <imgui.h>
 
 #include "app_state.hpp"
 
 namespace rs::gui {
+
+// Where the Chinese font (Noto Sans CJK's collection, NotoSansCJK-Regular.ttc) is looked for, in order:
+// $REDUCESCOPE_CJK_FONT, fonts/ beside the binary, ../share/reducescope/fonts/ from it (`cmake --install`), and
+// Debian's /usr/share/fonts/opentype/noto/.
+std::vector<std::string> cjk_font_candidates();
+// For the window when Chinese is chosen and none of those files is there: which file, every place looked, and how
+// to put it there.
+std::string font_missing_message();
 
 class Theme {
  public:
