@@ -222,6 +222,15 @@ std::vector<ExerciseCheck> check_shuffle(const ExerciseEvidence& e) {
       redux_unseen = true;
       continue;
     }
+    if (f.warp0_shuffles < 5 && f.warp0_reduces == 0 && f.binary && e.ptx_read) {
+      // The PTX has no redux.sync: there is no warp reduce for the tracer to miss (issue 57, item 5).
+      return {{name, false,
+               strf(_("%s: warp 0 made %d shuffles and no warp reduce (the kernel's PTX has no redux.sync, the warp "
+                      "reduce's instruction); a warp finishes in registers with 5 shuffles (offsets 16, 8, 4, 2, 1)"),
+                    at(*r).c_str(), f.warp0_shuffles),
+               _("when 64 elements are left, let warp 0 take v = sdata[tid] + sdata[tid + 32] into a register and "
+                 "finish with v += __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1")}};
+    }
     if (f.warp0_shuffles < 5 && f.warp0_reduces == 0 && f.binary) {
       // What the tracer cannot see is said as such: a warp reduce compiles to REDUX, which it does not record.
       return {{name, false,

@@ -86,6 +86,10 @@ struct ExerciseEvidence {
   // (the Compute Sanitizer API does not instrument it), so a plain file that finishes its warps with it is judged
   // from its PTX.
   bool redux_in_ptx = false;
+  // Whether the kernel's PTX was read (redux_in_ptx then says yes or no). A binary trace with too few shuffles of a
+  // kernel whose PTX has no redux.sync is then said plainly as no warp reduce (issue 57, item 5); without the PTX it
+  // is said as what the tracer cannot see.
+  bool ptx_read = false;
   uint64_t timing_n = 0;
   unsigned timing_block_size = 0;
   // Where the check's time went (issue 40's target: a sum exercise under 3 s), wall seconds: the runs checked against

@@ -134,13 +134,32 @@ TEST(Exercises, ShuffleFromTheH100Traces) {
     ev.runs.push_back(r);
     return own_check(judge_exercise(x, ev));
   };
-  // A binary trace sees no REDUX: no shuffle there is said as not seen, not as no warp reduce.
+  // A binary trace sees no REDUX: where the PTX was not read, no shuffle there is said as not seen, not as no warp
+  // reduce.
   TraceFeatures binary;
   binary.binary = true;
   const ExerciseCheck c3 = judged(32, binary);
   EXPECT_FALSE(c3.pass);
   EXPECT_NE(c3.figure.find("does not see warp reduces"), std::string::npos) << c3.figure;
   EXPECT_EQ(c3.figure.find("no warp reduce"), std::string::npos) << c3.figure;
+  // Issue 57, item 5: the same trace of a kernel whose PTX was read and has no redux.sync (a bank-conflict solution
+  // checked as the shuffle exercise): said plainly, no shuffle and no warp reduce, without the hedge.
+  {
+    ExerciseEvidence ev;
+    ExerciseRun r;
+    r.n = 4097;
+    r.block_size = 32;
+    r.right = true;
+    r.features = binary;
+    ev.runs.push_back(r);
+    ev.ptx_read = true;
+    const ExerciseCheck c5 = own_check(judge_exercise(x, ev));
+    EXPECT_FALSE(c5.pass);
+    EXPECT_NE(c5.figure.find("warp 0 made 0 shuffles and no warp reduce (the kernel's PTX has no redux.sync"),
+              std::string::npos)
+        << c5.figure;
+    EXPECT_EQ(c5.figure.find("does not see"), std::string::npos) << c5.figure;
+  }
   // The same trace of a kernel whose PTX has redux.sync (cg::reduce, CUB on integers): a right answer, passed, and
   // what was not traced said (issue 40: the CUDA programming guide's cg::reduce was failed).
   {

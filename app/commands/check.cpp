@@ -151,6 +151,7 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
   const ExternalKernel& ext = loaded.kernel();
   ExerciseEvidence e;
   e.redux_in_ptx = k.timing.ptx.find("redux.sync") != std::string::npos;
+  e.ptx_read = !k.timing.ptx.empty();
   const std::vector<unsigned> sizes(kBlockSizes.begin(), kBlockSizes.end());
   using Clock = std::chrono::steady_clock;
   const auto t_runs = Clock::now();
