@@ -998,6 +998,16 @@ for mode in headless glfw; do
     && ok "$mode: a GPU reset of the OpenGL context at frame 20, one new context, the frame at 60 drawn whole ($colours colours) with its line" \
     || bad "$mode GL reset: rc $rc, $resets resets, $colours colours, $(grep -c gl-reset "$MAP" 2>/dev/null) reset lines: $out"
 done
+# Three resets within a minute (frames 20, 25, 30): a headless window moves to the next EGL display (here Mesa's
+# surfaceless platform after its device platform), says so once, and draws the frame at 60 there.
+out=$(env -u DISPLAY REDUCESCOPE_CONFIG="$dir/glreset.ini" REDUCESCOPE_SIMULATE_GL_RESET=20,25,30 timeout 60 "$bin" \
+  --headless --kernel reduce1 --block-size 256 --step 3 --frames 60 --screenshot "$dir/glreset-move.png" 2>&1); rc=$?
+colours=$(identify -format '%k' "$dir/glreset-move.png" 2>/dev/null || echo 0)
+[ $rc -eq 0 ] && [ "$(echo "$out" | grep -c "reset the window's OpenGL context (reset")" = 3 ] \
+  && echo "$out" | grep -q "(reset 3, the third within a minute); drawing on .*EGL surfaceless platform from now on" \
+  && [ "$colours" -gt 1000 ] \
+  && ok "headless: the third reset within a minute moves the drawing to the next EGL display, drawn whole ($colours colours)" \
+  || bad "headless, three resets: rc $rc, $colours colours: $out"
 d=$(differ "$dir/glreset-headless.png" "$dir/headless.png")
 [ -n "$d" ] && [ "$d" -gt 0 ] && ok "headless GL reset: the frame differs from the one without a reset by the reset's line ($d pixels)" \
   || bad "headless GL reset: the frame is the same as without the reset"

@@ -7,6 +7,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -75,7 +76,9 @@ GLFWwindow* create_window(const WindowGeometry& geom, bool stats, unsigned (**re
 // has come (the test double of such a reset: tests/gui_gl_reset.sh), or a renewal has yet to succeed.
 bool context_lost(const Surface& s) {
   if (!s.renderer) return true;
-  if (s.simulate_reset_at >= 0 && s.frames == s.simulate_reset_at) return true;
+  for (long f : s.simulate_resets) {
+    if (s.frames == f) return true;
+  }
   if (s.headless) return s.headless->lost();
   return s.reset_status && s.reset_status() != GL_NO_ERROR;
 }
@@ -109,7 +112,21 @@ void renew_context(Surface& s) {
   if (s.renderer) ImGui_ImplOpenGL3_Shutdown();  // its objects were in the lost context: deleting them there is harmless
   s.renderer = false;
   std::string why;
-  const bool ok = (s.win ? renew_window(s, &why) : s.headless->renew(&why)) && ImGui_ImplOpenGL3_Init("#version 330 core");
+  // A GPU whose new contexts are reset again and again (on the H100, after a kernel's fault, every new OpenGL context
+  // on it was: docs/your-kernel.md): the third reset within a minute moves a headless window to the next EGL
+  // display (Mesa's, drawing on the CPU) where there is one.
+  s.recent_resets.erase(std::remove_if(s.recent_resets.begin(), s.recent_resets.end(),
+                                       [&](double t) { return now - t > 60; }),
+                        s.recent_resets.end());
+  bool moved = false;
+  if (s.headless && s.moved_to.empty() && s.recent_resets.size() >= 2) {
+    std::string stay;
+    moved = s.headless->move_on(&stay);
+    if (moved) s.moved_to = s.headless->description();
+    else std::cerr << "reducescope: --headless: no other EGL display to draw on (" << stay << ")\n";
+  }
+  const bool ok = (s.win ? renew_window(s, &why) : moved || s.headless->renew(&why)) &&
+                  ImGui_ImplOpenGL3_Init("#version 330 core");
   if (!ok) {
     if (why.empty()) why = "Dear ImGui's OpenGL backend did not start again";
     if (why != s.renew_error) std::cerr << "reducescope: no new OpenGL context yet (" << why << "); trying again each second\n";
@@ -121,6 +138,12 @@ void renew_context(Surface& s) {
   s.renew_error.clear();
   ++s.resets;
   s.last_reset = now;
+  s.recent_resets.push_back(now);
+  if (moved) {
+    std::cerr << "reducescope: the GPU reset the window's OpenGL context (reset " << s.resets << ", the third within a "
+              << "minute); drawing on " << s.moved_to << " from now on\n";
+    return;
+  }
   std::cerr << "reducescope: the GPU reset the window's OpenGL context (reset " << s.resets << "); drawing again in a "
             << "new one" << (s.headless ? " (waited " + std::to_string(s.headless->reset_wait_s()) + " s for the reset)" : "")
             << "\n";
@@ -217,7 +240,15 @@ bool open_surface(const Options& o, WindowGeometry* geom, Surface* out) {
     if (!out->win) return false;
   }
   out->stats = o.stats;
-  if (const char* f = std::getenv("REDUCESCOPE_SIMULATE_GL_RESET"); f && *f) out->simulate_reset_at = std::atol(f);
+  if (const char* f = std::getenv("REDUCESCOPE_SIMULATE_GL_RESET")) {  // frame numbers, comma-separated
+    for (const char* p = f; *p;) {
+      char* end = nullptr;
+      const long n = std::strtol(p, &end, 10);
+      if (end == p) break;
+      out->simulate_resets.push_back(n);
+      p = *end == ',' ? end + 1 : end;
+    }
+  }
   // Dear ImGui 1.86's OpenGL 3 backend loads its GL functions on its own, through libGL.so.1's glXGetProcAddressARB
   // (imgui_impl_opengl3_loader.h), also under EGL: glvnd's libGL.so.1 (Debian's libgl1) hands out its dispatch
   // stubs, which call the current context, whoever made it.
@@ -283,6 +314,11 @@ std::string reset_note(const Surface& s) {
                         "again each second."), s.renew_error.c_str());
   }
   if (s.resets == 0) return "";
+  if (!s.moved_to.empty()) {
+    return i18n::strf(_("The GPU reset this window's OpenGL context %d times, 3 of them within a minute: the window now "
+                        "draws on %s. A kernel that faulted on this GPU can cause it: see docs/your-kernel.md."),
+                      s.resets, s.moved_to.c_str());
+  }
   return i18n::strf(_("The GPU reset this window's OpenGL context (resets: %d, the last %.0f s ago); the window draws "
                       "again in a new context each time. A kernel that faulted on this GPU can cause it: see "
                       "docs/your-kernel.md."),

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app_state.hpp"
 #include "cli.hpp"
@@ -36,10 +37,13 @@ struct Surface {
   unsigned (*reset_status)() = nullptr;  // GLFW: glGetGraphicsResetStatus of a robust window context, else null
   int resets = 0;                      // contexts lost and replaced so far
   double last_reset = 0;               // steady-clock seconds of the last reset (0: none)
+  std::vector<double> recent_resets;   // the resets of the last minute (steady-clock seconds)
+  std::string moved_to;                // headless: the display drawn on since the resets came too often ("": none)
   double next_try = 0;                 // after a failed renewal: when to try again
   std::string renew_error;             // the last renewal's failure ("" once one succeeded)
   long frames = 0;                     // frames presented
-  long simulate_reset_at = -1;         // REDUCESCOPE_SIMULATE_GL_RESET=N (the test double): pretend a reset at frame N
+  std::vector<long> simulate_resets;   // REDUCESCOPE_SIMULATE_GL_RESET=N[,M...] (the test double): resets pretended
+                                       // at those frames
 };
 
 // Opens the window where `geom` says, fitted into the monitor's work area (`geom` is updated), with an

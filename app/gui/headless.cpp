@@ -217,6 +217,7 @@ struct HeadlessGl {
     dpy = EGL_NO_DISPLAY;
     ctx = EGL_NO_CONTEXT;
     surf = EGL_NO_SURFACE;
+    fbo = rbo = 0;  // they went with the context
   }
 
   ~HeadlessGl() {
@@ -238,38 +239,55 @@ struct HeadlessGl {
 std::unique_ptr<Headless> Headless::open(int width, int height, std::string* why) {
   std::unique_ptr<Headless> h(new Headless);
   h->gl_ = std::make_unique<HeadlessGl>();
-  HeadlessGl& g = *h->gl_;
-  if (!g.load(why)) return nullptr;
-  const char* platform = nullptr;
-  std::string last = "no EGL display";
-  for (const auto& [d, name] : g.displays()) {
-    if (g.context_on(d, width, height, &last)) {
-      platform = name;
-      break;
-    }
-  }
-  if (!platform) {
-    *why = "no OpenGL 3.3 core context from EGL: " + last;
-    return nullptr;
-  }
-  const int version = gladLoadGL(load_gl);
-  if (GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 33) {
-    *why = "the EGL context's OpenGL is older than 3.3";
-    return nullptr;
-  }
-  g.load_reset_status();
-  if (!g.make_fbo(width, height)) {
-    *why = "no " + std::to_string(width) + "x" + std::to_string(height) + " RGBA8 framebuffer object";
-    return nullptr;
-  }
+  if (!h->gl_->load(why)) return nullptr;
   h->width_ = width;
   h->height_ = height;
-  auto str = [](GLenum e) {
-    const auto* s = reinterpret_cast<const char*>(glGetString(e));
-    return std::string(s ? s : "?");
-  };
-  h->description_ = str(GL_RENDERER) + ", OpenGL " + str(GL_VERSION) + ", " + platform;
+  if (!h->start_from(0, why)) return nullptr;
   return h;
+}
+
+bool Headless::start_from(size_t first, std::string* why) {
+  HeadlessGl& g = *gl_;
+  const auto list = g.displays();
+  std::string last = "no EGL display";
+  for (size_t i = first; i < list.size(); ++i) {
+    if (!g.context_on(list[i].first, width_, height_, &last)) continue;
+    const int version = gladLoadGL(load_gl);
+    if (GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 33) {
+      last = "the EGL context's OpenGL is older than 3.3";
+      g.release();
+      continue;
+    }
+    g.load_reset_status();
+    if (!g.make_fbo(width_, height_)) {
+      last = "no " + std::to_string(width_) + "x" + std::to_string(height_) + " RGBA8 framebuffer object";
+      g.release();
+      continue;
+    }
+    display_ = i;
+    auto str = [](GLenum e) {
+      const auto* s = reinterpret_cast<const char*>(glGetString(e));
+      return std::string(s ? s : "?");
+    };
+    description_ = str(GL_RENDERER) + ", OpenGL " + str(GL_VERSION) + ", " + list[i].second;
+    return true;
+  }
+  *why = "no OpenGL 3.3 core context from EGL: " + last;
+  return false;
+}
+
+bool Headless::move_on(std::string* why) {
+  HeadlessGl& g = *gl_;
+  const size_t was = display_;
+  g.release();
+  if (start_from(was + 1, why)) {
+    ++resets_;
+    return true;
+  }
+  // No other display gives a context: back to the one it was on.
+  std::string again;
+  if (!start_from(was, &again)) *why += "; and none again on the first (" + again + ")";
+  return false;
 }
 
 Headless::~Headless() = default;

@@ -14,6 +14,7 @@
 // There is no input: the command line (--kernel, --step, --compare, --view, ...) sets what is shown.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -53,14 +54,23 @@ class Headless {
   // current, with a new framebuffer object. The caller shuts Dear ImGui's OpenGL backend down before and starts it
   // again after (its objects were in the old context). False, with *why, where no new context is given.
   bool renew(std::string* why);
-  // How many times renew() replaced a lost context.
+  // Moves the drawing to the next EGL display of open()'s list (the device platform's GPU first, then Mesa's
+  // surfaceless platform, which draws on the CPU): for a GPU whose new contexts are reset again and again (issue 54:
+  // on the H100, after a kernel's fault, every new OpenGL context on the GPU faulted within seconds). False, with
+  // *why, where no later display gives a context; it then draws on the display it was on, in a new context.
+  bool move_on(std::string* why);
+  // How many times renew() or move_on() replaced a lost context.
   int resets() const { return resets_; }
   // How long the last renew() waited for the reset to complete, in seconds.
   double reset_wait_s() const { return reset_wait_s_; }
 
  private:
   Headless() = default;
+  // A context, the GL functions and the framebuffer object on the first display of the list from `first` on that
+  // gives them all; sets display_ and description_. False, with *why, where none does.
+  bool start_from(size_t first, std::string* why);
   std::unique_ptr<HeadlessGl> gl_;
+  size_t display_ = 0;  // which of HeadlessGl::displays() is drawn on
   int width_ = 0, height_ = 0;
   std::string description_;
   double last_time_ = 0;     // when the last frame began (new_frame), for ImGui's time step
