@@ -75,9 +75,12 @@ x_start=$(xids)
     grep "^yours: banner" "$work/win.log" | tail -1 | cut -c1-220
     sleep 1
     cp $good "$work/mine.cu"; t_save=$(now); n=$((n + 1)); echo "$(date +%T) saved the good file after $fault.cu"
-    wait_trace $n 60
+    wait_trace $n 30
   done
-  sleep 2; touch "$work/go"; wait $win; echo "window exit $?"
+  sleep 2; touch "$work/go"
+  for _ in $(seq 300); do kill -0 $win 2>/dev/null || break; sleep 0.1; done
+  kill -0 $win 2>/dev/null && { echo "no screenshot 30 s after the last save: the window is stopped"; kill $win; }
+  wait $win; echo "window exit $?"
   echo "-- the window's own lines:"; grep -E "^(headless|yours|screenshot|stats)|reset|OpenGL" "$work/win.log" | cut -c1-240
   sleep 2
   echo "== 2. after the window: our processes:"; ours || echo "(none)"
@@ -86,7 +89,7 @@ x_start=$(xids)
   dmesg | grep Xid | tail -n $(($(xids) - x_start)) | cut -c1-200
   cp $good "$work/fresh.cu"
   t_save=$(now); x0=$(xids)
-  timeout 60 "$R" --headless --kernel-file "$work/fresh.cu" --block-size 256 --stats --screenshot "$O/2-new-window.png" \
+  timeout 40 "$R" --headless --kernel-file "$work/fresh.cu" --block-size 256 --stats --screenshot "$O/2-new-window.png" \
     >"$work/win2.log" 2>&1
   echo "new window: exit $?, $(grep -m1 "^yours: trace 1 on screen" "$work/win2.log") (from its start), new Xids $(($(xids) - x0))"
   grep -E "reset|^screenshot" "$work/win2.log" | cut -c1-200
