@@ -285,9 +285,14 @@ void die_with_parent() {
 #ifdef __linux__
   const char* v = std::getenv(kParentEnv);
   if (!v || !*v) return;
+  const int parent = std::atoi(v);
+  // Not handed on: what this process starts gets its own value from run_worker or run_program, and nothing else it
+  // starts (a shell, sbatch) carries a pid that means nothing there.
+  unsetenv(kParentEnv);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  // The parent may have gone before the line above: then this process is already someone else's.
-  if (getppid() == 1 || (std::atoi(v) > 0 && kill(std::atoi(v), 0) != 0 && errno == ESRCH)) _exit(137);
+  // The parent may have gone before the line above: then this process is already someone else's. (Between them may
+  // stand a tool that is not ours, compute-sanitizer: then getppid() is the tool, and the parent still exists.)
+  if (parent > 0 && getppid() != parent && kill(parent, 0) != 0 && errno == ESRCH) _exit(137);
 #endif
 }
 

@@ -79,8 +79,10 @@ bool process_gone(int pid);
 std::vector<int> stop_process_tree(int pid);
 // Waits until every one of `pids` is gone (process_gone), at most `limit_s` seconds: the seconds it took, or -1.
 double wait_until_gone(const std::vector<int>& pids, double limit_s);
-// In a process that run_worker started (REDUCESCOPE_PARENT in its environment): asks the kernel for SIGKILL when the
-// parent exits (Linux's PR_SET_PDEATHSIG), and exits at once if the parent has already gone. main() calls it first.
+// In a process that run_worker (or the binary tracer's run_program) started, REDUCESCOPE_PARENT=PID in its
+// environment: asks the kernel for SIGKILL when its parent exits (Linux's PR_SET_PDEATHSIG), exits at once if that
+// parent has already gone, and removes the variable, so that nothing this process starts by other means inherits
+// it. main() calls it first.
 void die_with_parent();
 
 // This program's absolute path (readlink /proc/self/exe; argv0 elsewhere is not known here): "" if unknown.
