@@ -191,6 +191,7 @@ struct AppState {
   std::string status;              // what the GPU is doing now
   std::string error;               // last error, shown until the next success
   std::string gl_note;             // the window's OpenGL context was reset by the GPU: one line (reset_note), or ""
+  DType live_dtype = DType::Int32;  // the live GPU's input: float32 while a float32-only kernel is side A
   std::string notice;              // last success message (export, open), shown until the next
 
   // The user's own kernel (a kernel file, or a session's "yours" traces): side A shows it while yours_selected.

@@ -295,12 +295,16 @@ std::string DataFeed::open_file(AppState& s, const std::string& path) {
 void DataFeed::request(AppState& s) {
   const bool yours = s.shows_yours(0);
   if (!yours && block_size_problem(s.a.kernel, s.a.block_size)) return;
-  if (s.n != requested_n_ || s.pattern != requested_pattern_) {  // another input: earlier timings do not apply
-    s.clear_measurements();
+  // The input's element type: float32 where side A's kernel adds float32 only (reproducible_sum), else int32.
+  const DType dtype = !yours && !s.a.lib() && !kernel_info(s.a.kernel).takes(DType::Int32) ? DType::Float32 : DType::Int32;
+  if (s.n != requested_n_ || s.pattern != requested_pattern_ || dtype != s.live_dtype) {
+    s.clear_measurements();  // another input: earlier timings do not apply
     requested_n_ = s.n;
     requested_pattern_ = s.pattern;
+    s.live_dtype = dtype;
   }
   Request r{s.a, std::nullopt, s.n, s.pattern, true, s.timings.empty()};
+  r.dtype = dtype;
   if (s.compare) r.b = s.b;
   if (yours) {  // side A is the user's kernel: the GPU worker traces B and times A's track (the table), no live plot
     r.trace_a = false;

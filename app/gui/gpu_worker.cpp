@@ -72,6 +72,7 @@ void GpuWorker::loop() {
   }
   uint64_t have_n = 0;
   Pattern have_pattern = Pattern::Ones;
+  DType have_dtype = DType::Int32;
   CpuReference expected;  // of the uploaded input, for every operator
   TextHistogram histograms(*gpu);  // the histogram kernels count the text: N bytes timed, fewer traced
   std::set<std::pair<KernelId, unsigned>> timed;  // measured on the current input
@@ -106,16 +107,24 @@ void GpuWorker::loop() {
     }
     boundary();
     try {
-      if (r.n != have_n || r.pattern != have_pattern) {
-        status(strf(_("preparing %llu %s ints"), static_cast<unsigned long long>(r.n), to_string(r.pattern)));
-        std::vector<int32_t> data = make_input(r.pattern, r.n);
-        expected = cpu_reference(data);
+      if (r.n != have_n || r.pattern != have_pattern || r.dtype != have_dtype) {
         have_n = 0;
         timed.clear();
         have_refs = false;
-        gpu->set_input(data, r.pattern);
+        if (r.dtype == DType::Float32) {
+          status(strf(_("preparing %llu %s floats"), static_cast<unsigned long long>(r.n), to_string(r.pattern)));
+          std::vector<float> data = make_input_f32(r.pattern, r.n);
+          expected = cpu_reference(data);
+          gpu->set_input(data, r.pattern);
+        } else {
+          status(strf(_("preparing %llu %s ints"), static_cast<unsigned long long>(r.n), to_string(r.pattern)));
+          std::vector<int32_t> data = make_input(r.pattern, r.n);
+          expected = cpu_reference(data);
+          gpu->set_input(data, r.pattern);
+        }
         have_n = r.n;
         have_pattern = r.pattern;
+        have_dtype = r.dtype;
       }
       // The traces first (what the replay shows), then the timings, most wanted first.
       std::vector<Pick> sides{r.a};

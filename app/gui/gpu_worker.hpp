@@ -37,6 +37,8 @@ struct Request {
   bool forget = false;         // re-measure everything, even what was measured on this input before
   bool trace_a = true;         // false: side A is the user's kernel (KernelFileFeed traces it): `a` only names the
                                // track and block size to time; only `b` is traced
+  DType dtype = DType::Int32;  // the input's element type: float32 for a kernel that adds float32 only
+                               // (reproducible_sum); the kernels that do not take it are left out of the timings
 };
 
 struct WorkerEvent {

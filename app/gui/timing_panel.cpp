@@ -65,8 +65,8 @@ void TimingPanel::drawContent(AppState& s) {
       ImGui::SetTooltip(_("Timing method: %s"), said ? say(*said).c_str() : m.method.c_str());
     }
   } else if (!s.recorded()) {
-    ImGui::TextWrapped(_("Live on %s; N = %llu int32 (%s)"), s.device.name.c_str(), static_cast<unsigned long long>(s.n),
-                       i18n::tr(to_string(s.pattern)));
+    ImGui::TextWrapped(_("Live on %s; N = %llu %s (%s)"), s.device.name.c_str(), static_cast<unsigned long long>(s.n),
+                       to_string(s.live_dtype), i18n::tr(to_string(s.pattern)));
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(_("Timing method: %s"),
                         say(explain::timing_method_sentence(kTimingWarmups, kGuiSamples,
