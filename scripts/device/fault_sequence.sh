@@ -2,14 +2,15 @@
 # Issue 54, item 4, on the GPU machine: the fault sequence, in one window drawing through EGL on the same GPU as the
 # kernels (--headless), then through `check` and `grade`. Writes OUT_DIR/*.txt and screenshots.
 #   0. a fresh GPU: the window on the shipped kernels (live) with no kernel file, and one with the GPU hidden from
-#      its CUDA (CUDA_VISIBLE_DEVICES=): resets and Xids, as a baseline; item 5's two screenshots (reproducible_sum
-#      from the command line; --lang zh where neither the catalogue nor the CJK font is);
+#      its CUDA (CUDA_VISIBLE_DEVICES=): resets and Xids, as a baseline;
 #   1. one window on a kernel file saved in turn as: hang -> good -> out of bounds -> good -> trap -> good. Each
 #      good save is timed from the save to the window's "yours: trace N on screen" line (--stats);
 #   2. after the window exits: our processes, nvidia-smi's compute processes, the Xid lines since the start; then a
 #      new window on the good file, timed from its start to its first trace on screen;
 #   3. the same files through `check --exercise bank_conflicts` (good, hang, good, out of bounds, good, trap, good)
-#      and `grade` of a class holding all four: the good file's verdict must be the same each time.
+#      and `grade` of a class holding all four: the good file's verdict must be the same each time;
+#   (before 1) item 5's screenshots: --kernel reproducible_sum from the command line; --lang zh with no catalogue, then with
+#      the catalogue but no CJK font (the machine has none).
 # Usage (from the repository root): bash scripts/device/fault_sequence.sh REDUCESCOPE LIBDIR OUT_DIR
 set -u
 R=${1:?REDUCESCOPE}; L=${2:?LIBDIR}; O=${3:?OUT_DIR}
@@ -35,17 +36,20 @@ x_start=$(xids)
   for v in live no-cuda; do
     x0=$(xids)
     env $([ $v = no-cuda ] && echo CUDA_VISIBLE_DEVICES=) timeout 40 "$R" --headless --kernel reduce1 --block-size 256 \
-      --stats --frames 600 --screenshot "$O/0-$v.png" 2>&1 | grep -E "^(headless|screenshot|stats: first)|reset" | cut -c1-200
+      --stats --frames 300 --screenshot "$O/0-$v.png" 2>&1 | grep -E "^(headless|screenshot|stats: first)|reset" | cut -c1-200
     echo "$v: exit ${PIPESTATUS[0]}, new Xids $(($(xids) - x0))"
   done
+} 2>&1 | tee "$O/0-baseline.txt"
+
+{
   echo "== item 5: --kernel reproducible_sum (float32 only) live, and --lang zh with no catalogue or CJK font carried"
-  timeout 60 "$R" --headless --kernel reproducible_sum --block-size 256 --screenshot "$O/5-reproducible_sum.png" 2>&1 |
+  timeout 25 "$R" --headless --kernel reproducible_sum --block-size 256 --screenshot "$O/5-reproducible_sum.png" 2>&1 |
     grep -E "^(screenshot|element type)|rror" | cut -c1-200
   for loc in /nonexistent "$PWD/.carry/locale"; do  # no catalogue; then the catalogue but no CJK font (none there)
-    RS_LOCALEDIR=$loc timeout 60 "$R" --headless --kernel reduce1 --block-size 256 --lang zh \
+    RS_LOCALEDIR=$loc timeout 25 "$R" --headless --kernel reduce1 --block-size 256 --lang zh \
       --screenshot "$O/5-lang-zh-$(basename "$loc").png" 2>&1 | grep -E "^(screenshot|language)|rror|missing" | cut -c1-400
   done
-} 2>&1 | tee "$O/0-baseline.txt"
+} 2>&1 | tee "$O/5-items.txt"
 
 {
   echo "== 1. one window: hang -> good -> out of bounds -> good -> trap -> good"
@@ -99,8 +103,8 @@ x_start=$(xids)
   echo "== 3. check: good, hang, good, out of bounds, good, trap, good (exercise bank_conflicts)"
   for f in $good $U/hang_loop.cu $good $U/out_of_bounds.cu $good $U/trap.cu $good; do
     t=$(now)
-    v=$("$R" check "$f" --exercise bank_conflicts 2>&1)
-    echo "$(basename "$f"): exit $?, checks passed $(echo "$v" | grep -c '✓'), failed $(echo "$v" | grep -c '✗'); \
+    v=$("$R" check "$f" --exercise bank_conflicts 2>&1); rc=$?
+    echo "$(basename "$f"): exit $rc, checks passed $(echo "$v" | grep -c '✓'), failed $(echo "$v" | grep -c '✗'); \
 $(echo "$v" | grep -m1 -E 'reducescope:|WRONG|sums right' | cut -c1-160) ($(since "$t") s)"
   done
   echo "our processes after the checks:"; ours || echo "(none)"
@@ -115,3 +119,4 @@ $(echo "$v" | grep -m1 -E 'reducescope:|WRONG|sums right' | cut -c1-160) ($(sinc
   echo "Xid lines since the start: $(($(xids) - x_start))"
 } 2>&1 | tee "$O/3-check-grade.txt"
 dmesg | grep -E "NVRM" | tail -n 60 >"$O/dmesg-nvrm.txt"
+
