@@ -209,6 +209,11 @@ std::vector<ExerciseCheck> check_unroll(const ExerciseEvidence& e) {
   return {{name, true, strf(_("at most log2(B) - 5 __syncthreads() per thread %s"), over(runs).c_str()), ""}};
 }
 
+// The shuffle exercise's hint where warp 0 finished without shuffles.
+constexpr const char* kShuffleHint = N_("when 64 elements are left, let warp 0 take v = sdata[tid] + sdata[tid + 32] "
+                                        "into a register and finish with v += __shfl_down_sync(0xffffffff, v, offset) "
+                                        "for offset = 16, 8, 4, 2, 1");
+
 std::vector<ExerciseCheck> check_shuffle(const ExerciseEvidence& e) {
   const auto runs = traced(e, [](const ExerciseRun&) { return true; });
   const char* name = _("the last warp with shuffles");
@@ -228,8 +233,7 @@ std::vector<ExerciseCheck> check_shuffle(const ExerciseEvidence& e) {
                strf(_("%s: warp 0 made %d shuffles and no warp reduce (the kernel's PTX has no redux.sync, the warp "
                       "reduce's instruction); a warp finishes in registers with 5 shuffles (offsets 16, 8, 4, 2, 1)"),
                     at(*r).c_str(), f.warp0_shuffles),
-               _("when 64 elements are left, let warp 0 take v = sdata[tid] + sdata[tid + 32] into a register and "
-                 "finish with v += __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1")}};
+               _(kShuffleHint)}};
     }
     if (f.warp0_shuffles < 5 && f.warp0_reduces == 0 && f.binary) {
       // What the tracer cannot see is said as such: a warp reduce compiles to REDUX, which it does not record.
@@ -246,8 +250,7 @@ std::vector<ExerciseCheck> check_shuffle(const ExerciseEvidence& e) {
                strf(_("%s: warp 0 made %d shuffles and no warp reduce; a warp finishes in registers with 5 shuffles "
                       "(offsets 16, 8, 4, 2, 1) or one __reduce_add_sync"),
                     at(*r).c_str(), f.warp0_shuffles),
-               _("when 64 elements are left, let warp 0 take v = sdata[tid] + sdata[tid + 32] into a register and "
-                 "finish with v += __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1")}};
+               _(kShuffleHint)}};
     }
     if (f.wide_stores_after_lane_op > 0) {
       return {{name, false,

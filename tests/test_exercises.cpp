@@ -144,16 +144,21 @@ TEST(Exercises, ShuffleFromTheH100Traces) {
   EXPECT_EQ(c3.figure.find("no warp reduce"), std::string::npos) << c3.figure;
   // Issue 57, item 5: the same trace of a kernel whose PTX was read and has no redux.sync (a bank-conflict solution
   // checked as the shuffle exercise): said plainly, no shuffle and no warp reduce, without the hedge.
-  {
+  // One traced run at N = 4097 and 32 threads of `f`, with what the PTX said.
+  auto judged_ptx = [&](const TraceFeatures& f, bool ptx_read, bool redux) {
     ExerciseEvidence ev;
     ExerciseRun r;
     r.n = 4097;
     r.block_size = 32;
     r.right = true;
-    r.features = binary;
+    r.features = f;
     ev.runs.push_back(r);
-    ev.ptx_read = true;
-    const ExerciseCheck c5 = own_check(judge_exercise(x, ev));
+    ev.ptx_read = ptx_read;
+    ev.redux_in_ptx = redux;
+    return own_check(judge_exercise(x, ev));
+  };
+  {
+    const ExerciseCheck c5 = judged_ptx(binary, true, false);
     EXPECT_FALSE(c5.pass);
     EXPECT_NE(c5.figure.find("warp 0 made 0 shuffles and no warp reduce (the kernel's PTX has no redux.sync"),
               std::string::npos)
@@ -163,15 +168,7 @@ TEST(Exercises, ShuffleFromTheH100Traces) {
   // The same trace of a kernel whose PTX has redux.sync (cg::reduce, CUB on integers): a right answer, passed, and
   // what was not traced said (issue 40: the CUDA programming guide's cg::reduce was failed).
   {
-    ExerciseEvidence ev;
-    ExerciseRun r;
-    r.n = 4097;
-    r.block_size = 32;
-    r.right = true;
-    r.features = binary;
-    ev.runs.push_back(r);
-    ev.redux_in_ptx = true;
-    const ExerciseCheck c4 = own_check(judge_exercise(x, ev));
+    const ExerciseCheck c4 = judged_ptx(binary, true, true);
     EXPECT_TRUE(c4.pass) << c4.figure;
     EXPECT_NE(c4.figure.find("does not record REDUX, so what shared memory carries after it was not traced"),
               std::string::npos)

@@ -66,6 +66,21 @@ std::string one_line(const std::string& text, float width) {
   return text.substr(0, whole(lo)) + "...";
 }
 
+// `line` in `colour`, noted in the widget map as `widget`, with `whole` in a tooltip while it is hovered.
+void line_with_hover(const std::string& line, const std::string& whole, const ImVec4& colour, const char* widget) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextUnformatted(line.c_str());
+  ImGui::PopStyleColor();
+  note_widget(widget);
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+    ImGui::TextUnformatted(whole.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
 // The user's kernel's banner as one line (the controls panel and the hover show all of it).
 std::string banner_line(const std::string& banner, float width) {
   return one_line(strf(_("Your kernel: %s"), banner.c_str()), width);
@@ -161,33 +176,15 @@ void StepBar::drawContent(AppState& s) {
   if (s.predict.on) draw_predict_bar(s);
   // The GPU reset the window's OpenGL context (issue 54): one line, the whole of it on hover.
   if (!s.gl_note.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.75f, 0.3f, 1));
-    ImGui::TextUnformatted(one_line(s.gl_note, ImGui::GetContentRegionAvail().x).c_str());
-    ImGui::PopStyleColor();
-    note_widget("step/gl-reset");
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
-      ImGui::TextUnformatted(s.gl_note.c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
+    line_with_hover(one_line(s.gl_note, ImGui::GetContentRegionAvail().x), s.gl_note, ImVec4(1, 0.75f, 0.3f, 1),
+                    "step/gl-reset");
   }
   // The user's kernel's banner: one line (a compile error at its line, a deleted file, a run stopped by the time
   // limit or a CUDA fault); the whole of it on hover and in the controls panel.
   if (has_banner(s)) {
     const YoursState& y = s.yours;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.35f, 1));
-    ImGui::TextUnformatted(banner_line(y.banner, ImGui::GetContentRegionAvail().x).c_str());
-    ImGui::PopStyleColor();
-    note_widget("step/yours-banner");
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
-      ImGui::TextUnformatted((y.banner_more.empty() ? y.banner : y.banner_more).c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
+    line_with_hover(banner_line(y.banner, ImGui::GetContentRegionAvail().x), y.banner_more.empty() ? y.banner : y.banner_more,
+                    ImVec4(1, 0.45f, 0.35f, 1), "step/yours-banner");
   }
 }
 

@@ -14,13 +14,7 @@
 # Usage (from the repository root): bash scripts/device/fault_sequence.sh REDUCESCOPE LIBDIR OUT_DIR
 set -u
 R=${1:?REDUCESCOPE}; L=${2:?LIBDIR}; O=${3:?OUT_DIR}
-mkdir -p "$O"
-export LD_LIBRARY_PATH=$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export __EGL_VENDOR_LIBRARY_DIRS=${__EGL_VENDOR_LIBRARY_DIRS:-/usr/share/glvnd/egl_vendor.d}
-export REDUCESCOPE_FONT=${REDUCESCOPE_FONT:-$L/DejaVuSans.ttf} REDUCESCOPE_ASSETS=$PWD/assets
-work=$(mktemp -d)
-export REDUCESCOPE_CONFIG=$work/settings.ini
-printf '[ReduceScope][Settings]\nWindow=0,0,1280,720\nUiScale=1.00\n' >"$REDUCESCOPE_CONFIG"
+source scripts/device/window_env.sh
 good=kernels/user/solutions/bank_conflicts.cu
 U=tests/fixtures/user
 now() { date +%s.%N; }
