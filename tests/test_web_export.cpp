@@ -291,6 +291,22 @@ TEST(WebExport, PageLoadsNothingFromOutside) {
   EXPECT_NE(page.find("<title>ReduceScope replay: NVIDIA H100"), std::string::npos);
 }
 
+// Issue 57, item 6: the page the README links is at the exporter's version of the page's features (kWebPageVersion),
+// so a new user who opens it finds what the exporter makes now (Predict mode, the lessons). When a change to the
+// page's features raises the version, this fails until the page is exported again:
+//   reducescope export assets/sessions/h100-tracks.rssession --html docs/replay/h100-tracks.html
+TEST(WebExport, TheReadmesPageIsAtTheExportersVersion) {
+  std::ifstream f(RS_README_PAGE, std::ios::binary);
+  ASSERT_TRUE(f.good()) << "cannot read " << RS_README_PAGE;
+  const std::string page(std::istreambuf_iterator<char>(f), {});
+  EXPECT_GE(web_page_version(page), kWebPageVersion)
+      << RS_README_PAGE << " is a page of version " << web_page_version(page) << ", the exporter's is " << kWebPageVersion
+      << ": export it again from the bundled session";
+  // A page without the tag is the first version; the exporter writes its own.
+  EXPECT_EQ(web_page_version("<html><head></head></html>"), 1u);
+  EXPECT_EQ(web_page_version(web_page(bundled_session())), kWebPageVersion);
+}
+
 TEST(WebExport, EmbeddedSourcesAreTheWebFolder) {
   // The build embeds web/ as it is: what the page runs is what the repository holds. The script is the
   // modules under web/js/ joined in the order of RS_WEB_JS_FILES (app/export/embed_web.cmake): one

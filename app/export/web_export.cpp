@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -986,6 +987,7 @@ std::string web_page(const Session& s, const WebExportOptions& o, WebExportResul
     replace_once(html, "@@RS_LANG@@", i18n::lang_code(o.lang));
     replace_once(html, "@@RS_CSS@@", web_asset_css());
     replace_once(html, "@@RS_TITLE@@", html_escape(title));
+    replace_once(html, "@@RS_PAGE_VERSION@@", std::to_string(kWebPageVersion));
     if (r) {
       r->bytes = html.size();
       r->data_bytes = data.size();
@@ -1076,6 +1078,13 @@ WebExportResult export_web_page(const Session& s, const std::string& path, const
   }
   r.path = path;
   return r;
+}
+
+uint32_t web_page_version(const std::string& page) {
+  const std::string tag = "<meta name=\"reducescope-page-version\" content=\"";
+  const size_t at = page.find(tag);
+  if (at == std::string::npos) return 1;  // written before the pages said it
+  return static_cast<uint32_t>(std::strtoul(page.c_str() + at + tag.size(), nullptr, 10));
 }
 
 std::string web_data_block(const std::string& page) {

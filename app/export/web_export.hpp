@@ -107,6 +107,16 @@ WebExportResult export_web_page(const Session& s, const std::string& path, const
 
 inline constexpr char kWebDataMagic[8] = {'R', 'S', 'W', 'E', 'B', 0, 0, 0};
 inline constexpr uint32_t kWebDataVersion = 1;
+// The version of the page's features (its views, Predict mode, the lessons), written in the page's
+// <meta name="reducescope-page-version">. Raised when a committed page must be exported again to show what the
+// exporter now makes: the README's page (docs/replay/h100-tracks.html) is checked against it (tests/test_web_export.cpp),
+// so that it is re-exported when its features change, and not on every commit (issue 57, item 6).
+//   1  pages that do not say (before Predict mode)
+//   2  Predict mode, class mode and the lessons (issue 39)
+inline constexpr uint32_t kWebPageVersion = 2;
+
+// The features version a page says (web_page_version's <meta>), 1 where it says none.
+uint32_t web_page_version(const std::string& page);
 
 // The JSON of one trace's part (see docs/web-export.md); `source_index` is the index of its source
 // text in the index part's "sources". Throws ReplayError as Replay does.
