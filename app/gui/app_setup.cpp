@@ -62,7 +62,9 @@ GLFWwindow* create_window(const WindowGeometry& geom, bool stats, unsigned (**re
   }
   *reset_status = nullptr;
   if (glfwGetWindowAttrib(win, GLFW_CONTEXT_ROBUSTNESS) == GLFW_LOSE_CONTEXT_ON_RESET) {
-    for (const char* name : {"glGetGraphicsResetStatus", "glGetGraphicsResetStatusKHR", "glGetGraphicsResetStatusARB"}) {
+    // ARB_robustness first: a robust context made through GLX_ARB_create_context_robustness has it, and GLX hands out
+    // a pointer for any name at all, so the name asked for must be one the context has.
+    for (const char* name : {"glGetGraphicsResetStatusARB", "glGetGraphicsResetStatusKHR", "glGetGraphicsResetStatus"}) {
       if (GLFWglproc f = glfwGetProcAddress(name)) {
         *reset_status = reinterpret_cast<unsigned (*)()>(f);
         break;
