@@ -18,7 +18,6 @@
 #include "i18n.hpp"
 
 #include "headless.hpp"
-#include "kernel_info.hpp"
 #include "keys.hpp"
 
 namespace rs::gui {
@@ -75,7 +74,7 @@ GLFWwindow* create_window(const WindowGeometry& geom, bool stats, unsigned (**re
 }
 
 // The next frame is to be drawn in a new context: the GPU reset this one, or REDUCESCOPE_SIMULATE_GL_RESET's frame
-// has come (the test double of such a reset: tests/gui_gl_reset.sh), or a renewal has yet to succeed.
+// has come (the test double of such a reset: tests/gui_xvfb.sh, section 23), or a renewal has yet to succeed.
 bool context_lost(const Surface& s) {
   if (!s.renderer) return true;
   for (long f : s.simulate_resets) {
@@ -167,14 +166,6 @@ void apply_options(const Options& o, AppState& s) {
     if (auto lib = library_pick(o.compare_library, s.b.block_size)) s.b = *lib;
   }
   if (o.dtypes == std::vector<DType>{DType::Float32}) s.float32 = true;  // --type float32 (key D)
-  // A kernel that adds float32 only (reproducible_sum), asked for without --type: float32, and a line that says so
-  // (it was "Error: reproducible_sum reduces float32 only, not int32" and an empty window).
-  if (o.have_kernel && !o.have_type && !s.a.lib() && !kernel_info(s.a.kernel).takes(DType::Int32) &&
-      kernel_info(s.a.kernel).takes(DType::Float32)) {
-    s.float32 = true;
-    s.notice = i18n::strf(_("%s adds float32 only: shown in float32 (key D switches the element type)"),
-                          kernel_info(s.a.kernel).name);
-  }
   if (o.two_runs) s.two_runs = true;  // --two-runs: the atomics panel's two runs (issue 30)
   if (o.view >= 0) s.timing_tab = static_cast<TimingTab>(o.view);
   if (o.view == static_cast<int>(TimingTab::MultiGpu) && o.step >= 0) s.ring_step_wanted = o.step;

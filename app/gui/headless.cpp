@@ -280,10 +280,7 @@ bool Headless::move_on(std::string* why) {
   HeadlessGl& g = *gl_;
   const size_t was = display_;
   g.release();
-  if (start_from(was + 1, why)) {
-    ++resets_;
-    return true;
-  }
+  if (start_from(was + 1, why)) return true;
   // No other display gives a context: back to the one it was on.
   std::string again;
   if (!start_from(was, &again)) *why += "; and none again on the first (" + again + ")";
@@ -322,7 +319,6 @@ bool Headless::renew(std::string* why) {
     *why = "no framebuffer object in the new context";
     return false;
   }
-  ++resets_;
   return true;
 }
 

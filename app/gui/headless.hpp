@@ -59,8 +59,6 @@ class Headless {
   // on the H100, after a kernel's fault, every new OpenGL context on the GPU faulted within seconds). False, with
   // *why, where no later display gives a context; it then draws on the display it was on, in a new context.
   bool move_on(std::string* why);
-  // How many times renew() or move_on() replaced a lost context.
-  int resets() const { return resets_; }
   // How long the last renew() waited for the reset to complete, in seconds.
   double reset_wait_s() const { return reset_wait_s_; }
 
@@ -75,7 +73,6 @@ class Headless {
   std::string description_;
   double last_time_ = 0;     // when the last frame began (new_frame), for ImGui's time step
   double last_present_ = 0;  // when the last frame ended (present)
-  int resets_ = 0;
   double reset_wait_s_ = 0;
 };
 
