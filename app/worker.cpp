@@ -190,28 +190,38 @@ WorkerResult run_worker(const std::string& exe, const std::vector<std::string>& 
   return res;
 }
 
-std::vector<int> process_descendants(int root) {
-  std::vector<int> out;
+namespace {
+
+// The state letter and parent of process `pid` from /proc/PID/stat ("pid (comm) state ppid ...": comm may hold
+// spaces and parentheses, so it is read after the last ')'). False where there is no such process (or not Linux).
+bool read_stat(const std::string& pid, char* state, int* ppid) {
 #ifdef __linux__
+  std::ifstream f("/proc/" + pid + "/stat");
+  std::string line;
+  if (!std::getline(f, line)) return false;
+  const size_t close = line.rfind(')');
+  if (close == std::string::npos) return false;
+  std::istringstream rest(line.substr(close + 1));
+  return static_cast<bool>(rest >> *state >> *ppid);
+#else
+  (void)pid, (void)state, (void)ppid;
+  return false;
+#endif
+}
+
+}  // namespace
+
+std::vector<int> process_descendants(int root) {
   std::map<int, std::vector<int>> children;
   if (DIR* d = opendir("/proc")) {
     while (dirent* e = readdir(d)) {
-      const int p = std::atoi(e->d_name);
-      if (p <= 0) continue;
-      std::ifstream f(std::string("/proc/") + e->d_name + "/stat");
-      std::string line;
-      if (!std::getline(f, line)) continue;
-      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
-      const size_t close = line.rfind(')');
-      if (close == std::string::npos) continue;
-      std::istringstream rest(line.substr(close + 1));
       char state = 0;
       int ppid = 0;
-      if (rest >> state >> ppid) children[ppid].push_back(p);
+      if (std::atoi(e->d_name) > 0 && read_stat(e->d_name, &state, &ppid)) children[ppid].push_back(std::atoi(e->d_name));
     }
     closedir(d);
   }
-  std::vector<int> todo{root};
+  std::vector<int> out, todo{root};
   while (!todo.empty()) {
     const int p = todo.back();
     todo.pop_back();
@@ -220,20 +230,15 @@ std::vector<int> process_descendants(int root) {
       todo.push_back(c);
     }
   }
-#else
-  (void)root;
-#endif
   return out;
 }
 
 bool process_gone(int pid) {
   if (kill(pid, 0) != 0) return errno == ESRCH;
 #ifdef __linux__
-  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(f, line)) return true;
-  const size_t close = line.rfind(')');
-  return close != std::string::npos && close + 2 < line.size() && (line[close + 2] == 'Z' || line[close + 2] == 'X');
+  char state = 0;
+  int ppid = 0;
+  return !read_stat(std::to_string(pid), &state, &ppid) || state == 'Z' || state == 'X';
 #else
   return false;
 #endif
@@ -247,15 +252,13 @@ std::vector<int> stop_process_tree(int pid) {
   std::vector<int> tree{pid};
   std::set<int> seen{pid};
   kill(pid, SIGSTOP);
-  for (int round = 0; round < 20; ++round) {
+  for (int round = 0; round < 20; ++round) {  // what was stopped keeps its parent: the tree below `pid` is read whole
     bool grew = false;
-    for (size_t i = 0; i < tree.size(); ++i) {
-      for (int c : process_descendants(tree[i])) {
-        if (seen.insert(c).second) {
-          kill(c, SIGSTOP);
-          tree.push_back(c);
-          grew = true;
-        }
+    for (int c : process_descendants(pid)) {
+      if (seen.insert(c).second) {
+        kill(c, SIGSTOP);
+        tree.push_back(c);
+        grew = true;
       }
     }
     if (!grew) break;
