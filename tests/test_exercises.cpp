@@ -492,13 +492,14 @@ TEST_F(WorkerTree, AWorkerDiesWithItsParentEvenAKilledOne) {
 }
 
 TEST(Worker, ProcessDescendantsFindsGrandchildren) {
-  // bash -> sleep in a subshell: the tree walk (/proc) sees both levels.
+  // bash -> a subshell -> sleep: the tree walk (/proc) sees both levels. The subshell says "started" once it has
+  // started sleep, so all three exist when the cancel comes.
   WorkerOptions o;
   o.timeout_s = 3600;
   std::string out;
   o.out = [&](const std::string& s) { out += s; };
   o.cancel = [&] { return out.find('\n') != std::string::npos; };
-  const WorkerResult r = run_worker("/bin/bash", {"-c", "( sleep 30; true ) & echo started; wait"}, o);
+  const WorkerResult r = run_worker("/bin/bash", {"-c", "( sleep 30 & echo started; wait ) & wait"}, o);
   EXPECT_EQ(r.end, WorkerEnd::Cancelled);
   EXPECT_GE(r.stopped.size(), 3u) << "bash, its subshell and sleep";
   for (int p : r.stopped) EXPECT_TRUE(process_gone(p)) << p;
