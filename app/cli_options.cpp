@@ -159,8 +159,9 @@ void apply_block_size(Parsing& p, const std::string& v) {
   if (v == "all" && (cmd == Command::Bench || cmd == Command::Export || cmd == Command::Pitfalls || cmd == Command::Record)) {
     o.block_sizes.assign(kBlockSizes.begin(), kBlockSizes.end());
     o.block_sizes_all = true;
-  } else if (cmd == Command::Export || cmd == Command::Pitfalls || cmd == Command::Bench || cmd == Command::Record) {
-    // export --html, pitfalls, bench and record take a list: 128,256
+  } else if (cmd == Command::Export || cmd == Command::Pitfalls || cmd == Command::Bench || cmd == Command::Record ||
+             cmd == Command::Run) {
+    // export --html, pitfalls, bench, record and run take a list: 128,256
     for (size_t at = 0; at <= v.size();) {
       const size_t comma = std::min(v.find(',', at), v.size());
       o.block_sizes.push_back(parse_block_size(v.substr(at, comma - at)));

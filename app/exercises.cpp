@@ -324,6 +324,146 @@ std::vector<ExerciseCheck> check_single_pass(const ExerciseEvidence& e) {
   return out;
 }
 
+// compute-sanitizer's verdict (issue 57, item 1): a hazard fails the check whatever the sums did; where the tools
+// did not run, the check says so and is neither passed nor failed.
+std::string finding_sentence(const SanitizerFinding& f) {
+  const unsigned bs = f.block_size;
+  const std::string b = bs ? "B = " + std::to_string(bs) : std::string("B = ?");
+  if (f.tool == SanitizerTool::Racecheck) {
+    const char* first = f.first_access == "Write" ? _("written") : _("read");
+    const char* second = f.second_access == "Write" ? _("written") : _("read");
+    const unsigned w1 = f.first_thread / 32, w2 = f.second_thread / 32;
+    const std::string where = f.word >= 0 ? strf(_("shared word %lld"), static_cast<long long>(f.word))
+                                          : std::string(_("shared memory"));
+    if (w1 == w2) {
+      return strf(_("race on %s inside warp %u: %s at line %u by lane %u, %s at line %u by lane %u, with no "
+                    "__syncwarp() between (racecheck, %s)"),
+                  where.c_str(), w1, first, f.first_line, f.first_thread % 32, second, f.second_line,
+                  f.second_thread % 32, b.c_str());
+    }
+    return strf(_("race on %s: %s at line %u by warp %u, %s at line %u by warp %u, with no barrier between "
+                  "(racecheck, %s)"),
+                where.c_str(), first, f.first_line, w1, second, f.second_line, w2, b.c_str());
+  }
+  return strf(_("%s at line %u, thread %u (%s, %s)"), f.kind.c_str(), f.first_line, f.first_thread, to_string(f.tool),
+              b.c_str());
+}
+
+// "16-31", "0, 2-5": lanes in a mask, as ranges.
+std::string lane_ranges(uint32_t lanes) {
+  std::string out;
+  for (int l = 0; l < 32; ++l) {
+    if (!(lanes >> l & 1)) continue;
+    int e = l;
+    while (e + 1 < 32 && (lanes >> (e + 1) & 1)) ++e;
+    out += (out.empty() ? "" : ", ") + std::to_string(l) + (e > l ? "-" + std::to_string(e) : "");
+    l = e;
+  }
+  return out;
+}
+
+// A shuffle that lanes outside its mask execute (issue 57: a partial mask where all lanes run): the mask from the
+// PTX (a binary trace) or the trace (the wrapped dialect), the lanes from the trace. "" for none.
+std::string mask_violation(const ExerciseEvidence& e) {
+  for (const ExerciseRun& r : e.runs) {
+    if (!r.features) continue;
+    for (const auto& [line, lanes] : r.features->shuffle_lanes_by_line) {
+      uint32_t mask = 0;
+      for (const ShuffleMask& m : e.shuffle_masks) {
+        if (m.line == line) mask |= m.mask;
+      }
+      const auto traced = r.features->shuffle_mask_by_line.find(line);
+      if (!mask && traced != r.features->shuffle_mask_by_line.end()) mask = traced->second;
+      if (!mask || !(lanes & ~mask)) continue;
+      return strf(_("lanes %s call the shuffle at line %u, but its mask 0x%08x leaves them out (%s): every lane that "
+                    "calls __shfl*_sync must be in its mask"),
+                  lane_ranges(lanes & ~mask).c_str(), line, mask, at(r).c_str());
+    }
+  }
+  return "";
+}
+
+ExerciseCheck check_hazards(const SanitizerEvidence& s, const std::string& mask_error = "") {
+  ExerciseCheck c{_("no data race or sync error (compute-sanitizer)"), false, "", ""};
+  if (!mask_error.empty()) {  // seen in the trace, whether or not the tools ran
+    c.figure = mask_error;
+    c.hint = _("pass 0xffffffff when all 32 lanes call the shuffle, or __activemask() where a branch leaves only some "
+               "lanes; a mask that leaves out a calling lane is undefined since Volta, even when the sums come out "
+               "right (CUDA C++ Programming Guide, Warp Shuffle Functions)");
+    return c;
+  }
+  if (!s.why_not.empty()) {
+    c.ran = false;
+    c.figure = strf(_("not run: %s; races and barrier errors were not checked"), s.why_not.c_str());
+    return c;
+  }
+  const SanitizerFinding* first = nullptr;
+  size_t findings = 0;
+  std::string not_run;
+  for (const SanitizerReport& r : s.reports) {
+    for (const SanitizerFinding& f : r.output.findings) {
+      if (!first) first = &f;
+      ++findings;
+    }
+    if (!r.ran && not_run.empty()) not_run = std::string(to_string(r.tool)) + ": " + r.why_not;
+  }
+  std::string sizes;
+  for (unsigned bs : s.block_sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(bs);
+  if (first) {
+    c.figure = finding_sentence(*first);
+    if (findings > 1) c.figure += strf(_(" (and %zu more)"), findings - 1);
+    c.hint = first->tool == SanitizerTool::Racecheck
+                 ? _("a race changes the sum only when the two accesses come in the wrong order, so the sums can be "
+                     "right on every run and the kernel still wrong: put a barrier between the write and the read "
+                     "(__syncthreads() between warps, __syncwarp() inside one), or pass the values in registers "
+                     "with shuffles")
+             : first->tool == SanitizerTool::Synccheck
+                 ? _("every thread that calls a __shfl_*_sync, __syncwarp() or vote must be in its mask "
+                     "(0xffffffff when all 32 lanes call it), and every thread of the block must reach each "
+                     "__syncthreads()")
+                 : _("an access outside the buffers, or misaligned: guard each index (i < n) before its load or store");
+    return c;
+  }
+  if (!not_run.empty()) {
+    c.ran = false;
+    c.figure = strf(_("not run: %s; races and barrier errors were not checked"), not_run.c_str());
+    return c;
+  }
+  c.pass = true;
+  c.figure = strf(_("racecheck, synccheck and memcheck found nothing at N = %llu, B = %s"), ull(s.n), sizes.c_str());
+  return c;
+}
+
+// The fence of a single pass (issue 57, item 2; grading/fence.hpp).
+ExerciseCheck check_fence(const FenceFinding& f) {
+  ExerciseCheck c{_("partials published before the ticket"), false, "", ""};
+  if (!f.judged) {
+    c.ran = false;
+    c.figure = strf(_("not judged: the kernel's %s could not be read (%s)"), f.code.c_str(), f.why_not.c_str());
+    return c;
+  }
+  if (f.missing) {
+    c.figure = strf(_("line %u stores to global memory and line %u takes the ticket, with no GPU-scope fence "
+                      "between them on some path (read from the kernel's %s)"),
+                    f.store_line, f.atomic_line, f.code.c_str());
+    c.hint = _("put __threadfence() between the partial's store and the atomic that takes the ticket (or take the "
+               "ticket with cuda::atomic_ref and memory_order_acq_rel). Without it the store and the ticket can reach "
+               "L2 in either order, and the last block can add a partial that has not landed. The sums come out "
+               "right almost always, because the store has nearly always landed by the time the last block reads "
+               "it (CUDA C++ Programming Guide, Memory Fence Functions)");
+    return c;
+  }
+  c.pass = true;
+  c.figure = f.stores_before_ticket
+                 ? strf(_("a GPU-scope fence between every store and the ticket, on every path (read from the "
+                          "kernel's %s)"),
+                        f.code.c_str())
+                 : strf(_("no store to global memory before the ticket: nothing to publish (read from the kernel's "
+                          "%s)"),
+                        f.code.c_str());
+  return c;
+}
+
 }  // namespace
 
 TraceFeatures features_of(const Replay& replay) {
@@ -341,6 +481,10 @@ TraceFeatures features_of(const Replay& replay) {
   for (const WarpShuffle& s : replay.shuffles()) {
     auto [it, fresh] = first_lane_op.emplace(s.warp, s.epoch);
     if (!fresh) it->second = std::min(it->second, s.epoch);
+    if (s.kind == AccessKind::Shuffle) {
+      f.shuffle_lanes_by_line[s.line] |= s.lanes;
+      if (!f.binary && s.member_mask) f.shuffle_mask_by_line[s.line] |= s.member_mask;
+    }
     if (s.warp != 0) continue;
     if (s.kind == AccessKind::Shuffle) ++f.warp0_shuffles;
     else ++f.warp0_reduces;
@@ -490,7 +634,11 @@ std::vector<ExerciseCheck> check_histogram(const Exercise& x, const ExerciseEvid
 }
 
 std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvidence& e) {
-  if (std::string(x.name) == "histogram") return check_histogram(x, e);
+  if (std::string(x.name) == "histogram") {
+    std::vector<ExerciseCheck> out = check_histogram(x, e);
+    if (e.sanitizers.attempted) out.push_back(check_hazards(e.sanitizers));
+    return out;
+  }
   std::vector<ExerciseCheck> out{sums_right(e)};
   std::vector<ExerciseCheck> own;
   const std::string name = x.name;
@@ -501,6 +649,8 @@ std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvide
   if (name == "shuffle") own = check_shuffle(e);
   if (name == "single_pass") own = check_single_pass(e);
   out.insert(out.end(), own.begin(), own.end());
+  if (e.fence) out.push_back(check_fence(*e.fence));
+  if (e.sanitizers.attempted) out.push_back(check_hazards(e.sanitizers, mask_violation(e)));
   return out;
 }
 
@@ -579,8 +729,9 @@ std::string exercise_json(const Exercise& x, const std::string& file, const std:
   bool all = !checks.empty();
   nlohmann::json list = nlohmann::json::array();
   for (const ExerciseCheck& c : checks) {
-    all = all && c.pass;
+    all = all && (c.pass || !c.ran);
     list.push_back({{"name", c.name}, {"pass", c.pass}, {"figure", c.figure}, {"hint", c.hint}});
+    if (!c.ran) list.back()["ran"] = false;
   }
   j["passed"] = all;
   j["checks"] = list;

@@ -15,10 +15,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "fence.hpp"
+#include "hazards.hpp"
 #include "replay.hpp"
 #include "trace_format.hpp"
 
@@ -44,6 +47,10 @@ struct TraceFeatures {
   // After a warp's first shuffle or warp reduce, what it stores to shared memory (issue 40: the shuffle exercise takes
   // any design whose warps finish in registers and pass at most one value per warp through shared memory, the
   // blockReduceSum of NVIDIA's "Faster Parallel Reductions on Kepler" and cub::BlockReduce included):
+  // Issue 57: per source line of a shuffle, the lanes that executed it (union over the warps' shuffles there), and,
+  // where the tracer sees it (the wrapped dialect), the mask passed (union); a binary trace's masks come from the PTX
+  // (ExerciseEvidence::shuffle_masks).
+  std::map<uint32_t, uint32_t> shuffle_lanes_by_line, shuffle_mask_by_line;
   int wide_stores_after_lane_op = 0;  // stores made by more than one lane of the warp
   unsigned wide_store_line = 0;       // the first one's line
   int words_after_lane_op = 0;        // distinct shared words so stored, over every warp
@@ -90,6 +97,12 @@ struct ExerciseEvidence {
   // kernel whose PTX has no redux.sync is then said plainly as no warp reduce (issue 57, item 5); without the PTX it
   // is said as what the tracer cannot see.
   bool ptx_read = false;
+  // Issue 57: compute-sanitizer's racecheck, synccheck and memcheck on the kernel at one small N and each traced block
+  // size; and, for a SinglePass kernel, the fence between each block's partial and its ticket, read from its SASS
+  // (or PTX).
+  SanitizerEvidence sanitizers;
+  std::optional<FenceFinding> fence;
+  std::vector<ShuffleMask> shuffle_masks;  // the PTX's shuffles with a constant mask other than 0xffffffff
   uint64_t timing_n = 0;
   unsigned timing_block_size = 0;
   // Where the check's time went (issue 40's target: a sum exercise under 3 s), wall seconds: the runs checked against
@@ -112,6 +125,8 @@ struct ExerciseCheck {
   bool pass = false;
   std::string figure;  // the figure behind it, naming the N and block size where it fails
   std::string hint;    // what to look at when it fails ("" when it passes)
+  bool ran = true;     // false: the check could not be made here (no compute-sanitizer): never a pass, never a
+                       // fail; `figure` says what was not run and why
 };
 
 struct Exercise {
@@ -134,7 +149,8 @@ std::string exercise_names();                            // "bank_conflicts, div
 // has one (nothing to judge).
 std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvidence& e);
 
-// {"exercise": NAME, "file": FILE, "passed": bool, "checks": [{"name", "pass", "figure", "hint"}, ...]}, and with
+// {"exercise": NAME, "file": FILE, "passed": bool, "checks": [{"name", "pass", "figure", "hint"[, "ran": false]}, ...]}
+// ("passed": every check that ran passed), and with
 // `e` holding a timing (ExerciseEvidence::user_ms > 0): "timing": {"n" (elements; bytes for the histogram),
 // "block_size", "user_ms", "reference_kernel", "reference_ms", "gbps" (effective bandwidth: the input's bytes over
 // the user's median, GB/s = 1e9 bytes/s), "x_reference" (reference median / user median)}.

@@ -143,7 +143,9 @@ int GradeResult::score() const {
   return s;
 }
 
-int GradeResult::max_score() const { return 1 + static_cast<int>(checks.size()); }
+int GradeResult::max_score() const {
+  return 1 + static_cast<int>(std::count_if(checks.begin(), checks.end(), [](const GradeCheck& c) { return c.ran; }));
+}
 
 GradeResult grade_from_check(const Submission& s, const std::string& exercise, bool compile_only, int exit_code,
                              const std::string& out, const std::string& err, const std::string& stopped,
@@ -185,7 +187,8 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
   }
   r.outcome = Outcome::Graded;
   for (const json& c : j.value("checks", json::array())) {
-    r.checks.push_back({c.value("name", ""), c.value("figure", ""), c.value("hint", ""), c.value("pass", false)});
+    r.checks.push_back({c.value("name", ""), c.value("figure", ""), c.value("hint", ""), c.value("pass", false),
+                        c.value("ran", true)});
   }
   if (j.contains("report") && j["report"].is_object()) r.report = j["report"].dump();
   if (j.contains("timing") && j["timing"].is_object()) {
@@ -198,9 +201,13 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
     r.reference_kernel = t.value("reference_kernel", "");
   }
   const int passed = static_cast<int>(std::count_if(r.checks.begin(), r.checks.end(), [](auto& c) { return c.pass; }));
-  r.line = std::to_string(passed) + " of " + std::to_string(r.checks.size()) + " checks passed";
+  const int judged = static_cast<int>(std::count_if(r.checks.begin(), r.checks.end(), [](auto& c) { return c.ran; }));
+  r.line = std::to_string(passed) + " of " + std::to_string(judged) + " checks passed";
+  if (judged < static_cast<int>(r.checks.size())) {
+    r.line += " (" + std::to_string(r.checks.size() - judged) + " not run here)";
+  }
   for (const GradeCheck& c : r.checks) {
-    if (!c.pass) {
+    if (!c.pass && c.ran) {
       r.line += "; first failed: " + c.name + ": " + c.figure;
       break;
     }
@@ -216,10 +223,10 @@ std::string gradescope_results(const GradeResult& r) {
                    {"max_score", 1},
                    {"output", compiled ? std::string("compiles") : r.output.empty() ? r.line : r.output},
                    {"visibility", "visible"}});
-  for (const GradeCheck& c : r.checks) {
+  for (const GradeCheck& c : r.checks) {  // a check not run on this machine: a test of no points that says so
     tests.push_back({{"name", c.name},
                      {"score", c.pass ? 1 : 0},
-                     {"max_score", 1},
+                     {"max_score", c.ran ? 1 : 0},
                      {"output", c.figure + (c.pass || c.hint.empty() ? "" : "\nhint: " + c.hint)},
                      {"visibility", "visible"}});
   }
@@ -243,6 +250,7 @@ std::string grade_record(const GradeResult& r) {
   json checks = json::array();
   for (const GradeCheck& c : r.checks) {
     checks.push_back({{"name", c.name}, {"pass", c.pass}, {"figure", c.figure}, {"hint", c.hint}});
+    if (!c.ran) checks.back()["ran"] = false;
   }
   json j = {{"format", "reducescope-grade"}, {"version", 1},       {"student", r.student},
             {"file", r.file},                {"exercise", r.exercise}, {"outcome", to_string(r.outcome)},
@@ -285,7 +293,8 @@ GradeResult parse_grade_record(const std::string& text, const std::string& where
   r.line = j.value("line", "");
   r.output = j.value("output", "");
   for (const json& c : j.value("checks", json::array())) {
-    r.checks.push_back({c.value("name", ""), c.value("figure", ""), c.value("hint", ""), c.value("pass", false)});
+    r.checks.push_back({c.value("name", ""), c.value("figure", ""), c.value("hint", ""), c.value("pass", false),
+                        c.value("ran", true)});
   }
   r.gpu = j.value("gpu", -1);
   r.seconds = j.value("seconds", 0.0);
@@ -345,7 +354,7 @@ std::string submission_html(const GradeResult& r, bool chart) {
   if (!r.checks.empty()) {
     o << "<table><tr><th></th><th>check</th><th>figure</th><th>hint</th></tr>";
     for (const GradeCheck& c : r.checks) {
-      o << "<tr><td class='" << (c.pass ? "pass'>&#10003;" : "fail'>&#10007;") << "</td><td>" << html_escape(c.name)
+      o << "<tr><td class='" << (!c.ran ? "small'>&#8211;" : c.pass ? "pass'>&#10003;" : "fail'>&#10007;") << "</td><td>" << html_escape(c.name)
         << "</td><td>" << html_escape(c.figure) << "</td><td>" << html_escape(c.pass ? "" : c.hint) << "</td></tr>";
     }
     o << "</table>";
@@ -383,7 +392,7 @@ std::string class_csv(const std::vector<GradeResult>& rs) {
       << r.max_score();
     for (const std::string& n : names) {
       auto c = std::find_if(r.checks.begin(), r.checks.end(), [&](const GradeCheck& x) { return x.name == n; });
-      o << "," << (c == r.checks.end() ? "" : c->pass ? "1" : "0");
+      o << "," << (c == r.checks.end() || !c->ran ? "" : c->pass ? "1" : "0");
     }
     o << "," << (r.has_timing ? number_text("%.1f", r.gbps) : "") << "," << (r.has_timing ? number_text("%.2f", r.x_reference) : "")
       << "," << (r.gpu >= 0 ? std::to_string(r.gpu) : "") << "," << number_text("%.1f", r.seconds) << "," << csv_field(r.line)
@@ -437,7 +446,7 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
     std::map<std::string, int> why;
     for (const GradeResult& r : rs) {
       for (const GradeCheck& c : r.checks) {
-        if (c.name != name) continue;
+        if (c.name != name || !c.ran) continue;
         ++ran;
         pass += c.pass;
         if (!c.pass) ++why[c.figure];

@@ -65,6 +65,7 @@ const char* to_string(Outcome o);  // "graded", "compiled", "compile error", "ti
 struct GradeCheck {
   std::string name, figure, hint;
   bool pass = false;
+  bool ran = true;  // false: not run on the grading machine (no compute-sanitizer): no points either way
 };
 
 struct GradeResult {

@@ -284,4 +284,17 @@ int run_attach(const Options& o, std::ostream& out, std::ostream& err) {
   });
 }
 
+std::string disassemble_module(const std::string& cubin_bytes) {
+  const std::string nvdisasm = toolkit_program("nvdisasm");
+  if (nvdisasm.empty() || cubin_bytes.empty()) return "";
+  TempDir tmp;
+  const std::string cubin = (tmp.path / "kernel.cubin").string();
+  {
+    std::ofstream f(cubin, std::ios::binary);
+    f.write(cubin_bytes.data(), static_cast<std::streamsize>(cubin_bytes.size()));
+    if (!f) throw std::runtime_error("cannot write " + cubin);
+  }
+  return disassemble(nvdisasm, cubin, cubin_bytes);
+}
+
 }  // namespace rs

@@ -47,4 +47,8 @@ AttachRequest attach_to_run(const std::string& kernel, unsigned block_size, uint
 // nvdisasm on the machine, no GPU, no match, a tracer failure, a capture that cannot become a trace.
 Attached attach_and_trace(const AttachRequest& q);
 
+// `nvdisasm -gi -c` of a module's cubin (the listing tracing/binary/sass.hpp reads), once per module and process; ""
+// where the toolkit has no nvdisasm. Throws std::runtime_error when nvdisasm cannot read it.
+std::string disassemble_module(const std::string& cubin_bytes);
+
 }  // namespace rs

@@ -16,7 +16,9 @@
 #include "exercises.hpp"
 #include "gpu_lock.hpp"
 #include "i18n.hpp"
+#include "attach.hpp"
 #include "plain_trace.hpp"
+#include "sanitize_check.hpp"
 #include "trace_queue.hpp"
 #include "user_kernel.hpp"
 #include "user_kernel_gpu.hpp"
@@ -87,6 +89,8 @@ ExerciseEvidence gather_histogram(const UserKernel& k, const Exercise& x, const 
   const LoadedUserKernel loaded(k, name);
   const ExternalHistogram& h = loaded.histogram();
   ExerciseEvidence e;
+  e.sanitizers.attempted = true;  // said as not run, never as passed
+  e.sanitizers.why_not = "not yet run on a histogram (`reducescope run --kernel-file` takes a reduction)";
   e.shared_atomics = k.timing.ptx.find("atom.shared") != std::string::npos ||
                      k.timing.ptx.find("red.shared") != std::string::npos;
   for (uint64_t n : x.ns) {
@@ -142,6 +146,21 @@ void profile(GpuReducer& gpu, const ExternalKernel& ext, ExerciseEvidence& e, co
   if (ext.registers) e.registers = ext.registers();
 }
 
+// The fence between a SinglePass kernel's partials and its ticket (grading/fence.hpp): from the SASS of a plain file's
+// cubin where the toolkit has nvdisasm (the code that runs), else from the PTX (the wrapped dialect's only code).
+FenceFinding single_pass_fence(const UserKernel& k) {
+  if (k.plain && !k.timing.cubin.empty()) {
+    std::string listing;
+    try {
+      listing = disassemble_module(k.timing.cubin);
+    } catch (const std::exception&) {
+      listing.clear();  // the PTX below
+    }
+    if (!listing.empty()) return fence_in_sass(listing, k.timing.int_entry, k.file_name);
+  }
+  return fence_in_ptx(k.timing.ptx, k.timing.int_entry, k.file_name);
+}
+
 // Runs the user's kernel as exercise `x` asks and gathers what its checks read.
 // kernel_timeout_s: the time limit of each traced run of a plain file (--kernel-timeout).
 ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::string& name, double kernel_timeout_s) {
@@ -153,6 +172,14 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
   e.redux_in_ptx = k.timing.ptx.find("redux.sync") != std::string::npos;
   e.ptx_read = !k.timing.ptx.empty();
   const std::vector<unsigned> sizes(kBlockSizes.begin(), kBlockSizes.end());
+  // compute-sanitizer's three tools, begun now, beside the sums and the traces (issue 57): each block size traced.
+  std::vector<unsigned> traced_sizes;
+  for (unsigned bs : sizes) {
+    if (bs >= k.shape.min_block_size && !x.trace_ns.empty()) traced_sizes.push_back(bs);
+  }
+  SanitizerRuns sanitizers(k, traced_sizes, static_cast<uint32_t>(gpu.device().reserved_smem_bytes), kernel_timeout_s);
+  if (k.shape.finish == Finish::SinglePass) e.fence = single_pass_fence(k);
+  e.shuffle_masks = shuffle_masks_in_ptx(k.timing.ptx, k.timing.int_entry, k.file_name);
   using Clock = std::chrono::steady_clock;
   const auto t_runs = Clock::now();
   // The traces side by side, and beside the sums (issue 40: a check under 3 s): each a `reducescope run` with the
@@ -181,6 +208,7 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
   for (auto& [run, features] : traces.finish()) e.runs[run].features = std::move(features);
   e.traces = static_cast<int>(traces.count());
   e.traces_s = traces.seconds();
+  e.sanitizers = sanitizers.finish();  // before the timing, which wants the GPU to itself
   if (x.reference_kernel) {
     const auto t0 = Clock::now();
     const KernelInfo* ref = find_kernel(x.reference_kernel);
@@ -201,14 +229,14 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
   const ExerciseEvidence e = gather(k, x, user_kernel_name(o.file), o.kernel_timeout_s);
   const std::vector<ExerciseCheck> checks = judge_exercise(x, e);
   bool all = true;
-  for (const ExerciseCheck& c : checks) all = all && c.pass;
+  for (const ExerciseCheck& c : checks) all = all && (c.pass || !c.ran);  // not run: neither passed nor failed
   if (o.json) {
     out << exercise_json(x, o.file, checks, &e);
     return all ? kExitOk : kExitRuntime;
   }
   out << "exercise " << x.name << ": " << i18n::tr(x.title) << "\n";
   for (const ExerciseCheck& c : checks) {
-    out << "  " << (c.pass ? "\u2713 " : "\u2717 ") << c.name << ": " << c.figure << "\n";
+    out << "  " << (!c.ran ? "- " : c.pass ? "\u2713 " : "\u2717 ") << c.name << ": " << c.figure << "\n";
     if (!c.pass && !c.hint.empty()) out << "      hint: " << c.hint << "\n";
   }
   if (e.timing_waited_ms >= 100) {
@@ -216,6 +244,7 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
         << "one at a time on a GPU)\n";
   }
   const size_t passed = static_cast<size_t>(std::count_if(checks.begin(), checks.end(), [](auto& c) { return c.pass; }));
+  const size_t judged = static_cast<size_t>(std::count_if(checks.begin(), checks.end(), [](auto& c) { return c.ran; }));
   if (const std::string report = exercise_report_line(exercise_report_json(x, e)); !report.empty()) {
     out << "  report: " << report << "\n";  // the profiler's report (issue 40), as check --json gives it
   }
@@ -223,9 +252,12 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
   if (compile_s > 0) out << "compile " << fmt("%.1f", compile_s) << " s; ";
   out << "sums " << fmt("%.1f", e.runs_s) << " s; ";
   if (e.traces) out << e.traces << " traces " << fmt("%.1f", e.traces_s) << " s, begun during the sums; ";
-  out << "timing " << fmt("%.1f", e.timing_s) << " s)\n";
-  out << o.file << ": " << passed << " of " << checks.size() << " checks passed"
-      << (all ? " - exercise done" : "") << "\n";
+  out << "timing " << fmt("%.1f", e.timing_s) << " s";
+  if (!e.sanitizers.reports.empty()) out << "; compute-sanitizer " << fmt("%.1f", e.sanitizers.seconds) << " s, beside them";
+  out << ")\n";
+  out << o.file << ": " << passed << " of " << judged << " checks passed";
+  if (judged < checks.size()) out << " (" << checks.size() - judged << " not run here)";
+  out << (all ? " - exercise done" : "") << "\n";
   return all ? kExitOk : kExitRuntime;
 }
 

@@ -114,6 +114,12 @@ std::string find_on_path(const std::string& name) {
   return "";
 }
 
+std::string sanitizer_program() {
+  std::string p = find_on_path("compute-sanitizer");
+  if (p.empty() && access("/usr/local/cuda/bin/compute-sanitizer", X_OK) == 0) p = "/usr/local/cuda/bin/compute-sanitizer";
+  return p;
+}
+
 // Runs a command line and returns what it printed (stdout and stderr) and its exit status.
 std::pair<std::string, int> capture(const std::string& command) {
   FILE* p = popen((command + " 2>&1").c_str(), "r");

@@ -82,6 +82,9 @@ bool for_each_kernel(GpuReducer& gpu, const Options& o, std::ostream& out, Body 
 // `name` on the PATH, or "" if it is not there.
 std::string find_on_path(const std::string& name);
 
+// compute-sanitizer: on the PATH, else /usr/local/cuda/bin/compute-sanitizer; "" where neither is.
+std::string sanitizer_program();
+
 // The CPU cores this process may run on (sched_getaffinity: what Slurm's --cpus-per-task or taskset left it), at
 // least 1; std::thread::hardware_concurrency() counts every core of the machine. For how many processes to start at
 // once (check's traces, grade's compiling ahead).

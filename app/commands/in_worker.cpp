@@ -24,11 +24,6 @@ bool cuda_fault(const std::string& err) {
          err.find("no CUDA GPU") == std::string::npos;
 }
 
-std::string sanitizer_path() {
-  std::string p = cmd::find_on_path("compute-sanitizer");
-  if (p.empty() && access("/usr/local/cuda/bin/compute-sanitizer", X_OK) == 0) p = "/usr/local/cuda/bin/compute-sanitizer";
-  return p;
-}
 
 }  // namespace
 
@@ -47,7 +42,7 @@ int run_in_worker(const std::vector<std::string>& args, const Options& o, std::o
   const WorkerResult r = run_worker(exe, args, w);
   if (r.end == WorkerEnd::Exited) {
     if (r.exit_code == kExitRuntime && cuda_fault(err_text)) {
-      const std::string sanitizer = sanitizer_path();
+      const std::string sanitizer = cmd::sanitizer_program();
       if (sanitizer.empty()) {
         if (err_text.find("unspecified launch failure") != std::string::npos) {
           err << "  (a trap, __trap() or a failed assert in device code, ends a kernel this way too)\n";

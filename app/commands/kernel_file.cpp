@@ -118,18 +118,28 @@ int run_kernel_file(const Options& o, std::ostream& out, std::ostream& err) {
     const CpuReference ref = prepare_typed_input(gpu, o, *type);
     const DeviceInfo& d = gpu.device();
     if (o.command == Command::Run) {
-      const unsigned bs = o.block_sizes[0];
-      int32_t got = 0;
-      {
-        const UserGpuBusy busy;
-        got = gpu.run(ext, bs);
+      // Each block size given, one after the other; each line is flushed as soon as its run ends, so that a tool
+      // around this process (compute-sanitizer: grading/hazards.hpp) can tell whose reports came before it.
+      bool all = true;
+      for (const unsigned bs : o.block_sizes) {
+        if (bs < ext.min_block_size) {
+          out << ext.name << " (" << o.kernel_file << ") block size " << bs << ": not run (RS_LAUNCH_SHAPE asks for "
+              << ext.min_block_size << " threads or more)" << std::endl;
+          continue;
+        }
+        int32_t got = 0;
+        {
+          const UserGpuBusy busy;
+          got = gpu.run(ext, bs);
+        }
+        const bool correct = ref.accepts(ReduceOp::Sum, got);
+        out << ext.name << " (" << o.kernel_file << ") " << to_string(*type) << " block size " << bs << " N " << o.n
+            << " (" << gpu.first_grid(ext, bs) << " blocks in the first launch, " << gpu.launches(ext, bs)
+            << " launches): result " << value_str(got, *type) << ", "
+            << (correct ? "correct" : "WRONG, CPU reference " + ref.str(ReduceOp::Sum)) << std::endl;
+        all = all && correct;
       }
-      const bool correct = ref.accepts(ReduceOp::Sum, got);
-      out << ext.name << " (" << o.kernel_file << ") " << to_string(*type) << " block size " << bs << " N " << o.n
-          << " (" << gpu.first_grid(ext, bs) << " blocks in the first launch, " << gpu.launches(ext, bs)
-          << " launches): result " << value_str(got, *type) << ", "
-          << (correct ? "correct" : "WRONG, CPU reference " + ref.str(ReduceOp::Sum)) << "\n";
-      return correct ? kExitOk : kExitRuntime;
+      return all ? kExitOk : kExitRuntime;
     }
     if (o.command == Command::Trace) {
       const Trace t =

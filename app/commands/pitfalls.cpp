@@ -72,7 +72,7 @@ int run_pitfalls(const Options& o_in, std::ostream& out, std::ostream& err) {
       if (auto p = parse_pattern(m.pattern)) o.pattern = *p;
       o.samples = static_cast<int>(std::max<uint32_t>(m.samples, 20));
     }
-    const std::string sanitizer = session ? find_on_path("compute-sanitizer") : "";
+    const std::string sanitizer = session ? sanitizer_program() : "";
     std::string self;
     if (!sanitizer.empty()) {
       char buf[4096] = {};

@@ -18,26 +18,18 @@ namespace rs::cmd {
 
 namespace fs = std::filesystem;
 
-namespace {
+TempCompiledKernel::TempCompiledKernel(const UserKernel& k) {
+  std::string tmpl = (fs::temp_directory_path() / "reducescope-plain-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder");
+  dir = tmpl;
+  path = (fs::path(dir) / "kernel.rsuk").string();
+  save_user_kernel(k, path);
+}
 
-// A folder of its own for the compiled kernel the child loads, removed on the way out.
-struct CompiledFile {
-  fs::path dir;
-  std::string path;
-  explicit CompiledFile(const UserKernel& k) {
-    std::string tmpl = (fs::temp_directory_path() / "reducescope-plain-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder");
-    dir = tmpl;
-    path = (dir / "kernel.rsuk").string();
-    save_user_kernel(k, path);
-  }
-  ~CompiledFile() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
-
-}  // namespace
+TempCompiledKernel::~TempCompiledKernel() {
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
 
 PreparedKernelFileTrace prepare_kernel_file_trace(GpuReducer& gpu, const ExternalKernel& ext, const UserKernel& k,
                                                   const KernelFileTraceRequest& q) {
@@ -63,7 +55,7 @@ PreparedKernelFileTrace prepare_kernel_file_trace(GpuReducer& gpu, const Externa
 Trace finish_kernel_file_trace(const PreparedKernelFileTrace& p, const UserKernel& k) {
   if (p.done) return *p.done;
   const KernelFileTraceRequest& q = p.q;
-  const CompiledFile compiled(k);
+  const TempCompiledKernel compiled(k);
   AttachRequest a;
   a.program = {self_executable(), "run",           "--compiled", compiled.path,           "--kernel-file",
                k.file_name,       "--n",           std::to_string(q.n),       "--type", to_string(q.type),

@@ -44,6 +44,16 @@ struct PreparedKernelFileTrace {
   int32_t result = 0;
   std::optional<Trace> done;  // the wrapped dialect: traced in this process already
 };
+// A compiled kernel in a folder of its own (save_user_kernel), for a child's `--compiled PATH`; removed with it.
+// Throws std::runtime_error when the folder or the file cannot be written.
+struct TempCompiledKernel {
+  std::string dir, path;
+  explicit TempCompiledKernel(const UserKernel& k);
+  ~TempCompiledKernel();
+  TempCompiledKernel(const TempCompiledKernel&) = delete;
+  TempCompiledKernel& operator=(const TempCompiledKernel&) = delete;
+};
+
 PreparedKernelFileTrace prepare_kernel_file_trace(GpuReducer& gpu, const ExternalKernel& ext, const UserKernel& k,
                                                   const KernelFileTraceRequest& q);
 Trace finish_kernel_file_trace(const PreparedKernelFileTrace& p, const UserKernel& k);

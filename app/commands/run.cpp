@@ -41,16 +41,19 @@ int run_once(const Options& o, std::ostream& out, std::ostream& err) {
   if (!o.cub.empty()) return guarded("run", err, [&] { return run_cub_once(o, out); });
   return guarded("run", err, [&] {
     GpuReducer gpu;
-    const unsigned bs = o.block_sizes[0];
     const bool ok = for_each_kernel(gpu, o, out, [&](KernelId k, DType type, const CpuReference& ref) {
-      const int32_t got = gpu.run(k, bs);
-      const ReduceOp op = kernel_info(k).op;
-      const bool correct = ref.accepts(op, got);
-      out << kernel_info(k).name << " " << to_string(type) << " block size " << bs << " N " << o.n << " ("
-          << gpu.first_grid(k, bs) << " blocks in the first launch, " << gpu.launches(k, bs)
-          << " launches): result " << value_str(got, type) << ", "
-          << (correct ? "correct" : "WRONG, CPU reference " + ref.str(op)) << "\n";
-      return correct;
+      bool right = true;
+      for (const unsigned bs : o.block_sizes) {  // each block size given (--block-size 64,128)
+        const int32_t got = gpu.run(k, bs);
+        const ReduceOp op = kernel_info(k).op;
+        const bool correct = ref.accepts(op, got);
+        out << kernel_info(k).name << " " << to_string(type) << " block size " << bs << " N " << o.n << " ("
+            << gpu.first_grid(k, bs) << " blocks in the first launch, " << gpu.launches(k, bs)
+            << " launches): result " << value_str(got, type) << ", "
+            << (correct ? "correct" : "WRONG, CPU reference " + ref.str(op)) << std::endl;
+        right = right && correct;
+      }
+      return right;
     });
     return ok ? kExitOk : kExitRuntime;
   });

@@ -100,6 +100,7 @@ struct YoursDiagnostic {      // a compile error or note of the file (UserDiagno
 struct YoursCheck {           // one check of the exercise (ExerciseCheck, app/exercises.hpp)
   std::string name, figure, hint;
   bool pass = false;
+  bool ran = true;             // false: not run on this machine (no compute-sanitizer): neither passed nor failed
 };
 struct YoursState {
   // What it is.

@@ -24,12 +24,15 @@ float mark_width() { return ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemS
 
 }  // namespace
 
-void check_mark(bool pass) {
+void check_mark(bool pass, bool ran) {
   const float h = ImGui::GetTextLineHeight();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float t = std::max(2.0f, h * 0.14f);
-  if (pass) {
+  if (!ran) {  // not run here: a dash, neither tick nor cross
+    dl->AddLine(ImVec2(p.x + h * 0.2f, p.y + h * 0.5f), ImVec2(p.x + h * 0.8f, p.y + h * 0.5f),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled), t);
+  } else if (pass) {
     const ImVec2 pts[3] = {ImVec2(p.x + h * 0.15f, p.y + h * 0.55f), ImVec2(p.x + h * 0.4f, p.y + h * 0.8f),
                            ImVec2(p.x + h * 0.85f, p.y + h * 0.2f)};
     dl->AddPolyline(pts, 3, color::kGreen, 0, t);
@@ -50,7 +53,7 @@ float exercise_band_height(const AppState& s, float w) {
   float h = 2 * st.WindowPadding.y + ImGui::CalcTextSize(heading(y).c_str(), nullptr, false, wrap).y;
   for (const YoursCheck& c : y.checks) {
     h += gap + ImGui::CalcTextSize(line_of(c).c_str(), nullptr, false, wrap - mark_width()).y;
-    if (!c.pass && !c.hint.empty()) {
+    if (!c.pass && c.ran && !c.hint.empty()) {
       h += gap + ImGui::CalcTextSize(hint_of(c).c_str(), nullptr, false, wrap - mark_width()).y;
     }
   }
@@ -66,17 +69,17 @@ float draw_exercise_band(const AppState& s, float x, float y, float w, float max
   ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
   ImGui::Begin("##exercise-band", nullptr, kBandFlags);
   const size_t passed = static_cast<size_t>(
-      std::count_if(ys.checks.begin(), ys.checks.end(), [](const YoursCheck& c) { return c.pass; }));
+      std::count_if(ys.checks.begin(), ys.checks.end(), [](const YoursCheck& c) { return c.pass || !c.ran; }));
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(
                                            passed == ys.checks.size() ? color::kGreen : color::kYours));
   ImGui::TextWrapped("%s", heading(ys).c_str());
   ImGui::PopStyleColor();
   for (size_t i = 0; i < ys.checks.size(); ++i) {
     const YoursCheck& c = ys.checks[i];
-    check_mark(c.pass);
+    check_mark(c.pass, c.ran);
     ImGui::TextWrapped("%s", line_of(c).c_str());
     note_widget("yours/check/" + std::to_string(i));  // by position: the name is in the window's language
-    if (!c.pass && !c.hint.empty()) {
+    if (!c.pass && c.ran && !c.hint.empty()) {
       ImGui::Indent(mark_width());
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       ImGui::TextWrapped("%s", hint_of(c).c_str());

@@ -395,9 +395,11 @@ void KernelFileFeed::take(AppState& s, Result& r, bool& new_trace) {
         y.checks = std::move(r.checks);
         const size_t passed = static_cast<size_t>(
             std::count_if(y.checks.begin(), y.checks.end(), [](const YoursCheck& c) { return c.pass; }));
-        y.checks_note = strf(passed == y.checks.size() ? _("%zu of %zu checks passed: exercise done.")
-                                                       : _("%zu of %zu checks passed."),
-                             passed, y.checks.size());
+        const size_t judged = static_cast<size_t>(
+            std::count_if(y.checks.begin(), y.checks.end(), [](const YoursCheck& c) { return c.ran; }));
+        y.checks_note = strf(passed == judged ? _("%zu of %zu checks passed: exercise done.")
+                                              : _("%zu of %zu checks passed."),
+                             passed, judged);
       } else {
         checks_failed_ = true;
         y.checks.clear();
@@ -594,6 +596,7 @@ KernelFileFeed::Result KernelFileFeed::check(const Job& j) {
       YoursCheck k;
       k.name = c.value("name", std::string());
       k.pass = c.value("pass", false);
+      k.ran = c.value("ran", true);
       k.figure = c.value("figure", std::string());
       k.hint = c.value("hint", std::string());
       out.checks.push_back(std::move(k));

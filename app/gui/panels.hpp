@@ -289,7 +289,7 @@ float draw_exercise_band(const AppState& s, float x, float y, float w, float max
 // The height draw_exercise_band takes at width `w` before the max_h limit (0: nothing to show).
 float exercise_band_height(const AppState& s, float w);
 // A tick (green) or a cross (vermillion), a text line high, then ImGui::SameLine for the rest of the line.
-void check_mark(bool pass);
+void check_mark(bool pass, bool ran = true);  // ran false: a dash (not run on this machine)
 
 // The shortcuts overlay (F1 or ?); closes on a click outside it or Escape.
 void draw_help(AppState& s);

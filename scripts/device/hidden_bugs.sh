@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Issue 57 on the GPU machine: the bugs that hide. (1) Every file of the corpus (tests/fixtures/user/corpus/
+# expected.json) under `check --exercise`, its verdict against the one expected; the hidden-bug files' whole output
+# (their sums right and their race, sync or fence check failing, in the same run). (2) The listings nvdisasm gives for
+# the single passes and compute-sanitizer's raw output on the hidden-bug files, for the CI tests
+# (tests/fixtures/grading/). (3) check where compute-sanitizer is not (its folder hidden in a mount namespace).
+# Usage (from the repository root): bash scripts/device/hidden_bugs.sh REDUCESCOPE OUT_DIR
+set -u
+R=$(readlink -f "${1:?REDUCESCOPE}"); O=$(readlink -m "${2:?OUT_DIR}")
+mkdir -p "$O/sass" "$O/sanitizer"
+corpus=tests/fixtures/user/corpus
+{
+  echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | paste -sd';'); $(/usr/local/cuda/bin/compute-sanitizer --version | tail -1)"
+  echo "== (1) the corpus under check"
+  python3 - "$R" "$corpus" "$O" <<'PY'
+import json, subprocess, sys, time
+r, corpus, out = sys.argv[1], sys.argv[2], sys.argv[3]
+ok = bad = 0
+for e in json.load(open(corpus + "/expected.json")):
+    t0 = time.time()
+    p = subprocess.run([r, "check", corpus + "/" + e["file"], "--exercise", e["exercise"]], capture_output=True, text=True)
+    s = time.time() - t0
+    passed = p.returncode == 0
+    agree = passed == e["right"]
+    ok += agree; bad += not agree
+    lines = p.stdout.splitlines()
+    took = [l.strip() for l in lines if l.strip().startswith("(time:")]
+    failed = [l.strip() for l in lines if l.strip().startswith("\u2717") or l.strip().startswith("- ")]
+    print("%-4s %-52s expected %-5s got %-5s %5.1f s %s" % ("ok" if agree else "FAIL", e["file"], "right" if e["right"] else "wrong",
+          "pass" if passed else "fail", s, took[0] if took else ""))
+    for f in failed[:3]: print("       " + f[:300])
+    if e.get("hidden") or not agree:
+        print("       --- whole output ---")
+        print("       " + (p.stdout + p.stderr).strip().replace("\n", "\n       ")[-3000:])
+print("corpus: %d agree, %d disagree" % (ok, bad))
+PY
+} 2>&1 | tee "$O/corpus.txt"
+
+{
+  echo "== (2) nvdisasm listings of the single passes, and raw sanitizer output on the hidden bugs"
+  for f in $corpus/single_pass/*.cu kernels/user/solutions/single_pass.cu; do
+    n=$(basename "$f" .cu); [ "$f" = kernels/user/solutions/single_pass.cu ] && n=solution_single_pass
+    "$R" check "$f" --compile-only --cc 90 --save-compiled "$O/$n.rsuk" >/dev/null 2>&1 || { echo "$n: no compile"; continue; }
+    python3 - "$O/$n.rsuk" "$O/$n.cubin" <<'PY'
+import sys
+b = open(sys.argv[1], 'rb').read(); p = b.index(b"\n") + 1
+while p < len(b):
+    q = b.index(b"\n", p); n = int(b[p:q]); f = b[q + 1:q + 1 + n]; p = q + 1 + n
+    if f[:4] == b"\x7fELF": open(sys.argv[2], 'wb').write(f); break
+    if p < len(b) and b[p:p + 1] == b"\n": p += 1
+PY
+    /usr/local/cuda/bin/nvdisasm -gi -c "$O/$n.cubin" >"$O/sass/$n.sass" 2>&1
+    echo "$n: $(wc -l <"$O/sass/$n.sass") lines; MEMBAR: $(grep -c MEMBAR "$O/sass/$n.sass"), ATOM: $(grep -cE ' (ATOMG|ATOM|RED)' "$O/sass/$n.sass")"
+    rm -f "$O/$n.rsuk" "$O/$n.cubin"
+  done
+  for f in shuffle/wrong_no_barrier_before_warp_sums shuffle/wrong_half_mask_all_lanes unroll_last_warp/wrong_loop_no_volatile_no_syncwarp shuffle/right_block_reduce_sum_first_add; do
+    n=$(basename $f)
+    for t in racecheck synccheck memcheck; do
+      extra=; [ $t = racecheck ] && extra="--racecheck-report hazard"
+      timeout 120 /usr/local/cuda/bin/compute-sanitizer --tool $t $extra --print-limit 10000 "$R" run --kernel-file $corpus/$f.cu \
+        --n 4097 --block-size 64,128 >"$O/sanitizer/$n-$t.txt" 2>&1
+      echo "$n $t: exit $?, $(grep -cE 'hazard detected|Barrier error|Invalid' "$O/sanitizer/$n-$t.txt") reports; $(grep -E 'SUMMARY' "$O/sanitizer/$n-$t.txt" | head -1)"
+    done
+  done
+} 2>&1 | tee "$O/fixtures.txt"
+
+{
+  echo "== (3) check where compute-sanitizer is not: /usr/local/cuda/bin/compute-sanitizer hidden (a mount namespace)"
+  f=$corpus/shuffle/wrong_no_barrier_before_warp_sums.cu
+  unshare -m bash -c "mount --bind /dev/null /usr/local/cuda/bin/compute-sanitizer && PATH=/usr/bin:/bin '$R' check '$f' --exercise shuffle" 2>&1 | tail -12
+  echo "exit: ${PIPESTATUS[0]}"
+} 2>&1 | tee "$O/no-sanitizer.txt"
