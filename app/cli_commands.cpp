@@ -184,7 +184,9 @@ const std::vector<CommandSpec>& command_table() {
        1,
        "Runs the timing build of one kernel once (every launch down to one value) and prints the sum\n"
        "and whether it matches the CPU reference; --track T without --kernel runs each kernel of the\n"
-       "track that takes the block size. Meant for profilers and sanitizers, e.g.\n"
+       "track that takes the block size; --block-size 64,128 runs each in turn, a line each, flushed as it\n"
+       "ends (an exercise check runs compute-sanitizer on a kernel file this way). Meant for profilers and\n"
+       "sanitizers, e.g.\n"
        "  ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum reducescope run \\\n"
        "      --kernel reduce1 --block-size 256 --n 256\n"
        "  compute-sanitizer --tool racecheck reducescope run --kernel reduce5 --block-size 128 --n 100003\n"

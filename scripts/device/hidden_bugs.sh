@@ -4,9 +4,11 @@
 # (their sums right and their race, sync or fence check failing, in the same run). (2) The listings nvdisasm gives for
 # the single passes and compute-sanitizer's raw output on the hidden-bug files, for the CI tests
 # (tests/fixtures/grading/). (3) check where compute-sanitizer is not (its folder hidden in a mount namespace).
-# Usage (from the repository root): bash scripts/device/hidden_bugs.sh REDUCESCOPE OUT_DIR
+# (4) grade of a shuffle class holding the two hidden shuffle bugs and a right file: the race check as a test of its
+# own in Gradescope's results.json.
+# Usage (from the repository root): bash scripts/device/hidden_bugs.sh REDUCESCOPE OUT_DIR [all|corpus]
 set -u
-R=$(readlink -f "${1:?REDUCESCOPE}"); O=$(readlink -m "${2:?OUT_DIR}")
+R=$(readlink -f "${1:?REDUCESCOPE}"); O=$(readlink -m "${2:?OUT_DIR}"); part=${3:-all}
 mkdir -p "$O/sass" "$O/sanitizer"
 corpus=tests/fixtures/user/corpus
 {
@@ -35,6 +37,19 @@ for e in json.load(open(corpus + "/expected.json")):
 print("corpus: %d agree, %d disagree" % (ok, bad))
 PY
 } 2>&1 | tee "$O/corpus.txt"
+
+{
+  echo "== (4) grade: a shuffle class of two hidden bugs and a right file"
+  cls=$O/class; rm -rf "$cls"
+  for f in wrong_no_barrier_before_warp_sums wrong_half_mask_all_lanes right_block_reduce_sum_first_add; do
+    mkdir -p "$cls/$f"; cp $corpus/shuffle/$f.cu "$cls/$f/kernel.cu"
+  done
+  "$R" grade "$cls" --exercise shuffle --out "$O/grade" 2>&1 | tail -5
+  for f in "$O"/grade/students/*/results.json; do
+    echo "--- $f"; python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print('score', j['score'], '|', j['output']); [print('  %s: %s/%s: %s' % (t['name'], t['score'], t['max_score'], t['output'].splitlines()[0][:160])) for t in j['tests']]" "$f"
+  done
+} 2>&1 | tee "$O/grade.txt"
+[ "$part" = corpus ] && exit 0
 
 {
   echo "== (2) nvdisasm listings of the single passes, and raw sanitizer output on the hidden bugs"
