@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernel_info.hpp"
+#include "multigpu.hpp"
 
 namespace rs {
 namespace {
@@ -60,7 +61,7 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
   if (j.contains("track")) {
     if (!j["track"].is_string()) throw LessonError(name + ": \"track\" is not a string");
     l.track = j["track"].get<std::string>();
-    if (!l.track.empty() && !find_track(l.track)) throw LessonError(name + ": unknown track \"" + l.track + "\"");
+    if (!l.track.empty() && l.track != kMultiGpuTrack && !find_track(l.track)) throw LessonError(name + ": unknown track \"" + l.track + "\"");
   }
   l.title = words(j.value("title", json()), name + ": title");
   if (!j.contains("items") || !j["items"].is_array() || j["items"].empty()) {
@@ -73,7 +74,8 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
     LessonItem it;
     if (!x.contains("kernel") || !x["kernel"].is_string()) throw LessonError(where + ": no \"kernel\" name");
     it.kernel = x["kernel"].get<std::string>();
-    if (it.kernel != kYoursKernel && !find_kernel(it.kernel) && !find_library_kernel(it.kernel)) {
+    if (it.kernel != kYoursKernel && it.kernel != kMultiGpuTrack && !find_kernel(it.kernel) &&
+        !find_library_kernel(it.kernel)) {
       throw LessonError(where + ": unknown kernel \"" + it.kernel + "\"");
     }
     if (x.contains("type")) {
@@ -94,9 +96,15 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
     const auto kind = explain::parse_question_kind(x["ask"].get<std::string>());
     if (!kind) {
       throw LessonError(where + ": \"ask\" is \"" + x["ask"].get<std::string>() +
-                        "\", not one of warps, lanes, conflict, value, shuffle, sectors, fastest, speedup, bits, bits_blocks, part");
+                        "\", not one of warps, lanes, conflict, value, shuffle, sectors, fastest, speedup, bits, bits_blocks, "
+                        "part, runs_right, race_line, distinct_sums, ring_chunk, ring_bytes");
     }
     it.ask = *kind;
+    const bool ring = it.ask == explain::QuestionKind::RingChunk || it.ask == explain::QuestionKind::RingBytes;
+    if (ring != (it.kernel == kMultiGpuTrack)) {  // the ring's questions are of the multigpu track, and only those
+      throw LessonError(where + ": " + (ring ? "\"" + x["ask"].get<std::string>() + "\" asks of \"kernel\": \"multigpu\""
+                                             : std::string("\"kernel\": \"multigpu\" asks ring_chunk or ring_bytes")));
+    }
     if (x.contains("steps")) {
       if (!x["steps"].is_array()) throw LessonError(where + ": \"steps\" is not an array");
       for (const json& s : x["steps"]) {

@@ -765,6 +765,11 @@ TEST_F(ClaimsAudit, QuestionKeysAreTheTracesAndOnlyWhatItCanAnswerIsAsked) {
           case explain::QuestionKind::SameBits:
           case explain::QuestionKind::BitsAcrossBlocks:
           case explain::QuestionKind::PartAt:
+          case explain::QuestionKind::RunsRight:
+          case explain::QuestionKind::RaceLine:
+          case explain::QuestionKind::DistinctSums:
+          case explain::QuestionKind::RingChunk:
+          case explain::QuestionKind::RingBytes:
             fail("a question about the session from a step");
             break;
         }
@@ -1010,12 +1015,65 @@ TEST(Questions, EveryLessonsSessionQuestionHasTheSessionsKey) {
           EXPECT_EQ(q->key.at(0), static_cast<int64_t>(*r.first_rounding) + 1) << where;
           break;
         }
+        case explain::QuestionKind::RunsRight: {  // the runs of `pitfalls --out`, read here from the metric itself
+          const SessionMetric* m = s.find_metric(it.kernel, it.block_size, "wrong_runs");
+          ASSERT_NE(m, nullptr) << where;
+          ASSERT_EQ(m->unit, "of 100 runs") << where;
+          EXPECT_EQ(q->key.at(0), 100 - static_cast<int64_t>(m->value)) << where;
+          EXPECT_TRUE(explain::grade(*q, {{q->key.at(0)}, ""}).right) << where;
+          EXPECT_FALSE(explain::grade(*q, {{q->key.at(0) > 50 ? 0 : 100}, ""}).right) << where;
+          break;
+        }
+        case explain::QuestionKind::RaceLine: {  // racecheck's race, and its line in the kernel's source
+          const auto races = s.races_of(it.kernel, it.block_size);
+          ASSERT_FALSE(races.empty()) << where;
+          EXPECT_EQ(q->key.at(0), races.front()->second_line) << where;
+          EXPECT_NE(explain::render(q->ask).find("line " + std::to_string(races.front()->first_line)), std::string::npos)
+              << where;
+          EXPECT_FALSE(explain::grade(*q, {{q->key.at(0) + 1}, ""}).right) << where;
+          break;
+        }
+        case explain::QuestionKind::RingChunk: {  // the ring's rule (Patarasuk & Yuan) against the recorded event
+          const RingRecording* ring = nullptr;
+          for (const RingRecording& r : s.multigpu.rings) {
+            if (!ring || r.bytes > ring->bytes) ring = &r;
+          }
+          ASSERT_NE(ring, nullptr) << where;
+          const uint32_t g = ring->gpus;
+          EXPECT_EQ(q->key.at(0), static_cast<int64_t>((0 + 1) % g)) << where << ": all-gather step 0 sends (g + 1) mod G";
+          for (const RingTransfer& t : ring_schedule(g)) {
+            if (t.step == g - 1 && t.from == 0) EXPECT_EQ(q->key.at(0), static_cast<int64_t>(t.chunk)) << where;
+          }
+          break;
+        }
+        case explain::QuestionKind::RingBytes: {  // 2(G-1) chunks of ring_chunk's sizes
+          const RingRecording* ring = nullptr;
+          for (const RingRecording& r : s.multigpu.rings) {
+            if (!ring || r.bytes > ring->bytes) ring = &r;
+          }
+          ASSERT_NE(ring, nullptr) << where;
+          uint64_t bytes = 0;
+          for (const RingTransfer& t : ring_schedule(ring->gpus)) {
+            if (t.from == 0) bytes += ring_chunk(ring->bytes / 4, ring->gpus, t.chunk).size() * 4;
+          }
+          EXPECT_EQ(q->key.at(0), static_cast<int64_t>(bytes)) << where;
+          EXPECT_TRUE(explain::grade(*q, {{q->key.at(0)}, ""}).right) << where;
+          EXPECT_FALSE(explain::grade(*q, {{static_cast<int64_t>(ring->bytes) * 2}, ""}).right) << where;
+          break;
+        }
+        case explain::QuestionKind::DistinctSums: {
+          const SessionMetric* m = s.find_metric(it.kernel, it.block_size, "distinct_sums");
+          ASSERT_NE(m, nullptr) << where;
+          EXPECT_EQ(q->key.at(0), static_cast<int64_t>(m->value)) << where;
+          EXPECT_FALSE(explain::grade(*q, {{1}, ""}).right) << where << ": one sum is the wrong guess here";
+          break;
+        }
         default:
           break;
       }
     }
   }
-  EXPECT_GE(checked, 9);  // harris 3, lecture 2, modern 1, float 4
+  EXPECT_GE(checked, 18);  // harris 3, lecture 2, modern 1, float 4, pitfalls 7, multigpu 2
 }
 
 // Issue 39, item 2: every bundled lesson parses, and each of its items asks at least one question of the bundled H100

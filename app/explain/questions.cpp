@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "kernel_info.hpp"
+#include "multigpu.hpp"
 #include "replay.hpp"
 #include "session.hpp"
 #include "stored.hpp"  // two_runs_sentence
@@ -34,6 +35,38 @@ constexpr const char* kAskBitsBlocks = N_("Does {0} give the same float32 bits a
 constexpr const char* kAskPart = N_("Two runs of {0}'s block {1} at {2} threads, on the same input: at which of the "
                                     "block's float atomic updates (1 = the first to land) do they first round "
                                     "differently?");
+
+// The pitfalls (issue 57, item 4).
+constexpr const char* kAskRunsRight = N_("{0} ran {1} times at {2} threads on the same input: in how many of the runs "
+                                         "did its sum come out right?");
+constexpr const char* kAskRaceWrite = N_("racecheck watched one block of {0} at {1} threads: the shared write at line "
+                                         "{2} races with another access to the same word, with no barrier between. At "
+                                         "which line is that access?");
+constexpr const char* kAskRaceRead = N_("racecheck watched one block of {0} at {1} threads: the shared read at line {2} "
+                                        "races with another access to the same word, with no barrier between. At "
+                                        "which line is that access?");
+constexpr const char* kAskDistinct = N_("{0} ran {1} times at {2} threads on the same float32 input: how many different "
+                                        "sums did the runs give?");
+constexpr const char* kWhyAllRight = N_("all {0} runs gave the right sum: the bug did not change the sum here, so no "
+                                        "number of runs shows it (racecheck does); any answer from {1} to {2} counts.");
+constexpr const char* kWhyNoneRight = N_("none of the {0} runs gave the right sum; any answer from {1} to {2} counts.");
+constexpr const char* kWhySomeRight = N_("{0} of the {1} runs gave the right sum: the bug shows only when the threads' "
+                                         "timing exposes it; any answer from {2} to {3} counts.");
+constexpr const char* kWhyRace = N_("racecheck reported line {0} and line {1} touching shared word(s) {2} of one block "
+                                    "with no barrier between ({3} hazards, one per byte).");
+constexpr const char* kWhyDistinct = N_("its {0} runs gave {1} different sums: the atomics land in another order each "
+                                        "run, and float addition rounds differently in each order; any answer from {2} "
+                                        "to {3} counts.");
+
+// The multigpu track's ring (issue 57, item 4).
+constexpr const char* kAskRingChunk = N_("The ring all-reduce of {0} per GPU over {1} GPUs: at step {2}, the all-gather's "
+                                         "first, which chunk (0 to {3}) does GPU 0 send to GPU 1?");
+constexpr const char* kAskRingBytes = N_("The ring all-reduce of {0} per GPU ({1} bytes) over {2} GPUs: how many bytes "
+                                         "does GPU 0 send to GPU 1 in the whole all-reduce?");
+constexpr const char* kWhyRingChunk = N_("at step {0} GPU 0 sent chunk {1} ({2} bytes): after the reduce-scatter it holds "
+                                         "that chunk fully summed, chunk (g + 1) mod G, and the all-gather passes it on.");
+constexpr const char* kWhyRingBytes = N_("GPU 0 sent {0} chunks, {1} bytes in all: 2(G-1)/G = {2} of the buffer, the "
+                                         "factor that turns algbw into busbw; any answer from {3} to {4} counts.");
 
 constexpr const char* kRight = N_("Right: {0}");
 constexpr const char* kWrong = N_("Not quite: {0}");
@@ -130,17 +163,24 @@ const char* to_string(QuestionKind k) {
     case QuestionKind::SameBits: return "bits";
     case QuestionKind::BitsAcrossBlocks: return "bits_blocks";
     case QuestionKind::PartAt: return "part";
+    case QuestionKind::RunsRight: return "runs_right";
+    case QuestionKind::RaceLine: return "race_line";
+    case QuestionKind::DistinctSums: return "distinct_sums";
+    case QuestionKind::RingChunk: return "ring_chunk";
+    case QuestionKind::RingBytes: return "ring_bytes";
   }
   return "?";
 }
 
 bool is_session_kind(QuestionKind k) {
   return k == QuestionKind::FastestBlock || k == QuestionKind::Speedup || k == QuestionKind::SameBits ||
-         k == QuestionKind::BitsAcrossBlocks || k == QuestionKind::PartAt;
+         k == QuestionKind::BitsAcrossBlocks || k == QuestionKind::PartAt || k == QuestionKind::RunsRight ||
+         k == QuestionKind::RaceLine || k == QuestionKind::DistinctSums || k == QuestionKind::RingChunk ||
+         k == QuestionKind::RingBytes;
 }
 
 std::optional<QuestionKind> parse_question_kind(const std::string& name) {
-  for (int k = 0; k <= static_cast<int>(QuestionKind::PartAt); ++k) {
+  for (int k = 0; k <= static_cast<int>(QuestionKind::RingBytes); ++k) {
     if (name == to_string(static_cast<QuestionKind>(k))) return static_cast<QuestionKind>(k);
   }
   return std::nullopt;
@@ -404,13 +444,144 @@ std::optional<Question> part_question(const Session& s, const std::string& kerne
   return q;
 }
 
+// The pitfalls' runs: "wrong_runs" of "of N runs" (pitfall_words.hpp reads them the same way).
+int recorded_runs(const SessionMetric& m) {
+  return m.unit.rfind("of ", 0) == 0 ? std::atoi(m.unit.c_str() + 3) : 0;
+}
+
+bool is_surprise(const std::string& kernel) {
+  const KernelInfo* k = find_kernel(kernel);
+  return k && k->surprise;
+}
+
+std::optional<Question> runs_right_question(const Session& s, const std::string& kernel, uint32_t bs) {
+  const SessionMetric* wrong = s.find_metric(kernel, bs, "wrong_runs");
+  if (!wrong || is_surprise(kernel)) return std::nullopt;
+  const int runs = recorded_runs(*wrong);
+  if (runs <= 0) return std::nullopt;
+  const int64_t right = runs - static_cast<int64_t>(wrong->value);
+  Question q;
+  q.kind = QuestionKind::RunsRight;
+  q.kernel = kernel;
+  q.block_size = bs;
+  q.ask = {kAskRunsRight, {kernel, num(runs), num(bs)}};
+  q.key = {right};
+  q.key_text = num(right);
+  q.key_lo = static_cast<double>(std::max<int64_t>(0, right - 10));
+  q.key_hi = static_cast<double>(std::min<int64_t>(runs, right + 10));
+  const std::string lo = num(static_cast<int64_t>(q.key_lo)), hi = num(static_cast<int64_t>(q.key_hi));
+  q.why = right == runs ? Sentence{kWhyAllRight, {num(runs), lo, hi}}
+          : right == 0  ? Sentence{kWhyNoneRight, {num(runs), lo, hi}}
+                        : Sentence{kWhySomeRight, {num(right), num(runs), lo, hi}};
+  return q;
+}
+
+std::optional<Question> race_line_question(const Session& s, const std::string& kernel, uint32_t bs) {
+  const std::vector<const SessionRace*> races = s.races_of(kernel, bs);
+  if (races.empty()) return std::nullopt;
+  const SessionRace& r = *races.front();
+  Question q;
+  q.kind = QuestionKind::RaceLine;
+  q.kernel = kernel;
+  q.block_size = bs;
+  q.ask = {r.first_access == "Write" ? kAskRaceWrite : kAskRaceRead, {kernel, num(bs), num(r.first_line)}};
+  q.key = {static_cast<int64_t>(r.second_line)};
+  q.key_text = num(r.second_line);
+  std::vector<int64_t> words(r.words.begin(), r.words.end());
+  if (words.size() > 8) words.resize(8);  // the first few: the sentence names the place, not every word
+  std::string w = list(words) + (r.words.size() > 8 ? ", ..." : "");
+  q.why = {kWhyRace, {num(r.first_line), num(r.second_line), w, num(r.hazards)}};
+  return q;
+}
+
+std::optional<Question> distinct_sums_question(const Session& s, const std::string& kernel, uint32_t bs) {
+  const SessionMetric* distinct = s.find_metric(kernel, bs, "distinct_sums");
+  const SessionMetric* wrong = s.find_metric(kernel, bs, "wrong_runs");
+  if (!distinct || !wrong || !is_surprise(kernel)) return std::nullopt;
+  const int runs = recorded_runs(*wrong);
+  const int64_t n = static_cast<int64_t>(distinct->value);
+  if (runs <= 0 || n <= 0) return std::nullopt;
+  const int64_t slack = std::max<int64_t>(2, (n + 5) / 10);
+  Question q;
+  q.kind = QuestionKind::DistinctSums;
+  q.kernel = kernel;
+  q.block_size = bs;
+  q.ask = {kAskDistinct, {kernel, num(runs), num(bs)}};
+  q.key = {n};
+  q.key_text = num(n);
+  q.key_lo = static_cast<double>(std::max<int64_t>(1, n - slack));
+  q.key_hi = static_cast<double>(std::min<int64_t>(runs, n + slack));
+  q.why = {kWhyDistinct, {num(runs), num(n), num(static_cast<int64_t>(q.key_lo)), num(static_cast<int64_t>(q.key_hi))}};
+  return q;
+}
+
+// The session's largest traced ring all-reduce, or nullptr.
+const RingRecording* largest_ring(const Session& s) {
+  const RingRecording* best = nullptr;
+  for (const RingRecording& r : s.multigpu.rings) {
+    if (r.gpus >= 2 && !r.events.empty() && (!best || r.bytes > best->bytes)) best = &r;
+  }
+  return best;
+}
+
+std::optional<Question> ring_chunk_question(const Session& s) {
+  const RingRecording* r = largest_ring(s);
+  if (!r) return std::nullopt;
+  const uint32_t step = r->gpus - 1;  // the all-gather's first step
+  for (const RingEvent& e : r->events) {
+    if (e.step != step || e.from != 0) continue;
+    Question q;
+    q.kind = QuestionKind::RingChunk;
+    q.kernel = kMultiGpuTrack;
+    q.ask = {kAskRingChunk, {bytes_label(r->bytes), num(r->gpus), num(step + 1), num(r->gpus - 1)}};
+    q.key = {static_cast<int64_t>(e.chunk)};
+    q.key_text = num(e.chunk);
+    q.why = {kWhyRingChunk, {num(step + 1), num(e.chunk), num(static_cast<int64_t>(e.chunk_bytes))}};
+    return q;
+  }
+  return std::nullopt;
+}
+
+std::optional<Question> ring_bytes_question(const Session& s) {
+  const RingRecording* r = largest_ring(s);
+  if (!r) return std::nullopt;
+  uint64_t sent = 0;
+  int64_t chunks = 0;
+  for (const RingEvent& e : r->events) {
+    if (e.from != 0) continue;
+    sent += e.chunk_bytes;
+    ++chunks;
+  }
+  if (!chunks) return std::nullopt;
+  Question q;
+  q.kind = QuestionKind::RingBytes;
+  q.kernel = kMultiGpuTrack;
+  q.ask = {kAskRingBytes, {bytes_label(r->bytes), num(static_cast<int64_t>(r->bytes)), num(r->gpus)}};
+  q.key = {static_cast<int64_t>(sent)};
+  q.key_text = num(static_cast<int64_t>(sent));
+  q.key_lo = std::floor(0.99 * static_cast<double>(sent));
+  q.key_hi = std::ceil(1.01 * static_cast<double>(sent));
+  char factor[32];
+  std::snprintf(factor, sizeof factor, "%.2f", static_cast<double>(sent) / static_cast<double>(r->bytes));
+  q.why = {kWhyRingBytes, {num(chunks), num(static_cast<int64_t>(sent)), factor,
+                           num(static_cast<int64_t>(q.key_lo)), num(static_cast<int64_t>(q.key_hi))}};
+  return q;
+}
+
 }  // namespace
 
 std::vector<Question> session_questions(const Session& s, const std::string& kernel, uint32_t block_size) {
   std::vector<Question> out;
+  if (kernel == kMultiGpuTrack) {  // the ring: no kernel, no block size
+    for (auto q : {ring_chunk_question(s), ring_bytes_question(s)}) {
+      if (q) out.push_back(std::move(*q));
+    }
+    return out;
+  }
   for (auto q : {fastest_question(s, kernel), speedup_question(s, kernel, block_size),
                  same_bits_question(s, kernel, block_size), bits_blocks_question(s, kernel),
-                 part_question(s, kernel, block_size)}) {
+                 part_question(s, kernel, block_size), runs_right_question(s, kernel, block_size),
+                 race_line_question(s, kernel, block_size), distinct_sums_question(s, kernel, block_size)}) {
     if (q) out.push_back(std::move(*q));
   }
   return out;
@@ -436,6 +607,11 @@ Sentence reason(const Question& q) {
     case QuestionKind::SameBits:
     case QuestionKind::BitsAcrossBlocks:
     case QuestionKind::PartAt:
+    case QuestionKind::RunsRight:
+    case QuestionKind::RaceLine:
+    case QuestionKind::DistinctSums:
+    case QuestionKind::RingChunk:
+    case QuestionKind::RingBytes:
       return q.why;
   }
   return {};
@@ -475,6 +651,13 @@ bool answers(const Question& q, const Answer& a) {
       return one && std::find(q.key.begin(), q.key.end(), a.numbers[0]) != q.key.end();
     case QuestionKind::WordValue:
       break;
+    case QuestionKind::RunsRight:
+    case QuestionKind::DistinctSums:
+    case QuestionKind::RingBytes: {  // a count within the key's range
+      double v;
+      if (one) return a.numbers[0] >= q.key_lo && a.numbers[0] <= q.key_hi;
+      return parse_double(a.text, &v) && v >= q.key_lo && v <= q.key_hi;
+    }
     case QuestionKind::Speedup: {
       double v;
       std::string t = a.text;
@@ -530,7 +713,9 @@ const std::vector<const char*>& question_message_ids() {
       kWrong,    kNoAnswer,   kWhyWarps,      kWhyNoWarps, kWhyLanes,   kWhyConflict,   kWhyNoConflict,
       kWhyValue, kWhyOwn,     kWhyShuffle,    kWhySectors, kWhyFastest, kAskConflictLoad, kAskConflictStore,
       kReveal,   kAskWarpsRoom, kAskSpeedup, kAskSameBits, kAskBitsBlocks, kAskPart, kWhySpeedup, kWhyOneSum,
-      kWhySums,  kWhyBlocksSame, kWhyBlocksDiffer};
+      kWhySums,  kWhyBlocksSame, kWhyBlocksDiffer, kAskRunsRight, kAskRaceWrite, kAskRaceRead, kAskDistinct,
+      kWhyAllRight, kWhyNoneRight, kWhySomeRight, kWhyRace, kWhyDistinct, kAskRingChunk, kAskRingBytes,
+      kWhyRingChunk, kWhyRingBytes};
   return ids;
 }
 

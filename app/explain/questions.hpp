@@ -50,14 +50,23 @@ enum class QuestionKind : uint8_t {
   BitsAcrossBlocks,  // do its runs at the bits view's smallest and largest block sizes all give one sum? (yes/no)
   PartAt,         // two runs of the same block: at which of its float atomic updates do the runs first round
                   // differently? (1 = the first update to land)
+  // The pitfalls (issue 57, item 4), from `reducescope pitfalls --out`'s results:
+  RunsRight,      // in how many of the recorded runs did the kernel's sum come out right? (a number, within 10)
+  RaceLine,       // racecheck found line L's access racing with another: at which line is that other access?
+  DistinctSums,   // how many different sums did the recorded runs give? (a number, within 10 percent, at least 2)
+  // The multigpu track's traced ring all-reduce (issue 57, item 4), asked of kernel kMultiGpuTrack ("multigpu"):
+  RingChunk,      // at the all-gather's first step, which chunk does GPU 0 send to GPU 1? (0 .. G-1)
+  RingBytes,      // in the whole all-reduce, how many bytes does GPU 0 send to GPU 1? (within 1 percent)
 };
 // The kind's name in lesson files ("warps", "lanes", "conflict", "value", "shuffle", "sectors", "fastest", "speedup",
-// "bits", "bits_blocks", "part").
+// "bits", "bits_blocks", "part", "runs_right", "race_line", "distinct_sums", "ring_chunk", "ring_bytes").
 const char* to_string(QuestionKind k);
 // Back from that name; nullopt for any other.
 std::optional<QuestionKind> parse_question_kind(const std::string& name);
-// Whether `k` is asked of a session's timings or bits rather than of a trace's step (FastestBlock, Speedup, SameBits,
-// BitsAcrossBlocks, PartAt): session_questions() gives them; the views' Predict mode, which asks before a step, does not.
+// Whether `k` is asked of a session's timings, bits or pitfalls' results rather than of a trace's step (FastestBlock,
+// Speedup, SameBits, BitsAcrossBlocks, PartAt, RunsRight, RaceLine, DistinctSums, RingChunk, RingBytes):
+// session_questions() gives them; the
+// views' Predict mode, which asks before a step, does not.
 bool is_session_kind(QuestionKind k);
 
 struct Question {
@@ -80,7 +89,7 @@ struct Question {
   std::string key_text;       // the key as the views print it ("3", "0.75"); ShuffleSource: the value the lane
                               // received; FastestBlock: the fastest one's median in ms; Speedup: the ratio of the
                               // medians ("1.93"); SameBits, BitsAcrossBlocks: "yes" or "no"
-  double key_lo = 0, key_hi = 0;  // Speedup: the ratios counted right (grade())
+  double key_lo = 0, key_hi = 0;  // Speedup: the ratios counted right (grade()); RunsRight, DistinctSums: the counts
   Sentence why;               // the session kinds: the reason, composed where the key is (reason() returns it)
 };
 
@@ -107,6 +116,15 @@ const Question* default_question(const std::vector<Question>& qs);
 //                    at the largest gave one and the same bits;
 //   PartAt           where the session holds two runs of its float32 trace at `block_size` (record --two-runs) and
 //                    their atomic updates round differently somewhere: key that update's place (1-based).
+//   RunsRight        where `pitfalls --out` ran the kernel at `block_size` ("wrong_runs", "of N runs") and it is a
+//                    bug, not a surprise (KernelInfo::surprise): key N - wrong, any answer within 10 runs of it right;
+//   RaceLine         where racecheck's races of the kernel at `block_size` are kept (SessionRace): the first race's
+//                    first line is given, key its second line (the same line where one line races with itself);
+//   DistinctSums     where the pitfalls' runs counted distinct sums ("distinct_sums") of a surprise (float atomics):
+//                    key that count, any answer within 10 percent of it (at least 2) right.
+//   RingChunk        `kernel` "multigpu" (kMultiGpuTrack), where the session holds a traced ring all-reduce
+//                    (SessionMultiGpu::rings, the largest): key the chunk its event at step G-1 from GPU 0 sent;
+//   RingBytes        the same ring: key the bytes of every event GPU 0 sent, any answer within 1 percent right.
 std::vector<Question> session_questions(const Session& s, const std::string& kernel, uint32_t block_size);
 
 // A student's answer: numbers (a warp set, a count, a lane, a block size, 1 for yes and 0 for no) or, for a value and

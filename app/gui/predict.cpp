@@ -11,6 +11,7 @@
 #include "facts.hpp"
 #include "i18n.hpp"
 #include "kernel_info.hpp"
+#include "multigpu.hpp"
 #include "panels.hpp"  // strf, say
 
 namespace rs::gui {
@@ -378,7 +379,13 @@ bool draw_session_questions(AppState& s) {
   bool waiting = false, first = true;
   for (size_t i = 0; i < l->items.size(); ++i) {
     const LessonItem& it = l->items[i];
-    if (!explain::is_session_kind(it.ask) || (it.kernel != kernel && !(yours && it.kernel == kYoursKernel))) continue;
+    // The ring's questions (kernel "multigpu") while the multigpu tab is on screen, whatever kernel is.
+    const bool ring = it.kernel == kMultiGpuTrack;
+    if (!explain::is_session_kind(it.ask) ||
+        (ring ? !s.multigpu_shown() : it.kernel != kernel && !(yours && it.kernel == kYoursKernel))) {
+      continue;
+    }
+    const std::string& asked_of = ring ? it.kernel : kernel;
     PredictState::SessionAsk& a = p.session_asks[l->name + "#" + std::to_string(i)];
     if (a.of != of) {
       a = {};
@@ -389,7 +396,7 @@ bool draw_session_questions(AppState& s) {
     if (a.gen != gen && !a.done) {
       if (!ses) ses = &live.emplace(live_session(s));
       a.q.reset();
-      for (explain::Question& q : explain::session_questions(*ses, kernel, it.block_size)) {
+      for (explain::Question& q : explain::session_questions(*ses, asked_of, it.block_size)) {
         if (q.kind == it.ask) a.q = std::move(q);
       }
       a.gen = gen;
@@ -413,7 +420,7 @@ bool draw_session_questions(AppState& s) {
         ++p.asked;
         p.tries += a.tries;
         if (right && a.tries == 1) ++p.first_try;
-        p.records.push_back(record_of(s, q, kernel, it.block_size, it.type ? to_string(*it.type) : "int32", 0, right,
+        p.records.push_back(record_of(s, q, asked_of, it.block_size, it.type ? to_string(*it.type) : "int32", 0, right,
                                       given, a.tries, a.wrong, a.t0));
       }
     };

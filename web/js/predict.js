@@ -316,12 +316,15 @@
   // behind its questions until each is answered right or shown. Recorded as a step's answer is, at step 0 (their
   // lesson items have no steps; lesson-report names them by kind).
   var QUIZ_PANEL = { fastest: 'timing-panel', speedup: 'timing-panel', bits: 'bits-panel', bits_blocks: 'bits-panel',
-    part: 'bits-panel' };
+    part: 'bits-panel', runs_right: 'timing-panel', race_line: 'timing-panel', distinct_sums: 'timing-panel',
+    ring_chunk: 'multigpu-panel', ring_bytes: 'multigpu-panel' };
   var Q = { tries: {}, wrong: {}, t0: {}, verdict: {} };
   function quizQs(panel) {
     if (!P.on || !P.lesson) return [];
-    return (D.session_q || []).filter(function (q) {  // the kernel on screen's, as the window asks them
-      return q[0] === P.lesson.name && q[4] === S.kernel && (!panel || QUIZ_PANEL[q[2]] === panel);
+    return (D.session_q || []).filter(function (q) {  // the kernel on screen's, as the window asks them; the ring's
+      // ("multigpu") in the multi-GPU panel, whatever kernel is on screen
+      return q[0] === P.lesson.name && (q[4] === 'multigpu' ? !!D.multigpu : q[4] === S.kernel) &&
+        (!panel || QUIZ_PANEL[q[2]] === panel);
     });
   }
   function quizId(q) { return q[0] + '#' + q[1]; }
@@ -331,13 +334,17 @@
     var k = quizKey(q);
     return P.answers.some(function (a) { return a.key === k && a.lesson === q[0]; });
   }
-  // The same rules as explain::grade: a speedup within [lo, hi] ("2", "2x", "2\u00d7"); a fastest block size any of the
-  // key's; else the one number.
+  // The same rules as explain::grade: a speedup within [lo, hi] ("2", "2x", "2\u00d7"); the pitfalls' counts of runs
+  // within [lo, hi]; a fastest block size any of the key's; else the one number.
   function quizRight(q, nums, text) {
     if (q[2] === 'speedup') {
       var v = Number(String(text).trim().replace(/\s*[x\u00d7X]$/, ''));
       if (String(text).trim() === '' || !isFinite(v)) return false;
       return v >= q[8] && v <= q[9];
+    }
+    if (q[2] === 'runs_right' || q[2] === 'distinct_sums' || q[2] === 'ring_bytes') {  // a count within [lo, hi]
+      var typed = String(text).trim(), n = nums.length === 1 ? nums[0] : typed === '' ? NaN : Number(typed);
+      return isFinite(n) && n >= q[8] && n <= q[9];
     }
     if (nums.length !== 1) return false;
     if (q[2] === 'fastest') return q[6].indexOf(nums[0]) >= 0;
@@ -373,7 +380,7 @@
   }
   // Each panel's questions at its top; its other contents hidden (quiz-blank) while one waits.
   function quizDraw() {
-    ['timing-panel', 'bits-panel'].forEach(function (pid) {
+    ['timing-panel', 'bits-panel', 'multigpu-panel'].forEach(function (pid) {
       var panel = $(pid);
       if (!panel) return;
       var box = panel.querySelector('.quiz-box'), qs = quizQs(pid);
