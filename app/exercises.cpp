@@ -726,15 +726,8 @@ std::string exercise_json(const Exercise& x, const std::string& file, const std:
   nlohmann::json j;
   j["exercise"] = x.name;
   j["file"] = file;
-  bool all = !checks.empty();
-  nlohmann::json list = nlohmann::json::array();
-  for (const ExerciseCheck& c : checks) {
-    all = all && (c.pass || !c.ran);
-    list.push_back({{"name", c.name}, {"pass", c.pass}, {"figure", c.figure}, {"hint", c.hint}});
-    if (!c.ran) list.back()["ran"] = false;
-  }
-  j["passed"] = all;
-  j["checks"] = list;
+  j["passed"] = all_passed(checks);
+  j["checks"] = checks_to_json(checks);
   if (e && e->user_ms > 0 && x.reference_kernel) {
     const bool bytes = std::string(x.name) == "histogram";  // its input is text: one byte an element
     const double input_bytes = static_cast<double>(e->timing_n) * (bytes ? 1 : 4);

@@ -9,7 +9,7 @@
 //   TraceFeatures        what the checks read from one trace (features_of)
 //   ExerciseRun          one run of the user's kernel: N, block size, type, sum, launches, grid, features
 //   ExerciseEvidence     the runs and the timing against the reference kernel
-//   ExerciseCheck        one check's outcome: name, pass, the figure behind it, a hint
+//   ExerciseCheck        one check's outcome: name, pass, the figure behind it, a hint (grading/check_record.hpp)
 //   Exercise             name, title, the note it comes from, the sizes it runs at, its reference kernel
 //   exercises(), find_exercise(), judge_exercise(), exercise_json()
 #pragma once
@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "check_record.hpp"  // ExerciseCheck
 #include "fence.hpp"
 #include "hazards.hpp"
 #include "replay.hpp"
@@ -116,17 +117,6 @@ struct ExerciseEvidence {
   double copy_gbps = 0;
   int blocks_per_sm = 0, registers = 0, max_threads_per_sm = 0;
   std::optional<TraceFeatures> report_trace;
-};
-
-// Its words are in the language in force when judge_exercise() ran (i18n.hpp: English in the CLI; `check --lang zh`,
-// the window's worker for a window in Chinese, gives them in Chinese).
-struct ExerciseCheck {
-  std::string name;    // "sums right", "no bank conflicts", ...
-  bool pass = false;
-  std::string figure;  // the figure behind it, naming the N and block size where it fails
-  std::string hint;    // what to look at when it fails ("" when it passes)
-  bool ran = true;     // false: the check could not be made here (no compute-sanitizer): never a pass, never a
-                       // fail; `figure` says what was not run and why
 };
 
 struct Exercise {

@@ -138,14 +138,10 @@ const char* to_string(Outcome o) {
 int GradeResult::score() const {
   if (outcome == Outcome::NoFile || outcome == Outcome::CompileError) return 0;
   if (outcome == Outcome::TimedOut || outcome == Outcome::Crashed) return 0;  // one line and a zero (issue 40)
-  int s = 1;  // it compiled
-  for (const GradeCheck& c : checks) s += c.pass;
-  return s;
+  return 1 + static_cast<int>(checks_passed(checks));  // 1: it compiled
 }
 
-int GradeResult::max_score() const {
-  return 1 + static_cast<int>(std::count_if(checks.begin(), checks.end(), [](const GradeCheck& c) { return c.ran; }));
-}
+int GradeResult::max_score() const { return 1 + static_cast<int>(checks_ran(checks)); }
 
 GradeResult grade_from_check(const Submission& s, const std::string& exercise, bool compile_only, int exit_code,
                              const std::string& out, const std::string& err, const std::string& stopped,
@@ -186,10 +182,7 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
     return r;
   }
   r.outcome = Outcome::Graded;
-  for (const json& c : j.value("checks", json::array())) {
-    r.checks.push_back({c.value("name", ""), c.value("figure", ""), c.value("hint", ""), c.value("pass", false),
-                        c.value("ran", true)});
-  }
+  r.checks = checks_from_json(j.value("checks", json::array()));
   if (j.contains("report") && j["report"].is_object()) r.report = j["report"].dump();
   if (j.contains("timing") && j["timing"].is_object()) {
     const json& t = j["timing"];
@@ -200,13 +193,13 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
     r.reference_ms = t.value("reference_ms", 0.0);
     r.reference_kernel = t.value("reference_kernel", "");
   }
-  const int passed = static_cast<int>(std::count_if(r.checks.begin(), r.checks.end(), [](auto& c) { return c.pass; }));
-  const int judged = static_cast<int>(std::count_if(r.checks.begin(), r.checks.end(), [](auto& c) { return c.ran; }));
+  const int passed = static_cast<int>(checks_passed(r.checks));
+  const int judged = static_cast<int>(checks_ran(r.checks));
   r.line = std::to_string(passed) + " of " + std::to_string(judged) + " checks passed";
   if (judged < static_cast<int>(r.checks.size())) {
     r.line += " (" + std::to_string(r.checks.size() - judged) + " not run here)";
   }
-  for (const GradeCheck& c : r.checks) {
+  for (const ExerciseCheck& c : r.checks) {
     if (!c.pass && c.ran) {
       r.line += "; first failed: " + c.name + ": " + c.figure;
       break;
@@ -223,7 +216,7 @@ std::string gradescope_results(const GradeResult& r) {
                    {"max_score", 1},
                    {"output", compiled ? std::string("compiles") : r.output.empty() ? r.line : r.output},
                    {"visibility", "visible"}});
-  for (const GradeCheck& c : r.checks) {  // a check not run on this machine: a test of no points that says so
+  for (const ExerciseCheck& c : r.checks) {  // a check not run on this machine: a test of no points that says so
     tests.push_back({{"name", c.name},
                      {"score", c.pass ? 1 : 0},
                      {"max_score", c.ran ? 1 : 0},
@@ -247,11 +240,7 @@ std::string gradescope_results(const GradeResult& r) {
 }
 
 std::string grade_record(const GradeResult& r) {
-  json checks = json::array();
-  for (const GradeCheck& c : r.checks) {
-    checks.push_back({{"name", c.name}, {"pass", c.pass}, {"figure", c.figure}, {"hint", c.hint}});
-    if (!c.ran) checks.back()["ran"] = false;
-  }
+  const json checks = checks_to_json(r.checks);
   json j = {{"format", "reducescope-grade"}, {"version", 1},       {"student", r.student},
             {"file", r.file},                {"exercise", r.exercise}, {"outcome", to_string(r.outcome)},
             {"line", r.line},                {"output", r.output},     {"checks", checks},
@@ -292,10 +281,7 @@ GradeResult parse_grade_record(const std::string& text, const std::string& where
   if (!known || r.student.empty()) throw GradeError(where + ": no student or outcome");
   r.line = j.value("line", "");
   r.output = j.value("output", "");
-  for (const json& c : j.value("checks", json::array())) {
-    r.checks.push_back({c.value("name", ""), c.value("figure", ""), c.value("hint", ""), c.value("pass", false),
-                        c.value("ran", true)});
-  }
+  r.checks = checks_from_json(j.value("checks", json::array()));
   r.gpu = j.value("gpu", -1);
   r.seconds = j.value("seconds", 0.0);
   if (j.contains("report") && j["report"].is_object()) r.report = j["report"].dump();
@@ -317,7 +303,7 @@ namespace {
 std::vector<std::string> check_names(const std::vector<GradeResult>& rs) {
   std::vector<std::string> names;
   for (const GradeResult& r : rs) {
-    for (const GradeCheck& c : r.checks) {
+    for (const ExerciseCheck& c : r.checks) {
       if (std::find(names.begin(), names.end(), c.name) == names.end()) names.push_back(c.name);
     }
   }
@@ -353,7 +339,7 @@ std::string submission_html(const GradeResult& r, bool chart) {
     << r.max_score() << "</h1><p>" << html_escape(r.line) << "</p>";
   if (!r.checks.empty()) {
     o << "<table><tr><th></th><th>check</th><th>figure</th><th>hint</th></tr>";
-    for (const GradeCheck& c : r.checks) {
+    for (const ExerciseCheck& c : r.checks) {
       o << "<tr><td class='" << (!c.ran ? "small'>&#8211;" : c.pass ? "pass'>&#10003;" : "fail'>&#10007;") << "</td><td>" << html_escape(c.name)
         << "</td><td>" << html_escape(c.figure) << "</td><td>" << html_escape(c.pass ? "" : c.hint) << "</td></tr>";
     }
@@ -391,7 +377,7 @@ std::string class_csv(const std::vector<GradeResult>& rs) {
     o << csv_field(r.student) << "," << csv_field(r.file) << "," << to_string(r.outcome) << "," << r.score() << ","
       << r.max_score();
     for (const std::string& n : names) {
-      auto c = std::find_if(r.checks.begin(), r.checks.end(), [&](const GradeCheck& x) { return x.name == n; });
+      auto c = std::find_if(r.checks.begin(), r.checks.end(), [&](const ExerciseCheck& x) { return x.name == n; });
       o << "," << (c == r.checks.end() || !c->ran ? "" : c->pass ? "1" : "0");
     }
     o << "," << (r.has_timing ? number_text("%.1f", r.gbps) : "") << "," << (r.has_timing ? number_text("%.2f", r.x_reference) : "")
@@ -445,7 +431,7 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
     int ran = 0, pass = 0;
     std::map<std::string, int> why;
     for (const GradeResult& r : rs) {
-      for (const GradeCheck& c : r.checks) {
+      for (const ExerciseCheck& c : r.checks) {
         if (c.name != name || !c.ran) continue;
         ++ran;
         pass += c.pass;

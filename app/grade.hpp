@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "charts.hpp"  // Roofline (a plain struct: no cairo here)
+#include "check_record.hpp"  // ExerciseCheck
 
 namespace rs {
 
@@ -62,18 +63,13 @@ enum class Outcome {
 };
 const char* to_string(Outcome o);  // "graded", "compiled", "compile error", "time limit", "crashed", "no file"
 
-struct GradeCheck {
-  std::string name, figure, hint;
-  bool pass = false;
-  bool ran = true;  // false: not run on the grading machine (no compute-sanitizer): no points either way
-};
 
 struct GradeResult {
   std::string student, file, exercise;
   Outcome outcome = Outcome::NoFile;
   std::string line;       // one line for people: "7 of 8 checks passed", "does not compile: k.cu:12:3: error: ..."
   std::string output;     // what check printed (diagnostics, the worker's message), for the student
-  std::vector<GradeCheck> checks;  // Graded: check's checks, in order
+  std::vector<ExerciseCheck> checks;  // Graded: check's checks, in order (not run: no points either way)
   bool has_timing = false;
   double gbps = 0, x_reference = 0, user_ms = 0, reference_ms = 0;  // check --json's "timing"
   std::string reference_kernel;

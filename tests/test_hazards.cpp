@@ -231,3 +231,43 @@ TEST(Hazards, AShuffleCalledByLanesOutsideItsMaskFailsTheCheck) {
 
 }  // namespace
 }  // namespace rs
+
+namespace rs {
+namespace {
+
+// One check record for check, the window and grade (grading/check_record.hpp): a not-run check keeps "ran": false
+// through the JSON; a record written before issue 57 (no "ran") reads as run; members of another type read as their
+// defaults.
+TEST(CheckRecord, RoundTripsAndReadsOldRecords) {
+  const std::vector<ExerciseCheck> checks = {{"sums right", true, "right in all 60 runs", ""},
+                                             {kHazardCheck, false, "not run: no compute-sanitizer", "", false},
+                                             {"one launch", false, "3 launches", "finish in the kernel"}};
+  const nlohmann::json j = checks_to_json(checks);
+  ASSERT_EQ(j.size(), 3u);
+  EXPECT_FALSE(j[0].contains("ran"));
+  EXPECT_FALSE(j[1]["ran"].get<bool>());
+  const std::vector<ExerciseCheck> back = checks_from_json(j);
+  ASSERT_EQ(back.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(back[i].name, checks[i].name);
+    EXPECT_EQ(back[i].pass, checks[i].pass);
+    EXPECT_EQ(back[i].ran, checks[i].ran);
+    EXPECT_EQ(back[i].figure, checks[i].figure);
+    EXPECT_EQ(back[i].hint, checks[i].hint);
+  }
+  EXPECT_EQ(checks_passed(back), 1u);
+  EXPECT_EQ(checks_ran(back), 2u);
+  EXPECT_FALSE(all_passed(back));  // "one launch" ran and failed
+  EXPECT_TRUE(all_passed({checks[0], checks[1]}));  // the not-run one counts neither way
+  EXPECT_FALSE(all_passed({}));
+  const auto old = checks_from_json(nlohmann::json::parse(R"([{"name": "sums right", "pass": true, "figure": "f",
+                                                               "hint": ""}, {"name": 3, "pass": "yes"}, 7])"));
+  ASSERT_EQ(old.size(), 2u);
+  EXPECT_TRUE(old[0].ran && old[0].pass);
+  EXPECT_EQ(old[1].name, "");
+  EXPECT_FALSE(old[1].pass);
+  EXPECT_TRUE(checks_from_json(nlohmann::json::object()).empty());
+}
+
+}  // namespace
+}  // namespace rs

@@ -228,8 +228,7 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
 int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std::ostream& out, double compile_s) {
   const ExerciseEvidence e = gather(k, x, user_kernel_name(o.file), o.kernel_timeout_s);
   const std::vector<ExerciseCheck> checks = judge_exercise(x, e);
-  bool all = true;
-  for (const ExerciseCheck& c : checks) all = all && (c.pass || !c.ran);  // not run: neither passed nor failed
+  const bool all = all_passed(checks);  // a check not run: neither passed nor failed
   if (o.json) {
     out << exercise_json(x, o.file, checks, &e);
     return all ? kExitOk : kExitRuntime;
@@ -243,8 +242,7 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
     out << "  (the timing waited " << fmt("%.1f", e.timing_waited_ms / 1000) << " s for other processes' timed checks: "
         << "one at a time on a GPU)\n";
   }
-  const size_t passed = static_cast<size_t>(std::count_if(checks.begin(), checks.end(), [](auto& c) { return c.pass; }));
-  const size_t judged = static_cast<size_t>(std::count_if(checks.begin(), checks.end(), [](auto& c) { return c.ran; }));
+  const size_t passed = checks_passed(checks), judged = checks_ran(checks);
   if (const std::string report = exercise_report_line(exercise_report_json(x, e)); !report.empty()) {
     out << "  report: " << report << "\n";  // the profiler's report (issue 40), as check --json gives it
   }

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "check_record.hpp"  // ExerciseCheck: the exercise's checks, from the worker's check --json
 #include "gpu_reduce.hpp"
 #include "i18n.hpp"
 #include "kernel_info.hpp"
@@ -97,11 +98,6 @@ struct YoursDiagnostic {      // a compile error or note of the file (UserDiagno
   std::string severity;       // "error", "catastrophic error", "warning", "note"
   std::string message;        // one line
 };
-struct YoursCheck {           // one check of the exercise (ExerciseCheck, app/exercises.hpp)
-  std::string name, figure, hint;
-  bool pass = false;
-  bool ran = true;             // false: not run on this machine (no compute-sanitizer): neither passed nor failed
-};
 struct YoursState {
   // What it is.
   std::string path;           // the kernel file ("": the traces come from a session, `session`)
@@ -141,7 +137,7 @@ struct YoursState {
   std::string missing;        // what a replay view says where it has no trace (ReplayView::missing points here)
   // The exercise (check --exercise NAME --json in the worker, after each good run).
   std::string exercise;       // "": none
-  std::vector<YoursCheck> checks;  // of the current build
+  std::vector<ExerciseCheck> checks;  // of the current build
   std::string checks_note;    // why there are none, or that they are running
   bool open() const { return !name.empty(); }
   // One word for where it stands, for the GUI tests' widget map ("yours/state/<word>"): "busy", "gone", "errors",

@@ -16,8 +16,8 @@ constexpr ImGuiWindowFlags kBandFlags = ImGuiWindowFlags_NoTitleBar | ImGuiWindo
 std::string heading(const YoursState& y) {
   return strf(_("Exercise %s: %s"), y.exercise.c_str(), y.checks_note.empty() ? _("checks") : y.checks_note.c_str());
 }
-std::string line_of(const YoursCheck& c) { return strf(_("%s: %s"), c.name.c_str(), c.figure.c_str()); }
-std::string hint_of(const YoursCheck& c) { return strf(_("hint: %s"), c.hint.c_str()); }
+std::string line_of(const ExerciseCheck& c) { return strf(_("%s: %s"), c.name.c_str(), c.figure.c_str()); }
+std::string hint_of(const ExerciseCheck& c) { return strf(_("hint: %s"), c.hint.c_str()); }
 
 // The room a tick or a cross and the space after it take.
 float mark_width() { return ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x; }
@@ -51,7 +51,7 @@ float exercise_band_height(const AppState& s, float w) {
   const float wrap = w - 2 * st.WindowPadding.x;
   const float gap = st.ItemSpacing.y;
   float h = 2 * st.WindowPadding.y + ImGui::CalcTextSize(heading(y).c_str(), nullptr, false, wrap).y;
-  for (const YoursCheck& c : y.checks) {
+  for (const ExerciseCheck& c : y.checks) {
     h += gap + ImGui::CalcTextSize(line_of(c).c_str(), nullptr, false, wrap - mark_width()).y;
     if (!c.pass && c.ran && !c.hint.empty()) {
       h += gap + ImGui::CalcTextSize(hint_of(c).c_str(), nullptr, false, wrap - mark_width()).y;
@@ -68,14 +68,12 @@ float draw_exercise_band(const AppState& s, float x, float y, float w, float max
   ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
   ImGui::Begin("##exercise-band", nullptr, kBandFlags);
-  const size_t passed = static_cast<size_t>(
-      std::count_if(ys.checks.begin(), ys.checks.end(), [](const YoursCheck& c) { return c.pass || !c.ran; }));
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(
-                                           passed == ys.checks.size() ? color::kGreen : color::kYours));
+  ImGui::PushStyleColor(ImGuiCol_Text,
+                        ImGui::ColorConvertU32ToFloat4(all_passed(ys.checks) ? color::kGreen : color::kYours));
   ImGui::TextWrapped("%s", heading(ys).c_str());
   ImGui::PopStyleColor();
   for (size_t i = 0; i < ys.checks.size(); ++i) {
-    const YoursCheck& c = ys.checks[i];
+    const ExerciseCheck& c = ys.checks[i];
     check_mark(c.pass, c.ran);
     ImGui::TextWrapped("%s", line_of(c).c_str());
     note_widget("yours/check/" + std::to_string(i));  // by position: the name is in the window's language

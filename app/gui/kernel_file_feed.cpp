@@ -393,10 +393,7 @@ void KernelFileFeed::take(AppState& s, Result& r, bool& new_trace) {
       checks_build_ = build_;
       if (r.ok) {
         y.checks = std::move(r.checks);
-        const size_t passed = static_cast<size_t>(
-            std::count_if(y.checks.begin(), y.checks.end(), [](const YoursCheck& c) { return c.pass; }));
-        const size_t judged = static_cast<size_t>(
-            std::count_if(y.checks.begin(), y.checks.end(), [](const YoursCheck& c) { return c.ran; }));
+        const size_t passed = checks_passed(y.checks), judged = checks_ran(y.checks);
         y.checks_note = strf(passed == judged ? _("%zu of %zu checks passed: exercise done.")
                                               : _("%zu of %zu checks passed."),
                              passed, judged);
@@ -592,15 +589,7 @@ KernelFileFeed::Result KernelFileFeed::check(const Job& j) {
   }
   try {
     const nlohmann::json doc = nlohmann::json::parse(json);
-    for (const nlohmann::json& c : doc.at("checks")) {
-      YoursCheck k;
-      k.name = c.value("name", std::string());
-      k.pass = c.value("pass", false);
-      k.ran = c.value("ran", true);
-      k.figure = c.value("figure", std::string());
-      k.hint = c.value("hint", std::string());
-      out.checks.push_back(std::move(k));
-    }
+    out.checks = checks_from_json(doc.at("checks"));
     out.ok = true;
   } catch (const std::exception&) {
     const std::string why = without_prefix(last_line(err));

@@ -93,7 +93,7 @@ class KernelFileFeed {
     std::optional<Timing> timing;              // Ran: the record's timing row
     bool correct = true;                       // Ran: the sums matched the CPU reference
     double cub_ms = 0, cub_gbps = 0;           // Ran
-    std::vector<YoursCheck> checks;            // Checked
+    std::vector<ExerciseCheck> checks;            // Checked
   };
   // The file as last looked at.
   struct Stat {
