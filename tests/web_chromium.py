@@ -1645,12 +1645,17 @@ def check_lessons_complete(b, page, lang, out=None):
                     if lesson["name"] == "pitfalls" and q["kind"] == "race_line" and out:
                         b.eval("document.getElementById('timing-panel').scrollIntoView()")
                         b.screenshot(os.path.join(out, "predict-quiz-race-%s-%s.png" % (q["kernel"], lang)))
+                race_marks = "document.querySelectorAll('#source .ln.race').length"
+                if q["kind"] == "race_line" and b.eval(race_marks):
+                    missing.append("%s: racecheck's marks on the listing before the race question is answered" % q["id"])
                 nums, text = ([], q["text"]) if q["kind"] == "speedup" else ([q["key"][0]], "")
                 if not b.eval("window.rs.predict.quizAnswer(%s, %s, %s)" % (json.dumps(q["id"]), json.dumps(nums), json.dumps(text))):
                     missing.append("%s: the key %s was not graded right" % (q["id"], q["key"]))
                     b.eval("window.rs.predict.quizShow(%s)" % json.dumps(q["id"]))
                 answered += 1
                 asked_items.add(int(q["id"].rsplit("#", 1)[1]))
+                if q["kind"] == "race_line" and not b.eval(race_marks):
+                    missing.append("%s: no race marks on the listing after the race question was answered" % q["id"])
                 now = b.eval("window.rs.predict.quiz()") or []
                 after = [x for x in now if x["id"] == q["id"]]
                 # The panel's tables stay behind its questions while another of them waits (the pitfalls lesson asks

@@ -25,6 +25,11 @@
 
 namespace rs::gui {
 
+struct AppState;
+// Whether Predict mode's lesson asks "which line races with which?" (explain::QuestionKind::RaceLine) of the kernel
+// and block size on screen, and the question has not been answered or shown yet (app/gui/predict.cpp).
+bool race_question_waiting(const AppState& s);
+
 struct LoadedTrace {
   Trace trace;
   Replay replay;
@@ -261,9 +266,11 @@ struct AppState {
   const Step* current_step() const { return view(0).current(); }
   // compute-sanitizer racecheck's races of side `slot`'s kernel at its block size, as the open session
   // holds them (`reducescope pitfalls --out`); empty without a session or a trace, or where none were found.
+  // None while Predict mode's "which line races with which?" waits for its answer (race_question_waiting): the
+  // source's red marks, the shared words raced on and the pitfall's races line would give it away.
   std::vector<const SessionRace*> races(int slot) const {
     const LoadedTrace* t = slot == 0 ? shown.get() : shown_b.get();
-    if (!session || !t) return {};
+    if (!session || !t || race_question_waiting(*this)) return {};
     return session->races_of(t->trace.meta.kernel, t->trace.meta.block_size);
   }
 };

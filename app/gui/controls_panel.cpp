@@ -55,7 +55,7 @@ void pitfall_results(AppState& s, const KernelInfo& k) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr(w.results_how.c_str()));
     note_widget("A/pitfall-results");
   }
-  if (!w.races.empty()) {
+  if (!w.races.empty() && !race_question_waiting(s)) {  // the lesson's race question waits: not its answer
     ImGui::TextWrapped("%s", i18n::tr(w.races.c_str()));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", i18n::tr(w.races_how.c_str()));
   }

@@ -30,6 +30,24 @@ const Lesson* lesson_of(const AppState& s) {
   return s.predict.lesson >= 0 && s.predict.lesson < static_cast<int>(all.size()) ? &all[s.predict.lesson] : nullptr;
 }
 
+}  // namespace
+
+bool race_question_waiting(const AppState& s) {
+  const Lesson* l = s.predict.on ? lesson_of(s) : nullptr;
+  if (!l || !s.session || !s.shown) return false;
+  const TraceMeta& m = s.shown->trace.meta;
+  for (size_t i = 0; i < l->items.size(); ++i) {
+    const LessonItem& it = l->items[i];
+    if (it.ask != explain::QuestionKind::RaceLine || it.kernel != m.kernel || it.block_size != m.block_size) continue;
+    if (s.session->races_of(m.kernel, m.block_size).empty()) continue;  // nothing to ask: nothing hidden
+    const auto a = s.predict.session_asks.find(l->name + "#" + std::to_string(i));
+    if (a == s.predict.session_asks.end() || !a->second.done) return true;
+  }
+  return false;
+}
+
+namespace {
+
 // An answer as the page records it: the text typed, else the numbers picked ("0,1").
 std::string answer_text(const explain::Answer& a) {
   if (!a.text.empty()) return a.text;

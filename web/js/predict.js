@@ -328,6 +328,11 @@
     });
   }
   function quizId(q) { return q[0] + '#' + q[1]; }
+  // Whether "which line races with which?" waits for the kernel on screen: racecheck's marks on the listing, the race
+  // line above it and the pitfall's races sentence stay out of sight until it is answered or shown.
+  function raceQuizWaiting() {
+    return quizQs().some(function (q) { return q[2] === 'race_line' && !quizAnswered(q); });
+  }
   function quizItem(q) { return (P.lesson && P.lesson.items[q[1]]) || {}; }
   function quizKey(q) { return [q[4], q[5], quizItem(q).type || 'int32', 0, q[2]].join('@'); }
   function quizAnswered(q) {
@@ -380,6 +385,12 @@
   }
   // Each panel's questions at its top; its other contents hidden (quiz-blank) while one waits.
   function quizDraw() {
+    var raceWait = raceQuizWaiting();
+    if (raceWait !== Q.raceWait) {
+      Q.raceWait = raceWait;
+      document.body.classList.toggle('quiz-race-wait', raceWait);
+      highlightLines();  // the listing's race marks, again
+    }
     ['timing-panel', 'bits-panel', 'multigpu-panel'].forEach(function (pid) {
       var panel = $(pid);
       if (!panel) return;

@@ -110,7 +110,7 @@
       if (w && w.results && w.results.length) {
         h += '<br><span title="' + esc(t(w.results_how)) + '">' + esc(say(w.results)) + '</span>';
       }
-      if (w && w.races) h += '<br><span title="' + esc(t(w.races_how)) + '">' + esc(say(w.races)) + '</span>';
+      if (w && w.races) h += '<br><span class="pit-races" title="' + esc(t(w.races_how)) + '">' + esc(say(w.races)) + '</span>';
       if (w && w.missing) h += '<br>' + esc(say(w.missing));
       if (i.fixed_by) {
         h += '<br><button class="fix" data-kernel="' + esc(i.fixed_by) + '" title="' + esc(t('The same kernel with the bug fixed')) +
@@ -233,8 +233,9 @@
       (st.lines || []).forEach(function (l) { if (sourceLines[l - 1]) want.push([l, 'hl']); });
       if (st.bl && sourceLines[st.bl - 1]) want.push([st.bl, 'bar']);
     }
-    var races = S.trace ? racesOf(S.trace.kernel, S.trace.bs) : [];
-    var sig = want.join(';') + '|' + (S.trace ? S.trace.kernel + S.trace.bs : '');
+    var hideRaces = raceQuizWaiting();  // Predict's race question waits: not its answer (predict.js)
+    var races = S.trace && !hideRaces ? racesOf(S.trace.kernel, S.trace.bs) : [];
+    var sig = want.join(';') + '|' + (S.trace ? S.trace.kernel + S.trace.bs : '') + (hideRaces ? '|hidden' : '');
     if (sig === highlightLines.sig) return;
     markRaces(races);
     // The step's first line written out whole above the listing (wrapped: a narrow column never cuts it).
