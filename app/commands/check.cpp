@@ -84,13 +84,15 @@ void time_against_reference(ExerciseEvidence& e, User user_ms, Reference referen
 
 // The exercise histogram: the user's user_histogram over the text at each of x.ns bytes and every block size, each
 // bin against the CPU; then both medians on 2^26 bytes against the reference kernel.
-ExerciseEvidence gather_histogram(const UserKernel& k, const Exercise& x, const std::string& name) {
+ExerciseEvidence gather_histogram(const UserKernel& k, const Exercise& x, const std::string& name,
+                                  double kernel_timeout_s) {
   GpuReducer gpu;
   const LoadedUserKernel loaded(k, name);
   const ExternalHistogram& h = loaded.histogram();
+  // compute-sanitizer's three tools on `run --kernel-file` of the histogram at every block size, begun now (issue 57).
+  SanitizerRuns sanitizers(k, std::vector<unsigned>(kBlockSizes.begin(), kBlockSizes.end()),
+                           static_cast<uint32_t>(gpu.device().reserved_smem_bytes), kernel_timeout_s);
   ExerciseEvidence e;
-  e.sanitizers.attempted = true;  // said as not run, never as passed
-  e.sanitizers.why_not = "not yet run on a histogram (`reducescope run --kernel-file` takes a reduction)";
   e.shared_atomics = k.timing.ptx.find("atom.shared") != std::string::npos ||
                      k.timing.ptx.find("red.shared") != std::string::npos;
   for (uint64_t n : x.ns) {
@@ -118,6 +120,7 @@ ExerciseEvidence gather_histogram(const UserKernel& k, const Exercise& x, const 
       e.runs.push_back(std::move(r));
     }
   }
+  e.sanitizers = sanitizers.finish();  // before the timing, which wants the GPU to itself
   if (x.reference_kernel) {
     const KernelInfo* ref = find_kernel(x.reference_kernel);
     e.timing_n = uint64_t{1} << 26;
@@ -164,7 +167,7 @@ FenceFinding single_pass_fence(const UserKernel& k) {
 // Runs the user's kernel as exercise `x` asks and gathers what its checks read.
 // kernel_timeout_s: the time limit of each traced run of a plain file (--kernel-timeout).
 ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::string& name, double kernel_timeout_s) {
-  if (k.entry == UserEntry::Histogram) return gather_histogram(k, x, name);
+  if (k.entry == UserEntry::Histogram) return gather_histogram(k, x, name, kernel_timeout_s);
   GpuReducer gpu;
   const LoadedUserKernel loaded(k, name);
   const ExternalKernel& ext = loaded.kernel();

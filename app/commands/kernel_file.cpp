@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "commands.hpp"
+#include "histogram.hpp"
 #include "common.hpp"
 #include "plain_trace.hpp"
 #include "trace_io.hpp"
@@ -69,10 +70,34 @@ std::optional<DType> user_type(const Options& o, const UserKernel& k) {
   return std::nullopt;
 }
 
+// `run --kernel-file` of a histogram file (UserEntry::Histogram): its bins over o.n bytes of the course's text at each
+// block size given, against the CPU's, a line each, flushed as its run ends (as the reduction's run prints them).
+int run_histogram_file(GpuReducer& gpu, const ExternalHistogram& h, const Options& o, std::ostream& out) {
+  const std::vector<uint8_t> text = make_histo_input(HistoInput::Text, o.n);
+  const std::vector<uint32_t> want = cpu_histogram(text, HistoBins::Letters7);
+  gpu.set_histogram_input(text, HistoBins::Letters7, "text");
+  bool all = true;
+  for (const unsigned bs : o.block_sizes) {
+    std::vector<uint32_t> got;
+    {
+      const UserGpuBusy busy;
+      got = gpu.histogram(h, bs);
+    }
+    const bool right = got == want;
+    out << user_kernel_name(o.kernel_file) << " (" << o.kernel_file << ") histogram block size " << bs << " N " << o.n
+        << " bytes (" << gpu.histogram_grid(h, bs) << " blocks): " << (right ? "every bin right" : "WRONG bins")
+        << std::endl;
+    all = all && right;
+  }
+  return all ? kExitOk : kExitRuntime;
+}
+
 // Compiles the file for the GPU in the machine (for compute_75 when there is none, so that compile errors come
 // first, exit 2, before "no GPU", exit 1), opens the GPU and loads the kernel; calls body(gpu, kernel, compiled).
+// `histogram_out`: where `run` prints a histogram file's bins (run_histogram_file); nullptr: a histogram is refused.
 template <class Body>
-int with_user_kernel(const Options& o, const char* command, std::ostream& err, Body body) {
+int with_user_kernel(const Options& o, const char* command, std::ostream& err, Body body,
+                     std::ostream* histogram_out = nullptr) {
   return guarded(command, err, [&] {
     int cc = 0;
     std::optional<NoDeviceError> no_device;
@@ -88,6 +113,12 @@ int with_user_kernel(const Options& o, const char* command, std::ostream& err, B
         o.compiled.empty() ? compile_kernel_file(o.kernel_file, cc, command, err, rc) : load_compiled(o.compiled, cc);
     warm.reset();
     if (!k) return rc;
+    if (k->entry == UserEntry::Histogram && histogram_out) {  // run: its bins (the check's sanitizer runs, issue 57)
+      if (no_device) throw *no_device;
+      GpuReducer gpu;
+      const LoadedUserKernel loaded(*k, user_kernel_name(o.kernel_file));
+      return run_histogram_file(gpu, loaded.histogram(), o, *histogram_out);
+    }
     if (k->entry == UserEntry::Histogram) {
       err << "reducescope " << command << ": " << o.kernel_file << " defines user_histogram, a histogram: check it "
           << "with `reducescope check " << o.kernel_file << " --exercise histogram` (" << command << " --kernel-file "
@@ -219,7 +250,7 @@ int run_kernel_file(const Options& o, std::ostream& out, std::ostream& err) {
     }
     if (!all) err << "reducescope " << command << ": " << ext.name << ": a result does not match the CPU reference\n";
     return all ? kExitOk : kExitRuntime;
-  });
+  }, o.command == Command::Run ? &out : nullptr);
 }
 
 }  // namespace rs
