@@ -72,7 +72,7 @@ void finish(cli::Parsing& p, const std::string& topic) {
   if (cmd == Command::Verify) {
     if (!p.have_kernel) throw UsageError("verify needs --kernel NAME or --kernel-file FILE.cu");
     if (o.block_sizes.empty()) o.block_sizes.push_back(256);
-    if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
+    if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(why->say());
     return;
   }
   if (o.tracks == std::vector<std::string>{kMultiGpuTrack}) {
@@ -128,7 +128,7 @@ void finish(cli::Parsing& p, const std::string& topic) {
   if (o.have_type && o.kernels.size() == 1) {
     bool any = false;
     for (DType t : o.dtypes) any = any || kernel_info(o.kernels[0]).takes(t);
-    if (!any) throw UsageError(*dtype_problem(o.kernels[0], o.dtypes[0]));
+    if (!any) throw UsageError(dtype_problem(o.kernels[0], o.dtypes[0])->say());
   }
 
   switch (cmd) {
@@ -136,7 +136,7 @@ void finish(cli::Parsing& p, const std::string& topic) {
       // One explicit kernel at one explicit block size it cannot take: say why, as a usage error (in a list of
       // block sizes, bench skips the ones it cannot take, saying why, as with --block-size all).
       if (o.kernels.size() == 1 && o.have_block_size && !o.block_sizes_all && o.block_sizes.size() == 1) {
-        if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
+        if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(why->say());
       }
       break;
     case Command::Trace:
@@ -156,7 +156,7 @@ void finish(cli::Parsing& p, const std::string& topic) {
       }
       if (!o.have_block_size) throw UsageError(topic + " needs --block-size B (32, 64, ..., 1024)");
       if (p.have_kernel) {
-        if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
+        if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(why->say());
       }
       break;
     case Command::Show:
@@ -240,7 +240,7 @@ void finish(cli::Parsing& p, const std::string& topic) {
       break;
     case Command::Gui:
       if (p.have_kernel && o.have_block_size) {
-        if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(*why);
+        if (auto why = block_size_problem(o.kernels[0], o.block_sizes[0])) throw UsageError(why->say());
       }
       break;
     default:

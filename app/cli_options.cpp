@@ -25,7 +25,7 @@ bool parse_uint(const std::string& s, T& out) {
 unsigned parse_block_size(const std::string& v) {
   unsigned b = 0;
   if (!parse_uint(v, b)) throw UsageError("--block-size: '" + v + "' is not a number (use 32, 64, ..., 1024)");
-  if (auto why = block_size_problem(b)) throw UsageError("--block-size: " + *why);
+  if (auto why = block_size_problem(b)) throw UsageError("--block-size: " + why->say());
   return b;
 }
 

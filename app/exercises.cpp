@@ -115,8 +115,12 @@ ExerciseCheck sums_right(const ExerciseEvidence& e) {
     return c;
   }
   c.pass = false;
+  const std::string got = first->got + (first->result_unwritten
+                                            ? std::string(" ") + _("(out[0] as ReduceScope poisoned it before the run: "
+                                                                   "no block wrote the result)")
+                                            : std::string());
   c.figure = strf(_("%d of %zu sums wrong; first at %s, %s: got %s, expected %s"), wrong, e.runs.size(),
-                      at(*first).c_str(), to_string(first->type), first->got.c_str(), first->expected.c_str());
+                      at(*first).c_str(), to_string(first->type), got.c_str(), first->expected.c_str());
   c.hint = _("run it at that N and block size: `reducescope trace --kernel-file FILE.cu --n N --block-size B` shows "
              "each step; look at the loads past the end of the input (i < n) and the last steps of the tree");
   return c;

@@ -76,6 +76,7 @@ struct ExerciseRun {
   // A single-pass kernel (UserSumCheck::ticket_after): its ticket counter out[1] after the run (its result word was
   // poisoned before it, so `right` is this run's own sum); must be 0 again for the next launch.
   std::optional<uint32_t> ticket_after;
+  bool result_unwritten = false;  // UserSumCheck::result_unwritten: out[0] as the check poisoned it
   std::optional<TraceFeatures> features;  // block 0 traced (int32 runs at Exercise::trace_ns)
 };
 

@@ -89,8 +89,8 @@ constexpr DType dtype_of() {
 template <class T, class Probe>
 KernelFn<T, Probe> kernel_fn(KernelId id, unsigned bs) {
   if (auto why = histogram_problem(id)) throw std::invalid_argument(*why);
-  if (auto why = block_size_problem(id, bs)) throw std::invalid_argument(*why);
-  if (auto why = dtype_problem(id, dtype_of<T>())) throw std::invalid_argument(*why);
+  if (auto why = block_size_problem(id, bs)) throw std::invalid_argument(why->say());
+  if (auto why = dtype_problem(id, dtype_of<T>())) throw std::invalid_argument(why->say());
   size_t index = 0;
   while (kBlockSizes[index] != bs) ++index;  // bs is one of kBlockSizes (checked above)
   KernelFn<T, Probe> f = launcher_table()[static_cast<size_t>(id)]->get<T, Probe>(index);
@@ -188,7 +188,7 @@ struct GpuReducer::Impl {
     if (kernel_info(k).op != ReduceOp::Histogram) {
       throw std::invalid_argument(std::string(kernel_info(k).name) + " is a reduction, not a histogram");
     }
-    if (auto why = block_size_problem(k, bs)) throw std::invalid_argument(*why);
+    if (auto why = block_size_problem(k, bs)) throw std::invalid_argument(why->say());
     if (nbytes == 0) throw std::logic_error("GpuReducer: no histogram input (call set_histogram_input first)");
     return histo_table()[static_cast<size_t>(k)]->get<Probe>(hbins == HistoBins::Letters7 ? 0 : 1);
   }
@@ -427,7 +427,7 @@ struct GpuReducer::Impl {
   template <class T, class Probe>
   T* launch(KernelId id, unsigned bs, Probe first, Probe rest) {
     if (n == 0) throw std::logic_error("GpuReducer: no input (call set_input first)");
-    if (auto why = cc_problem(id, info.cc_major, info.cc_minor)) throw std::invalid_argument(*why);
+    if (auto why = cc_problem(id, info.cc_major, info.cc_minor)) throw std::invalid_argument(why->say());
     KernelFn<T, Probe> fn = kernel_fn<T, Probe>(id, bs);
     const size_t smem = smem_bytes(id, bs);
     const KernelInfo& k = kernel_info(id);
@@ -801,7 +801,7 @@ Trace GpuReducer::trace(KernelId kernel, unsigned block_size, unsigned traced_bl
 void GpuReducer::Impl::check_external(const ExternalKernel& k, unsigned bs) const {
   if (n == 0) throw std::logic_error("GpuReducer: no input (call set_input first)");
   if (!k.launch) throw std::invalid_argument(k.name + " has no launcher");
-  if (auto why = block_size_problem(bs)) throw std::invalid_argument(*why);
+  if (auto why = block_size_problem(bs)) throw std::invalid_argument(why->say());
   if (bs < k.min_block_size) {
     throw std::invalid_argument(k.name + " needs at least " + std::to_string(k.min_block_size) +
                                 " threads per block (its RS_LAUNCH_SHAPE says so)");

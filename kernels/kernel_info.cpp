@@ -3,7 +3,6 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "i18n.hpp"
 
 namespace rs {
 
@@ -32,7 +31,6 @@ const char* to_string(Finish f) {
 
 namespace {
 
-using i18n::strf;
 
 constexpr uint8_t kInt = dtype_bit(DType::Int32);
 constexpr uint8_t kIntFloat = dtype_bit(DType::Int32) | dtype_bit(DType::Float32);
@@ -447,30 +445,29 @@ std::string track_names() {
   return s;
 }
 
-std::optional<std::string> block_size_problem(unsigned b) {
+std::optional<Said> block_size_problem(unsigned b) {
   if (b < 32 || b > 1024 || (b & (b - 1)) != 0) {
-    return strf(_("block size %u is not one of 32, 64, 128, 256, 512, 1024 (the tree reductions halve the block "
-                      "each step, so it must be a power of two, at least one warp and at most 1024 threads)"),
-                    b);
+    return Said(N_("block size %u is not one of 32, 64, 128, 256, 512, 1024 (the tree reductions halve the block "
+                   "each step, so it must be a power of two, at least one warp and at most 1024 threads)"),
+                b);
   }
   return std::nullopt;
 }
 
-std::optional<std::string> block_size_problem(KernelId id, unsigned b) {
+std::optional<Said> block_size_problem(KernelId id, unsigned b) {
   if (auto p = block_size_problem(b)) return p;
   const KernelInfo& k = kernel_info(id);
   if (b < k.min_block_size) {
-    return strf(_("%s needs at least %u threads per block: %s"), k.name, k.min_block_size,
-                    i18n::tr(k.min_block_why));
+    return Said(N_("%s needs at least %u threads per block: %s"), k.name, k.min_block_size, Term{k.min_block_why});
   }
   return std::nullopt;
 }
 
-std::optional<std::string> cc_problem(KernelId id, int major, int minor) {
+std::optional<Said> cc_problem(KernelId id, int major, int minor) {
   const KernelInfo& k = kernel_info(id);
   if (k.min_cc == 0 || major * 10 + minor >= k.min_cc) return std::nullopt;
-  return strf(_("%s needs compute capability %d.%d or later (its warp-reduce instruction); this GPU has %d.%d"),
-                  k.name, k.min_cc / 10, k.min_cc % 10, major, minor);
+  return Said(N_("%s needs compute capability %d.%d or later (its warp-reduce instruction); this GPU has %d.%d"),
+              k.name, k.min_cc / 10, k.min_cc % 10, major, minor);
 }
 
 std::optional<unsigned> fixed_launches(KernelId id) {
@@ -489,10 +486,10 @@ std::optional<unsigned> fixed_launches(KernelId id) {
   return std::nullopt;
 }
 
-std::optional<std::string> dtype_problem(KernelId id, DType t) {
+std::optional<Said> dtype_problem(KernelId id, DType t) {
   const KernelInfo& k = kernel_info(id);
   if (k.takes(t)) return std::nullopt;
-  return strf(_("%s reduces %s only, not %s"), k.name, k.takes(DType::Int32) ? "int32" : "float32", to_string(t));
+  return Said(N_("%s reduces %s only, not %s"), k.name, k.takes(DType::Int32) ? "int32" : "float32", to_string(t));
 }
 
 std::vector<Speedup> table_speedups(const std::vector<KernelId>& rows, const std::vector<double>& ms) {

@@ -12,8 +12,8 @@
 //
 // Words for people (issue 31): the tables' texts (titles, fixes, costs, min_block_why, pitfall, a track's
 // title, source and source_gpu, and the names to_string(ReduceOp) and to_string(Finish) give) are English
-// msgids marked with N_(): show them through i18n::tr(). The sentences the functions below build are
-// translated already (_(): English unless the process switched to Chinese, so the CLI stays English).
+// msgids marked with N_(): show them through i18n::tr(). The reasons the functions below give are Said (msgid and
+// arguments; kernels/ links no gettext, issue 53): say() is English, the window says them in its language.
 //
 // A track is one family of kernels from one source, in the source's order (../DESIGN.md,
 // "Tracks"). Adding a kernel touches its source (kernels/<track>_kernels.cuh: the kernel and
@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "said.hpp"
 #include "trace_format.hpp"  // DType
 
 namespace rs {
@@ -126,12 +127,13 @@ std::string track_names();
 inline constexpr std::array<unsigned, 6> kBlockSizes = {32, 64, 128, 256, 512, 1024};
 
 // Why `block_size` cannot be used with `id`, or nothing if it can. The reasons are meant
-// for users ("reduce4 needs at least 64 threads per block: ...").
-std::optional<std::string> block_size_problem(KernelId id, unsigned block_size);
+// for users ("reduce4 needs at least 64 threads per block: ..."), as a Said (tracing/said.hpp: kernels/ links no
+// gettext; say() is English, the window says it in its language).
+std::optional<Said> block_size_problem(KernelId id, unsigned block_size);
 // Same, for any kernel: power of two in [32, 1024].
-std::optional<std::string> block_size_problem(unsigned block_size);
+std::optional<Said> block_size_problem(unsigned block_size);
 // Why kernel `id` cannot run on a GPU of compute capability major.minor, or nothing if it can.
-std::optional<std::string> cc_problem(KernelId id, int major, int minor);
+std::optional<Said> cc_problem(KernelId id, int major, int minor);
 // The kernel launches one reduction (or histogram) with `id` takes when that does not depend on the GPU
 // or N: 1 for a global-atomic, single-pass, host-finished kernel or a histogram (GpuReducer::launches);
 // nothing for repeated launches and for a second kernel (which is skipped when one block suffices).
@@ -149,7 +151,7 @@ struct Speedup {
 std::vector<Speedup> table_speedups(const std::vector<KernelId>& rows, const std::vector<double>& ms);
 
 // Why kernel `id` cannot reduce elements of type `t`, or nothing if it can.
-std::optional<std::string> dtype_problem(KernelId id, DType t);
+std::optional<Said> dtype_problem(KernelId id, DType t);
 
 // A library's kernel (issue 29, "CUB opened"): one of the kernels cub::DeviceReduce::Sum and cub::DeviceHistogram
 // launch, which sessions hold as traces by the binary tracer (`reducescope record --add --binary --kernel NAME`,

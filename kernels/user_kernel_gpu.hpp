@@ -59,6 +59,9 @@ struct UserSumCheck {
   // left over from the previous run cannot pass), and this is its ticket counter out[1] after the run, which must be
   // 0 again. Absent for other kernels.
   std::optional<uint32_t> ticket_after;
+  // A single pass whose result word still holds kSinglePassPoison after the run: no block wrote the result (the app
+  // says so beside `got`: kernels/ links no gettext).
+  bool result_unwritten = false;
 };
 // What a single-pass kernel's result word holds before each checked run (a kernel that never writes it shows this).
 inline constexpr uint32_t kSinglePassPoison = 0x7fbadbadu;

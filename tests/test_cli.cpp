@@ -739,8 +739,8 @@ TEST(KernelInfo, ModernTrackAndComputeCapability) {
   EXPECT_FALSE(cc_problem(redux, 9, 0).has_value());
   const auto why = cc_problem(redux, 7, 5);
   ASSERT_TRUE(why.has_value());
-  EXPECT_NE(why->find("needs compute capability 8.0"), std::string::npos) << *why;
-  EXPECT_NE(why->find("7.5"), std::string::npos) << *why;
+  EXPECT_NE(why->say().find("needs compute capability 8.0"), std::string::npos) << why->say();
+  EXPECT_NE(why->say().find("7.5"), std::string::npos) << why->say();
   EXPECT_FALSE(cc_problem(find_kernel("vec4_loads")->id, 7, 5).has_value()) << "shuffles below sm_80";
   EXPECT_EQ(kernel_info(find_kernel("single_pass_last_block")->id).finish, Finish::SinglePass);
   // reproducible_sum: float32 only (exact integer accumulation of floats), one launch, sm_80+ (__reduce_max_sync).
@@ -843,7 +843,7 @@ TEST(KernelInfo, DtypeProblem) {
   EXPECT_FALSE(dtype_problem(KernelId::reduce0, DType::Int32).has_value());
   auto p = dtype_problem(KernelId::reduce0, DType::Float32);
   ASSERT_TRUE(p.has_value());
-  EXPECT_EQ(*p, "reduce0 reduces int32 only, not float32");
+  EXPECT_EQ(p->say(), "reduce0 reduces int32 only, not float32");
   EXPECT_FALSE(dtype_problem(find_kernel("sum_atomic")->id, DType::Float32).has_value());
 }
 
@@ -880,7 +880,7 @@ TEST(BlockSizeProblem, AnyKernel) {
   for (unsigned b : {0u, 1u, 3u, 16u, 31u, 33u, 48u, 96u, 1000u, 1023u, 2048u, 4096u, 0x80000000u}) {
     auto p = block_size_problem(b);
     ASSERT_TRUE(p.has_value()) << b;
-    EXPECT_TRUE(contains(*p, std::to_string(b))) << *p;
+    EXPECT_TRUE(contains(p->say(), std::to_string(b))) << p->say();
   }
 }
 
@@ -891,14 +891,14 @@ TEST(BlockSizeProblem, PerKernel) {
   for (KernelId id : {KernelId::reduce4, KernelId::reduce5, KernelId::reduce6}) {
     auto p = block_size_problem(id, 32);
     ASSERT_TRUE(p.has_value());
-    EXPECT_TRUE(contains(*p, kernel_info(id).name)) << *p;
-    EXPECT_TRUE(contains(*p, "at least 64")) << *p;
+    EXPECT_TRUE(contains(p->say(), kernel_info(id).name)) << p->say();
+    EXPECT_TRUE(contains(p->say(), "at least 64")) << p->say();
     for (unsigned b : {64u, 128u, 256u, 512u, 1024u}) EXPECT_FALSE(block_size_problem(id, b).has_value());
   }
   // The generic problem comes first.
   auto p = block_size_problem(KernelId::reduce0, 48);
   ASSERT_TRUE(p.has_value());
-  EXPECT_TRUE(contains(*p, "48"));
+  EXPECT_TRUE(contains(p->say(), "48"));
 }
 
 // ---- input and CPU reference ---------------------------------------------------------------

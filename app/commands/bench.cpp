@@ -129,8 +129,12 @@ int run_bench(const Options& o, std::ostream& out, std::ostream& err) {
         std::vector<Row> rows;
         for (unsigned bs : sizes) {
           for (KernelId k : kernels) {
-            Row r{k, bs, block_size_problem(k, bs), {}, 0, false};
-            if (!r.skipped) r.skipped = dtype_problem(k, type);
+            // The reasons in English (the CLI's language): Said::say().
+            auto english = [](const std::optional<Said>& s) {
+              return s ? std::optional<std::string>(s->say()) : std::nullopt;
+            };
+            Row r{k, bs, english(block_size_problem(k, bs)), {}, 0, false};
+            if (!r.skipped) r.skipped = english(dtype_problem(k, type));
             if (!r.skipped) {
               r.got = gpu.run(k, bs);
               const ReduceOp op = kernel_info(k).op;

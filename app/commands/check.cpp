@@ -46,7 +46,8 @@ int check_sums(const UserKernel& k, const Options& o, std::ostream& out) {
   int wrong = 0;
   for (const UserSumCheck& c : checks) {
     out << "  " << to_string(c.type) << "  N = " << c.n << "  B = " << c.block_size << "  " << c.launches
-        << (c.launches == 1 ? " launch  " : " launches  ") << (c.right ? "right: " : "WRONG: got ") << c.got;
+        << (c.launches == 1 ? " launch  " : " launches  ") << (c.right ? "right: " : "WRONG: got ") << c.got
+        << (c.result_unwritten ? " (out[0] as ReduceScope poisoned it before the run: no block wrote the result)" : "");
     if (!c.right) out << ", expected " << c.expected;
     out << "\n";
     wrong += c.right ? 0 : 1;
@@ -199,6 +200,7 @@ ExerciseEvidence gather(const UserKernel& k, const Exercise& x, const std::strin
     r.expected = c.expected;
     r.launches = c.launches;
     r.ticket_after = c.ticket_after;
+    r.result_unwritten = c.result_unwritten;
     r.grid = gpu.first_grid(ext, c.block_size);
     if (c.type == DType::Int32 && std::find(x.trace_ns.begin(), x.trace_ns.end(), c.n) != x.trace_ns.end()) {
       // The grid and the result now, while the GPU holds this N's input; the trace itself in the queue's process.

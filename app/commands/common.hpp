@@ -65,7 +65,7 @@ bool for_each_kernel(GpuReducer& gpu, const Options& o, std::ostream& out, Body 
   CpuReference ref;
   for (KernelId k : o.kernels) {
     if (auto why = block_size_problem(k, o.block_sizes[0])) {
-      out << kernel_info(k).name << ": skipped: " << *why << "\n";
+      out << kernel_info(k).name << ": skipped: " << why->say() << "\n";
       continue;
     }
     const std::optional<DType> type = type_for(o, k);

@@ -23,7 +23,7 @@ int run_histogram(const Options& o, std::ostream& out, std::ostream& err) {
     GpuReducer gpu;
     const DeviceInfo& d = gpu.device();
     const unsigned bs = o.block_sizes[0];
-    if (auto why = block_size_problem(bs)) throw std::invalid_argument(*why);
+    if (auto why = block_size_problem(bs)) throw std::invalid_argument(why->say());
     // Each kernel's block size: --block-size as given, else its fastest on this GPU (issue 38: the default of 256
     // made histo_warp 0.97-0.99x CUB on uniform and skewed bytes, where the README's 1.15x holds at 1024), found by a
     // short sweep over every block size it takes, on the first input, before the timed runs.

@@ -99,7 +99,7 @@ int run_pitfalls(const Options& o_in, std::ostream& out, std::ostream& err) {
           << ", CPU reference " << ref.str(ReduceOp::Sum) << "; the fix: " << (k.fixed_by ? k.fixed_by : "-") << "\n";
       for (unsigned bs : o.block_sizes) {
         if (auto why = block_size_problem(id, bs)) {
-          out << "  " << bs << " threads: skipped: " << *why << "\n";
+          out << "  " << bs << " threads: skipped: " << why->say() << "\n";
           continue;
         }
         std::map<int32_t, int> seen;

@@ -109,7 +109,7 @@ int run_verify(const Options& o_in, std::ostream& out, std::ostream& err) {
     } else {
       const KernelInfo& k = kernel_info(o.kernels.at(0));
       if (!k.takes(type)) type = DType::Float32;
-      if (auto why = block_size_problem(k.id, bs)) throw std::invalid_argument(*why);
+      if (auto why = block_size_problem(k.id, bs)) throw std::invalid_argument(why->say());
       per_thread = k.grid_stride ? 1 : k.inputs_per_thread;
       name = k.name;
     }

@@ -26,7 +26,7 @@ int run_verify_binary(const Options& o_in, std::ostream& out, std::ostream& err)
     const unsigned bs = o.block_sizes.empty() ? 256 : o.block_sizes[0];
     DType type = o.dtypes.empty() ? DType::Int32 : o.dtypes[0];
     if (!k.takes(type)) type = DType::Float32;
-    if (auto why = block_size_problem(k.id, bs)) throw std::invalid_argument(*why);
+    if (auto why = block_size_problem(k.id, bs)) throw std::invalid_argument(why->say());
     if (!o.have_n) o.n = uint64_t{bs} * (k.grid_stride ? 1 : k.inputs_per_thread) * 4;  // four blocks
     o.dtypes = {type};
     prepare_typed_input(gpu, o, type);

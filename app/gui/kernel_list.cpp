@@ -5,6 +5,7 @@
 #include <map>
 
 #include "panels.hpp"
+#include "said_text.hpp"
 
 namespace rs::gui {
 
@@ -258,7 +259,7 @@ Pick pick_widgets(const char* id, Pick p, float list_height, const Session* ses,
                               "and the session holds that launch"),
                             p.lib()->name, lib_bs);
         } else {
-          ImGui::SetTooltip("%s", i18n::tr(block_size_problem(p.kernel, bs)->c_str()));
+          ImGui::SetTooltip("%s", said_text(*block_size_problem(p.kernel, bs)).c_str());
         }
       }
     }

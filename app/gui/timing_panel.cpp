@@ -13,6 +13,7 @@
 #include "gpu_worker.hpp"
 #include "exact_steps.hpp"
 #include "panels.hpp"
+#include "said_text.hpp"
 #include "stored.hpp"  // explain: the sweep's method read back
 #include "input.hpp"  // float_sum_note
 #include "pitfall_words.hpp"
@@ -318,7 +319,7 @@ void TimingPanel::drawTable(AppState& s) {
         ImGui::TableNextColumn();
         if (auto why = block_size_problem(k.id, bs)) {
           ImGui::TextDisabled("%s", _("n/a"));
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why->c_str());
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", said_text(*why).c_str());
         } else {
           ImGui::TextDisabled(s.busy ? "..." : "-");
           if (ImGui::IsItemHovered()) {
