@@ -82,7 +82,7 @@ struct Options {
   unsigned traced_block = 0;            // trace: blockIdx.x to record
   bool quiet = false;                   // trace: summary only, no per-step text
   bool steps = false;                   // show: print every step too
-  std::string lesson;                   // show, export --html, lesson-report: a lesson file (app/lessons.hpp, docs/lessons.md)
+  std::string lesson;                   // show, export --html, lesson-report: a lesson file (app/lessons/lessons.hpp, docs/lessons.md)
   std::string session;                  // lesson-report --session: the session its pictures come from
   bool class_mode = false;              // the window's Predict mode for a projector: the room answers, no score
   bool add = false;                     // record --add: into the existing session at --out, at its N
@@ -145,7 +145,7 @@ struct Options {
   std::string block_index = "0";        // the traced block: "X" or "X,Y,Z"
   bool json = false;                    // check --json: the exercise's checks as JSON
   bool compile_only = false;            // check, grade --compile-only: NVRTC's verdict alone, no GPU work
-  // grade (app/grade.hpp): the GPUs ("all" or "0,2"), a shard "I/N", --merge DIR, --slurm with --shards N tasks
+  // grade (app/grading/class_grades.hpp): the GPUs ("all" or "0,2"), a shard "I/N", --merge DIR, --slurm with --shards N tasks
   // (and --partition P), --hide-names on the class page.
   std::string gpu_list = "all", shard, merge, partition;
   bool slurm = false, hide_names = false;

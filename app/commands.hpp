@@ -37,12 +37,12 @@ int run_bits(const Options& o, std::ostream& out, std::ostream& err);
 // its timings that have none from the rows at the session's N.
 int run_sweep(const Options& o, std::ostream& out, std::ostream& err);
 
-// grade SUBMISSIONS --exercise NAME --out DIR (app/commands/grade.cpp, app/grade.hpp): each student's check on every
+// grade SUBMISSIONS --exercise NAME --out DIR (app/commands/grade.cpp, app/grading/class_grades.hpp): each student's check on every
 // GPU at once (or --compile-only), per student Gradescope's results.json, for the class class.csv and class.html;
 // --shard I/N, --merge DIR, --slurm. Exit: 0 every submission has its verdict (failing ones included), 1 a runtime
 // error (no GPU without --compile-only, a folder that cannot be written), 2 a usage error.
 int run_grade(const Options& o, std::ostream& out, std::ostream& err);
-// lesson-report ANSWERS.json... (app/commands/lesson_report.cpp, app/lesson_report.hpp): a class's Predict-mode answers,
+// lesson-report ANSWERS.json... (app/commands/lesson_report.cpp, app/lessons/class_answers.hpp): a class's Predict-mode answers,
 // per question and per student; --csv FILE, --html FILE. Exit: 0 every file read, 1 a file could not be read (named;
 // the report covers the rest) or an output could not be written.
 int run_lesson_report(const Options& o, std::ostream& out, std::ostream& err);

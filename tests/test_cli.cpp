@@ -15,7 +15,7 @@
 #include "input.hpp"
 #include "kernel_info.hpp"
 #include "commands.hpp"
-#include "profile.hpp"
+#include "ncu_metrics.hpp"
 #include "replay.hpp"
 #include "trace_io.hpp"
 #include "test_util.hpp"

@@ -1,4 +1,4 @@
-// grade (app/grade.hpp, issue 40): who is graded from a folder of students, shards that cover the class once, the
+// grade (app/grading/class_grades.hpp, issue 40): who is graded from a folder of students, shards that cover the class once, the
 // outcome of each kind of check run, Gradescope's results.json, the record merge reads back, the class's CSV and
 // page, the Slurm script; and the GPU lock keyed by the physical GPU under CUDA_VISIBLE_DEVICES.
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 #include "commands/common.hpp"
 #include "commands/compile_ahead.hpp"
 #include "gpu_lock.hpp"
-#include "grade.hpp"
+#include "class_grades.hpp"
 #include "user_kernel.hpp"
 
 namespace rs {

@@ -1,4 +1,4 @@
-// lesson-report (app/lesson_report.hpp, issue 39 item 6): answers files read and refused, the class's figures per
+// lesson-report (app/lessons/class_answers.hpp, issue 39 item 6): answers files read and refused, the class's figures per
 // question and per student, the lesson's order, the CSV and the page's pictures.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lesson_report.hpp"
+#include "class_answers.hpp"
 #include "session.hpp"
 
 namespace rs {

@@ -1,4 +1,4 @@
-// reducescope grade (issue 40; app/grade.hpp): a class's submissions checked on every GPU at once, one worker process
+// reducescope grade (issue 40; app/grading/class_grades.hpp): a class's submissions checked on every GPU at once, one worker process
 // per submission (app/worker.hpp: the time limit, a crash kept out of the batch), each worker pinned to its GPU with
 // CUDA_VISIBLE_DEVICES; per student Gradescope's results.json, for the class a CSV and a page; shards and Slurm.
 #include <algorithm>
@@ -21,7 +21,7 @@
 #include "common.hpp"
 #include "compile_ahead.hpp"
 #include "exercises.hpp"
-#include "grade.hpp"
+#include "class_grades.hpp"
 #include "user_kernel_gpu.hpp"
 #include "worker.hpp"
 

@@ -1,9 +1,9 @@
-// reducescope lesson-report ANSWERS.json... (issue 39, item 6): a class's Predict-mode answers (app/lesson_report.hpp).
+// reducescope lesson-report ANSWERS.json... (issue 39, item 6): a class's Predict-mode answers (app/lessons/class_answers.hpp).
 #include <fstream>
 #include <ostream>
 
 #include "commands.hpp"
-#include "lesson_report.hpp"
+#include "class_answers.hpp"
 #include "lessons.hpp"
 #include "session.hpp"
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "common.hpp"
-#include "profile.hpp"
+#include "ncu_metrics.hpp"
 
 namespace rs {
 

@@ -740,7 +740,7 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
   }
   j.end_arr();
   j.kv("traces_in_session", static_cast<uint64_t>(page_traces(s)));
-  // Predict mode's lessons (app/lessons.hpp): which questions to ask where, and the instructor's words.
+  // Predict mode's lessons (app/lessons/lessons.hpp): which questions to ask where, and the instructor's words.
   j.key("lessons").arr();
   for (const Lesson& l : o.lessons.empty() ? bundled_lessons() : o.lessons) {
     j.obj().kv("name", l.name).kv("track", l.track).kv("title", l.title.en).kv("title_zh", l.title.zh);

@@ -77,7 +77,7 @@ struct WebExportOptions {
   std::string session_name;           // the session's file name, shown in the page ("" : not shown)
   i18n::Lang lang = i18n::Lang::En;   // the language the page opens in; it holds the Chinese dictionary either way
                                       // (web_i18n.hpp) and switches in place
-  std::vector<Lesson> lessons;        // Predict mode's lessons (app/lessons.hpp); empty: the bundled ones
+  std::vector<Lesson> lessons;        // Predict mode's lessons (app/lessons/lessons.hpp); empty: the bundled ones
 };
 
 struct WebExportResult {

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "binary_io.hpp"      // detail::write_file_atomically
-#include "lesson_report.hpp"  // answers_json
+#include "class_answers.hpp"  // answers_json
 #include "session_rows.hpp"
 #include "gpu_worker.hpp"  // kGuiSamples, kTimingWarmups
 #include "panels.hpp"      // strf

@@ -28,7 +28,7 @@ class Exports {
   // frame(), for the menu.
   void start_web_page(AppState& s);
   // Writes Predict mode's answers (s.predict.records) to dir()/reducescope-answers-$USER.json in the page's format
-  // (answers_json, lesson_report.hpp), through a temporary file; says where in s.notice, or why not in s.error.
+  // (answers_json, lessons/class_answers.hpp), through a temporary file; says where in s.notice, or why not in s.error.
   // frame(), for File > Save my answers.
   void save_answers(AppState& s);
   // Once the running export is done, says how it went in s.notice or s.error (and on stdout if

@@ -1,6 +1,6 @@
 // Predict mode in the window (issue 39): before a step is shown, a question about it in the panel where its answer
 // is drawn; the answer is graded by the trace (app/explain/questions.hpp) and the verdict says why. The questions are
-// chosen as the page chooses them (predict_question, app/lessons.hpp): a bundled lesson's, else each step's default.
+// chosen as the page chooses them (predict_question, app/lessons/lessons.hpp): a bundled lesson's, else each step's default.
 // Works on any trace the window shows: a session's, a live GPU's, the user's own kernel file.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "lesson_report.hpp"  // SavedAnswer: the page's answers format
+#include "class_answers.hpp"  // SavedAnswer: the page's answers format
 #include "lessons.hpp"
 #include "questions.hpp"
 

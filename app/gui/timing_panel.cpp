@@ -18,7 +18,7 @@
 #include "input.hpp"  // float_sum_note
 #include "pitfall_words.hpp"
 #include "plot.hpp"
-#include "profile.hpp"
+#include "ncu_metrics.hpp"
 
 namespace rs::gui {
 

@@ -1,4 +1,4 @@
-#include "grade.hpp"
+#include "class_grades.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "lesson_report.hpp"
+#include "class_answers.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "profile.hpp"
+#include "ncu_metrics.hpp"
 
 #include <cstdlib>
 #include <sstream>
