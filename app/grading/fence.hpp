@@ -21,7 +21,7 @@
 // read).
 //
 // Plain C++: the PTX comes from NVRTC (which CI has), the SASS from nvdisasm (the GPU machine's toolkit), so CI tests
-// the PTX reader on the corpus and the SASS reader on listings captured on the H100 (tests/fixtures/fence/).
+// the PTX reader on the corpus and the SASS reader on listings captured on the H100 (tests/fixtures/grading/sass/).
 #pragma once
 
 #include <cstdint>

@@ -50,8 +50,8 @@ struct SanitizerFinding {
 struct SanitizerOutput {
   bool complete = false;         // the tool's summary line was there: it ran to the end
   uint32_t summary_count = 0;    // that line's count (hazards, or errors), every block included
-  std::vector<SanitizerFinding> findings;  // in the order they first appear; block (0,0,0)'s reports first where
-                                           // a race's lines repeat in other blocks
+  std::vector<SanitizerFinding> findings;  // in the order they first appear, every block's (a race whose lines
+                                           // repeat in other blocks is folded into the first report's finding)
 };
 
 // Reads tool `t`'s whole output (stdout and stderr together). `reserved_bytes`: the system's reserved shared memory
