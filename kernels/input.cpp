@@ -181,6 +181,28 @@ std::string CpuReference::str(ReduceOp op) const {
   return "?";
 }
 
+namespace {
+
+// The k of a sum stuck at +-2^k below its exact value (float_sum_note's reason), or -1.
+int stuck_power(float got, double exact) {
+  if (!std::isfinite(got) || got == 0.0f || !std::isfinite(exact)) return -1;
+  int k = 0;
+  const float mant = std::frexp(std::fabs(got), &k);  // |got| = mant x 2^k, mant in [0.5, 1)
+  const int power = k - 1;                             // got = +-2^power when mant == 0.5
+  if (mant != 0.5f || power < 24) return -1;
+  if (!(std::fabs(exact) > std::fabs(got) * 1.001) || (exact < 0) != (got < 0)) return -1;
+  return power;
+}
+
+}  // namespace
+
+std::optional<FloatStuck> float_sum_stuck(float got, double exact) {
+  if (std::isnan(exact) || std::isinf(exact) || got < 0) return std::nullopt;  // another reason, or a negative sum
+  const int power = stuck_power(got, exact);
+  if (power < 0) return std::nullopt;
+  return FloatStuck{power, static_cast<double>(got)};
+}
+
 std::string float_sum_note(float got, double exact) {
   // IEEE 754's special cases, said where they decide the result.
   if (std::isnan(exact)) return "an input is NaN, or +inf and -inf are both in it: the sum is NaN (IEEE 754)";
@@ -191,12 +213,8 @@ std::string float_sum_note(float got, double exact) {
                   exact < 0 ? "-" : "+");
     return b;
   }
-  if (!std::isfinite(got) || got == 0.0f || !std::isfinite(exact)) return "";
-  int k = 0;
-  const float mant = std::frexp(std::fabs(got), &k);  // |got| = mant x 2^k, mant in [0.5, 1)
-  const int power = k - 1;                             // got = +-2^power when mant == 0.5
-  if (mant != 0.5f || power < 24) return "";
-  if (!(std::fabs(exact) > std::fabs(got) * 1.001) || (exact < 0) != (got < 0)) return "";
+  const int power = stuck_power(got, exact);
+  if (power < 0) return "";
   char b[320];
   std::snprintf(b, sizeof b,
                 "stuck at 2^%d = %.0f: float32 keeps 24 significant bits, so there its values are 2^%d apart and adding "

@@ -54,6 +54,15 @@ FloatReference cpu_reduce_f64(const std::vector<float>& data);
 // sum (an input was), and an exact sum beyond FLT_MAX that rounds to +-inf (said, not a silent inf).
 std::string float_sum_note(float got, double exact);
 
+// The numbers of float_sum_note's commonest reason, for the explain layer to say in the reader's language (issue 53:
+// no English read back): a non-negative float32 sum stuck at 2^power below its exact value. nullopt where the note
+// gives another reason, a negative sum's, or none.
+struct FloatStuck {
+  int power = 0;       // the sum is exactly 2^power (24 or more)
+  double value = 0;    // 2^power
+};
+std::optional<FloatStuck> float_sum_stuck(float got, double exact);
+
 // Index of the 3-D point farthest from the origin, `data` read as data.size() / 3 points (x, y, z);
 // the lower index on a tie; -1 if there is no point. The course track's farthest_point.
 int32_t cpu_farthest_point(const std::vector<int32_t>& data);

@@ -564,22 +564,26 @@ TEST_F(ClaimsAudit, TheRecordedTimingMethodIsSaidInEitherLanguage) {
   EXPECT_GE(parsed, 2u) << "the bundled sessions' methods did not parse";
 }
 
-// Issue 38, item 5: the bits view's reason a float32 sum is stuck at a power of two (kernels/input.cpp's
-// float_sum_note, in English) read back into a sentence the window and the page say in their language; its other
-// reasons, and a negative sum's, stay as they are.
+// Issue 38, item 5, and issue 53: the bits view's reason a float32 sum is stuck at a power of two, composed by the
+// explain layer from kernels/input.hpp's numbers (no English read back), in either language; its English is
+// float_sum_note's word for word, so a rewording of either fails here; the note's other reasons, and a negative
+// sum's, are not this sentence.
 TEST_F(ClaimsAudit, TheStuckFloatSumIsSaidInEitherLanguage) {
-  const std::string note = float_sum_note(33554432.0f, 40000000.0);
-  const auto said = explain::parse_float_sum_note(note);
-  ASSERT_TRUE(said) << note;
-  EXPECT_EQ(explain::render(*said), note);
+  for (const auto& [got, exact] : std::vector<std::pair<float, double>>{{33554432.0f, 4e7}, {16777216.0f, 33556881.0},
+                                                                         {1073741824.0f, 2e9}}) {
+    const auto said = explain::float_stuck_sentence(got, exact);
+    ASSERT_TRUE(said) << got;
+    EXPECT_EQ(explain::render(*said), float_sum_note(got, exact));
+  }
+  const auto said = explain::float_stuck_sentence(33554432.0f, 4e7);
   EXPECT_EQ(said->args, (std::vector<std::string>{"25", "33554432", "2", "1"}));
   const std::string zh_text = explain::render(*said, zh);
   EXPECT_EQ(zh_text.find("float32 keeps"), std::string::npos) << zh_text;
   for (const std::string& a : said->args) EXPECT_NE(zh_text.find(a), std::string::npos) << a << " in " << zh_text;
-  EXPECT_FALSE(explain::parse_float_sum_note(float_sum_note(-16777216.0f, -3e7)));
-  EXPECT_FALSE(explain::parse_float_sum_note(float_sum_note(NAN, NAN)));
-  EXPECT_FALSE(explain::parse_float_sum_note(note + " (and more)"));
-  EXPECT_FALSE(explain::parse_float_sum_note(""));
+  EXPECT_FALSE(explain::float_stuck_sentence(-16777216.0f, -3e7));  // a negative sum: the note's own words
+  EXPECT_FALSE(explain::float_stuck_sentence(NAN, NAN));
+  EXPECT_FALSE(explain::float_stuck_sentence(16777216.0f, 16777216.5));  // not below its exact value by 0.1%
+  EXPECT_FALSE(explain::float_stuck_sentence(12345.0f, 5e7));             // not a power of two
 }
 
 // Issue 38, items 1 and 5: what sessions and traces store in English (a binary trace's notes, the multi-GPU and sweep

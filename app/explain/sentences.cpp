@@ -1,5 +1,7 @@
 #include "sentences.hpp"
 
+#include "input.hpp"  // float_sum_stuck
+
 #include "questions.hpp"
 #include "stored.hpp"
 
@@ -253,15 +255,12 @@ std::optional<Sentence> parse_timing_method(const std::string& recorded) {
   return s;
 }
 
-std::optional<Sentence> parse_float_sum_note(const std::string& note) {
-  int power = 0;
-  double value = 0;
-  if (std::sscanf(note.c_str(), "stuck at 2^%d = %lf:", &power, &value) != 2) return std::nullopt;
+std::optional<Sentence> float_stuck_sentence(float got, double exact) {
+  const std::optional<FloatStuck> f = float_sum_stuck(got, exact);
+  if (!f) return std::nullopt;
   char v[32];
-  std::snprintf(v, sizeof v, "%.0f", value);
-  Sentence s{kFloatStuck, {num(power), v, num(power - 23), num(power - 24)}, {}};
-  if (render(s) != note) return std::nullopt;  // the same words only
-  return s;
+  std::snprintf(v, sizeof v, "%.0f", f->value);
+  return Sentence{kFloatStuck, {num(f->power), v, num(f->power - 23), num(f->power - 24)}, {}};
 }
 
 std::vector<Sentence> step_sentences(const Trace& t, const Replay& r, size_t step, const Context& c) {

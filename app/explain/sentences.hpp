@@ -17,7 +17,7 @@
 //   step_count_sentences()    a step's warp instructions by their names: shuffles apart from warp reduces
 //   step_sentences()     every sentence above for one step of one trace (what the audit walks)
 //   timing_method_sentence(), parse_timing_method()  a session's timing method, which sessions store in English
-//   parse_float_sum_note()  the bits view's reason a float32 sum is stuck at a power of two
+//   float_stuck_sentence()  the bits view's reason a float32 sum is stuck at a power of two
 //
 // Messages are marked with N_ so po/update.sh collects them into po/zh_CN.po; nothing here looks one up (this
 // layer links no i18n).
@@ -127,9 +127,9 @@ Sentence timing_method_sentence(int warmups, int samples, double l2_flush_mib);
 // `record` has written, 2026-11-23 on); nullopt for any other text, which the views then show as it is.
 std::optional<Sentence> parse_timing_method(const std::string& recorded);
 
-// Why a float32 sum stopped growing, as kernels/input.cpp's float_sum_note words it in English ("stuck at 2^24 =
-// 16777216: float32 keeps 24 significant bits, ..."), read back word for word into a sentence the views say in their
-// language; nullopt for its other reasons and for a negative sum's, which are shown as they are.
-std::optional<Sentence> parse_float_sum_note(const std::string& note);
+// Why a float32 sum stopped growing ("stuck at 2^24 = 16777216: float32 keeps 24 significant bits, ..."), from
+// kernels/input.hpp's numbers (float_sum_stuck); its English is float_sum_note's, word for word (the claims audit
+// checks it). nullopt for the note's other reasons and a negative sum's, which the views show as the note words them.
+std::optional<Sentence> float_stuck_sentence(float got, double exact);
 
 }  // namespace rs::explain

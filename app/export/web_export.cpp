@@ -654,7 +654,7 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
   j.kv("n", s.bits.n).kv("pattern", s.bits.pattern).kv("runs", s.bits.runs).kv("exact_bits", s.bits.exact_bits);
   j.kv("exact", s.bits.exact).kv("tolerance", s.bits.tolerance);
   // [kernel, bits, count, ulps, [block sizes], wrong: outside the tolerance, why (or ""): the explain layer's
-  // [k, args] where it knows the words (explain::parse_float_sum_note), else the English]
+  // [k, args] where it knows the words (explain::float_stuck_sentence), else the English]
   j.key("rows").arr();
   for (const BitsRow& r : s.bits.rows) {
     float got;
@@ -664,11 +664,11 @@ std::string index_json(const Session& s, const std::vector<HeldTrace>& parts, co
     j.arr();
     for (uint32_t bs : r.block_sizes) j.num(bs);
     j.end_arr().boolean(wrong);
-    const std::string note = wrong ? float_sum_note(got, s.bits.exact) : std::string();  // English, as stored
-    if (const auto said_note = explain::parse_float_sum_note(note)) {
+    const auto said_note = wrong ? explain::float_stuck_sentence(got, s.bits.exact) : std::nullopt;
+    if (said_note) {
       said(j, nullptr, *said_note);
     } else {
-      j.str(note);
+      j.str(wrong ? float_sum_note(got, s.bits.exact) : std::string());  // its other reasons, in English
     }
     j.end_arr();
   }

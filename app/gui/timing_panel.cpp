@@ -670,9 +670,8 @@ void TimingPanel::drawBits(AppState& s) {
       // The verdict stays WRONG; the reason beside it where it is the known one (float_sum_note).
       float got;
       std::memcpy(&got, &top.bits, 4);
-      const std::string note = float_sum_note(got, v->exact);
-      const auto said = explain::parse_float_sum_note(note);  // in the window's language where it is that sentence
-      const std::string why = said ? say(*said) : note;
+      const auto said = explain::float_stuck_sentence(got, v->exact);  // in the window's language
+      const std::string why = said ? say(*said) : float_sum_note(got, v->exact);
       ImGui::SameLine();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color::kVermillion));
       if (why.empty()) ImGui::TextWrapped("%s", _("WRONG"));
