@@ -115,10 +115,7 @@ ExerciseCheck sums_right(const ExerciseEvidence& e) {
     return c;
   }
   c.pass = false;
-  const std::string got = first->got + (first->result_unwritten
-                                            ? std::string(" ") + _("(out[0] as ReduceScope poisoned it before the run: "
-                                                                   "no block wrote the result)")
-                                            : std::string());
+  const std::string got = first->got + (first->result_unwritten ? " " + unwritten_result_note() : std::string());
   c.figure = strf(_("%d of %zu sums wrong; first at %s, %s: got %s, expected %s"), wrong, e.runs.size(),
                       at(*first).c_str(), to_string(first->type), got.c_str(), first->expected.c_str());
   c.hint = _("run it at that N and block size: `reducescope trace --kernel-file FILE.cu --n N --block-size B` shows "
@@ -635,6 +632,10 @@ std::vector<ExerciseCheck> check_histogram(const Exercise& x, const ExerciseEvid
                                  "7 times")));
   }
   return out;
+}
+
+std::string unwritten_result_note() {
+  return _("(out[0] as ReduceScope poisoned it before the run: no block wrote the result)");
 }
 
 std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvidence& e) {

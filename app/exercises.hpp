@@ -140,6 +140,10 @@ std::string exercise_names();                            // "bank_conflicts, div
 // has one (nothing to judge).
 std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvidence& e);
 
+// What follows a single pass's result where no block wrote it (UserSumCheck::result_unwritten), in the language in
+// force: "(out[0] as ReduceScope poisoned it before the run: no block wrote the result)".
+std::string unwritten_result_note();
+
 // {"exercise": NAME, "file": FILE, "passed": bool, "checks": [{"name", "pass", "figure", "hint"[, "ran": false]}, ...]}
 // ("passed": every check that ran passed), and with
 // `e` holding a timing (ExerciseEvidence::user_ms > 0): "timing": {"n" (elements; bytes for the histogram),

@@ -47,7 +47,7 @@ int check_sums(const UserKernel& k, const Options& o, std::ostream& out) {
   for (const UserSumCheck& c : checks) {
     out << "  " << to_string(c.type) << "  N = " << c.n << "  B = " << c.block_size << "  " << c.launches
         << (c.launches == 1 ? " launch  " : " launches  ") << (c.right ? "right: " : "WRONG: got ") << c.got
-        << (c.result_unwritten ? " (out[0] as ReduceScope poisoned it before the run: no block wrote the result)" : "");
+        << (c.result_unwritten ? " " + unwritten_result_note() : std::string());
     if (!c.right) out << ", expected " << c.expected;
     out << "\n";
     wrong += c.right ? 0 : 1;

@@ -143,6 +143,24 @@ int GradeResult::score() const {
 
 int GradeResult::max_score() const { return 1 + static_cast<int>(checks_ran(checks)); }
 
+namespace {
+
+// The profiler's report and the timing of a `check --json` document or a grade record (the same members in both).
+void read_report_and_timing(const json& j, GradeResult& r) {
+  if (j.contains("report") && j["report"].is_object()) r.report = j["report"].dump();
+  if (j.contains("timing") && j["timing"].is_object()) {
+    const json& t = j["timing"];
+    r.has_timing = true;
+    r.gbps = t.value("gbps", 0.0);
+    r.x_reference = t.value("x_reference", 0.0);
+    r.user_ms = t.value("user_ms", 0.0);
+    r.reference_ms = t.value("reference_ms", 0.0);
+    r.reference_kernel = t.value("reference_kernel", "");
+  }
+}
+
+}  // namespace
+
 GradeResult grade_from_check(const Submission& s, const std::string& exercise, bool compile_only, int exit_code,
                              const std::string& out, const std::string& err, const std::string& stopped,
                              bool timed_out) {
@@ -183,16 +201,7 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
   }
   r.outcome = Outcome::Graded;
   r.checks = checks_from_json(j.value("checks", json::array()));
-  if (j.contains("report") && j["report"].is_object()) r.report = j["report"].dump();
-  if (j.contains("timing") && j["timing"].is_object()) {
-    const json& t = j["timing"];
-    r.has_timing = true;
-    r.gbps = t.value("gbps", 0.0);
-    r.x_reference = t.value("x_reference", 0.0);
-    r.user_ms = t.value("user_ms", 0.0);
-    r.reference_ms = t.value("reference_ms", 0.0);
-    r.reference_kernel = t.value("reference_kernel", "");
-  }
+  read_report_and_timing(j, r);
   const int passed = static_cast<int>(checks_passed(r.checks));
   const int judged = static_cast<int>(checks_ran(r.checks));
   r.line = std::to_string(passed) + " of " + std::to_string(judged) + " checks passed";
@@ -284,16 +293,7 @@ GradeResult parse_grade_record(const std::string& text, const std::string& where
   r.checks = checks_from_json(j.value("checks", json::array()));
   r.gpu = j.value("gpu", -1);
   r.seconds = j.value("seconds", 0.0);
-  if (j.contains("report") && j["report"].is_object()) r.report = j["report"].dump();
-  if (j.contains("timing")) {
-    const json& t = j["timing"];
-    r.has_timing = true;
-    r.gbps = t.value("gbps", 0.0);
-    r.x_reference = t.value("x_reference", 0.0);
-    r.user_ms = t.value("user_ms", 0.0);
-    r.reference_ms = t.value("reference_ms", 0.0);
-    r.reference_kernel = t.value("reference_kernel", "");
-  }
+  read_report_and_timing(j, r);
   return r;
 }
 

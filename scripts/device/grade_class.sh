@@ -24,11 +24,13 @@ for e in json.load(open(corpus + "/expected.json")):
     agree = passed == e["right"]
     ok += agree; bad += not agree
     took = [l.strip() for l in p.stdout.splitlines() if l.strip().startswith("(time:")]
-    failed = [l.strip() for l in p.stdout.splitlines() if l.strip().startswith("\u2717")]
+    failed = [l.strip() for l in p.stdout.splitlines() if l.strip().startswith("\u2717") or l.strip().startswith("- ")]
     print("%-4s %-44s expected %-5s got %-5s %5.1f s %s" % ("ok" if agree else "FAIL", e["file"], "right" if e["right"] else "wrong",
           "pass" if passed else "fail", s, took[0] if took else ""))
-    for f in failed[:2]: print("       " + f[:200])
-    if not agree and not failed: print("       " + (p.stdout + p.stderr).strip().replace("\n", "\n       ")[-600:])
+    for f in failed[:3]: print("       " + f[:300])
+    if e.get("hidden") or (not agree and not failed):  # issue 57's hidden bugs: the whole output (their sums too)
+        print("       --- whole output ---")
+        print("       " + (p.stdout + p.stderr).strip().replace("\n", "\n       ")[-3000:])
 print("corpus: %d agree, %d disagree" % (ok, bad))
 PY
   fi
