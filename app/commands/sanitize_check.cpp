@@ -50,11 +50,12 @@ SanitizerRuns::SanitizerRuns(const UserKernel& k, std::vector<unsigned> block_si
     std::vector<std::string> args = {"--tool", to_string(tools[i]), "--print-limit", "1000"};
     if (tools[i] == SanitizerTool::Racecheck) args.insert(args.end(), {"--racecheck-report", "hazard"});
     args.insert(args.end(), program.begin(), program.end());
-    threads_.emplace_back([&rep, sanitizer, args, reserved_bytes, kernel_timeout_s] {
+    threads_.emplace_back([this, &rep, sanitizer, args, reserved_bytes, kernel_timeout_s] {
       const double t0 = now_s();
       std::string text;
       WorkerOptions w;
       w.timeout_s = std::max(60.0, 10 * kernel_timeout_s);
+      w.cancel = [this] { return abandoned_.load(); };
       w.out = [&](const std::string& s) { text += s; };
       w.err = [&](const std::string& s) { text += s; };
       const WorkerResult r = run_worker(sanitizer, args, w);
@@ -72,8 +73,9 @@ SanitizerRuns::SanitizerRuns(const UserKernel& k, std::vector<unsigned> block_si
 }
 
 SanitizerRuns::~SanitizerRuns() {
+  abandoned_ = true;  // finish() has joined them all already where it was called
   for (std::thread& t : threads_) {
-    if (t.joinable()) t.join();  // each run ends by its own time limit
+    if (t.joinable()) t.join();
   }
 }
 

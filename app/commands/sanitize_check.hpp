@@ -4,6 +4,7 @@
 // beside its sums and traces; finish() waits for them, before the timing (which wants the GPU to itself).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
@@ -23,6 +24,7 @@ class SanitizerRuns {
   // starts and finish() says so.
   SanitizerRuns(const UserKernel& k, std::vector<unsigned> block_sizes, uint32_t reserved_bytes,
                 double kernel_timeout_s);
+  // Without finish() (the check stopped on a fault or an error): the runs still going are stopped, not waited for.
   ~SanitizerRuns();
   SanitizerRuns(const SanitizerRuns&) = delete;
   SanitizerRuns& operator=(const SanitizerRuns&) = delete;
@@ -36,6 +38,7 @@ class SanitizerRuns {
   SanitizerEvidence e_;
   std::unique_ptr<TempCompiledKernel> compiled_;
   std::vector<std::thread> threads_;
+  std::atomic<bool> abandoned_{false};
   double t0_ = 0;
 };
 
