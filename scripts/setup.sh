@@ -18,6 +18,8 @@ pkgs=(
                                                     # Firefox (WebDriver BiDi); JSON in the unit test
   libgl1-mesa-dri libegl-mesa0                        # Mesa software GL (llvmpipe) for windows without a GPU
   slurmctld slurmd slurm-client munge                 # grade on Slurm: a single-node cluster (tests/grade_slurm.sh)
+  libcpp-httplib-dev libsqlite3-dev libjs-codemirror   # serve: HTTP (cpp-httplib), the class's store (SQLite), the
+                                                    # page's editor (CodeMirror 5)
 )
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

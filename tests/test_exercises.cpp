@@ -75,25 +75,25 @@ TEST(Exercises, BankConflictsFromTheH100Traces) {
   EXPECT_TRUE(start[0].pass);  // sums right
   const ExerciseCheck c = own_check(start);
   EXPECT_FALSE(c.pass);
-  EXPECT_NE(c.figure.find("B = 64"), std::string::npos) << c.figure;  // the first size where it fails
-  EXPECT_NE(c.figure.find("bank conflicts"), std::string::npos) << c.figure;
-  EXPECT_NE(c.figure.find("-way at line"), std::string::npos) << c.figure;
-  EXPECT_FALSE(c.hint.empty());
+  EXPECT_NE(english(c.figure).find("B = 64"), std::string::npos) << english(c.figure);  // the first size where it fails
+  EXPECT_NE(english(c.figure).find("bank conflicts"), std::string::npos) << english(c.figure);
+  EXPECT_NE(english(c.figure).find("-way at line"), std::string::npos) << english(c.figure);
+  EXPECT_FALSE(english(c.hint).empty());
   const ExerciseCheck s = own_check(judge_exercise(x, evidence("reduce2")));
-  EXPECT_TRUE(s.pass) << s.figure;
-  EXPECT_NE(s.figure.find("0 bank conflicts in 3 traces"), std::string::npos) << s.figure;
+  EXPECT_TRUE(s.pass) << english(s.figure);
+  EXPECT_NE(english(s.figure).find("0 bank conflicts in 3 traces"), std::string::npos) << english(s.figure);
 }
 
 TEST(Exercises, DivergenceFromTheH100Traces) {
   const Exercise& x = *find_exercise("divergence");
   const ExerciseCheck c = own_check(judge_exercise(x, evidence("reduce0")));
   EXPECT_FALSE(c.pass);
-  EXPECT_NE(c.figure.find("2 of 2 warps ran with some lanes idle"), std::string::npos) << c.figure;  // B = 64
+  EXPECT_NE(english(c.figure).find("2 of 2 warps ran with some lanes idle"), std::string::npos) << english(c.figure);  // B = 64
   const ExerciseCheck s = own_check(judge_exercise(x, evidence("reduce1")));
-  EXPECT_TRUE(s.pass) << s.figure;
+  EXPECT_TRUE(s.pass) << english(s.figure);
   // One warp cannot show divergence across warps: block size 32 alone leaves nothing to judge.
   EXPECT_FALSE(own_check(judge_exercise(x, evidence("reduce0", {32}))).pass);
-  EXPECT_NE(own_check(judge_exercise(x, evidence("reduce0", {32}))).figure.find("no trace"), std::string::npos);
+  EXPECT_NE(english(own_check(judge_exercise(x, evidence("reduce0", {32}))).figure).find("no trace"), std::string::npos);
 }
 
 TEST(Exercises, UnrollTheLastWarpFromTheH100Traces) {
@@ -101,9 +101,9 @@ TEST(Exercises, UnrollTheLastWarpFromTheH100Traces) {
   const ExerciseCheck c = own_check(judge_exercise(x, evidence("reduce3")));
   EXPECT_FALSE(c.pass);
   // reduce3 at 64 threads: the load's barrier and one per s = 32 ... 1 (7); unrolled, at most log2(64) - 5 = 1.
-  EXPECT_NE(c.figure.find("thread 0 passed 7 __syncthreads(); with the last warp unrolled it passes at most 1"),
+  EXPECT_NE(english(c.figure).find("thread 0 passed 7 __syncthreads(); with the last warp unrolled it passes at most 1"),
             std::string::npos)
-      << c.figure;
+      << english(c.figure);
   EXPECT_TRUE(own_check(judge_exercise(x, evidence("reduce4"))).pass);
 }
 
@@ -111,18 +111,18 @@ TEST(Exercises, ShuffleFromTheH100Traces) {
   const Exercise& x = *find_exercise("shuffle");
   const ExerciseCheck c = own_check(judge_exercise(x, evidence("reduce3")));
   EXPECT_FALSE(c.pass);
-  EXPECT_NE(c.figure.find("warp 0 made 0 shuffles and no warp reduce"), std::string::npos) << c.figure;
+  EXPECT_NE(english(c.figure).find("warp 0 made 0 shuffles and no warp reduce"), std::string::npos) << english(c.figure);
   // The lecture's sum_shuffle is the exercise's solution (with __shfl_xor_sync and an atomicAdd at the end).
   const ExerciseCheck l = own_check(judge_exercise(x, evidence("sum_shuffle")));
-  EXPECT_TRUE(l.pass) << l.figure;
+  EXPECT_TRUE(l.pass) << english(l.figure);
   // The modern track's shuffle_block shuffles in every warp, then writes each warp's sum to shared memory for
   // warp 0 to add: NVIDIA's blockReduceSum, a right answer (issue 40: it was failed for its shared memory after
   // the first shuffle). One value per warp crosses shared memory.
   const ExerciseCheck m = own_check(judge_exercise(x, evidence("shuffle_block")));
-  EXPECT_TRUE(m.pass) << m.figure;
+  EXPECT_TRUE(m.pass) << english(m.figure);
   // __reduce_add_sync finishes a warp in registers in one instruction.
   const ExerciseCheck a = own_check(judge_exercise(x, evidence("reduce_add_sync")));
-  EXPECT_TRUE(a.pass) << a.figure;
+  EXPECT_TRUE(a.pass) << english(a.figure);
   // One traced run at N = 4097 with the given features, judged.
   auto judged = [&](unsigned block_size, const TraceFeatures& f) {
     ExerciseEvidence ev;
@@ -140,8 +140,8 @@ TEST(Exercises, ShuffleFromTheH100Traces) {
   binary.binary = true;
   const ExerciseCheck c3 = judged(32, binary);
   EXPECT_FALSE(c3.pass);
-  EXPECT_NE(c3.figure.find("does not see warp reduces"), std::string::npos) << c3.figure;
-  EXPECT_EQ(c3.figure.find("no warp reduce"), std::string::npos) << c3.figure;
+  EXPECT_NE(english(c3.figure).find("does not see warp reduces"), std::string::npos) << english(c3.figure);
+  EXPECT_EQ(english(c3.figure).find("no warp reduce"), std::string::npos) << english(c3.figure);
   // Issue 57, item 5: the same trace of a kernel whose PTX was read and has no redux.sync (a bank-conflict solution
   // checked as the shuffle exercise): said plainly, no shuffle and no warp reduce, without the hedge.
   // One traced run at N = 4097 and 32 threads of `f`, with what the PTX said.
@@ -160,19 +160,19 @@ TEST(Exercises, ShuffleFromTheH100Traces) {
   {
     const ExerciseCheck c5 = judged_ptx(binary, true, false);
     EXPECT_FALSE(c5.pass);
-    EXPECT_NE(c5.figure.find("warp 0 made 0 shuffles and no warp reduce (the kernel's PTX has no redux.sync"),
+    EXPECT_NE(english(c5.figure).find("warp 0 made 0 shuffles and no warp reduce (the kernel's PTX has no redux.sync"),
               std::string::npos)
-        << c5.figure;
-    EXPECT_EQ(c5.figure.find("does not see"), std::string::npos) << c5.figure;
+        << english(c5.figure);
+    EXPECT_EQ(english(c5.figure).find("does not see"), std::string::npos) << english(c5.figure);
   }
   // The same trace of a kernel whose PTX has redux.sync (cg::reduce, CUB on integers): a right answer, passed, and
   // what was not traced said (issue 40: the CUDA programming guide's cg::reduce was failed).
   {
     const ExerciseCheck c4 = judged_ptx(binary, true, true);
-    EXPECT_TRUE(c4.pass) << c4.figure;
-    EXPECT_NE(c4.figure.find("does not record REDUX, so what shared memory carries after it was not traced"),
+    EXPECT_TRUE(c4.pass) << english(c4.figure);
+    EXPECT_NE(english(c4.figure).find("does not record REDUX, so what shared memory carries after it was not traced"),
               std::string::npos)
-        << c4.figure;
+        << english(c4.figure);
   }
   // Wrong: shuffles, then every lane's value back into shared memory for a shared-memory tree.
   TraceFeatures tree;
@@ -182,7 +182,7 @@ TEST(Exercises, ShuffleFromTheH100Traces) {
   tree.wide_store_line = 42;
   const ExerciseCheck c2 = judged(128, tree);
   EXPECT_FALSE(c2.pass);
-  EXPECT_NE(c2.figure.find("at once, 4 times (first at line 42)"), std::string::npos) << c2.figure;
+  EXPECT_NE(english(c2.figure).find("at once, 4 times (first at line 42)"), std::string::npos) << english(c2.figure);
   // What the solution does: five shuffles, nothing shared after the first.
   TraceFeatures solution;
   solution.warp0_shuffles = 5;
@@ -205,17 +205,17 @@ TEST(Exercises, FirstAddGridAndTiming) {
   auto checks = judge_exercise(x, e);
   ASSERT_EQ(checks.size(), 3u);
   EXPECT_FALSE(checks[1].pass);
-  EXPECT_NE(checks[1].figure.find("N = 1000003, B = 256: the first launch has 3907 blocks; half would be 1954"),
+  EXPECT_NE(english(checks[1].figure).find("N = 1000003, B = 256: the first launch has 3907 blocks; half would be 1954"),
             std::string::npos)
-      << checks[1].figure;
+      << english(checks[1].figure);
   EXPECT_FALSE(checks[2].pass);
-  EXPECT_NE(checks[2].figure.find("1.00x"), std::string::npos) << checks[2].figure;
+  EXPECT_NE(english(checks[2].figure).find("1.00x"), std::string::npos) << english(checks[2].figure);
   e.runs[0].grid = 1954;
   e.user_ms = 0.0555;  // reduce3 against reduce2 on the H100 (docs/gpu-results.md): 1.62x
   checks = judge_exercise(x, e);
-  EXPECT_TRUE(checks[1].pass) << checks[1].figure;
-  EXPECT_TRUE(checks[2].pass) << checks[2].figure;
-  EXPECT_NE(checks[2].figure.find("1.62x"), std::string::npos) << checks[2].figure;
+  EXPECT_TRUE(checks[1].pass) << english(checks[1].figure);
+  EXPECT_TRUE(checks[2].pass) << english(checks[2].figure);
+  EXPECT_NE(english(checks[2].figure).find("1.62x"), std::string::npos) << english(checks[2].figure);
   e.user_ms = 0;  // not timed: not passed
   EXPECT_FALSE(judge_exercise(x, e)[2].pass);
 }
@@ -248,22 +248,22 @@ TEST(Exercises, HistogramBinsPrivatisedAndTimed) {
   auto checks = judge_exercise(x, e);
   ASSERT_EQ(checks.size(), 3u);
   EXPECT_FALSE(checks[0].pass);
-  EXPECT_NE(checks[0].figure.find("1 of 3 histograms wrong; first at N = 4097, B = 256: bin 1 (e-h): 311, expected 312"),
+  EXPECT_NE(english(checks[0].figure).find("1 of 3 histograms wrong; first at N = 4097, B = 256: bin 1 (e-h): 311, expected 312"),
             std::string::npos)
-      << checks[0].figure;
-  EXPECT_FALSE(checks[0].hint.empty());
+      << english(checks[0].figure);
+  EXPECT_FALSE(english(checks[0].hint).empty());
   EXPECT_FALSE(checks[1].pass);
-  EXPECT_FALSE(checks[1].hint.empty());
+  EXPECT_FALSE(english(checks[1].hint).empty());
   EXPECT_FALSE(checks[2].pass);
-  EXPECT_NE(checks[2].figure.find("1.00x"), std::string::npos) << checks[2].figure;
+  EXPECT_NE(english(checks[2].figure).find("1.00x"), std::string::npos) << english(checks[2].figure);
   // Fixed: every bin right, atomics in shared memory, histo_private's 89x of docs/tracks.md.
   e.runs[2].right = true;
   e.shared_atomics = true;
   e.user_ms = 0.12;
   checks = judge_exercise(x, e);
-  for (const ExerciseCheck& c : checks) EXPECT_TRUE(c.pass) << c.name << ": " << c.figure;
-  EXPECT_NE(checks[0].figure.find("all 7 bins equal the CPU's in all 3 runs"), std::string::npos) << checks[0].figure;
-  EXPECT_NE(checks[2].figure.find("89.17x"), std::string::npos) << checks[2].figure;
+  for (const ExerciseCheck& c : checks) EXPECT_TRUE(c.pass) << english(c.name) << ": " << english(c.figure);
+  EXPECT_NE(english(checks[0].figure).find("all 7 bins equal the CPU's in all 3 runs"), std::string::npos) << english(checks[0].figure);
+  EXPECT_NE(english(checks[2].figure).find("89.17x"), std::string::npos) << english(checks[2].figure);
   e.user_ms = 1.2;  // 8.9x: under the bar
   EXPECT_FALSE(judge_exercise(x, e)[2].pass);
 }
@@ -289,18 +289,18 @@ TEST(Exercises, SinglePassAndSums) {
   auto checks = judge_exercise(x, e);
   EXPECT_TRUE(checks[0].pass);
   EXPECT_FALSE(checks[1].pass);
-  EXPECT_NE(checks[1].figure.find("N = 1000003, B = 128: 3 launches"), std::string::npos) << checks[1].figure;
+  EXPECT_NE(english(checks[1].figure).find("N = 1000003, B = 128: 3 launches"), std::string::npos) << english(checks[1].figure);
   for (auto& r : e.runs) r.launches = 1;
   e.runs[1].right = false;
   e.runs[1].got = "7";
   e.runs[1].expected = "8";
   checks = judge_exercise(x, e);
   EXPECT_TRUE(checks[1].pass);
-  EXPECT_NE(checks[1].figure.find("N = 1, 33, 1000003"), std::string::npos) << checks[1].figure;
+  EXPECT_NE(english(checks[1].figure).find("N = 1, 33, 1000003"), std::string::npos) << english(checks[1].figure);
   EXPECT_FALSE(checks[0].pass);
-  EXPECT_NE(checks[0].figure.find("1 of 3 sums wrong; first at N = 33, B = 128, int32: got 7, expected 8"),
+  EXPECT_NE(english(checks[0].figure).find("1 of 3 sums wrong; first at N = 33, B = 128, int32: got 7, expected 8"),
             std::string::npos)
-      << checks[0].figure;
+      << english(checks[0].figure);
   EXPECT_FALSE(judge_exercise(x, ExerciseEvidence{})[0].pass);  // nothing ran: nothing passes
 }
 
@@ -312,16 +312,16 @@ TEST(Exercises, SinglePassTicketCounterReset) {
   for (auto& r : e.runs) r.ticket_after = 0u;
   auto checks = judge_exercise(x, e);
   ASSERT_EQ(checks.size(), 3u);
-  EXPECT_EQ(checks[2].name, "ticket counter reset");
-  EXPECT_TRUE(checks[2].pass) << checks[2].figure;
-  EXPECT_NE(checks[2].figure.find("all 3 runs"), std::string::npos) << checks[2].figure;
+  EXPECT_EQ(english(checks[2].name), "ticket counter reset");
+  EXPECT_TRUE(checks[2].pass) << english(checks[2].figure);
+  EXPECT_NE(english(checks[2].figure).find("all 3 runs"), std::string::npos) << english(checks[2].figure);
   e.runs[1].ticket_after = 7u;  // the second run left the counter at its grid size
   e.runs[2].right = false;      // and the third run found its tickets past the last: out[0] kept the poison
   checks = judge_exercise(x, e);
   EXPECT_FALSE(checks[2].pass);
-  EXPECT_NE(checks[2].figure.find("N = 33, B = 256: the counter out[1] is 7 after the run, not 0"), std::string::npos)
-      << checks[2].figure;
-  EXPECT_NE(checks[2].hint.find("set out[1] back to 0"), std::string::npos) << checks[2].hint;
+  EXPECT_NE(english(checks[2].figure).find("N = 33, B = 256: the counter out[1] is 7 after the run, not 0"), std::string::npos)
+      << english(checks[2].figure);
+  EXPECT_NE(english(checks[2].hint).find("set out[1] back to 0"), std::string::npos) << english(checks[2].hint);
   EXPECT_FALSE(checks[0].pass);
   for (auto& r : e.runs) r.ticket_after.reset();  // not a single-pass kernel's runs: no such check
   EXPECT_EQ(judge_exercise(x, e).size(), 2u);
@@ -360,8 +360,8 @@ TEST(Exercises, TheSolutionsH100TracesPass) {
     e.runs.push_back(r);
   }
   const auto checks = judge_exercise(*find_exercise("bank_conflicts"), e);
-  EXPECT_TRUE(checks[1].pass) << checks[1].figure;
-  EXPECT_NE(checks[1].figure.find("0 bank conflicts in 6 traces"), std::string::npos) << checks[1].figure;
+  EXPECT_TRUE(checks[1].pass) << english(checks[1].figure);
+  EXPECT_NE(english(checks[1].figure).find("0 bank conflicts in 6 traces"), std::string::npos) << english(checks[1].figure);
   EXPECT_TRUE(judge_exercise(*find_exercise("divergence"), e)[1].pass);  // sequential addressing: no divergence either
 }
 

@@ -4,6 +4,8 @@
 // never as passed.
 #include <gtest/gtest.h>
 
+#include "check_words.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -66,7 +68,7 @@ TEST(Hazards, MemcheckReportAndACutOffOutput) {
 
 const ExerciseCheck* find_check(const std::vector<ExerciseCheck>& v, const std::string& name) {
   for (const ExerciseCheck& c : v) {
-    if (c.name == name) return &c;
+    if (english(c.name) == name) return &c;
   }
   return nullptr;
 }
@@ -99,8 +101,8 @@ TEST(Hazards, NoSanitizerIsSaidAsNotRunAndNeverAsPassed) {
   ASSERT_NE(c, nullptr);
   EXPECT_FALSE(c->ran);
   EXPECT_FALSE(c->pass);
-  EXPECT_NE(c->figure.find("not run"), std::string::npos) << c->figure;
-  EXPECT_NE(c->figure.find("compute-sanitizer is not on the PATH"), std::string::npos) << c->figure;
+  EXPECT_NE(english(c->figure).find("not run"), std::string::npos) << english(c->figure);
+  EXPECT_NE(english(c->figure).find("compute-sanitizer is not on the PATH"), std::string::npos) << english(c->figure);
   const nlohmann::json j = nlohmann::json::parse(exercise_json(*x, "k.cu", checks));
   EXPECT_TRUE(j["passed"].get<bool>());  // a right answer is not failed for what could not be run
   bool said = false;
@@ -132,7 +134,7 @@ TEST(Hazards, ARaceFailsTheCheckWhileTheSumsAreRight) {
   std::vector<ExerciseCheck> checks = judge_exercise(*x, e);
   ASSERT_NE(find_check(checks, kHazardCheck), nullptr);
   EXPECT_TRUE(find_check(checks, kHazardCheck)->pass);
-  EXPECT_NE(find_check(checks, kHazardCheck)->figure.find("found nothing at N = 2049, B = 64, 128"), std::string::npos);
+  EXPECT_NE(english(find_check(checks, kHazardCheck)->figure).find("found nothing at N = 2049, B = 64, 128"), std::string::npos);
   // Warp 1 writes word 5 at line 14, warp 0 reads it at line 17.
   SanitizerFinding f;
   f.tool = SanitizerTool::Racecheck;
@@ -150,7 +152,7 @@ TEST(Hazards, ARaceFailsTheCheckWhileTheSumsAreRight) {
   const ExerciseCheck* c = find_check(checks, kHazardCheck);
   EXPECT_FALSE(c->pass);
   EXPECT_TRUE(c->ran);
-  EXPECT_EQ(c->figure, "race on shared word 5: written at line 14 by warp 1, read at line 17 by warp 0, with no barrier "
+  EXPECT_EQ(english(c->figure), "race on shared word 5: written at line 14 by warp 1, read at line 17 by warp 0, with no barrier "
                        "between (racecheck, B = 64)");
   EXPECT_TRUE(find_check(checks, "sums right")->pass);
   EXPECT_FALSE(nlohmann::json::parse(exercise_json(*x, "k.cu", checks))["passed"].get<bool>());
@@ -162,7 +164,7 @@ TEST(Hazards, ARaceFailsTheCheckWhileTheSumsAreRight) {
   c = find_check(checks, kHazardCheck);
   ASSERT_NE(c, nullptr);
   EXPECT_FALSE(c->ran);
-  EXPECT_NE(c->figure.find("synccheck: it stopped at the time limit"), std::string::npos) << c->figure;
+  EXPECT_NE(english(c->figure).find("synccheck: it stopped at the time limit"), std::string::npos) << english(c->figure);
 }
 
 }  // namespace
@@ -220,9 +222,9 @@ TEST(Hazards, AShuffleCalledByLanesOutsideItsMaskFailsTheCheck) {
   ASSERT_NE(c, nullptr);
   EXPECT_TRUE(c->ran);  // seen in the trace: judged without the tools
   EXPECT_FALSE(c->pass);
-  EXPECT_NE(c->figure.find("lanes 16-31 call the shuffle at line 11, but its mask 0x0000ffff leaves them out"),
+  EXPECT_NE(english(c->figure).find("lanes 16-31 call the shuffle at line 11, but its mask 0x0000ffff leaves them out"),
             std::string::npos)
-      << c->figure;
+      << english(c->figure);
   // Lanes 0-15 alone calling it (a branch on lane < 16) is right.
   e.runs[0].features->shuffle_lanes_by_line[11] = 0xffffu;
   checks = judge_exercise(*x, e);
@@ -249,11 +251,11 @@ TEST(CheckRecord, RoundTripsAndReadsOldRecords) {
   const std::vector<ExerciseCheck> back = checks_from_json(j);
   ASSERT_EQ(back.size(), 3u);
   for (size_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(back[i].name, checks[i].name);
+    EXPECT_EQ(english(back[i].name), english(checks[i].name));
     EXPECT_EQ(back[i].pass, checks[i].pass);
     EXPECT_EQ(back[i].ran, checks[i].ran);
-    EXPECT_EQ(back[i].figure, checks[i].figure);
-    EXPECT_EQ(back[i].hint, checks[i].hint);
+    EXPECT_EQ(english(back[i].figure), english(checks[i].figure));
+    EXPECT_EQ(english(back[i].hint), english(checks[i].hint));
   }
   EXPECT_EQ(checks_passed(back), 1u);
   EXPECT_EQ(checks_ran(back), 2u);
@@ -264,9 +266,53 @@ TEST(CheckRecord, RoundTripsAndReadsOldRecords) {
                                                                "hint": ""}, {"name": 3, "pass": "yes"}, 7])"));
   ASSERT_EQ(old.size(), 2u);
   EXPECT_TRUE(old[0].ran && old[0].pass);
-  EXPECT_EQ(old[1].name, "");
+  EXPECT_EQ(english(old[0].figure), "f");
+  EXPECT_EQ(english(old[1].name), "");
+  EXPECT_FALSE(said_anything(old[1].name));
   EXPECT_FALSE(old[1].pass);
   EXPECT_TRUE(checks_from_json(nlohmann::json::object()).empty());
+}
+
+// Issue 53: check --json carries each check as message ids with their arguments ("said"), nested sentences
+// included, and the reader gets the same ids back, so it says them in its own language; an id this release does not
+// know (a newer release's) reads as the record's English words, never as an id.
+TEST(CheckRecord, CarriesMessageIds) {
+  using namespace explain::check_msg;
+  explain::Sentence race(kRaceBetweenWarps, {"", "", "26", "1", "", "28", "0", "B = 64"});
+  race.with(0, explain::Sentence(kSharedWord, {"1"})).with(1, explain::Sentence(kWritten)).with(4, explain::Sentence(kRead));
+  explain::Sentence more(kAndMore, {"", "3"});
+  more.with(0, race);
+  const std::vector<ExerciseCheck> checks = {{kNoHazard, false, more, kRaceHint}};
+  const nlohmann::json j = checks_to_json(checks);
+  EXPECT_EQ(j[0]["said"]["name"], nlohmann::json::array({kNoHazard}));
+  EXPECT_EQ(j[0]["said"]["figure"][0], kAndMore);
+  EXPECT_EQ(j[0]["said"]["figure"][1][0], kRaceBetweenWarps);  // nested: an array of its own
+  EXPECT_EQ(j[0]["figure"], "race on shared word 1: written at line 26 by warp 1, read at line 28 by warp 0, with no "
+                            "barrier between (racecheck, B = 64) (and 3 more)");
+  const std::vector<ExerciseCheck> back = checks_from_json(j);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].name.id, kNoHazard);  // the same constant: the catalogue translates it
+  EXPECT_EQ(back[0].figure.id, kAndMore);
+  ASSERT_NE(back[0].figure.nested_arg(0), nullptr);
+  EXPECT_EQ(back[0].figure.nested_arg(0)->id, kRaceBetweenWarps);
+  EXPECT_EQ(back[0].hint.id, kRaceHint);
+  EXPECT_EQ(english(back[0].figure), j[0]["figure"].get<std::string>());
+  // A translated reader: every id through the lookup, the arguments as they are.
+  const std::string zh = explain::render(back[0].figure, [](const char* id) {
+    return std::string_view(id) == kRead ? "READ" : id;
+  });
+  EXPECT_NE(zh.find("READ at line 28"), std::string::npos) << zh;
+  // An id from another release: its English words.
+  nlohmann::json newer = j;
+  newer[0]["said"]["figure"][1][0] = "a sentence of a later release about {0}";
+  const std::vector<ExerciseCheck> b2 = checks_from_json(newer);
+  EXPECT_EQ(english(b2[0].figure), j[0]["figure"].get<std::string>());
+  EXPECT_EQ(b2[0].name.id, kNoHazard);
+  // Every id listed once.
+  const auto& ids = explain::check_message_ids();
+  for (size_t i = 0; i < ids.size(); ++i) {
+    for (size_t k = i + 1; k < ids.size(); ++k) EXPECT_STRNE(ids[i], ids[k]);
+  }
 }
 
 }  // namespace

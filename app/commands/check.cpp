@@ -2,9 +2,10 @@
 // both builds (no GPU needed; kernels/user_kernel.hpp), then, on a GPU, its sums checked against the CPU
 // (kernels/user_kernel_gpu.hpp), or an exercise's checks judged from its runs, traces and timing
 // (app/exercises.hpp). main.cpp runs this in a worker process (app/worker.hpp) with a time limit.
-// --lang zh|en: the language of the exercise's words (its title, the checks' names, figures and hints): the window
-// passes --lang zh to its worker when it shows Chinese (app/gui/kernel_file_feed.cpp). The command's own lines stay
-// English, as every CLI message does (docs/chinese.md); without --lang everything is English.
+// --lang zh|en: the language of the exercise's words in the output (its title, the checks' names, figures and
+// hints). --json carries the checks as message ids with their arguments (check_record.hpp), so the window, grade and
+// serve say them in their reader's language without it. The command's own lines stay English, as every CLI message
+// does (docs/chinese.md); without --lang everything is English.
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -46,8 +47,7 @@ int check_sums(const UserKernel& k, const Options& o, std::ostream& out) {
   int wrong = 0;
   for (const UserSumCheck& c : checks) {
     out << "  " << to_string(c.type) << "  N = " << c.n << "  B = " << c.block_size << "  " << c.launches
-        << (c.launches == 1 ? " launch  " : " launches  ") << (c.right ? "right: " : "WRONG: got ") << c.got
-        << (c.result_unwritten ? " " + unwritten_result_note() : std::string());
+        << (c.launches == 1 ? " launch  " : " launches  ") << (c.right ? "right: " : "WRONG: got ") << (c.result_unwritten ? with_unwritten_note(c.got) : c.got);
     if (!c.right) out << ", expected " << c.expected;
     out << "\n";
     wrong += c.right ? 0 : 1;
@@ -240,8 +240,8 @@ int check_exercise(const UserKernel& k, const Exercise& x, const Options& o, std
   }
   out << "exercise " << x.name << ": " << i18n::tr(x.title) << "\n";
   for (const ExerciseCheck& c : checks) {
-    out << "  " << (!c.ran ? "- " : c.pass ? "\u2713 " : "\u2717 ") << c.name << ": " << c.figure << "\n";
-    if (!c.pass && !c.hint.empty()) out << "      hint: " << c.hint << "\n";
+    out << "  " << (!c.ran ? "- " : c.pass ? "\u2713 " : "\u2717 ") << said(c.name) << ": " << said(c.figure) << "\n";
+    if (!c.pass && said_anything(c.hint)) out << "      hint: " << said(c.hint) << "\n";
   }
   if (e.timing_waited_ms >= 100) {
     out << "  (the timing waited " << fmt("%.1f", e.timing_waited_ms / 1000) << " s for other processes' timed checks: "

@@ -210,7 +210,7 @@ GradeResult grade_from_check(const Submission& s, const std::string& exercise, b
   }
   for (const ExerciseCheck& c : r.checks) {
     if (!c.pass && c.ran) {
-      r.line += "; first failed: " + c.name + ": " + c.figure;
+      r.line += "; first failed: " + english(c.name) + ": " + english(c.figure);
       break;
     }
   }
@@ -226,10 +226,10 @@ std::string gradescope_results(const GradeResult& r) {
                    {"output", compiled ? std::string("compiles") : r.output.empty() ? r.line : r.output},
                    {"visibility", "visible"}});
   for (const ExerciseCheck& c : r.checks) {  // a check not run on this machine: a test of no points that says so
-    tests.push_back({{"name", c.name},
+    tests.push_back({{"name", english(c.name)},
                      {"score", c.pass ? 1 : 0},
                      {"max_score", c.ran ? 1 : 0},
-                     {"output", c.figure + (c.pass || c.hint.empty() ? "" : "\nhint: " + c.hint)},
+                     {"output", english(c.figure) + (c.pass || !said_anything(c.hint) ? "" : "\nhint: " + english(c.hint))},
                      {"visibility", "visible"}});
   }
   if (!r.report.empty()) {  // the profiler's report, as a test of no points
@@ -304,7 +304,7 @@ std::vector<std::string> check_names(const std::vector<GradeResult>& rs) {
   std::vector<std::string> names;
   for (const GradeResult& r : rs) {
     for (const ExerciseCheck& c : r.checks) {
-      if (std::find(names.begin(), names.end(), c.name) == names.end()) names.push_back(c.name);
+      if (std::find(names.begin(), names.end(), english(c.name)) == names.end()) names.push_back(english(c.name));
     }
   }
   return names;
@@ -340,8 +340,8 @@ std::string submission_html(const GradeResult& r, bool chart) {
   if (!r.checks.empty()) {
     o << "<table><tr><th></th><th>check</th><th>figure</th><th>hint</th></tr>";
     for (const ExerciseCheck& c : r.checks) {
-      o << "<tr><td class='" << (!c.ran ? "small'>&#8211;" : c.pass ? "pass'>&#10003;" : "fail'>&#10007;") << "</td><td>" << html_escape(c.name)
-        << "</td><td>" << html_escape(c.figure) << "</td><td>" << html_escape(c.pass ? "" : c.hint) << "</td></tr>";
+      o << "<tr><td class='" << (!c.ran ? "small'>&#8211;" : c.pass ? "pass'>&#10003;" : "fail'>&#10007;") << "</td><td>" << html_escape(said(c.name))
+        << "</td><td>" << html_escape(said(c.figure)) << "</td><td>" << html_escape(c.pass ? "" : said(c.hint)) << "</td></tr>";
     }
     o << "</table>";
   }
@@ -377,7 +377,7 @@ std::string class_csv(const std::vector<GradeResult>& rs) {
     o << csv_field(r.student) << "," << csv_field(r.file) << "," << to_string(r.outcome) << "," << r.score() << ","
       << r.max_score();
     for (const std::string& n : names) {
-      auto c = std::find_if(r.checks.begin(), r.checks.end(), [&](const ExerciseCheck& x) { return x.name == n; });
+      auto c = std::find_if(r.checks.begin(), r.checks.end(), [&](const ExerciseCheck& x) { return english(x.name) == n; });
       o << "," << (c == r.checks.end() || !c->ran ? "" : c->pass ? "1" : "0");
     }
     o << "," << (r.has_timing ? number_text("%.1f", r.gbps) : "") << "," << (r.has_timing ? number_text("%.2f", r.x_reference) : "")
@@ -432,10 +432,10 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
     std::map<std::string, int> why;
     for (const GradeResult& r : rs) {
       for (const ExerciseCheck& c : r.checks) {
-        if (c.name != name || !c.ran) continue;
+        if (english(c.name) != name || !c.ran) continue;
         ++ran;
         pass += c.pass;
-        if (!c.pass) ++why[c.figure];
+        if (!c.pass) ++why[said(c.figure)];
       }
     }
     std::string common;

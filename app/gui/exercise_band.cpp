@@ -11,13 +11,14 @@ namespace {
 constexpr ImGuiWindowFlags kBandFlags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove |
                                         ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings;
 
-// The checks' names, figures and hints come from the worker in the window's language (`check --lang zh`,
-// kernel_file_feed.cpp); the notes were written by the feed with _().
+// The checks' names, figures and hints come from the worker as message ids with their arguments (`check --json`,
+// kernel_file_feed.cpp), said here in the window's language, so View > Language changes them at once; the notes were
+// written by the feed with _().
 std::string heading(const YoursState& y) {
   return strf(_("Exercise %s: %s"), y.exercise.c_str(), y.checks_note.empty() ? _("checks") : y.checks_note.c_str());
 }
-std::string line_of(const ExerciseCheck& c) { return strf(_("%s: %s"), c.name.c_str(), c.figure.c_str()); }
-std::string hint_of(const ExerciseCheck& c) { return strf(_("hint: %s"), c.hint.c_str()); }
+std::string line_of(const ExerciseCheck& c) { return strf(_("%s: %s"), said(c.name).c_str(), said(c.figure).c_str()); }
+std::string hint_of(const ExerciseCheck& c) { return strf(_("hint: %s"), said(c.hint).c_str()); }
 
 // The room a tick or a cross and the space after it take.
 float mark_width() { return ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x; }
@@ -53,7 +54,7 @@ float exercise_band_height(const AppState& s, float w) {
   float h = 2 * st.WindowPadding.y + ImGui::CalcTextSize(heading(y).c_str(), nullptr, false, wrap).y;
   for (const ExerciseCheck& c : y.checks) {
     h += gap + ImGui::CalcTextSize(line_of(c).c_str(), nullptr, false, wrap - mark_width()).y;
-    if (!c.pass && c.ran && !c.hint.empty()) {
+    if (!c.pass && c.ran && said_anything(c.hint)) {
       h += gap + ImGui::CalcTextSize(hint_of(c).c_str(), nullptr, false, wrap - mark_width()).y;
     }
   }
@@ -77,7 +78,7 @@ float draw_exercise_band(const AppState& s, float x, float y, float w, float max
     check_mark(c.pass, c.ran);
     ImGui::TextWrapped("%s", line_of(c).c_str());
     note_widget("yours/check/" + std::to_string(i));  // by position: the name is in the window's language
-    if (!c.pass && c.ran && !c.hint.empty()) {
+    if (!c.pass && c.ran && said_anything(c.hint)) {
       ImGui::Indent(mark_width());
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       ImGui::TextWrapped("%s", hint_of(c).c_str());

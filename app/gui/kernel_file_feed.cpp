@@ -565,11 +565,8 @@ KernelFileFeed::Result KernelFileFeed::check(const Job& j) {
   Result out(Result::Kind::Checked, j.id);
   std::vector<std::string> args = {"check", j.path, "--compiled", compiled_path_, "--exercise", j.exercise,
                                    "--json"};
-  // The checks' words (names, figures, hints) come back in the window's language: the worker switches to it.
-  if (i18n::language() == i18n::Lang::Zh) {
-    args.push_back("--lang");
-    args.push_back("zh");
-  }
+  // The checks come back as message ids with their arguments (check_record.hpp): the band says them in the window's
+  // language, with no --lang for the worker.
   std::string json, err;
   WorkerOptions w;
   w.timeout_s = j.timeout_s;

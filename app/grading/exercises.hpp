@@ -136,15 +136,16 @@ const std::vector<Exercise>& exercises();
 const Exercise* find_exercise(const std::string& name);  // nullptr: no such exercise
 std::string exercise_names();                            // "bank_conflicts, divergence, ..." for messages
 
-// The exercise's checks on `e`: "sums right" first, then its own. Every check that reads traces fails when no run
-// has one (nothing to judge).
+// The exercise's checks on `e`: "sums right" first, then its own (exercise_checks.cpp), said as sentences of
+// explain/check_messages.def. Every check that reads traces fails when no run has one (nothing to judge).
 std::vector<ExerciseCheck> judge_exercise(const Exercise& x, const ExerciseEvidence& e);
 
-// What follows a single pass's result where no block wrote it (UserSumCheck::result_unwritten), in the language in
-// force: "(out[0] as ReduceScope poisoned it before the run: no block wrote the result)".
-std::string unwritten_result_note();
+// A single pass's result where no block wrote it (UserSumCheck::result_unwritten), in English: "7 (out[0] as
+// ReduceScope poisoned it before the run: no block wrote the result)".
+std::string with_unwritten_note(const std::string& got);
 
-// {"exercise": NAME, "file": FILE, "passed": bool, "checks": [{"name", "pass", "figure", "hint"[, "ran": false]}, ...]}
+// {"exercise": NAME, "file": FILE, "passed": bool, "checks": [{"name", "pass", "figure", "hint"[, "ran": false],
+// "said"}, ...]} (check_record.hpp)
 // ("passed": every check that ran passed), and with
 // `e` holding a timing (ExerciseEvidence::user_ms > 0): "timing": {"n" (elements; bytes for the histogram),
 // "block_size", "user_ms", "reference_kernel", "reference_ms", "gbps" (effective bandwidth: the input's bytes over
