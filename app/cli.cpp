@@ -183,6 +183,9 @@ void finish(cli::Parsing& p, const std::string& topic) {
       if (o.merge.empty() && o.exercise.empty()) throw UsageError("grade needs --exercise NAME (reducescope check --list)");
       if (o.merge.empty() && o.out.empty()) throw UsageError("grade needs --out DIR (where the results go)");
       break;
+    case Command::Serve:
+      if (o.out.empty()) o.out = "reducescope-class";
+      break;
     case Command::LessonReport:
       if (o.csv_files.empty()) throw UsageError("lesson-report needs one or more answers files (the page's Download my answers)");
       break;

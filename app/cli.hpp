@@ -51,7 +51,7 @@ class UsageError : public std::runtime_error {
 
 enum class Command {
   Gui, Bench, Trace, Show, Run, Record, Export, Profile, Histogram, Pitfalls, Sweep, Bits, New, Check, Verify,
-  LessonReport, Grade, Help, Version
+  LessonReport, Grade, Serve, Help, Version
 };
 
 struct Options {
@@ -152,6 +152,10 @@ struct Options {
   uint32_t shards = 4;
   bool binary = false;                  // verify --binary: the source probe's trace against the binary tracer's
   bool list = false;                    // check --list: the exercises, one name a line
+  // serve (app/serve/server.hpp, docs/serve.md): where it listens, the class's store, the roster, the checker.
+  std::string listen = "127.0.0.1", roster, checker;
+  int port = 8471;
+  double run_limit_s = 180;             // serve --run-limit S: a run's whole time (compile, run, sanitizers)
   std::string html;                     // export --html FILE: the web page to write (block_sizes: the
                                         // traces it holds; empty: as many as fit 3.5 MB)
 };

@@ -388,6 +388,31 @@ const std::vector<CommandSpec>& command_table() {
        "student from the I-th; --merge DIR writes the class files from the shards' results; --slurm writes\n"
        "DIR/grade.sbatch, a job array of --shards N (default 4) tasks with --gres=gpu:1 each (not with\n"
        "--compile-only), whose last task merges. Exit: 0 every submission has its verdict, 1 a runtime error.\n"},
+      {Command::Serve, "serve", Operands::None,
+       {{
+           {.opt = "--port", .arg = "P"},
+           {.opt = "--roster", .arg = "FILE.csv"},
+           {.opt = "--data", .arg = "DIR"},
+           {.opt = "--gpus", .arg = "all|LIST"},
+           {.opt = "--listen", .arg = "ADDR", .in_overview = false},
+           {.opt = "--kernel-timeout", .arg = "S", .in_overview = false},
+           {.opt = "--run-limit", .arg = "S", .in_overview = false},
+           {.opt = "--checker", .arg = "PROGRAM", .in_overview = false},
+       }},
+       1,
+       "Serves the course's page on this machine's GPUs (docs/serve.md): each student opens a private link,\n"
+       "writes a kernel in the page's editor and presses Run (compiled with NVRTC, its sums checked against\n"
+       "the CPU on a GPU) or Check (the exercise's checks and the profiler's report, as `check --json`); the\n"
+       "instructor's link shows the class's latest verdicts, live. --roster FILE.csv: one student a line,\n"
+       "\"id,name\" (the ids grade uses); each new person's link is printed once and kept in DIR/links.txt.\n"
+       "--data DIR (default ./reducescope-class): the class's store (SQLite), every submission with its\n"
+       "source and verdict; a restart loses nothing acknowledged. --gpus all (default) or a list (0,2): one\n"
+       "worker per GPU, each run in a worker process of its own; with no GPU, runs compile only. Listens on\n"
+       "127.0.0.1 unless --listen ADDR (behind nginx with TLS: docs/serve.md); --port P (default 8471, 0: any).\n"
+       "A run's kernel is stopped after --kernel-timeout S (default 5), the whole run after --run-limit S\n"
+       "(default 180: NVRTC and compute-sanitizer included). --checker PROGRAM: the reducescope that checks\n"
+       "each file (default this one). Stops on Ctrl-C.\n"
+       "Exit: 0 stopped, 1 the store, the roster or the port could not be opened, 2 a usage error.\n"},
       {Command::LessonReport, "lesson-report", Operands::Many,
        {{
            {.opt = "ANSWERS.json [ANSWERS.json ...]", .required = true},

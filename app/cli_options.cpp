@@ -244,6 +244,22 @@ const std::vector<OptionSpec>& option_table() {
       {"--exercise", true, [](Parsing& p, const std::string& v) { p.o.exercise = v; }},  // checked by the command
       {"--json", false, set_switch<&Options::json>},
       {"--compile-only", false, set_switch<&Options::compile_only>},
+      {"--listen", true, [](Parsing& p, const std::string& v) { p.o.listen = v; }},
+      {"--roster", true, [](Parsing& p, const std::string& v) { p.o.roster = v; }},
+      {"--checker", true, [](Parsing& p, const std::string& v) { p.o.checker = v; }},
+      {"--run-limit", true,
+       [](Parsing& p, const std::string& v) {
+         unsigned s = 0;
+         if (!parse_uint(v, s) || s < 1 || s > 3600) throw UsageError("--run-limit: '" + v + "' must be 1 to 3600 seconds");
+         p.o.run_limit_s = s;
+       }},
+      {"--data", true, [](Parsing& p, const std::string& v) { p.o.out = v; }},
+      {"--port", true,
+       [](Parsing& p, const std::string& v) {
+         unsigned port = 0;
+         if (!parse_uint(v, port) || port > 65535) throw UsageError("--port: '" + v + "' is not a port (0 to 65535)");
+         p.o.port = static_cast<int>(port);
+       }},
       {"--merge", true, [](Parsing& p, const std::string& v) { p.o.merge = v; }},
       {"--slurm", false, set_switch<&Options::slurm>},
       {"--hide-names", false, set_switch<&Options::hide_names>},
@@ -269,7 +285,7 @@ const std::vector<OptionSpec>& option_table() {
       {"--wrapped", false, set_switch<&Options::wrapped>},
       {"--gpus", true,
        [](Parsing& p, const std::string& v) {
-         if (p.o.command == Command::Grade) {  // all, or a list of devices: checked by the command
+         if (p.o.command == Command::Grade || p.o.command == Command::Serve) {  // all, or a list: checked by the command
            p.o.gpu_list = v;
            return;
          }

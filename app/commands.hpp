@@ -42,6 +42,9 @@ int run_sweep(const Options& o, std::ostream& out, std::ostream& err);
 // --shard I/N, --merge DIR, --slurm. Exit: 0 every submission has its verdict (failing ones included), 1 a runtime
 // error (no GPU without --compile-only, a folder that cannot be written), 2 a usage error.
 int run_grade(const Options& o, std::ostream& out, std::ostream& err);
+// serve (app/commands/serve.cpp over app/serve/server.hpp): the course's page live on this machine's GPUs. Exit: 0
+// stopped by a signal, 1 the store, the roster, the GPUs or the port could not be opened.
+int run_serve(const Options& o, std::ostream& out, std::ostream& err);
 // lesson-report ANSWERS.json... (app/commands/lesson_report.cpp, app/lessons/class_answers.hpp): a class's Predict-mode answers,
 // per question and per student; --csv FILE, --html FILE. Exit: 0 every file read, 1 a file could not be read (named;
 // the report covers the rest) or an output could not be written.

@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
       return rs::run_pitfalls(o, std::cout, std::cerr);
     case rs::Command::Grade:
       return rs::run_grade(o, std::cout, std::cerr);
+    case rs::Command::Serve:
+      return rs::run_serve(o, std::cout, std::cerr);
     case rs::Command::LessonReport:
       return rs::run_lesson_report(o, std::cout, std::cerr);
     case rs::Command::Sweep:

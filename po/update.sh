@@ -9,10 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cxx=(app/*.cpp app/*.hpp app/grading/*.cpp app/grading/*.hpp app/lessons/*.cpp app/lessons/*.hpp app/profiling/*.cpp app/profiling/*.hpp app/explain/*.cpp app/explain/*.hpp app/explain/*.def app/gui/*.cpp app/gui/*.hpp app/export/*.cpp app/export/*.hpp kernels/*.cpp kernels/*.hpp tracing/*.cpp tracing/*.hpp)
+cxx=(app/*.cpp app/*.hpp app/grading/*.cpp app/grading/*.hpp app/lessons/*.cpp app/lessons/*.hpp app/profiling/*.cpp app/profiling/*.hpp app/explain/*.cpp app/explain/*.hpp app/explain/*.def app/serve/*.cpp app/serve/*.hpp app/gui/*.cpp app/gui/*.hpp app/export/*.cpp app/export/*.hpp kernels/*.cpp kernels/*.hpp tracing/*.cpp tracing/*.hpp)
 common=(--from-code=UTF-8 --no-wrap --add-location=file --sort-by-file --package-name=ReduceScope --msgid-bugs-address=none)
 xgettext "${common[@]}" -L C++ -k_ -kN_ -o "$tmp/cxx.pot" "${cxx[@]}"
-xgettext "${common[@]}" -L JavaScript -kt -o "$tmp/js.pot" web/js/*.js
+xgettext "${common[@]}" -L JavaScript -kt -o "$tmp/js.pot" web/js/*.js web/serve/*.js
 # replay.html: each data-t, data-t-html and data-t-title value as a JavaScript call so xgettext reads it (in a file
 # named web/replay.html under $tmp, so the catalogue's locations name the page).
 mkdir -p "$tmp/web"

@@ -1,0 +1,44 @@
+// reducescope serve: the verb over app/serve/ (server.hpp): the options turned into ServeOptions, the GPUs found.
+#include <ostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "server.hpp"
+#include "user_kernel_gpu.hpp"  // cuda_device_count
+#include "worker.hpp"           // self_executable
+
+namespace rs {
+
+int run_serve(const Options& o, std::ostream& out, std::ostream& err) {
+  serve::ServeOptions s;
+  s.listen = o.listen;
+  s.port = o.port;
+  s.data = o.out;
+  s.roster = o.roster;
+  s.runner.checker = o.checker.empty() ? self_executable() : o.checker;
+  s.runner.kernel_timeout_s = o.kernel_timeout_s;
+  s.runner.wall_limit_s = o.run_limit_s;
+  s.runner.runs_dir = s.data / "runs";
+  // The GPUs: every device (none: compile-only workers), or a list. Another --checker decides for itself what a
+  // GPU number means, so a list is taken as it is then.
+  const int count = cuda_device_count();
+  if (o.gpu_list == "all") {
+    for (int g = 0; g < count; ++g) s.runner.gpus.push_back(g);
+  } else if (o.gpu_list != "none") {
+    std::stringstream ss(o.gpu_list);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      char* end = nullptr;
+      const long g = std::strtol(item.c_str(), &end, 10);
+      if (item.empty() || *end || g < 0 || (o.checker.empty() && g >= count)) {
+        err << "reducescope serve: --gpus: '" << item << "' is not a GPU here ("
+            << (count ? "0 to " + std::to_string(count - 1) : std::string("this machine has none")) << ")\n";
+        return kExitUsage;
+      }
+      s.runner.gpus.push_back(static_cast<int>(g));
+    }
+  }
+  return serve::serve(s, out, err);
+}
+
+}  // namespace rs

@@ -1,0 +1,71 @@
+// The runs of `reducescope serve` (issue 55): workers that take the store's queued submissions, fairly (one running
+// per student, the oldest first: Store::take_next), and check each in a worker process of its own, as `grade`
+// does (grading/worker.hpp): `reducescope check FILE [--exercise X --json]` with CUDA_VISIBLE_DEVICES naming the
+// worker's GPU, the kernel's time limit, and a wall limit on the whole run (NVRTC included). A hang, fault or trap
+// ends that run only: the worker's process tree is killed and its CUDA context gone before the next run.
+//
+// The student's text reaches NVRTC and nothing else: it is written to RUNS/ID/kernel.cu (a name of ours) and that
+// path alone is given to the checker; no name or option from a request reaches a command line.
+//
+// Index
+//   RunnerOptions   the checker program, GPUs, limits, where the files go
+//   RunResult       what a run gave, as the JSON the store keeps and the page reads (result_json)
+//   Runner          the worker threads
+//   read_diagnostics()  NVRTC's diagnostics for kernel.cu from the checker's stderr (line, column, severity, text)
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "store.hpp"
+
+namespace rs::serve {
+
+struct RunnerOptions {
+  std::string checker;              // the program that checks a file: this reducescope (self_executable()), or the
+                                    // one --checker names
+  std::vector<int> gpus;            // one worker per GPU (CUDA_VISIBLE_DEVICES); empty: compile-only workers
+  int compile_workers = 2;          // without a GPU: workers that compile only (NVRTC's verdict)
+  double kernel_timeout_s = 5;      // the kernel's limit (check --kernel-timeout)
+  double wall_limit_s = 180;        // the whole run's limit, NVRTC and compute-sanitizer included, seconds
+  std::filesystem::path runs_dir;   // RUNS/ID/kernel.cu
+};
+
+struct Diagnostic {
+  int line = 0, column = 0;
+  std::string severity, message;
+};
+// Lines "FILE:LINE[:COL]: SEVERITY: TEXT" of `file_name` in `stderr_text` (user_kernel.hpp's format_diagnostic).
+std::vector<Diagnostic> read_diagnostics(const std::string& stderr_text, const std::string& file_name);
+
+class Runner {
+ public:
+  // on_change(id): a submission's state or stage changed (the server tells the pages).
+  Runner(Store& store, RunnerOptions options, std::function<void(int64_t)> on_change);
+  ~Runner();  // stops the workers; a run in flight is killed and queued again on the next start
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  void wake();  // a submission was queued
+  size_t workers() const { return threads_.size(); }
+
+ private:
+  void work(int gpu);
+  void run_one(const Submission& s, int gpu);
+  Store& store_;
+  RunnerOptions o_;
+  std::function<void(int64_t)> on_change_;
+  std::vector<std::thread> threads_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  uint64_t wakes_ = 0;
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace rs::serve

@@ -1,0 +1,350 @@
+#include "store.hpp"
+
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+namespace rs::serve {
+
+namespace fs = std::filesystem;
+
+const char* to_string(RunKind k) { return k == RunKind::Run ? "run" : "check"; }
+
+const char* to_string(State s) {
+  switch (s) {
+    case State::Queued: return "queued";
+    case State::Running: return "running";
+    case State::Done: return "done";
+  }
+  return "done";
+}
+
+namespace {
+
+State state_of(const std::string& s) { return s == "queued" ? State::Queued : s == "running" ? State::Running : State::Done; }
+
+// 128 bits from the system's random source (std::random_device reads getrandom on Linux), as 32 hex digits.
+std::string new_token() {
+  std::random_device rd;
+  std::string t;
+  for (int i = 0; i < 4; ++i) {
+    char b[9];
+    std::snprintf(b, sizeof b, "%08x", static_cast<unsigned>(rd()));
+    t += b;
+  }
+  return t;
+}
+
+// One prepared statement, finalised when it goes.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql, const char* what) : db_(db), what_(what) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) fail();
+  }
+  ~Stmt() { sqlite3_finalize(s_); }
+  Stmt& bind(int i, const std::string& v) {
+    sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt& bind(int i, int64_t v) {
+    sqlite3_bind_int64(s_, i, v);
+    return *this;
+  }
+  Stmt& bind(int i, double v) {
+    sqlite3_bind_double(s_, i, v);
+    return *this;
+  }
+  // true: a row is ready; false: done.
+  bool step() {
+    const int rc = sqlite3_step(s_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) fail();
+    return false;
+  }
+  std::string text(int c) const {
+    const unsigned char* t = sqlite3_column_text(s_, c);
+    return t ? reinterpret_cast<const char*>(t) : "";
+  }
+  int64_t i64(int c) const { return sqlite3_column_int64(s_, c); }
+  double real(int c) const { return sqlite3_column_double(s_, c); }
+  bool null(int c) const { return sqlite3_column_type(s_, c) == SQLITE_NULL; }
+
+ private:
+  [[noreturn]] void fail() { throw StoreError(std::string("the class store: ") + what_ + ": " + sqlite3_errmsg(db_)); }
+  sqlite3* db_;
+  sqlite3_stmt* s_ = nullptr;
+  const char* what_;
+};
+
+constexpr const char* kColumns =
+    "id, student, exercise, kind, state, stage, passed, checks, created, finished, line, source, result";
+
+Submission row_of(const Stmt& s, bool brief) {
+  Submission r;
+  r.id = s.i64(0);
+  r.student = s.text(1);
+  r.exercise = s.text(2);
+  r.kind = s.text(3) == "run" ? RunKind::Run : RunKind::Check;
+  r.state = state_of(s.text(4));
+  r.stage = s.text(5);
+  r.passed = s.null(6) ? -1 : static_cast<int>(s.i64(6));
+  r.checks = s.null(7) ? -1 : static_cast<int>(s.i64(7));
+  r.created = s.real(8);
+  r.finished = s.null(9) ? 0 : s.real(9);
+  r.line = s.text(10);
+  if (!brief) {
+    r.source = s.text(11);
+    r.result = s.text(12);
+  }
+  return r;
+}
+
+// One CSV field from `line` at `at` (a quoted field's "" is a quote); moves `at` past its comma.
+std::string csv_field(const std::string& line, size_t& at) {
+  std::string f;
+  if (at < line.size() && line[at] == '"') {
+    for (++at; at < line.size(); ++at) {
+      if (line[at] == '"' && at + 1 < line.size() && line[at + 1] == '"') {
+        f += '"';
+        ++at;
+      } else if (line[at] == '"') {
+        ++at;
+        break;
+      } else {
+        f += line[at];
+      }
+    }
+    while (at < line.size() && line[at] != ',') ++at;
+  } else {
+    while (at < line.size() && line[at] != ',') f += line[at++];
+  }
+  if (at < line.size()) ++at;  // the comma
+  const size_t a = f.find_first_not_of(" \t\r"), b = f.find_last_not_of(" \t\r");
+  return a == std::string::npos ? "" : f.substr(a, b - a + 1);
+}
+
+}  // namespace
+
+bool valid_person_id(const std::string& id) {
+  if (id.empty() || id.size() > 64 || id == "." || id == "..") return false;
+  for (const char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::vector<Person> read_roster(const fs::path& csv) {
+  std::ifstream in(csv);
+  if (!in) throw StoreError("--roster: cannot read " + csv.string());
+  std::vector<Person> people;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
+    size_t at = 0;
+    Person p;
+    p.id = csv_field(line, at);
+    p.name = csv_field(line, at);
+    if (n == 1 && p.id == "id") continue;  // the header
+    const std::string where = csv.string() + ":" + std::to_string(n) + ": ";
+    if (!valid_person_id(p.id)) {
+      throw StoreError(where + "'" + p.id + "' is not a student id (letters, digits, '.', '_', '-'; 1 to 64)");
+    }
+    if (p.id == "instructor") throw StoreError(where + "'instructor' is the instructor's own id");
+    for (const Person& q : people) {
+      if (q.id == p.id) throw StoreError(where + "'" + p.id + "' is in the roster twice");
+    }
+    if (p.name.empty()) p.name = p.id;
+    people.push_back(std::move(p));
+  }
+  return people;
+}
+
+Store::Store(const fs::path& dir) : file_(dir / "class.sqlite") {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (sqlite3_open_v2(file_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
+    const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError("--data: cannot open " + file_.string() + ": " + why);
+  }
+  sqlite3_busy_timeout(db_, 5000);
+  exec("PRAGMA journal_mode=WAL", "WAL journal");
+  exec("PRAGMA synchronous=FULL", "synchronous writes");  // acknowledged = on disk
+  exec("CREATE TABLE IF NOT EXISTS people(id TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL, "
+       "token TEXT NOT NULL UNIQUE)",
+       "the people table");
+  exec("CREATE TABLE IF NOT EXISTS submissions(id INTEGER PRIMARY KEY AUTOINCREMENT, student TEXT NOT NULL, "
+       "exercise TEXT NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'queued', "
+       "stage TEXT NOT NULL DEFAULT '', passed INTEGER, checks INTEGER, created REAL NOT NULL, finished REAL, "
+       "line TEXT NOT NULL DEFAULT '', result TEXT NOT NULL DEFAULT '')",
+       "the submissions table");
+  exec("CREATE INDEX IF NOT EXISTS submissions_state ON submissions(state, id)", "the queue's index");
+  exec("CREATE INDEX IF NOT EXISTS submissions_student ON submissions(student, id)", "the students' index");
+}
+
+Store::~Store() { sqlite3_close(db_); }
+
+void Store::exec(const char* sql, const char* what) {
+  char* msg = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
+    const std::string why = msg ? msg : "unknown";
+    sqlite3_free(msg);
+    throw StoreError("the class store " + file_.string() + ": " + what + ": " + why);
+  }
+}
+
+std::vector<Person> Store::add_people(const std::vector<Person>& roster) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Person> want = roster;
+  want.push_back({"instructor", "Instructor", Role::Instructor, ""});
+  std::vector<Person> added;
+  exec("BEGIN IMMEDIATE", "adding the roster");
+  try {
+    for (Person p : want) {
+      Stmt has(db_, "SELECT 1 FROM people WHERE id = ?", "reading the roster");
+      if (has.bind(1, p.id).step()) continue;
+      p.token = new_token();
+      Stmt add(db_, "INSERT INTO people(id, name, role, token) VALUES(?, ?, ?, ?)", "adding a person");
+      add.bind(1, p.id).bind(2, p.name).bind(3, std::string(p.role == Role::Instructor ? "instructor" : "student"));
+      add.bind(4, p.token).step();
+      added.push_back(p);
+    }
+    exec("COMMIT", "adding the roster");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  return added;
+}
+
+std::optional<Person> Store::person_by_token(const std::string& token) {
+  if (token.size() != 32) return std::nullopt;
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "SELECT id, name, role, token FROM people WHERE token = ?", "reading a token");
+  if (!s.bind(1, token).step()) return std::nullopt;
+  return Person{s.text(0), s.text(1), s.text(2) == "instructor" ? Role::Instructor : Role::Student, s.text(3)};
+}
+
+std::vector<Person> Store::people() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "SELECT id, name, role, token FROM people ORDER BY role DESC, id", "reading the roster");
+  std::vector<Person> out;
+  while (s.step()) {
+    out.push_back({s.text(0), s.text(1), s.text(2) == "instructor" ? Role::Instructor : Role::Student, s.text(3)});
+  }
+  return out;
+}
+
+int64_t Store::add_submission(const std::string& student, const std::string& exercise, RunKind kind,
+                              const std::string& source, double now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "INSERT INTO submissions(student, exercise, kind, source, created) VALUES(?, ?, ?, ?, ?)",
+         "storing a submission");
+  s.bind(1, student).bind(2, exercise).bind(3, std::string(to_string(kind))).bind(4, source).bind(5, now).step();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+int Store::unfinished(const std::string& student) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "SELECT count(*) FROM submissions WHERE student = ? AND state != 'done'", "counting the queue");
+  s.bind(1, student).step();
+  return static_cast<int>(s.i64(0));
+}
+
+std::optional<Submission> Store::take_next(const std::string& stage) {
+  std::lock_guard<std::mutex> lock(mu_);
+  exec("BEGIN IMMEDIATE", "taking the next submission");
+  try {
+    Stmt s(db_,
+           "SELECT id FROM submissions q WHERE state = 'queued' AND NOT EXISTS (SELECT 1 FROM submissions r WHERE "
+           "r.student = q.student AND r.state = 'running') ORDER BY id LIMIT 1",
+           "taking the next submission");
+    if (!s.step()) {
+      exec("COMMIT", "taking the next submission");
+      return std::nullopt;
+    }
+    const int64_t id = s.i64(0);
+    Stmt run(db_, "UPDATE submissions SET state = 'running', stage = ? WHERE id = ?", "starting a submission");
+    run.bind(1, stage).bind(2, id).step();
+    Stmt get(db_, (std::string("SELECT ") + kColumns + " FROM submissions WHERE id = ?").c_str(), "reading a submission");
+    get.bind(1, id).step();
+    Submission out = row_of(get, false);
+    exec("COMMIT", "taking the next submission");
+    return out;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+void Store::set_stage(int64_t id, const std::string& stage) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "UPDATE submissions SET stage = ? WHERE id = ?", "setting a stage");
+  s.bind(1, stage).bind(2, id).step();
+}
+
+void Store::finish(int64_t id, const std::string& result_json, const std::string& line, int passed, int checks,
+                   double now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "UPDATE submissions SET state = 'done', stage = '', result = ?, passed = ?, checks = ?, finished = ?, "
+         "line = ? WHERE id = ?",
+         "storing a verdict");
+  s.bind(1, result_json).bind(4, now).bind(5, line).bind(6, id);
+  if (passed >= 0) s.bind(2, static_cast<int64_t>(passed));
+  if (checks >= 0) s.bind(3, static_cast<int64_t>(checks));
+  s.step();
+}
+
+int Store::requeue_unfinished() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "UPDATE submissions SET state = 'queued', stage = '' WHERE state = 'running'", "queueing again");
+  s.step();
+  return sqlite3_changes(db_);
+}
+
+int Store::place(int64_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "SELECT (SELECT state FROM submissions WHERE id = ?1), (SELECT count(*) FROM submissions WHERE state = "
+         "'queued' AND id <= ?1)",
+         "reading a queue place");
+  s.bind(1, id).step();
+  return s.text(0) == "queued" ? static_cast<int>(s.i64(1)) : 0;
+}
+
+std::optional<Submission> Store::submission(int64_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, (std::string("SELECT ") + kColumns + " FROM submissions WHERE id = ?").c_str(), "reading a submission");
+  if (!s.bind(1, id).step()) return std::nullopt;
+  return row_of(s, false);
+}
+
+std::vector<Submission> Store::submissions(const std::string& student, int limit, bool brief) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string sql = std::string("SELECT ") + kColumns + " FROM submissions" +
+                          (student.empty() ? "" : " WHERE student = ?1") + " ORDER BY id DESC LIMIT ?2";
+  Stmt s(db_, sql.c_str(), "reading submissions");
+  if (!student.empty()) s.bind(1, student);
+  s.bind(2, static_cast<int64_t>(limit));
+  std::vector<Submission> out;
+  while (s.step()) out.push_back(row_of(s, brief));
+  return out;
+}
+
+std::vector<Submission> Store::done_submissions() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, (std::string("SELECT ") + kColumns + " FROM submissions WHERE state = 'done' ORDER BY id").c_str(),
+         "reading submissions");
+  std::vector<Submission> out;
+  while (s.step()) out.push_back(row_of(s, false));
+  return out;
+}
+
+}  // namespace rs::serve

@@ -1,0 +1,447 @@
+#!/usr/bin/env python3
+"""`reducescope serve` against the real process on loopback (issue 55; CI, no GPU).
+
+The GPU stage is replaced by a test double: tests/serve_fake_checker.py, passed as --checker, answers as `check`
+would from output recorded on a GPU (it is named here and nowhere in the product). Everything else is the real
+server: its HTTP, its SQLite store, its queue and worker processes.
+
+Checks:
+  - the private links: printed once, kept in DATA/links.txt (mode 0600); every API request without a token, or
+    with one that is not the class's, gets 401;
+  - a Run and a Check come back with their verdict; a compile error names its line; the queue is fair (one running
+    and one waiting per student: a third gets 429, with its line);
+  - a student cannot read another's submission, by id (404, as a missing one) or in their list;
+  - bad requests get a status and a line and never a crash: malformed JSON, a body over the limit, a 1 MB line,
+    a path as the exercise, </script> in a source (stored as it is, served as JSON), a fuzz of request bodies;
+  - a hung run is stopped by the wall limit and the next run of the same student goes on;
+  - kill -9 of the server mid-queue: after a restart every acknowledged submission is there and the pending ones
+    run to their verdict;
+  - a bounded load test: N simulated students submitting for S seconds (default 50 for 60 s): p50/p95 of
+    submission-to-result, and the server's own time per request (/api/stats), printed as figures;
+  - in headless Chromium (--chromium): two students' pages and the instructor's; the editor (CodeMirror) marks a
+    compile error at its line; a check's verdict is drawn as a table; the instructor's page lists both students'
+    latest verdicts, live; screenshots in OUT.
+
+usage: serve_test.py --reducescope BIN --out DIR [--load-students N --load-seconds S] [--chromium PATH] [--only NAME]
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAKE = os.path.join(HERE, "serve_fake_checker.py")
+FAILURES = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        FAILURES.append(what)
+    return cond
+
+
+def wait_for(fn, what, timeout=30.0, interval=0.05):
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            v = fn()
+        except Exception:  # noqa: BLE001 - the server may be starting
+            v = None
+        if v:
+            return v
+        if time.monotonic() > end:
+            print("  (timed out after %.0f s waiting for %s)" % (timeout, what))
+            return None
+        time.sleep(interval)
+
+
+class ServerProcess:
+    def __init__(self, exe, data, roster=None, extra=()):
+        args = [exe, "serve", "--data", data, "--port", "0", "--gpus", "0,1", "--checker", FAKE] + list(extra)
+        if roster:
+            args += ["--roster", roster]
+        self.log = open(os.path.join(data + ".log"), "a")
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.lines = []
+        self.base = None
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("serve exited before serving: see " + data + ".log")
+            self.lines.append(line.rstrip("\n"))
+            m = re.match(r"serving on (http://127\.0\.0\.1:\d+)", line)
+            if m:
+                self.base = m.group(1)
+                break
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def links(self):
+        out = {}
+        for line in self.lines:
+            m = re.match(r"(student|instructor)\s+(\S+)\s+(http://\S+/(?:s|i)/([0-9a-f]{32}))", line)
+            if m:
+                out[m.group(2)] = (m.group(3), m.group(4))
+        return out
+
+    def kill9(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+
+def request(base, path, token=None, body=None, raw=None, method=None, timeout=30):
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    req = urllib.request.Request(base + path, data=data, method=method or ("POST" if data is not None else "GET"))
+    if token:
+        req.add_header("Authorization", "Bearer " + token)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            text = r.read().decode()
+            return r.status, (json.loads(text) if text.startswith("{") else text)
+    except urllib.error.HTTPError as e:
+        text = e.read().decode(errors="replace")
+        try:
+            return e.code, json.loads(text)
+        except ValueError:
+            return e.code, text
+
+
+def source(extra="", exercise="first_add"):
+    return "// a student's kernel for %s\n%s\n__global__ void user_kernel() {}\n" % (exercise, extra)
+
+
+def wait_done(base, token, sid, timeout=60):
+    def done():
+        st, s = request(base, "/api/submissions/%d" % sid, token)
+        return s if st == 200 and s.get("state") == "done" else None
+    return wait_for(done, "submission %d's verdict" % sid, timeout=timeout)
+
+
+def test_api(exe, out):
+    data = os.path.join(out, "class")
+    shutil.rmtree(data, ignore_errors=True)
+    roster = os.path.join(out, "roster.csv")
+    with open(roster, "w") as f:
+        f.write("id,name\nalice,Alice A\nbob,\"Bob, B\"\ncarol,Carol\n")
+    srv = ServerProcess(exe, data, roster)
+    try:
+        links = srv.links()
+        check(set(links) == {"alice", "bob", "carol", "instructor"}, "a private link printed for each student and the instructor")
+        mode = stat.S_IMODE(os.stat(os.path.join(data, "links.txt")).st_mode)
+        check(mode == 0o600, "DATA/links.txt is readable by its owner only (mode %o)" % mode)
+        ta, tb, ti = links["alice"][1], links["bob"][1], links["instructor"][1]
+        base = srv.base
+        st, j = request(base, "/api/me")
+        check(st == 401 and "token" in j.get("error", ""), "no token: 401 with its line (%s)" % j)
+        st, j = request(base, "/api/me", "0" * 32)
+        check(st == 401, "a token that is not the class's: 401")
+        st, j = request(base, "/api/me", ta)
+        check(st == 200 and j["id"] == "alice" and j["role"] == "student", "the student's token names her")
+        st, page = request(base, "/s/" + "f" * 32)
+        check(st == 404, "an unknown link's page: 404")
+        st, page = request(base, "/s/" + ta)
+        check(st == 200 and "serve.js" in page, "the student's page")
+        st, page = request(base, "/i/" + ta)
+        check(st == 404, "a student's token does not open the instructor's page")
+        st, j = request(base, "/api/start?exercise=first_add", ta)
+        check(st == 200 and "user_kernel" in j.get("source", ""), "the exercise's starting file")
+        # A compile error names its line.
+        st, j = request(base, "/api/submit", ta, {"exercise": "first_add", "kind": "check",
+                                                   "source": "int a;\nint b;\nSYNTAX_ERROR here;\n"})
+        check(st == 202 and j.get("id"), "a submission is acknowledged with its id (202)")
+        s = wait_done(base, ta, j["id"])
+        d = (s or {}).get("result", {}).get("diagnostics", [])
+        check(bool(d) and d[0]["line"] == 3 and d[0]["severity"] == "error", "the compile error at line 3 (%s)" % d[:1])
+        check("does not compile" in (s or {}).get("line", ""), "its line says it does not compile")
+        # A check comes back with its verdict.
+        st, j = request(base, "/api/submit", ta, {"exercise": "first_add", "kind": "check", "source": source()})
+        s = wait_done(base, ta, j["id"])
+        c = ((s or {}).get("result") or {}).get("check") or {}
+        check(len(c.get("checks", [])) == 3 and s.get("passed") == 3 and s.get("checks") == 3,
+              "a check's verdict: 3 of 3 checks (%s)" % (s or {}).get("line"))
+        st, j = request(base, "/api/submit", ta, {"exercise": "first_add", "kind": "run", "source": source()})
+        s = wait_done(base, ta, j["id"])
+        check("sums right" in ((s or {}).get("line") or ""), "a run's verdict: its sums (%s)" % (s or {}).get("line"))
+        # Another student's submission: not found, by id and in the list.
+        st, jj = request(base, "/api/submissions/%d" % j["id"], tb)
+        check(st == 404, "bob cannot read alice's submission by id (404)")
+        st, jj = request(base, "/api/submissions", tb)
+        check(st == 200 and all(x["student"] == "bob" for x in jj["submissions"]), "bob's list holds only his own")
+        st, jj = request(base, "/api/submissions", ti)
+        check(st == 200 and {x["student"] for x in jj["submissions"]} == {"alice"} and len(jj["students"]) == 3,
+              "the instructor sees every student's submissions and the roster")
+        st, jj = request(base, "/api/stats", ta)
+        check(st == 403, "a student cannot read the server's figures")
+        # Fair queue: one running and one waiting per student.
+        ids = []
+        for k in range(3):
+            st, jj = request(base, "/api/submit", tb, {"exercise": "first_add", "kind": "check", "source": source("// sleep: 1.5")})
+            ids.append((st, jj))
+        check(ids[0][0] == 202 and ids[1][0] == 202 and ids[2][0] == 429 and "one run in flight" in ids[2][1].get("error", ""),
+              "a third run while one runs and one waits: 429 with its line (%s)" % ids[2][1])
+        # Bad requests: a status and a line each.
+        bad = [
+            ("malformed JSON", dict(raw=b"{\"exercise\": ")),
+            ("not an object", dict(raw=b"[1, 2]")),
+            ("a path as the exercise", dict(body={"exercise": "../../etc/passwd", "kind": "check", "source": "x"})),
+            ("an unknown kind", dict(body={"exercise": "first_add", "kind": "rm -rf", "source": "x"})),
+            ("an empty source", dict(body={"exercise": "first_add", "kind": "run", "source": ""})),
+            ("a source over the limit", dict(body={"exercise": "first_add", "kind": "run", "source": "x" * 70000})),
+            ("a 1 MB line", dict(raw=b"{\"exercise\": \"first_add\", \"kind\": \"run\", \"source\": \"" + b"y" * (1 << 20) + b"\"}")),
+        ]
+        for what, kw in bad:
+            st, jj = request(base, "/api/submit", tc := links["carol"][1], **kw)
+            check(400 <= st < 500 and isinstance(jj, dict) and jj.get("error"), "%s: %d, \"%s\"" % (what, st, (jj or {}).get("error", jj) if isinstance(jj, dict) else jj))
+        # </script> in a source: stored as it is, and the API gives it as JSON (the page sets it as text).
+        evil = source("// </script><script>alert(1)</script> <img src=x onerror=alert(2)>")
+        st, jj = request(base, "/api/submit", tc, {"exercise": "shuffle", "kind": "run", "source": evil})
+        s = wait_done(base, tc, jj["id"])
+        check(s and s["source"] == evil, "a source with </script> comes back as it was sent, as JSON")
+        # Fuzz the API's bodies: random bytes and mangled JSON never crash the server.
+        rnd = random.Random(55)
+        statuses = set()
+        for k in range(200):
+            kind = rnd.randrange(4)
+            if kind == 0:
+                raw = bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 300)))
+            elif kind == 1:
+                raw = json.dumps({"exercise": rnd.choice(["first_add", "", "x" * 100, None, 7]),
+                                  "kind": rnd.choice(["run", "check", 3, None]),
+                                  "source": rnd.choice(["", "a", None, ["x"], {"a": 1}])}).encode()
+            elif kind == 2:
+                raw = json.dumps({"exercise": "first_add", "kind": "check", "source": source()}).encode()
+                cut = rnd.randrange(len(raw))
+                raw = raw[:cut] + bytes([rnd.randrange(256)]) + raw[cut + 1:]
+            else:
+                raw = b"\"" + b"\\u0000" * rnd.randrange(100) + b"\""
+            st, jj = request(base, "/api/submit", links["carol"][1], raw=raw)
+            statuses.add(st)
+            while st == 202 and request(base, "/api/submissions", links["carol"][1])[1]["submissions"][0]["state"] != "done":
+                time.sleep(0.05)
+        st, jj = request(base, "/api/me", links["carol"][1])
+        check(st == 200 and srv.proc.poll() is None, "200 fuzzed bodies: the server still answers (statuses %s)" % sorted(statuses))
+        # A run that never ends: stopped by the wall limit (--run-limit here), and the next one goes on.
+        srv.stop()
+        srv = ServerProcess(exe, data, extra=["--run-limit", "3"])
+        base = srv.base
+        st, jj = request(base, "/api/submit", ta, {"exercise": "first_add", "kind": "check", "source": source("// hang")})
+        s = wait_done(base, ta, jj["id"], timeout=30)
+        check(s and "stopped after 3 s" in s.get("line", ""), "a hung run is stopped at the wall limit (%s)" % (s or {}).get("line"))
+        st, jj = request(base, "/api/submit", ta, {"exercise": "first_add", "kind": "check", "source": source()})
+        s = wait_done(base, ta, jj["id"])
+        check(s and s.get("passed") == 3, "the next run of that student goes on")
+        # kill -9 mid-queue: every acknowledged submission survives, the pending ones run.
+        acked = []
+        for who in ("alice", "bob", "carol"):
+            for k in range(2):
+                st, jj = request(base, "/api/submit", links[who][1],
+                                 {"exercise": "first_add", "kind": "check", "source": source("// sleep: 2 (%s %d)" % (who, k))})
+                if st == 202:
+                    acked.append((who, jj["id"]))
+        time.sleep(0.5)
+        srv.kill9()
+        srv = ServerProcess(exe, data)
+        base = srv.base
+        check(any("queued again" in l for l in srv.lines), "restarted after kill -9, the runs it killed queued again")
+        missing = []
+        for who, sid in acked:
+            s = wait_done(base, links[who][1], sid, timeout=60)
+            if not s or s.get("passed") != 3:
+                missing.append(sid)
+        check(len(acked) == 6 and not missing, "kill -9 mid-queue: all %d acknowledged submissions there and run (%s missing)" % (len(acked), missing))
+        srv.stop()
+        check(srv.proc.returncode == 0, "SIGTERM stops the server (exit %s)" % srv.proc.returncode)
+    finally:
+        srv.stop()
+    return links, data
+
+
+def test_load(exe, out, students, seconds):
+    data = os.path.join(out, "load")
+    shutil.rmtree(data, ignore_errors=True)
+    roster = os.path.join(out, "load.csv")
+    with open(roster, "w") as f:
+        for k in range(students):
+            f.write("s%03d,Student %d\n" % (k, k))
+    srv = ServerProcess(exe, data, roster, extra=["--gpus", "0,1,2,3"])
+    try:
+        links = srv.links()
+        lat, errors = [], []
+        lock = threading.Lock()
+        end = time.monotonic() + seconds
+
+        def student(k):
+            tok = links["s%03d" % k][1]
+            rnd = random.Random(k)
+            while time.monotonic() < end:
+                t0 = time.monotonic()
+                st, j = request(srv.base, "/api/submit", tok, {"exercise": "first_add", "kind": "check",
+                                                              "source": source("// student %d %f" % (k, rnd.random()))})
+                if st != 202:
+                    with lock:
+                        errors.append(st)
+                    time.sleep(1)
+                    continue
+                s = wait_done(srv.base, tok, j["id"], timeout=120)
+                with lock:
+                    if s:
+                        lat.append(time.monotonic() - t0)
+                    else:
+                        errors.append("lost %d" % j["id"])
+                time.sleep(rnd.uniform(0.5, 2.0))
+        threads = [threading.Thread(target=student, args=(k,)) for k in range(students)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        lat.sort()
+        st, stats = request(srv.base, "/api/stats", links["instructor"][1])
+        p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan")
+        print("figure: load: %d students for %d s on loopback, 4 workers of the test double: %d results, "
+              "submission-to-result p50 %.2f s, p95 %.2f s; server time per request p50 %.2f ms, p95 %.2f ms "
+              "(%d requests); %d submissions refused by the per-student limits (429), %d other errors" % (
+                  students, seconds, len(lat), p(0.5), p(0.95), stats["server"]["p50_ms"], stats["server"]["p95_ms"],
+                  stats["server"]["requests"], errors.count(429), len([e for e in errors if e != 429])), flush=True)
+        check(lat and not [e for e in errors if e != 429], "load: no result lost and no error but the limits' 429 (%d results)" % len(lat))
+    finally:
+        srv.stop()
+
+
+def test_pages(exe, out, chromium):
+    sys.path.insert(0, HERE)
+    from web_chromium import Browser  # noqa: E402 (the DevTools client of the page tests)
+    data = os.path.join(out, "pages")
+    shutil.rmtree(data, ignore_errors=True)
+    roster = os.path.join(out, "pages.csv")
+    with open(roster, "w") as f:
+        f.write("alice,Alice A\nbob,Bob B\n")
+    srv = ServerProcess(exe, data, roster)
+    browsers = []
+    try:
+        links = srv.links()
+        b = Browser(chromium, out)
+        browsers.append(b)
+
+        def goto(url):
+            b.events.clear()
+            b.call("Page.navigate", url=url)
+            return wait_for(lambda: b.eval("document.readyState") == "complete", "the page")
+
+        def state():
+            return b.eval("window.rsServe ? window.rsServe.state() : null")
+
+        goto(links["alice"][0])
+        check(wait_for(lambda: b.eval("!!document.querySelector('.CodeMirror') && window.rsServe.state().me !== null"),
+                       "the editor"), "alice's page opens with the CodeMirror editor")
+        check(wait_for(lambda: "user_kernel" in b.eval("document.querySelector('.CodeMirror').CodeMirror.getValue()"),
+                       "the starting file"), "it starts from the exercise's starting file")
+        b.eval("document.getElementById('exercise').value = 'first_add'")
+        b.eval("document.querySelector('.CodeMirror').CodeMirror.setValue('int a;\\nint b;\\nint c;\\nSYNTAX_ERROR x;\\n')")
+        b.click("#check")
+        marked = wait_for(lambda: b.eval("(function(){var c=document.querySelector('.CodeMirror').CodeMirror;"
+                                         "var i=c.lineInfo(3); return i && (i.bgClass||'').indexOf('cm-error-line')>=0;})()"),
+                          "the error line's mark")
+        check(marked, "the compile error is marked at its line (line 4) in the editor")
+        check(wait_for(lambda: "line 4" in b.eval("document.getElementById('diagnostics').textContent"), "the list"),
+              "the error is listed with its line")
+        b.screenshot(os.path.join(out, "serve-compile-error.png"))
+        b.eval("document.querySelector('.CodeMirror').CodeMirror.setValue(%s)" % json.dumps(source("// fixture: first_add-right-h200-old")))
+        b.click("#check")
+        rows = wait_for(lambda: b.eval("document.querySelectorAll('#checks tr').length") == 3, "the checks' rows")
+        check(rows, "a check's verdict comes back as a table of its 3 checks")
+        check(b.eval("document.querySelectorAll('#checks td.pass').length") == 3, "each check ticked")
+        check(b.eval("document.querySelector('.CodeMirror').CodeMirror.lineInfo(3) === null || "
+                     "(document.querySelector('.CodeMirror').CodeMirror.lineInfo(3).bgClass||'').indexOf('cm-error') < 0"),
+              "the error mark is gone with the error")
+        b.screenshot(os.path.join(out, "serve-check.png"))
+        errs = b.errors()
+        check(not errs, "no JavaScript error on the student's page (%s)" % errs[:3])
+        # Bob's page: his own list only.
+        goto(links["bob"][0])
+        check(wait_for(lambda: b.eval("window.rsServe.state().me && window.rsServe.state().me.id") == "bob" and
+                       b.eval("!!document.querySelector('.CodeMirror')"), "bob"), "bob's page is his")
+        check(b.eval("window.rsServe.state().mine.length") == 0, "bob's page lists none of alice's submissions")
+        b.eval("document.querySelector('.CodeMirror').CodeMirror.setValue(%s)" % json.dumps(source("// sleep: 1")))
+        b.eval("document.getElementById('exercise').value = 'first_add'")
+        # The instructor's page, live: bob's run arrives while it is open.
+        i = Browser(chromium, out)
+        browsers.append(i)
+        i.call("Page.navigate", url=links["instructor"][0])
+        check(wait_for(lambda: i.eval("document.querySelectorAll('#class tr').length") == 3, "the class table"),
+              "the instructor's page lists the class (2 students)")
+        b.click("#check")
+        live = wait_for(lambda: "3 of 3" in i.eval("document.querySelector('#class tr[data-student=bob]').textContent"),
+                        "bob's verdict on the instructor's page", timeout=30)
+        check(live, "bob's verdict reaches the instructor's page live")
+        check("3 of 3" in i.eval("document.querySelector('#class tr[data-student=alice]').textContent"),
+              "alice's latest verdict is there too")
+        i.screenshot(os.path.join(out, "serve-instructor.png"))
+        # Chinese: the checks' words from their ids.
+        goto(links["alice"][0])
+        wait_for(lambda: b.eval("document.querySelectorAll('#checks tr').length") == 3, "alice's last verdict")
+        b.click("#lang")
+        zh = wait_for(lambda: re.search(u"[\u4e00-\u9fff]", b.eval("document.getElementById('check').textContent") or ""),
+                      "the page in Chinese")
+        check(zh, "the page switches to Chinese (the catalogue's words)")
+        b.screenshot(os.path.join(out, "serve-check-zh.png"))
+        b.click("#lang")
+    finally:
+        for x in browsers:
+            x.close()
+        srv.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reducescope", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
+    ap.add_argument("--load-students", type=int, default=50)
+    ap.add_argument("--load-seconds", type=int, default=60)
+    ap.add_argument("--only", choices=["api", "load", "pages"])
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    if a.only in (None, "api"):
+        test_api(a.reducescope, a.out)
+    if a.only in (None, "pages"):
+        if a.chromium:
+            test_pages(a.reducescope, a.out, a.chromium)
+        else:
+            check(False, "Chromium is missing (scripts/setup.sh installs it)")
+    if a.only in (None, "load"):
+        test_load(a.reducescope, a.out, a.load_students, a.load_seconds)
+    if FAILURES:
+        print("%d failed:\n  " % len(FAILURES) + "\n  ".join(FAILURES))
+        return 1
+    print("serve_test: every check passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
