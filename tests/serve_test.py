@@ -185,6 +185,15 @@ def test_api(exe, out):
         c = ((s or {}).get("result") or {}).get("check") or {}
         check(len(c.get("checks", [])) == 3 and s.get("passed") == 3 and s.get("checks") == 3,
               "a check's verdict: 3 of 3 checks (%s)" % (s or {}).get("line"))
+        first_check = j["id"]
+        # The same file checked again: the verdict it got, said as such; a changed file is checked anew.
+        st, j = request(base, "/api/submit", ta, {"exercise": "first_add", "kind": "check", "source": source()})
+        s = wait_done(base, ta, j["id"])
+        check(s and s["result"].get("cached_from") == first_check and ("the same file as #%d" % first_check) in s["line"]
+              and s.get("passed") == 3, "the same file again: its verdict at once, said as such (%s)" % (s or {}).get("line"))
+        st, j = request(base, "/api/submit", ta, {"exercise": "first_add", "kind": "check", "source": source("// changed")})
+        s = wait_done(base, ta, j["id"])
+        check(s and "cached_from" not in s["result"], "a changed file is checked anew")
         st, j = request(base, "/api/submit", ta, {"exercise": "first_add", "kind": "run", "source": source()})
         s = wait_done(base, ta, j["id"])
         check("sums right" in ((s or {}).get("line") or ""), "a run's verdict: its sums (%s)" % (s or {}).get("line"))
@@ -256,6 +265,29 @@ def test_api(exe, out):
         st, jj = request(base, "/api/submit", ta, {"exercise": "first_add", "kind": "check", "source": source()})
         s = wait_done(base, ta, jj["id"])
         check(s and s.get("passed") == 3, "the next run of that student goes on")
+        # A worker killed with SIGKILL mid-run: that run alone ends, with its line; the next goes on.
+        st, jj = request(base, "/api/submit", tb, {"exercise": "first_add", "kind": "check", "source": source("// sleep: 30")})
+        victim = jj["id"]
+        marker = ("/runs/%d/kernel.cu" % victim).encode()
+
+        def worker_pid():
+            for pid in os.listdir("/proc"):
+                if pid.isdigit():
+                    try:
+                        if marker in open("/proc/%s/cmdline" % pid, "rb").read():
+                            return int(pid)
+                    except OSError:
+                        pass
+            return None
+        pid = wait_for(worker_pid, "the run's worker process", timeout=20)
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+        s = wait_done(base, tb, victim, timeout=30)
+        check(pid and s and "died (signal 9" in s.get("line", "") and s.get("checks") is None,
+              "a worker killed mid-run: that run ends with its line (%s)" % (s or {}).get("line"))
+        st, jj = request(base, "/api/submit", tb, {"exercise": "first_add", "kind": "check", "source": source("// after the kill")})
+        s = wait_done(base, tb, jj["id"])
+        check(s and s.get("passed") == 3, "and the next run goes on")
         # kill -9 mid-queue: every acknowledged submission survives, the pending ones run.
         acked = []
         for who in ("alice", "bob", "carol"):
@@ -402,13 +434,26 @@ def test_pages(exe, out, chromium):
         check("3 of 3" in i.eval("document.querySelector('#class tr[data-student=alice]').textContent"),
               "alice's latest verdict is there too")
         i.screenshot(os.path.join(out, "serve-instructor.png"))
-        # Chinese: the checks' words from their ids.
+        # Chinese: the checks' words from their ids (check --json recorded on the H100, with "said").
         goto(links["alice"][0])
-        wait_for(lambda: b.eval("document.querySelectorAll('#checks tr').length") == 3, "alice's last verdict")
+        wait_for(lambda: b.eval("!!document.querySelector('.CodeMirror') && !!window.rsServe.state().current"),
+                 "the editor with alice's last submission")
+        b.eval("document.getElementById('exercise').value = 'shuffle'")
+        b.eval("document.querySelector('.CodeMirror').CodeMirror.setValue(%s)" %
+               json.dumps(source("// fixture: shuffle-wrong_half_mask-h100", "shuffle")))
+        b.click("#check")
+        english = wait_for(lambda: (lambda t: t if "lanes 16-31 call the shuffle" in t else None)(
+            b.eval("document.getElementById('checks').textContent")), "the mask's finding")
+        check(english and b.eval("document.querySelectorAll('#checks tr').length") == 3,
+              "the H100's verdict of a half-mask shuffle: 3 checks, the mask's finding said from its ids")
         b.click("#lang")
         zh = wait_for(lambda: re.search(u"[\u4e00-\u9fff]", b.eval("document.getElementById('check').textContent") or ""),
                       "the page in Chinese")
         check(zh, "the page switches to Chinese (the catalogue's words)")
+        text = wait_for(lambda: (lambda t: t if re.search(u"[\u4e00-\u9fff]", t) else None)(
+            b.eval("document.getElementById('checks').textContent")), "the checks in Chinese")
+        check(text and "lanes 16-31 call" not in text and "16-31" in text and "0x0000ffff" in text,
+              "the checks are said in Chinese from their ids, the figures kept (%s)" % (text or "")[:120])
         b.screenshot(os.path.join(out, "serve-check-zh.png"))
         b.click("#lang")
     finally:

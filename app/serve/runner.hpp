@@ -35,6 +35,11 @@ struct RunnerOptions {
   double kernel_timeout_s = 5;      // the kernel's limit (check --kernel-timeout)
   double wall_limit_s = 180;        // the whole run's limit, NVRTC and compute-sanitizer included, seconds
   std::filesystem::path runs_dir;   // RUNS/ID/kernel.cu
+  // A file sent again as it was (the same exercise, kind and bytes) within this many seconds gets the verdict it got
+  // then, said as such (Check pressed twice; a class handing in the starting file). 0: every run is made.
+  // compute-sanitizer makes a check cost ~5 s of wall and 10 s of CPU on the H100, and only ~0.3 checks a second
+  // fit one GPU (docs/serve.md), so a repeat is not run again.
+  double reuse_s = 600;
 };
 
 struct Diagnostic {
@@ -53,6 +58,10 @@ class Runner {
   Runner& operator=(const Runner&) = delete;
 
   void wake();  // a submission was queued
+  // Where the same file (exercise, kind, bytes) got its verdict within RunnerOptions::reuse_s: gives `s` that
+  // verdict ("cached_from": its id; its line says "the same file as #ID, S s ago") and returns true. The server asks
+  // at once when a file arrives, and a worker again when it takes one (the first may still have been running).
+  bool reuse_earlier(const Submission& s);
   size_t workers() const { return threads_.size(); }
 
  private:

@@ -267,8 +267,15 @@ struct Server {
     } catch (const StoreError& e) {
       return reply_error(res, 503, std::string("not stored, send it again: ") + e.what());
     }
+    Submission sub;
+    sub.id = id;
+    sub.student = p->id;
+    sub.exercise = exercise;
+    sub.kind = kind == "run" ? RunKind::Run : RunKind::Check;
+    sub.source = source;
+    const bool reused = runner && runner->reuse_earlier(sub);  // the same file checked lately: its verdict at once
     changes.post(id, p->id);
-    if (runner) runner->wake();
+    if (runner && !reused) runner->wake();
     reply_json(res, {{"id", id}, {"place", store.place(id)}}, 202);
   }
 
@@ -453,7 +460,7 @@ int serve(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   });
   s.runner = &runner;
   out << "checking on " << (o.runner.gpus.empty() ? std::to_string(runner.workers()) + " compile-only workers (no GPU)"
-                                                  : std::to_string(o.runner.gpus.size()) + " GPU workers")
+                                                  : std::to_string(o.runner.gpus.size()) + " workers on the GPUs")
       << "\nserving on " << base << " (class store " << store->file().string() << "); Ctrl-C stops it\n"
       << std::flush;
   g_stop = false;

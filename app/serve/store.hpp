@@ -85,15 +85,24 @@ class Store {
                          const std::string& source, double now);
   // The student's submissions not yet done (queued or running).
   int unfinished(const std::string& student);
-  // The oldest queued submission whose student has none running, marked running with `stage`; nullopt: none.
+  // The oldest queued submission whose student has none running, and whose file (exercise, kind and bytes) is not
+  // running for another student (it waits for that verdict, runner.hpp's reuse), marked running with `stage`;
+  // nullopt: none.
   std::optional<Submission> take_next(const std::string& stage);
   void set_stage(int64_t id, const std::string& stage);
+  // Stores the verdict of a submission not yet done (a second verdict, a run that ended after the reuse of an
+  // earlier verdict answered it, is dropped).
   void finish(int64_t id, const std::string& result_json, const std::string& line, int passed, int checks,
               double now);
   // Marks every running submission queued again (a server that died mid-run); returns how many.
   int requeue_unfinished();
   // Place in the queue (1: next) of a queued submission; 0 when it is not queued.
   int place(int64_t id);
+
+  // The newest submission done of the same exercise, kind and source (byte for byte) whose verdict is at most
+  // `max_age_s` old and came from the checker (a verdict with "check" or "output", not a limit or a fault): a file
+  // checked again gets that verdict at once (runner.cpp says so). nullopt: none.
+  std::optional<Submission> same_done(const Submission& s, double now, double max_age_s);
 
   std::optional<Submission> submission(int64_t id);
   // A student's submissions (every student's with student ""), newest first, at most `limit`; without the source

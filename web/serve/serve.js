@@ -164,8 +164,11 @@
     });
   }
 
+  var opens = 0;  // the latest open or send: an answer to an older one is dropped
   function openMine(id, loadSource) {
+    var ticket = ++opens;
     return api("/api/submissions/" + id).then(function (s) {
+      if (ticket !== opens) return;
       current = s;
       if (loadSource) { editor.setValue(s.source); $("exercise").value = s.exercise; }
       drawVerdict(s, {line: "line", diagnostics: "diagnostics", checks: "checks", output: "output"}, editor);
@@ -175,6 +178,7 @@
 
   function submit(kind) {
     fail("");
+    ++opens;
     var body = {exercise: $("exercise").value, kind: kind, source: editor.getValue()};
     $("status").textContent = t("sending");
     api("/api/submit", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
@@ -182,9 +186,22 @@
         current = {id: j.id, state: "queued", place: j.place};
         $("status").textContent = stateText(current);
         drawVerdict(current, {line: "line", diagnostics: "diagnostics", checks: "checks", output: "output"}, editor);
+        watch(j.id);
         return refreshMine();
       })
       .catch(function (e) { $("status").textContent = ""; fail(e.message); });
+  }
+
+  // Besides the event stream (which a page that has just opened may not have yet): asks every 2 s until the
+  // submission `id` is done, while it is the one shown.
+  function watch(id) {
+    setTimeout(function () {
+      if (!current || current.id !== id || current.state === "done") return;
+      api("/api/submissions/" + id).then(function (s) {
+        if (s.state === "done") { if (current && current.id === id && current.state !== "done") openMine(id, false); }
+        else watch(id);
+      }).catch(function () { watch(id); });
+    }, 2000);
   }
 
   function refreshMine() {
