@@ -187,7 +187,10 @@ void finish(cli::Parsing& p, const std::string& topic) {
       if (o.out.empty()) o.out = "reducescope-class";
       break;
     case Command::LessonReport:
-      if (o.csv_files.empty()) throw UsageError("lesson-report needs one or more answers files (the page's Download my answers)");
+      if (o.csv_files.empty() && o.from_server.empty()) {
+        throw UsageError("lesson-report needs one or more answers files (the page's Download my answers), or "
+                         "--from-server DIR (serve's store)");
+      }
       break;
     case Command::Sweep:
       if (o.csv_files.empty()) throw UsageError("sweep needs one or more CSV files (from `reducescope bench --csv` at several N)");

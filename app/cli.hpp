@@ -155,7 +155,8 @@ struct Options {
   // serve (app/serve/server.hpp, docs/serve.md): where it listens, the class's store, the roster, the checker.
   std::string listen = "127.0.0.1", roster, checker;
   int port = 8471;
-  double run_limit_s = 180;             // serve --run-limit S: a run's whole time (compile, run, sanitizers)
+  double run_limit_s = 180;
+  std::string from_server;              // lesson-report --from-server DIR: the room's answers in serve's store             // serve --run-limit S: a run's whole time (compile, run, sanitizers)
   std::string html;                     // export --html FILE: the web page to write (block_sizes: the
                                         // traces it holds; empty: as many as fit 3.5 MB)
 };

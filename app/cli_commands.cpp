@@ -396,6 +396,7 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--gpus", .arg = "all|LIST"},
            {.opt = "--listen", .arg = "ADDR", .in_overview = false},
            {.opt = "--kernel-timeout", .arg = "S", .in_overview = false},
+           {.opt = "--session", .arg = "FILE.rssession", .in_overview = false},
            {.opt = "--run-limit", .arg = "S", .in_overview = false},
            {.opt = "--checker", .arg = "PROGRAM", .in_overview = false},
        }},
@@ -412,7 +413,9 @@ const std::vector<CommandSpec>& command_table() {
        "127.0.0.1 unless --listen ADDR (behind nginx with TLS: docs/serve.md); --port P (default 8471, 0: any).\n"
        "A run's kernel is stopped after --kernel-timeout S (default 5), the whole run after --run-limit S\n"
        "(default 180: NVRTC and compute-sanitizer included). --checker PROGRAM: the reducescope that checks\n"
-       "each file (default this one). Stops on Ctrl-C.\n"
+       "each file (default this one). The instructor's page opens a lesson's questions to the room (peer\n"
+       "instruction, docs/room.md), asked of --session's traces (default the bundled H100 session). Stops on\n"
+       "Ctrl-C.\n"
        "Exit: 0 stopped, 1 the store, the roster or the port could not be opened, 2 a usage error.\n"},
       {Command::LessonReport, "lesson-report", Operands::Many,
        {{
@@ -421,7 +424,14 @@ const std::vector<CommandSpec>& command_table() {
            {.opt = "--session", .arg = "FILE.rssession"},
            {.opt = "--csv", .arg = "FILE"},
            {.opt = "--html", .arg = "FILE"},
-       }},
+       },
+        {
+            {.opt = "--from-server", .arg = "DIR", .required = true},
+            {.opt = "--lesson", .arg = "LESSON.json"},
+            {.opt = "--session", .arg = "FILE.rssession"},
+            {.opt = "--csv", .arg = "FILE"},
+            {.opt = "--html", .arg = "FILE"},
+        }},
        1,
        "Reports a class's Predict-mode answers: the files the page's \"Download my answers\" saves, one per\n"
        "student (the name typed on the page, else the file's name). Per question, in the lesson's order: how\n"
@@ -430,7 +440,10 @@ const std::vector<CommandSpec>& command_table() {
        "orders the questions by an instructor's own lesson (a bundled one is found by its name). --csv writes\n"
        "one row per student and a column per question (1: right at the first try); --html writes a page with\n"
        "each question beside its step's picture, drawn from --session (the session the page was exported\n"
-       "from). Exit: 0 every file read, 1 a file could not be read (named; the report covers the rest).\n"},
+       "from). --from-server DIR reads the room's answers from `serve --data DIR` instead (peer instruction,\n"
+       "docs/room.md): a question per poll, right at the first try where the first vote was right, the wrong\n"
+       "votes as wrong answers. Exit: 0 every file read, 1 a file could not be read (named; the report covers\n"
+       "the rest).\n"},
       {Command::New, "new", Operands::One,
        {{
            {.opt = "--from", .arg = "KERNEL", .required = true},

@@ -462,6 +462,194 @@ def test_pages(exe, out, chromium):
         srv.stop()
 
 
+def test_room(exe, out, chromium):
+    """Peer instruction (issue 56): the instructor's page and three students' pages in Chromium."""
+    sys.path.insert(0, HERE)
+    from web_chromium import Browser  # noqa: E402
+    import sqlite3
+    data = os.path.join(out, "room")
+    shutil.rmtree(data, ignore_errors=True)
+    roster = os.path.join(out, "room.csv")
+    with open(roster, "w") as f:
+        f.write("ann,Ann\nben,Ben\ncy,Cy\ndee,Dee\n")
+    srv = ServerProcess(exe, data, roster)
+    pages = {}
+    try:
+        links = srv.links()
+
+        def page(who):
+            b = Browser(chromium, out)
+            pages[who] = b
+            b.call("Emulation.setDeviceMetricsOverride", width=1280, height=720, deviceScaleFactor=1, mobile=False)
+            b.call("Page.navigate", url=links[who][0])
+            wait_for(lambda: b.eval("document.readyState") == "complete", who + "'s page")
+            return b
+        inst = page("instructor")
+        check(wait_for(lambda: inst.eval("document.querySelectorAll('#room-lesson option').length") > 3, "the lessons"),
+              "the instructor's page lists the lessons the session answers")
+        studs = [page(w) for w in ("ann", "ben", "cy")]
+        check(wait_for(lambda: inst.eval("(window.rsServe.state().room||{}).present") == 3, "3 present"),
+              "the instructor's page counts the 3 students present")
+        inst.eval("document.getElementById('room-lesson').value = 'harris'")
+        inst.click("#room-open")
+        for b, who in zip(studs, ("ann", "ben", "cy")):
+            check(wait_for(lambda: "lanes of warp 0" in (b.eval("document.getElementById('room-ask').textContent") or ""),
+                           who + "'s question"), "%s's page shows the question at once" % who)
+        st, j = request(srv.base, "/api/room", links["ann"][1])
+        check(st == 200 and "key" not in j and "key" not in j["question"], "a student's page is not given the key before the reveal")
+        key = inst.eval("window.rsServe.state().room.key")
+        check(key == "16", "the question's key comes from the trace (reduce0, 256 threads, step 1: 16 lanes; %s)" % key)
+
+        def answer(b, value):
+            wait_for(lambda: b.eval("!!document.getElementById('room-answer')"), "the answer box")
+            b.eval("document.getElementById('room-answer').value = %s" % json.dumps(value))
+            b.click("#room-send")
+        answer(studs[0], "8")
+        answer(studs[1], "8")
+        answer(studs[2], "16")
+
+        def bars(vote):
+            return inst.eval("Array.prototype.map.call(document.querySelectorAll('.vote[data-vote=\"%d\"] .bar'),"
+                             "function(b){return b.dataset.answer+':'+b.dataset.count;}).sort().join(' ')" % vote)
+        check(wait_for(lambda: bars(1) == "16:1 8:2", "the first vote's bars", timeout=10),
+              "the distribution shows 2 and 1 (%s)" % bars(1))
+        inst.screenshot(os.path.join(out, "room-first-vote.png"))
+        check("3 of 3" in inst.eval("document.getElementById('room-dist').textContent"), "3 of 3 present answered")
+        st, j = request(srv.base, "/api/room/answer", links["ann"][1],
+                        {"poll": 1, "vote": 1, "numbers": [16]})
+        check(st == 409, "a second answer to the same vote is refused (409: %s)" % j.get("error"))
+        # A page that reconnects shows the answer given, not a new box.
+        studs[0].call("Page.reload")
+        check(wait_for(lambda: "Your answer: 8" in (studs[0].eval("document.getElementById('room-status').textContent") or ""),
+                       "ann's answer after a reload"), "a page that reconnects shows its answer and does not vote again")
+        inst.click("#room-vote2")
+        for b in studs:
+            answer(b, "16")
+        check(wait_for(lambda: bars(2) == "16:3", "the second vote's bars", timeout=10) and bars(1) == "16:1 8:2",
+              "the second vote beside the first (%s | %s)" % (bars(1), bars(2)))
+        inst.click("#room-reveal")
+        for b, who, right in zip(studs, ("ann", "ben", "cy"), (True, True, True)):
+            check(wait_for(lambda: "The answer: 16" in (b.eval("document.getElementById('room-status').textContent") or ""),
+                           who + "'s reveal"), "the reveal reaches %s's page" % who)
+        late = page("dee")
+        check(wait_for(lambda: "The answer: 16" in (late.eval("document.getElementById('room-status').textContent") or ""),
+                       "the late joiner"), "a late joiner sees the room's question and its answer")
+        inst.screenshot(os.path.join(out, "room-reveal.png"))
+        # The projector: Chinese, and the page at scale 1.5 (a 1280x720 projector at 150%).
+        inst.click("#lang")
+        zh = wait_for(lambda: (lambda t: t if re.search(u"[\u4e00-\u9fff]", t) and "16" in t else None)(
+            inst.eval("document.getElementById('room').textContent")), "the room in Chinese")
+        check(zh and "lanes of warp" not in zh, "the room's question and reveal in Chinese on the instructor's page")
+        inst.screenshot(os.path.join(out, "room-reveal-zh.png"))
+        inst.call("Emulation.setDeviceMetricsOverride", width=853, height=480, deviceScaleFactor=1.5, mobile=False)
+        inst.screenshot(os.path.join(out, "room-reveal-zh-1.5x.png"))
+        inst.click("#lang")
+        rows = sqlite3.connect(os.path.join(data, "class.sqlite")).execute(
+            "SELECT student, vote, answer, correct FROM answers ORDER BY vote, student").fetchall()
+        check(len(rows) == 6 and sum(r[3] for r in rows) == 4, "the store holds the 6 answers, 4 right (%s)" % rows)
+        rep = subprocess.run([exe, "lesson-report", "--from-server", data, "--csv", os.path.join(out, "room-report.csv")],
+                             capture_output=True, text=True)
+        check(rep.returncode == 0 and "8 (2 students)" in rep.stdout and "the trace's answer 16" in rep.stdout,
+              "lesson-report --from-server: the misconception (8, 2 students) beside the trace's answer 16")
+        errs = [e for b in pages.values() for e in b.errors()]
+        check(not errs, "no JavaScript error on the room's pages (%s)" % errs[:3])
+    finally:
+        for b in pages.values():
+            b.close()
+        srv.stop()
+
+
+def test_room_load(exe, out, students, seconds):
+    """A room of N (300): every student's page holds the event stream open, and answers at a random moment within
+    S seconds; the instructor's page follows the events. Figures: how long after each answer the instructor's
+    distribution counted it (p50/p95), and after the last answer until it was complete; no answer lost or counted
+    twice."""
+    import http.client
+    data = os.path.join(out, "room-load")
+    shutil.rmtree(data, ignore_errors=True)
+    roster = os.path.join(out, "room-load.csv")
+    with open(roster, "w") as f:
+        for k in range(students):
+            f.write("r%03d,Student %d\n" % (k, k))
+    srv = ServerProcess(exe, data, roster)
+    stop = threading.Event()
+    try:
+        links = srv.links()
+        host, port = srv.base.replace("http://", "").split(":")
+
+        def stream(token, on_event=None):
+            c = http.client.HTTPConnection(host, int(port), timeout=60)
+            c.request("GET", "/api/events?token=" + token)
+            r = c.getresponse()
+            while not stop.is_set():
+                line = r.fp.readline()
+                if not line:
+                    break
+                if on_event and line.startswith(b"event: room"):
+                    on_event()
+            c.close()
+        streams = [threading.Thread(target=stream, args=(links["r%03d" % k][1],), daemon=True) for k in range(students)]
+        for t in streams:
+            t.start()
+        ti = links["instructor"][1]
+        present = wait_for(lambda: request(srv.base, "/api/room", ti)[1].get("present") == students, "every page's stream",
+                           timeout=60)
+        check(present, "%d students' event streams open at once" % students)
+        st, j = request(srv.base, "/api/room/open", ti, {"lesson": "harris"})
+        poll = j["poll"]
+        seen = []  # (time, answers counted) as the instructor's page saw them
+        lock = threading.Lock()
+
+        def on_room():
+            st, j = request(srv.base, "/api/room", ti)
+            with lock:
+                seen.append((time.monotonic(), j["votes"][-1]["answers"]))
+        threading.Thread(target=stream, args=(ti, on_room), daemon=True).start()
+        time.sleep(0.5)
+        acked, statuses = [], []
+        t0 = time.monotonic()
+
+        def answer(k):
+            rnd = random.Random(k)
+            time.sleep(rnd.uniform(0, seconds))
+            st, j = request(srv.base, "/api/room/answer", links["r%03d" % k][1],
+                            {"poll": poll, "vote": 1, "numbers": [rnd.choice([8, 16, 16, 32])]})
+            with lock:
+                statuses.append(st)
+                if st == 200:
+                    acked.append(time.monotonic())
+        ts = [threading.Thread(target=answer, args=(k,)) for k in range(students)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        last = max(acked) if acked else t0
+        done = wait_for(lambda: any(n == students for _, n in list(seen)), "the complete distribution", timeout=10)
+        acked.sort()
+        with lock:
+            views = sorted(seen)
+        lat = []
+        for i, ta in enumerate(acked):  # the i-th answer is counted when the instructor first sees i+1 answers
+            tv = next((tv for tv, n in views if n >= i + 1 and tv >= ta - 0.001), None)
+            if tv is not None:
+                lat.append(tv - ta)
+        lat.sort()
+        complete_at = next((tv for tv, n in views if n == students), None)
+        st, j = request(srv.base, "/api/room", ti)
+        counted = j["votes"][-1]["answers"]
+        p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan")
+        print("figure: room: %d students answering within %d s on loopback (every page's event stream open): "
+              "the instructor's distribution counted each answer after p50 %.3f s, p95 %.3f s; complete %.3f s "
+              "after the last answer" % (students, seconds, p(0.5), p(0.95),
+                                          (complete_at - last) if complete_at else float("nan")), flush=True)
+        check(done and counted == students and statuses.count(200) == students,
+              "no answer lost or counted twice (%d acknowledged, %d counted)" % (statuses.count(200), counted))
+        check(lat and p(0.95) < 1.0, "the distribution complete within 1 s of the answers (p95 %.3f s)" % p(0.95))
+    finally:
+        stop.set()
+        srv.stop()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reducescope", required=True)
@@ -469,7 +657,8 @@ def main():
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     ap.add_argument("--load-students", type=int, default=50)
     ap.add_argument("--load-seconds", type=int, default=60)
-    ap.add_argument("--only", choices=["api", "load", "pages"])
+    ap.add_argument("--only", choices=["api", "load", "pages", "room", "roomload"])
+    ap.add_argument("--room-students", type=int, default=300)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     if a.only in (None, "api"):
@@ -479,6 +668,10 @@ def main():
             test_pages(a.reducescope, a.out, a.chromium)
         else:
             check(False, "Chromium is missing (scripts/setup.sh installs it)")
+    if a.only in (None, "room"):
+        test_room(a.reducescope, a.out, a.chromium)
+    if a.only in (None, "roomload"):
+        test_room_load(a.reducescope, a.out, a.room_students, 10)
     if a.only in (None, "load"):
         test_load(a.reducescope, a.out, a.load_students, a.load_seconds)
     if FAILURES:

@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "class_answers.hpp"
+#include "room.hpp"  // room_answer_files: --from-server
 #include "lessons.hpp"
 #include "session.hpp"
 
@@ -26,6 +27,19 @@ bool write_text(const std::string& path, const std::string& text, std::ostream& 
 int run_lesson_report(const Options& o, std::ostream& out, std::ostream& err) {
   std::vector<AnswerFile> files;
   bool all_read = true;
+  if (!o.from_server.empty()) {  // the room's answers in serve's store (issue 56)
+    try {
+      serve::Store store(o.from_server);
+      files = serve::room_answer_files(store);
+    } catch (const serve::StoreError& e) {
+      err << "lesson-report: --from-server " << o.from_server << ": " << e.what() << "\n";
+      return kExitRuntime;
+    }
+    if (files.empty()) {
+      err << "lesson-report: --from-server " << o.from_server << ": the room holds no answers yet\n";
+      return kExitRuntime;
+    }
+  }
   for (const std::string& p : o.csv_files) {
     try {
       files.push_back(load_answers(p));

@@ -1,5 +1,7 @@
 // reducescope serve: the verb over app/serve/ (server.hpp): the options turned into ServeOptions, the GPUs found.
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <ostream>
 #include <sstream>
 
@@ -21,6 +23,22 @@ int run_serve(const Options& o, std::ostream& out, std::ostream& err) {
   s.runner.kernel_timeout_s = o.kernel_timeout_s;
   s.runner.wall_limit_s = o.run_limit_s;
   s.runner.runs_dir = s.data / "runs";
+  // The room's questions are asked of a session's traces: --session, else the bundled H100 session beside the
+  // program (assets/, as the window finds it), else none (the room says so).
+  s.session = o.session;
+  if (s.session.empty()) {
+    std::vector<std::filesystem::path> places;
+    if (const char* env = std::getenv("REDUCESCOPE_ASSETS")) places.emplace_back(env);
+    const std::filesystem::path exe = std::filesystem::path(self_executable()).parent_path();
+    places.insert(places.end(), {exe / "assets", exe.parent_path() / "assets", exe.parent_path() / "share/reducescope/assets"});
+    for (const auto& p : places) {
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(p / "sessions/h100-tracks.rssession", ec)) {
+        s.session = p / "sessions/h100-tracks.rssession";
+        break;
+      }
+    }
+  }
   // The GPUs: every device (none: compile-only workers), or a list. Another --checker decides for itself what a
   // GPU number means, so a list is taken as it is then.
   const int count = cuda_device_count();

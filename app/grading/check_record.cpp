@@ -20,17 +20,16 @@ std::string said(const Sentence& s) {
 
 bool said_anything(const Sentence& s) { return s.id && *s.id; }
 
-namespace {
-
-// [ID, ARG, ...], an argument that is a sentence as an array of its own.
-nlohmann::json said_json(const Sentence& s) {
+nlohmann::json sentence_json(const Sentence& s) {
   nlohmann::json a = nlohmann::json::array({s.id ? s.id : ""});
   for (size_t i = 0; i < s.args.size(); ++i) {
-    if (const Sentence* sub = s.nested_arg(i)) a.push_back(said_json(*sub));
+    if (const Sentence* sub = s.nested_arg(i)) a.push_back(sentence_json(*sub));
     else a.push_back(s.args[i]);
   }
   return a;
 }
+
+namespace {
 
 // The sentence of such an array, where every id in it is one this release has (nullopt otherwise).
 std::optional<Sentence> said_from_json(const nlohmann::json& a) {
@@ -65,7 +64,7 @@ nlohmann::json checks_to_json(const std::vector<ExerciseCheck>& checks) {
     list.push_back({{"name", english(c.name)}, {"pass", c.pass}, {"figure", english(c.figure)},
                     {"hint", english(c.hint)}});
     if (!c.ran) list.back()["ran"] = false;
-    list.back()["said"] = {{"name", said_json(c.name)}, {"figure", said_json(c.figure)}, {"hint", said_json(c.hint)}};
+    list.back()["said"] = {{"name", sentence_json(c.name)}, {"figure", sentence_json(c.figure)}, {"hint", sentence_json(c.hint)}};
   }
   return list;
 }

@@ -35,6 +35,9 @@ struct ExerciseCheck {
 std::string english(const explain::Sentence& s);
 // The words in the language in force (i18n::tr: the window's, grade's or `check --lang`'s).
 std::string said(const explain::Sentence& s);
+// A sentence as JSON: [ID, ARG, ...], an argument that is a sentence as an array of its own (check --json's "said",
+// serve's questions).
+nlohmann::json sentence_json(const explain::Sentence& s);
 // Whether a sentence says anything (a check without a hint has id "").
 bool said_anything(const explain::Sentence& s);
 

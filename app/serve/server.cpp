@@ -16,7 +16,10 @@
 #include "check_words.hpp"
 #include "exercises.hpp"
 #include "i18n.hpp"
+#include "room.hpp"
+#include "sentences.hpp"
 #include "serve_assets.hpp"
+#include "session.hpp"
 #include "user_kernel.hpp"  // exercise_starting_file
 
 namespace rs::serve {
@@ -51,7 +54,9 @@ class Changes {
     cv_.wait_for(lock, wait, [&] { return last_ > since || g_stop.load(); });
     std::vector<int64_t> ids;
     for (const Change& c : log_) {
-      if (c.n <= since || (!student.empty() && c.student != student)) continue;
+      if (c.n <= since) continue;
+      // A room change (id 0) with student "" reaches every page; one for "instructor" only the instructor's.
+      if (c.id == 0 ? !(c.student.empty() || student.empty()) : (!student.empty() && c.student != student)) continue;
       if (std::find(ids.begin(), ids.end(), c.id) == ids.end()) ids.push_back(c.id);
     }
     since = last_;
@@ -165,7 +170,57 @@ struct Server {
   Changes& changes;
   RateLimit limits;
   Runner* runner = nullptr;
+  Room* room = nullptr;
   Timings timings;
+  std::mutex present_mu;
+  std::map<std::string, int> present;  // students with an event stream open (the room's "of those present")
+
+  int students_present() {
+    std::lock_guard<std::mutex> lock(present_mu);
+    int n = 0;
+    for (const auto& [id, streams] : present) n += streams > 0 && id != "instructor";
+    return n;
+  }
+
+  // The room (issue 56): GET /api/room; POST /api/room/open {"lesson"}, /api/room/vote2, /api/room/reveal (the
+  // instructor); POST /api/room/answer (a student).
+  void room_state(const httplib::Request& req, httplib::Response& res) {
+    const auto p = who(req, res);
+    if (!p) return;
+    json j = room->state_json(p->role == Role::Instructor ? "" : p->id);
+    if (p->role == Role::Instructor) {
+      j["present"] = students_present();
+      j["lessons"] = room->lessons_json();
+    }
+    reply_json(res, j);
+  }
+
+  void room_act(const httplib::Request& req, httplib::Response& res, const std::string& act) {
+    const auto p = who(req, res);
+    if (!p) return;
+    const bool instructor = p->role == Role::Instructor;
+    if ((act == "answer") == instructor) {
+      return reply_error(res, 403, instructor ? "the instructor does not vote" : "the instructor's link only");
+    }
+    json body = json::object();
+    if (!req.body.empty()) {
+      body = json::parse(req.body, nullptr, false);
+      if (body.is_discarded()) return reply_error(res, 400, "the request is not JSON");
+    }
+    try {
+      json j;
+      if (act == "open") j = room->open_next(body.is_object() ? body.value("lesson", std::string()) : "", now_s());
+      if (act == "vote2") j = room->second_vote(now_s());
+      if (act == "reveal") j = room->reveal(now_s());
+      if (act == "answer") j = room->answer(p->id, body, now_s());
+      changes.post(0, act == "answer" ? "instructor" : "");  // id 0: the room changed
+      reply_json(res, j);
+    } catch (const RoomError& e) {
+      reply_error(res, e.status, e.what());
+    } catch (const json::exception& e) {
+      reply_error(res, 400, std::string("a field of the wrong type: ") + e.what());
+    }
+  }
 
   void stats(const httplib::Request& req, httplib::Response& res) {
     const auto p = who(req, res);
@@ -213,6 +268,7 @@ struct Server {
       std::vector<std::string> ids;
       for (const char* id : explain::check_message_ids()) ids.push_back(id);
       for (const char* id : serve_page_words()) ids.push_back(id);
+      for (const char* id : explain::message_ids()) ids.push_back(id);  // the room's questions and reveals
       for (const Exercise& x : exercises()) ids.push_back(x.title);
       for (const auto& [en, tr] : i18n::dictionary(*lang, ids)) w[en] = tr;
     }
@@ -331,18 +387,37 @@ struct Server {
     if (!p) return;
     const std::string student = p->role == Role::Instructor ? "" : p->id;
     auto since = std::make_shared<uint64_t>(changes.last());
+    {
+      std::lock_guard<std::mutex> lock(present_mu);
+      ++present[p->id];
+    }
+    const std::string who_id = p->id;
+    changes.post(0, "instructor");  // the room's count of those present changed
     res.set_header("Cache-Control", "no-cache");
     res.set_header("X-Accel-Buffering", "no");  // nginx: pass each event on at once
-    res.set_chunked_content_provider("text/event-stream", [this, student, since](size_t, httplib::DataSink& sink) {
-      if (g_stop) return false;
-      const std::vector<int64_t> ids = changes.after(*since, student, std::chrono::seconds(15));
-      std::string chunk;
-      for (const int64_t id : ids) {
-        if (const auto s = store.submission(id)) chunk += "data: " + brief_json(*s, store.place(id)).dump() + "\n\n";
-      }
-      if (chunk.empty()) chunk = ": still here\n\n";
-      return sink.write(chunk.data(), chunk.size());
-    });
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [this, student, since](size_t, httplib::DataSink& sink) {
+          if (g_stop) return false;
+          const std::vector<int64_t> ids = changes.after(*since, student, std::chrono::seconds(15));
+          std::string chunk;
+          for (const int64_t id : ids) {
+            if (id == 0) {
+              chunk += "event: room\ndata: {}\n\n";
+            } else if (const auto s = store.submission(id)) {
+              chunk += "data: " + brief_json(*s, store.place(id)).dump() + "\n\n";
+            }
+          }
+          if (chunk.empty()) chunk = ": still here\n\n";
+          return sink.write(chunk.data(), chunk.size());
+        },
+        [this, who_id](bool) {
+          {
+            std::lock_guard<std::mutex> lock(present_mu);
+            --present[who_id];
+          }
+          changes.post(0, "instructor");
+        });
   }
 };
 
@@ -359,10 +434,22 @@ int serve(const ServeOptions& o, std::ostream& out, std::ostream& err) {
     return 1;
   }
   const int requeued = store->requeue_unfinished();
+  std::shared_ptr<const Session> session;
+  if (!o.session.empty()) {
+    try {
+      session = std::make_shared<const Session>(load_session(o.session.string()));
+    } catch (const std::exception& e) {
+      err << "reducescope serve: --session " << o.session.string() << ": " << e.what() << "\n";
+      return 1;
+    }
+  }
+  Room room(*store, session);
   Changes changes;
-  Server s{o, *store, changes, {}, nullptr};
+  Server s{o, *store, changes, {}, nullptr, &room};
   httplib::Server http;
-  http.new_task_queue = [] { return new httplib::ThreadPool(64); };
+  // A thread per connection (cpp-httplib): every page holds its event stream open, so a room of 300 needs 300 of
+  // them beside the requests (tests/serve_test.py's room load test).
+  http.new_task_queue = [] { return new httplib::ThreadPool(600); };
   http.set_payload_max_length(4 * o.max_source + 4096);
   http.set_default_headers({{"X-Content-Type-Options", "nosniff"},
                             {"Referrer-Policy", "no-referrer"},
@@ -432,6 +519,10 @@ int serve(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   http.Get(R"(/api/submissions/(\d{1,18}))", api(&Server::submission));
   http.Get("/api/events", api(&Server::events));
   http.Get("/api/stats", api(&Server::stats));
+  http.Get("/api/room", api(&Server::room_state));
+  for (const std::string act : {"open", "vote2", "reveal", "answer"}) {
+    http.Post("/api/room/" + act, [&s, act](const httplib::Request& q, httplib::Response& r) { s.room_act(q, r, act); });
+  }
   http.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
     t_request_start = std::chrono::steady_clock::now();
     return httplib::Server::HandlerResponse::Unhandled;

@@ -31,6 +31,7 @@ struct ServeOptions {
   int port = 8471;                   // --port P (0: any free port, printed)
   std::filesystem::path data;        // --data DIR: class.sqlite, links.txt, runs/
   std::filesystem::path roster;      // --roster FILE.csv ("": the store's people as they are)
+  std::filesystem::path session;     // --session FILE: the traces the room's questions are asked of ("": none)
   RunnerOptions runner;
   size_t max_source = 64 * 1024;     // bytes of a kernel file
   int submits_per_minute = 12;       // per student

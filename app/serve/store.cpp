@@ -186,6 +186,14 @@ Store::Store(const fs::path& dir) : file_(dir / "class.sqlite") {
        "the submissions table");
   exec("CREATE INDEX IF NOT EXISTS submissions_state ON submissions(state, id)", "the queue's index");
   exec("CREATE INDEX IF NOT EXISTS submissions_student ON submissions(student, id)", "the students' index");
+  exec("CREATE TABLE IF NOT EXISTS polls(id INTEGER PRIMARY KEY AUTOINCREMENT, lesson TEXT NOT NULL, ordinal "
+       "INTEGER NOT NULL, vote INTEGER NOT NULL DEFAULT 1, state TEXT NOT NULL DEFAULT 'open', question TEXT NOT NULL, "
+       "opened REAL NOT NULL)",
+       "the polls table");
+  exec("CREATE TABLE IF NOT EXISTS answers(poll INTEGER NOT NULL, vote INTEGER NOT NULL, student TEXT NOT NULL, "
+       "answer TEXT NOT NULL, numbers TEXT NOT NULL, correct INTEGER NOT NULL, seconds REAL NOT NULL, at REAL NOT NULL, "
+       "PRIMARY KEY(poll, vote, student))",
+       "the answers table");
   exec("CREATE INDEX IF NOT EXISTS submissions_same ON submissions(exercise, kind, length(source))", "the files' index");
 }
 
@@ -334,6 +342,81 @@ std::optional<Submission> Store::same_done(const Submission& q, double now, doub
   s.bind(5, static_cast<int64_t>(q.source.size())).bind(6, now - max_age_s);
   if (!s.step()) return std::nullopt;
   return row_of(s, false);
+}
+
+namespace {
+
+Poll poll_of(const Stmt& s) {
+  Poll p;
+  p.id = s.i64(0);
+  p.lesson = s.text(1);
+  p.ordinal = static_cast<int>(s.i64(2));
+  p.vote = static_cast<int>(s.i64(3));
+  p.state = s.text(4);
+  p.question = s.text(5);
+  p.opened = s.real(6);
+  return p;
+}
+
+constexpr const char* kPollColumns = "SELECT id, lesson, ordinal, vote, state, question, opened FROM polls";
+
+}  // namespace
+
+std::optional<Poll> Store::latest_poll() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, (std::string(kPollColumns) + " ORDER BY id DESC LIMIT 1").c_str(), "reading the room's question");
+  if (!s.step()) return std::nullopt;
+  return poll_of(s);
+}
+
+int64_t Store::add_poll(const std::string& lesson, int ordinal, const std::string& question_json, double now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "INSERT INTO polls(lesson, ordinal, question, opened) VALUES(?, ?, ?, ?)", "opening a question");
+  s.bind(1, lesson).bind(2, static_cast<int64_t>(ordinal)).bind(3, question_json).bind(4, now).step();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Store::set_poll(int64_t id, int vote, const std::string& state, double now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "UPDATE polls SET vote = ?1, state = ?2, opened = CASE WHEN vote != ?1 THEN ?3 ELSE opened END WHERE id = ?4",
+         "changing the room's question");
+  s.bind(1, static_cast<int64_t>(vote)).bind(2, state).bind(3, now).bind(4, id).step();
+}
+
+bool Store::add_answer(int64_t poll, const PollAnswer& a, double now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "INSERT OR IGNORE INTO answers(poll, vote, student, answer, numbers, correct, seconds, at) "
+         "VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+         "storing an answer");
+  s.bind(1, poll).bind(2, static_cast<int64_t>(a.vote)).bind(3, a.student).bind(4, a.answer).bind(5, a.numbers);
+  s.bind(6, static_cast<int64_t>(a.right ? 1 : 0)).bind(7, a.seconds).bind(8, now).step();
+  return sqlite3_changes(db_) == 1;
+}
+
+std::vector<PollAnswer> Store::answers(int64_t poll) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "SELECT student, vote, answer, numbers, correct, seconds FROM answers WHERE poll = ? ORDER BY at",
+         "reading answers");
+  s.bind(1, poll);
+  std::vector<PollAnswer> out;
+  while (s.step()) out.push_back({s.text(0), static_cast<int>(s.i64(1)), s.text(2), s.text(3), s.i64(4) != 0, s.real(5)});
+  return out;
+}
+
+std::vector<std::pair<Poll, std::vector<PollAnswer>>> Store::all_polls() {
+  std::vector<Poll> polls;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Stmt s(db_, (std::string(kPollColumns) + " ORDER BY id").c_str(), "reading the room's questions");
+    while (s.step()) polls.push_back(poll_of(s));
+  }
+  std::vector<std::pair<Poll, std::vector<PollAnswer>>> out;
+  for (Poll& p : polls) {
+    std::vector<PollAnswer> a = answers(p.id);
+    out.emplace_back(std::move(p), std::move(a));
+  }
+  return out;
 }
 
 std::optional<Submission> Store::submission(int64_t id) {

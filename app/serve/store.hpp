@@ -66,6 +66,26 @@ bool valid_person_id(const std::string& id);
 // may be quoted). Throws StoreError naming the line for a bad id, a duplicate id or an unreadable file.
 std::vector<Person> read_roster(const std::filesystem::path& csv);
 
+// Peer instruction (issue 56): a question opened to the room (a poll), and each student's answer to each vote.
+struct Poll {
+  int64_t id = 0;
+  std::string lesson;
+  int ordinal = 0;            // its place among the lesson's questions (0 the first)
+  int vote = 1;               // 1, or 2 after the instructor re-opens it (peer instruction's second vote)
+  std::string state;          // "open", "closed" (votes counted, not revealed), "revealed"
+  std::string question;       // JSON: what room.cpp needs to show, grade and reveal it
+  double opened = 0;
+};
+
+struct PollAnswer {
+  std::string student;
+  int vote = 1;
+  std::string answer;         // the answer as the distribution bins it ("0,1" for warps; "8"; "yes")
+  std::string numbers;        // JSON: the numbers and text sent
+  bool right = false;
+  double seconds = 0;         // from the vote's opening to the answer
+};
+
 class Store {
  public:
   // Opens (creating) DIR/class.sqlite. Throws StoreError.
@@ -110,6 +130,17 @@ class Store {
   std::vector<Submission> submissions(const std::string& student, int limit, bool brief);
   // Every submission done, oldest first (grade --from-server).
   std::vector<Submission> done_submissions();
+
+  // Peer instruction. The latest poll (nullopt: none yet); a new one (open, vote 1); its state or vote changed.
+  std::optional<Poll> latest_poll();
+  int64_t add_poll(const std::string& lesson, int ordinal, const std::string& question_json, double now);
+  void set_poll(int64_t id, int vote, const std::string& state, double now);
+  // Stores a student's answer to a vote: false when they answered that vote already (a page that reconnects does
+  // not vote twice).
+  bool add_answer(int64_t poll, const PollAnswer& a, double now);
+  std::vector<PollAnswer> answers(int64_t poll);
+  // Every poll and its answers, oldest first (lesson-report --from-server).
+  std::vector<std::pair<Poll, std::vector<PollAnswer>>> all_polls();
 
   const std::filesystem::path& file() const { return file_; }
 

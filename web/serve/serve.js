@@ -52,6 +52,10 @@
     fixed["h-verdict"] = t("Verdict");
     fixed["h-mine"] = t("Your submissions");
     fixed["h-class"] = t("The class's latest verdicts");
+    fixed["l-lesson"] = t("Lesson");
+    fixed["room-open"] = t("Open the next question");
+    fixed["room-vote2"] = t("Second vote");
+    fixed["room-reveal"] = t("Reveal");
     Object.keys(fixed).forEach(function (id) { if ($(id)) $(id).textContent = fixed[id]; });
     $("lang").textContent = lang === "zh" ? "English" : "\u4e2d\u6587";
     document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
@@ -228,7 +232,8 @@
     if (!window.EventSource) { setInterval(function () { (me.role === "instructor" ? refreshClass : refreshMine)(); }, 3000); return; }
     var es = new EventSource("/api/events?token=" + encodeURIComponent(token));
     es.onmessage = function (ev) { try { onChange(JSON.parse(ev.data)); } catch (e) { /* not ours */ } };
-    es.onopen = function () { (me.role === "instructor" ? refreshClass : refreshMine)(); };
+    es.addEventListener("room", function () { refreshRoom(); });
+    es.onopen = function () { (me.role === "instructor" ? refreshClass : refreshMine)(); refreshRoom(); };
   }
 
   function startStudent() {
@@ -296,8 +301,146 @@
     return refreshClass();
   }
 
+
+  // ---- the room (peer instruction, issue 56) ----
+  var room = null;
+  function refreshRoom() {
+    return api("/api/room").then(function (j) { room = j; drawRoom(); }).catch(function (e) { fail(e.message); });
+  }
+
+  function roomAnswer() {
+    var q = room.question, body = {poll: room.poll, vote: room.vote};
+    if (q.kind === "warps") {
+      body.numbers = Array.prototype.slice.call(document.querySelectorAll("#room-input input:checked"))
+        .map(function (x) { return parseInt(x.value, 10); });
+      if (!body.numbers.length) body.text = "none";
+    } else {
+      var v = ($("room-answer") || {}).value || "";
+      if (q.kind === "value") body.text = v; else if (/^-?\d+$/.test(v.trim())) body.numbers = [parseInt(v, 10)]; else body.text = v;
+    }
+    api("/api/room/answer", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
+      .then(refreshRoom).catch(function (e) { fail(e.message); });
+  }
+
+  function drawRoomInput(q) {
+    var box = clear($("room-input"));
+    if (q.kind === "warps") {
+      for (var w = 0; w < q.warps; ++w) {
+        var l = el("label"), c = el("input");
+        c.type = "checkbox"; c.value = w; c.name = "warp";
+        l.appendChild(c); l.appendChild(document.createTextNode(" " + fmt(t("warp {0}"), [w])));
+        box.appendChild(l);
+      }
+    } else {
+      var i = el("input");
+      i.id = "room-answer"; i.type = q.kind === "value" ? "text" : "number";
+      box.appendChild(i);
+    }
+    var b = el("button", t("Answer"));
+    b.type = "button"; b.id = "room-send";
+    b.addEventListener("click", roomAnswer);
+    box.appendChild(b);
+  }
+
+  function drawDistribution() {
+    var box = clear($("room-dist"));
+    if (!room.votes) return;
+    box.appendChild(el("p", fmt(t("{0} of {1} present answered"), [room.votes[room.votes.length - 1].answers, room.present || 0])));
+    var row = el("div", null, "votes");
+    room.votes.forEach(function (v) {
+      var col = el("div", null, "vote");
+      col.dataset.vote = v.vote;
+      col.appendChild(el("h3", v.vote === 1 ? t("First vote") : t("Second vote")));
+      var most = Math.max.apply(null, [1].concat(v.bins.map(function (b) { return b.count; })));
+      v.bins.forEach(function (b) {
+        var bar = el("div", null, "bar" + (room.state === "revealed" && b.right ? " right" : ""));
+        bar.dataset.answer = b.answer;
+        bar.dataset.count = b.count;
+        bar.appendChild(el("span", b.answer, "label"));
+        var fill = el("span", null, "fill");
+        fill.style.width = (12 * b.count / most) + "em";
+        bar.appendChild(fill);
+        bar.appendChild(el("span", String(b.count), "count"));
+        col.appendChild(bar);
+      });
+      row.appendChild(col);
+    });
+    box.appendChild(row);
+  }
+
+  function drawRoom() {
+    var instructor = me.role === "instructor";
+    $("room").hidden = !(instructor || (room && room.question));
+    $("room-control").hidden = !instructor;
+    if (instructor && room.lessons) {
+      var sel = $("room-lesson"), keep = sel.value;
+      clear(sel);
+      room.lessons.forEach(function (l) {
+        var o = el("option", (lang === "zh" && l.title.zh ? l.title.zh : l.title.en) + " (" + l.questions + ")");
+        o.value = l.name; sel.appendChild(o);
+      });
+      if (keep) sel.value = keep; else if (room.lesson) sel.value = room.lesson;
+    }
+    if (!room || !room.question) {
+      $("room-head").textContent = instructor ? t("No question open yet") : "";
+      clear($("room-input")); $("room-ask").textContent = ""; $("room-say").textContent = ""; $("room-status").textContent = "";
+      clear($("room-dist"));
+      return;
+    }
+    var q = room.question;
+    $("room-head").textContent = fmt(t("Question {0} of {1}: {2} at {3} threads, before step {4}"),
+                                     [room.ordinal + 1, q.of, q.kernel, q.block_size, q.step]) +
+      (room.vote === 2 ? " \u2013 " + t("Second vote") : "");
+    $("room-say").textContent = lang === "zh" && q.say.zh ? q.say.zh : q.say.en;
+    $("room-ask").textContent = said(q.ask);
+    var status = $("room-status");
+    if (instructor) {
+      clear($("room-input"));
+      status.textContent = room.state === "revealed" ? fmt(t("The answer: {0}. {1}"), [room.key, said(room.reveal)]) :
+                           room.state === "open" ? t("Open: the room is answering") : t("Closed");
+      drawDistribution();
+      return;
+    }
+    if (room.state === "open" && room.mine === undefined) {
+      if (!$("room-send") || $("room-input").dataset.poll !== room.poll + "/" + room.vote) {
+        drawRoomInput(q);
+        $("room-input").dataset.poll = room.poll + "/" + room.vote;
+      }
+      status.textContent = room.vote === 2 ? t("Talk it over with your neighbour, then answer again") : "";
+    } else {
+      clear($("room-input"));
+      $("room-input").dataset.poll = "";
+      if (room.state === "revealed") {
+        status.textContent = fmt(t("The answer: {0}. {1}"), [room.key, said(room.verdict)]);
+        status.className = room.right === true ? "pass" : room.right === false ? "fail" : "";
+      } else {
+        status.className = "";
+        status.textContent = room.mine !== undefined ? fmt(t("Your answer: {0}. Wait for the reveal."), [room.mine]) :
+                                                       t("The question is closed");
+      }
+    }
+  }
+
+  function startRoom() {
+    if (me.role === "instructor") {
+      $("room-open").addEventListener("click", function () {
+        api("/api/room/open", {method: "POST", headers: {"Content-Type": "application/json"},
+                               body: JSON.stringify({lesson: $("room-lesson").value})}).then(refreshRoom)
+          .catch(function (e) { fail(e.message); });
+      });
+      $("room-vote2").addEventListener("click", function () {
+        api("/api/room/vote2", {method: "POST"}).then(refreshRoom).catch(function (e) { fail(e.message); });
+      });
+      $("room-reveal").addEventListener("click", function () {
+        api("/api/room/reveal", {method: "POST"}).then(refreshRoom).catch(function (e) { fail(e.message); });
+      });
+    }
+    return refreshRoom();
+  }
+
   function redraw() {
     if (!me) return;
+    if (room) drawRoom();
     if (me.role === "instructor") { drawClass(); if (shown) openTheirs(shown); }
     else { drawMine(); if (current && current.id) openMine(current.id, false); }
   }
@@ -314,7 +457,7 @@
     return loadWords();
   }).then(function () {
     return me.role === "instructor" ? startInstructor() : startStudent();
-  }).then(listen).catch(function (e) { fail(e.message); });
+  }).then(startRoom).then(listen).catch(function (e) { fail(e.message); });
 
-  window.rsServe = {said: said, state: function () { return {me: me, mine: mine, current: current, everyone: everyone}; }};
+  window.rsServe = {said: said, state: function () { return {me: me, mine: mine, current: current, everyone: everyone, room: room}; }};
 })();
