@@ -177,7 +177,7 @@ void finish(cli::Parsing& p, const std::string& topic) {
       if (o.file.empty()) throw UsageError("profile needs a SESSION file to write the metrics into (from `reducescope record`)");
       break;
     case Command::Grade:
-      if (o.merge.empty() && o.csv_files.empty()) {
+      if (o.merge.empty() && o.csv_files.empty() && o.from_server.empty()) {
         throw UsageError("grade needs the submissions (a folder of students, or their files and folders), or --merge DIR");
       }
       if (o.merge.empty() && o.exercise.empty()) throw UsageError("grade needs --exercise NAME (reducescope check --list)");

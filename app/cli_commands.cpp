@@ -373,6 +373,14 @@ const std::vector<CommandSpec>& command_table() {
         {
             {.opt = "--merge", .arg = "DIR", .required = true},
             {.opt = "--hide-names"},
+        },
+        {
+            {.opt = "--from-server", .arg = "DIR", .required = true},
+            {.opt = "--exercise", .arg = "NAME", .required = true},
+            {.opt = "--out", .arg = "DIR", .required = true},
+            {.opt = "--gpus", .arg = "all|LIST"},
+            {.opt = "--compile-only"},
+            {.opt = "--hide-names"},
         }},
        2,
        "Grades a class on one exercise (reducescope check --list). SUBMISSIONS: a folder of students, each a\n"
@@ -387,7 +395,9 @@ const std::vector<CommandSpec>& command_table() {
        "speeds). --compile-only grades compiling alone, without a GPU. Slurm: --shard I/N grades every N-th\n"
        "student from the I-th; --merge DIR writes the class files from the shards' results; --slurm writes\n"
        "DIR/grade.sbatch, a job array of --shards N (default 4) tasks with --gres=gpu:1 each (not with\n"
-       "--compile-only), whose last task merges. Exit: 0 every submission has its verdict, 1 a runtime error.\n"},
+       "--compile-only), whose last task merges. --from-server DIR grades each student's latest Check of the\n"
+       "exercise in `serve --data DIR`'s store (docs/serve.md). Exit: 0 every submission has its verdict, 1 a\n"
+       "runtime error.\n"},
       {Command::Serve, "serve", Operands::None,
        {{
            {.opt = "--port", .arg = "P"},

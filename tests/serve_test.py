@@ -40,6 +40,9 @@ import urllib.error
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from web_chromium import Browser, wait_for  # noqa: E402 (the page tests' DevTools client and polling wait)
+
 FAKE = os.path.join(HERE, "serve_fake_checker.py")
 FAILURES = []
 
@@ -49,21 +52,6 @@ def check(cond, what):
     if not cond:
         FAILURES.append(what)
     return cond
-
-
-def wait_for(fn, what, timeout=30.0, interval=0.05):
-    end = time.monotonic() + timeout
-    while True:
-        try:
-            v = fn()
-        except Exception:  # noqa: BLE001 - the server may be starting
-            v = None
-        if v:
-            return v
-        if time.monotonic() > end:
-            print("  (timed out after %.0f s waiting for %s)" % (timeout, what))
-            return None
-        time.sleep(interval)
 
 
 class ServerProcess:
@@ -309,6 +297,15 @@ def test_api(exe, out):
         check(len(acked) == 6 and not missing, "kill -9 mid-queue: all %d acknowledged submissions there and run (%s missing)" % (len(acked), missing))
         srv.stop()
         check(srv.proc.returncode == 0, "SIGTERM stops the server (exit %s)" % srv.proc.returncode)
+        # grade --from-server: each student's latest Check of the exercise, graded as a class (compile only here).
+        gout = os.path.join(out, "grade-from-server")
+        g = subprocess.run([exe, "grade", "--from-server", data, "--exercise", "first_add", "--out", gout,
+                            "--compile-only"], capture_output=True, text=True, timeout=240)
+        rows = open(os.path.join(gout, "class.csv")).read().splitlines()[1:] if os.path.exists(os.path.join(gout, "class.csv")) else []
+        graded = sorted(r.split(",")[0] for r in rows)
+        check(g.returncode == 0 and graded == ["alice", "bob", "carol"] and
+              "sleep: 2 (alice 1)" in open(os.path.join(gout, "from-server", "alice.cu")).read(),
+              "grade --from-server grades each student's latest Check (%s; exit %d %s)" % (graded, g.returncode, g.stderr[-200:]))
     finally:
         srv.stop()
     return links, data
@@ -366,8 +363,6 @@ def test_load(exe, out, students, seconds):
 
 
 def test_pages(exe, out, chromium):
-    sys.path.insert(0, HERE)
-    from web_chromium import Browser  # noqa: E402 (the DevTools client of the page tests)
     data = os.path.join(out, "pages")
     shutil.rmtree(data, ignore_errors=True)
     roster = os.path.join(out, "pages.csv")
@@ -464,8 +459,6 @@ def test_pages(exe, out, chromium):
 
 def test_room(exe, out, chromium):
     """Peer instruction (issue 56): the instructor's page and three students' pages in Chromium."""
-    sys.path.insert(0, HERE)
-    from web_chromium import Browser  # noqa: E402
     import sqlite3
     data = os.path.join(out, "room")
     shutil.rmtree(data, ignore_errors=True)
@@ -500,10 +493,20 @@ def test_room(exe, out, chromium):
         key = inst.eval("window.rsServe.state().room.key")
         check(key == "16", "the question's key comes from the trace (reduce0, 256 threads, step 1: 16 lanes; %s)" % key)
 
-        def answer(b, value):
-            wait_for(lambda: b.eval("!!document.getElementById('room-answer')"), "the answer box")
-            b.eval("document.getElementById('room-answer').value = %s" % json.dumps(value))
-            b.click("#room-send")
+        def answer(b, value, vote=1):
+            wait_for(lambda: b.eval("!!document.getElementById('room-answer') && "
+                                    "document.getElementById('room-input').dataset.poll === '1/%d'" % vote),
+                     "the answer box of vote %d" % vote)
+            # A real click; again if the page had not drawn its box where the click landed (a loaded machine), until
+            # the page says the answer was taken.
+            for attempt in range(3):
+                b.eval("document.getElementById('room-answer') && (document.getElementById('room-answer').value = %s)"
+                       % json.dumps(value))
+                b.click("#room-send")
+                if wait_for(lambda: ("Your answer: " + value) in (b.eval("document.getElementById('room-status').textContent") or ""),
+                            "the answer taken", timeout=5):
+                    return
+            check(False, "the answer %s was taken by the page (%s)" % (value, b.eval("document.getElementById('error').textContent")))
         answer(studs[0], "8")
         answer(studs[1], "8")
         answer(studs[2], "16")
@@ -524,7 +527,7 @@ def test_room(exe, out, chromium):
                        "ann's answer after a reload"), "a page that reconnects shows its answer and does not vote again")
         inst.click("#room-vote2")
         for b in studs:
-            answer(b, "16")
+            answer(b, "16", vote=2)
         check(wait_for(lambda: bars(2) == "16:3", "the second vote's bars", timeout=10) and bars(1) == "16:1 8:2",
               "the second vote beside the first (%s | %s)" % (bars(1), bars(2)))
         inst.click("#room-reveal")

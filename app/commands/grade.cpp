@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "store.hpp"  // serve::Store: --from-server
 #include "common.hpp"
 #include "compile_ahead.hpp"
 #include "exercises.hpp"
@@ -189,13 +190,34 @@ int run_grade(const Options& o, std::ostream& out, std::ostream& err) {
       err << "reducescope grade: --exercise: '" << o.exercise << "' is not an exercise (" << exercise_names() << ")\n";
       return kExitUsage;
     }
-    std::vector<Submission> subs = find_submissions(o.csv_files);
+    std::vector<std::string> sources = o.csv_files;
+    if (!o.from_server.empty()) {  // serve's store: each student's latest Check of the exercise (issue 55)
+      const fs::path folder = fs::absolute(o.out) / "from-server";
+      std::error_code ec;
+      fs::remove_all(folder, ec);
+      fs::create_directories(folder, ec);
+      size_t n = 0;
+      serve::Store store(o.from_server);
+      for (const serve::Submission& s : store.latest_per_student(o.exercise, serve::RunKind::Check)) {
+        if (!write_file(folder / (s.student + ".cu"), s.source, err)) return kExitRuntime;  // ids: valid_person_id
+        ++n;
+      }
+      if (!n) {
+        err << "reducescope grade: --from-server " << o.from_server << ": no student has checked " << o.exercise
+            << " there yet\n";
+        return kExitRuntime;
+      }
+      out << "the latest Check of " << o.exercise << " of " << n << " students, from " << store.file().string()
+          << ", in " << folder.string() << "\n";
+      sources = {folder.string()};
+    }
+    std::vector<Submission> subs = find_submissions(sources);
     const fs::path dir = fs::absolute(o.out);
     if (!write_file(dir / "roster.json", roster_json(o.exercise, subs), err)) return kExitRuntime;
     if (o.slurm) {
       SlurmOptions so;
       so.reducescope = self_executable();
-      for (const std::string& p : o.csv_files) so.submissions.push_back(fs::absolute(p).string());
+      for (const std::string& p : sources) so.submissions.push_back(fs::absolute(p).string());
       so.exercise = o.exercise;
       so.out = dir.string();
       so.shards = static_cast<int>(o.shards);

@@ -47,6 +47,48 @@ const char* end_name(WorkerEnd e) {
 
 constexpr size_t kMaxOutput = 256 * 1024;  // what a run may write, per stream; more is cut (and said)
 
+// The verdict of a run that ended as `wr` with its output: r["line"] (and r["check"] or r["output"]); returns the
+// checks passed and run (-1, -1 where there are none: a limit, a fault, a compile error, a Run).
+std::pair<int, int> judge(json& r, RunKind kind, int gpu, const WorkerResult& wr, const std::string& out,
+                          const std::string& err, const RunnerOptions& o) {
+  if (wr.end == WorkerEnd::Cancelled) {
+    r["line"] = "stopped after " + std::to_string(static_cast<int>(o.wall_limit_s)) +
+                " s, compiling and running together (the server's limit)";
+    return {-1, -1};
+  }
+  if (wr.end != WorkerEnd::Exited) {
+    r["line"] = worker_end_message(wr, "kernel.cu", o.kernel_timeout_s);
+    return {-1, -1};
+  }
+  if (kind == RunKind::Check && out.find('{') != std::string::npos) {
+    try {
+      json doc = json::parse(out);
+      const std::vector<ExerciseCheck> checks = checks_from_json(doc.value("checks", json::array()));
+      const int passed = static_cast<int>(checks_passed(checks)), ran = static_cast<int>(checks_ran(checks));
+      r["check"] = std::move(doc);
+      r["line"] = std::to_string(passed) + " of " + std::to_string(ran) + " checks passed" +
+                  (all_passed(checks) ? " - exercise done" : "");
+      return {passed, ran};
+    } catch (const json::exception&) {
+      // not JSON: said below from the last line
+    }
+  }
+  r["output"] = out;
+  const json& diags = r["diagnostics"];
+  if (!diags.empty() && wr.exit_code != 0) {
+    int errors = 0;
+    for (const json& d : diags) errors += d["severity"] != "warning" && d["severity"] != "remark";
+    r["line"] = "does not compile: " + std::to_string(errors) + (errors == 1 ? " error" : " errors") + ", the first at line " +
+                std::to_string(diags[0]["line"].get<int>());
+  } else if (gpu < 0 && wr.exit_code == 0) {
+    r["line"] = "compiles (NVRTC); this server has no GPU, so nothing was run";
+  } else {
+    const std::string last = last_line(wr.exit_code == 0 ? out : (err.empty() ? out : err));
+    r["line"] = last.empty() ? "exit code " + std::to_string(wr.exit_code) : last;
+  }
+  return {-1, -1};
+}
+
 }  // namespace
 
 std::vector<Diagnostic> read_diagnostics(const std::string& stderr_text, const std::string& file_name) {
@@ -208,44 +250,8 @@ void Runner::run_one(const Submission& s, int gpu) {
   r["diagnostics"] = diags;
   r["stderr"] = err.size() > 8192 ? err.substr(err.size() - 8192) : err;
   if (stopping_ && wr.end == WorkerEnd::Cancelled) return;  // the server stops: queued again on its next start
-  if (wr.end == WorkerEnd::Cancelled) {
-    r["line"] = "stopped after " + std::to_string(static_cast<int>(o_.wall_limit_s)) +
-                " s, compiling and running together (the server's limit)";
-    finish(-1, -1);
-    return;
-  }
-  if (wr.end != WorkerEnd::Exited) {
-    r["line"] = worker_end_message(wr, "kernel.cu", o_.kernel_timeout_s);
-    finish(-1, -1);
-    return;
-  }
-  if (s.kind == RunKind::Check && out.find('{') != std::string::npos) {
-    try {
-      json doc = json::parse(out);
-      const std::vector<ExerciseCheck> checks = checks_from_json(doc.value("checks", json::array()));
-      const int passed = static_cast<int>(checks_passed(checks)), ran = static_cast<int>(checks_ran(checks));
-      r["check"] = std::move(doc);
-      r["line"] = std::to_string(passed) + " of " + std::to_string(ran) + " checks passed" +
-                  (all_passed(checks) ? " - exercise done" : "");
-      finish(passed, ran);
-      return;
-    } catch (const json::exception&) {
-      // not JSON: said below from the last line
-    }
-  }
-  r["output"] = out;
-  if (!diags.empty() && wr.exit_code != 0) {
-    int errors = 0;
-    for (const json& d : diags) errors += d["severity"] != "warning" && d["severity"] != "remark";
-    r["line"] = "does not compile: " + std::to_string(errors) + (errors == 1 ? " error" : " errors") + ", the first at line " +
-                std::to_string(diags[0]["line"].get<int>());
-  } else if (gpu < 0 && wr.exit_code == 0) {
-    r["line"] = "compiles (NVRTC); this server has no GPU, so nothing was run";
-  } else {
-    const std::string last = last_line(wr.exit_code == 0 ? out : (err.empty() ? out : err));
-    r["line"] = last.empty() ? "exit code " + std::to_string(wr.exit_code) : last;
-  }
-  finish(-1, -1);
+  const auto [passed, checks] = judge(r, s.kind, gpu, wr, out, err, o_);
+  finish(passed, checks);
 }
 
 }  // namespace rs::serve

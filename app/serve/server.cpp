@@ -421,6 +421,98 @@ struct Server {
   }
 };
 
+// The server's limits, headers and error replies.
+void configure(httplib::Server& http, const ServeOptions& o) {
+  // A thread per connection (cpp-httplib): every page holds its event stream open, so a room of 300 needs 300 of
+  // them beside the requests (tests/serve_test.py's room load test).
+  http.new_task_queue = [] { return new httplib::ThreadPool(600); };
+  http.set_payload_max_length(4 * o.max_source + 4096);
+  http.set_default_headers({{"X-Content-Type-Options", "nosniff"},
+                            {"Referrer-Policy", "no-referrer"},
+                            {"Content-Security-Policy",
+                             "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:"}});
+  http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    reply_error(res, res.status, res.status == 413 ? "the request is too large" :
+                                 res.status == 404 ? "not found" : "the request could not be served");
+  });
+  http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+    std::string why = "unknown";
+    try {
+      std::rethrow_exception(ep);
+    } catch (const std::exception& e) {
+      why = e.what();
+    } catch (...) {
+    }
+    reply_error(res, 500, "the server failed on this request: " + why);
+  });
+}
+
+// The pages, their files and the API.
+void add_routes(httplib::Server& http, Server& s, const ServeOptions& o) {
+  const auto page = [&s](Role role) {
+    return [&s, role](const httplib::Request& req, httplib::Response& res) {
+      const std::optional<Person> p = s.store.person_by_token(req.matches[1].str());
+      if (!p || p->role != role) {
+        res.status = 404;
+        res.set_content(serve_asset_landing(), "text/html; charset=utf-8");
+        return;
+      }
+      res.set_content(serve_asset_page(), "text/html; charset=utf-8");
+    };
+  };
+  http.Get("/", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(serve_asset_landing(), "text/html; charset=utf-8");
+  });
+  http.Get(R"(/s/([0-9a-f]+))", page(Role::Student));
+  http.Get(R"(/i/([0-9a-f]+))", page(Role::Instructor));
+  http.Get("/favicon.ico", [](const httplib::Request&, httplib::Response& res) { res.status = 204; });
+  http.Get("/serve.js", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(serve_asset_js(), "text/javascript; charset=utf-8");
+  });
+  http.Get("/serve.css", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(serve_asset_css(), "text/css; charset=utf-8");
+  });
+  // The editor: Debian's CodeMirror 5, by fixed names (nothing from the request names a file).
+  const std::map<std::string, std::pair<std::string, const char*>> editor = {
+      {"codemirror.js", {"lib/codemirror.js", "text/javascript"}},
+      {"codemirror.css", {"lib/codemirror.css", "text/css"}},
+      {"clike.js", {"mode/clike/clike.js", "text/javascript"}}};
+  for (const auto& [name, file] : editor) {
+    const fs::path path = fs::path(o.codemirror_dir) / file.first;
+    const char* type = file.second;
+    http.Get("/codemirror/" + name, [path, type](const httplib::Request&, httplib::Response& res) {
+      std::string text = read_file(path);
+      if (text.empty()) return reply_error(res, 404, "CodeMirror is not installed (apt-get install libjs-codemirror)");
+      res.set_header("Cache-Control", "max-age=86400");
+      res.set_content(std::move(text), type);
+    });
+  }
+  using H = void (Server::*)(const httplib::Request&, httplib::Response&);
+  const auto api = [&s](H h) { return [&s, h](const httplib::Request& q, httplib::Response& r) { (s.*h)(q, r); }; };
+  http.Get("/api/me", api(&Server::me));
+  http.Get("/api/words", api(&Server::words));
+  http.Get("/api/start", api(&Server::start_file));
+  http.Post("/api/submit", api(&Server::submit));
+  http.Get("/api/submissions", api(&Server::list));
+  http.Get(R"(/api/submissions/(\d{1,18}))", api(&Server::submission));
+  http.Get("/api/events", api(&Server::events));
+  http.Get("/api/stats", api(&Server::stats));
+  http.Get("/api/room", api(&Server::room_state));
+  for (const std::string act : {"open", "vote2", "reveal", "answer"}) {
+    http.Post("/api/room/" + act, [&s, act](const httplib::Request& q, httplib::Response& r) { s.room_act(q, r, act); });
+  }
+  http.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+    t_request_start = std::chrono::steady_clock::now();
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  http.set_logger([&s](const httplib::Request& req, const httplib::Response&) {
+    if (req.path == "/api/events") return;  // a stream, open for minutes
+    s.timings.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_request_start).count());
+  });
+
+}
+
 }  // namespace
 
 int serve(const ServeOptions& o, std::ostream& out, std::ostream& err) {
@@ -447,90 +539,8 @@ int serve(const ServeOptions& o, std::ostream& out, std::ostream& err) {
   Changes changes;
   Server s{o, *store, changes, {}, nullptr, &room};
   httplib::Server http;
-  // A thread per connection (cpp-httplib): every page holds its event stream open, so a room of 300 needs 300 of
-  // them beside the requests (tests/serve_test.py's room load test).
-  http.new_task_queue = [] { return new httplib::ThreadPool(600); };
-  http.set_payload_max_length(4 * o.max_source + 4096);
-  http.set_default_headers({{"X-Content-Type-Options", "nosniff"},
-                            {"Referrer-Policy", "no-referrer"},
-                            {"Content-Security-Policy",
-                             "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:"}});
-  http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    reply_error(res, res.status, res.status == 413 ? "the request is too large" :
-                                 res.status == 404 ? "not found" : "the request could not be served");
-  });
-  http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-    std::string why = "unknown";
-    try {
-      std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      why = e.what();
-    } catch (...) {
-    }
-    reply_error(res, 500, "the server failed on this request: " + why);
-  });
-  const auto page = [&](const char* prefix, Role role) {
-    return [&s, prefix, role](const httplib::Request& req, httplib::Response& res) {
-      const std::optional<Person> p = s.store.person_by_token(req.matches[1].str());
-      if (!p || p->role != role) {
-        res.status = 404;
-        res.set_content(serve_asset_landing(), "text/html; charset=utf-8");
-        return;
-      }
-      (void)prefix;
-      res.set_content(serve_asset_page(), "text/html; charset=utf-8");
-    };
-  };
-  http.Get("/", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(serve_asset_landing(), "text/html; charset=utf-8");
-  });
-  http.Get(R"(/s/([0-9a-f]+))", page("s", Role::Student));
-  http.Get(R"(/i/([0-9a-f]+))", page("i", Role::Instructor));
-  http.Get("/favicon.ico", [](const httplib::Request&, httplib::Response& res) { res.status = 204; });
-  http.Get("/serve.js", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(serve_asset_js(), "text/javascript; charset=utf-8");
-  });
-  http.Get("/serve.css", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(serve_asset_css(), "text/css; charset=utf-8");
-  });
-  // The editor: Debian's CodeMirror 5, by fixed names (nothing from the request names a file).
-  const std::map<std::string, std::pair<std::string, const char*>> editor = {
-      {"codemirror.js", {"lib/codemirror.js", "text/javascript"}},
-      {"codemirror.css", {"lib/codemirror.css", "text/css"}},
-      {"clike.js", {"mode/clike/clike.js", "text/javascript"}}};
-  for (const auto& [name, file] : editor) {
-    const fs::path path = fs::path(o.codemirror_dir) / file.first;
-    const char* type = file.second;
-    http.Get("/codemirror/" + name, [path, type](const httplib::Request&, httplib::Response& res) {
-      std::string text = read_file(path);
-      if (text.empty()) return reply_error(res, 404, "CodeMirror is not installed (apt-get install libjs-codemirror)");
-      res.set_header("Cache-Control", "max-age=86400");
-      res.set_content(std::move(text), type);
-    });
-  }
-  using H = void (Server::*)(const httplib::Request&, httplib::Response&);
-  const auto api = [&](H h) { return [&s, h](const httplib::Request& q, httplib::Response& r) { (s.*h)(q, r); }; };
-  http.Get("/api/me", api(&Server::me));
-  http.Get("/api/words", api(&Server::words));
-  http.Get("/api/start", api(&Server::start_file));
-  http.Post("/api/submit", api(&Server::submit));
-  http.Get("/api/submissions", api(&Server::list));
-  http.Get(R"(/api/submissions/(\d{1,18}))", api(&Server::submission));
-  http.Get("/api/events", api(&Server::events));
-  http.Get("/api/stats", api(&Server::stats));
-  http.Get("/api/room", api(&Server::room_state));
-  for (const std::string act : {"open", "vote2", "reveal", "answer"}) {
-    http.Post("/api/room/" + act, [&s, act](const httplib::Request& q, httplib::Response& r) { s.room_act(q, r, act); });
-  }
-  http.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
-    t_request_start = std::chrono::steady_clock::now();
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
-  http.set_logger([&s](const httplib::Request& req, const httplib::Response&) {
-    if (req.path == "/api/events") return;  // a stream, open for minutes
-    s.timings.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_request_start).count());
-  });
+  configure(http, o);
+  add_routes(http, s, o);
 
   const int port = o.port == 0 ? http.bind_to_any_port(o.listen) : (http.bind_to_port(o.listen, o.port) ? o.port : -1);
   if (port < 0) {

@@ -447,4 +447,18 @@ std::vector<Submission> Store::done_submissions() {
   return out;
 }
 
+std::vector<Submission> Store::latest_per_student(const std::string& exercise, RunKind kind) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         (std::string("SELECT ") + kColumns +
+          " FROM submissions WHERE id IN (SELECT max(id) FROM submissions WHERE exercise = ? AND kind = ? AND state = "
+          "'done' GROUP BY student) ORDER BY student")
+             .c_str(),
+         "reading the latest submissions");
+  s.bind(1, exercise).bind(2, std::string(to_string(kind)));
+  std::vector<Submission> out;
+  while (s.step()) out.push_back(row_of(s, false));
+  return out;
+}
+
 }  // namespace rs::serve

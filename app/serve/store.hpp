@@ -128,8 +128,10 @@ class Store {
   // A student's submissions (every student's with student ""), newest first, at most `limit`; without the source
   // and the result when `brief`.
   std::vector<Submission> submissions(const std::string& student, int limit, bool brief);
-  // Every submission done, oldest first (grade --from-server).
+  // Every submission done, oldest first.
   std::vector<Submission> done_submissions();
+  // Each student's latest submission done of `exercise` and `kind`, by student id (grade --from-server).
+  std::vector<Submission> latest_per_student(const std::string& exercise, RunKind kind);
 
   // Peer instruction. The latest poll (nullopt: none yet); a new one (open, vote 1); its state or vote changed.
   std::optional<Poll> latest_poll();

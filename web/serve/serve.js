@@ -71,9 +71,25 @@
     return api("/api/words?lang=" + lang).then(function (j) { words = j.words || {}; applyWords(); redraw(); });
   }
 
+  // The server's stages (runner.cpp) in the reader's language.
+  function stageText(stage) {
+    var m = /^on GPU (\d+)$/.exec(stage);
+    if (m) return fmt(t("on GPU {0}"), [m[1]]);
+    if (stage === "compiling") return t("compiling");
+    if (stage === "compiling (no GPU on this server)") return t("compiling (no GPU on this server)");
+    return stage;
+  }
+
+  // A run's one line: a compile error's from its diagnostics, in the reader's language; else the server's.
+  function lineText(r) {
+    var errors = (r.diagnostics || []).filter(function (d) { return d.severity !== "warning" && d.severity !== "remark"; });
+    if (errors.length && r.exit !== 0) return fmt(t("does not compile: {0} errors, the first at line {1}"), [errors.length, errors[0].line]);
+    return r.line || "";
+  }
+
   function stateText(s) {
     if (s.state === "queued") return fmt(t("waiting: place {0} in the queue"), [s.place || "?"]);
-    if (s.state === "running") return s.stage ? fmt(t("running: {0}"), [s.stage]) : t("running");
+    if (s.state === "running") return s.stage ? fmt(t("running: {0}"), [stageText(s.stage)]) : t("running");
     return t("done");
   }
 
@@ -90,7 +106,7 @@
     if (!s) { line.textContent = ""; return; }
     if (s.state !== "done" || !s.result) { line.textContent = stateText(s); return; }
     var r = s.result, c = r.check;
-    line.textContent = c ? checksCell(s) : (r.line || "");
+    line.textContent = c ? checksCell(s) : lineText(r);
     (r.diagnostics || []).forEach(function (d) {
       var li = el("li", fmt(t("line {0}: {1}: {2}"), [d.line, d.severity, d.message]));
       li.dataset.line = d.line;
