@@ -7,7 +7,8 @@ It never runs a kernel. It answers as check would, from recorded output:
   - "// hang": never ends (the server's wall limit stops it);
   - with --json: the check --json recorded on a GPU named by "// fixture: NAME" (tests/fixtures/serve/NAME.json;
     default first_add-right-h200-old.json, recorded on the H200 before check --json carried ids);
-  - without --json: one line of sums, as check gives them.
+  - without --json: one line of sums, as check gives them;
+  - `trace --kernel-file FILE --out OUT`: a trace recorded on the H200 (tests/fixtures/binary/shuffle.rstrace).
 The product never uses it: only the test passes --checker.
 """
 import os
@@ -18,7 +19,22 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def trace(argv):
+    """`trace --kernel-file FILE ... --out OUT`: the binary tracer's trace of a shuffle reduction recorded on the
+    H200 (tests/fixtures/binary/shuffle.rstrace), as the trace of any file."""
+    out = argv[argv.index("--out") + 1]
+    src = open(argv[argv.index("--kernel-file") + 1], encoding="utf-8", errors="replace").read()
+    if "// no trace" in src:
+        print("reducescope trace: the Compute Sanitizer API is not here (test double)", file=sys.stderr)
+        return 1
+    with open(os.path.join(HERE, "fixtures", "binary", "shuffle.rstrace"), "rb") as f, open(out, "wb") as g:
+        g.write(f.read())
+    return 0
+
+
 def main(argv):
+    if len(argv) > 1 and argv[1] == "trace":
+        return trace(argv)
     if len(argv) < 3 or argv[1] != "check":
         print("serve_fake_checker: expected `check FILE ...`", file=sys.stderr)
         return 2

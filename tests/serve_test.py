@@ -429,6 +429,26 @@ def test_pages(exe, out, chromium):
         check("3 of 3" in i.eval("document.querySelector('#class tr[data-student=alice]').textContent"),
               "alice's latest verdict is there too")
         i.screenshot(os.path.join(out, "serve-instructor.png"))
+        # A Run comes back with its trace, drawn by the exported page's own views in a frame.
+        b.eval("document.getElementById('exercise').value = 'first_add'")
+        b.eval("document.querySelector('.CodeMirror').CodeMirror.setValue(%s)" % json.dumps(source("// run me")))
+        b.click("#run")
+        drawn = wait_for(lambda: b.eval("(function(){var f=document.getElementById('trace-frame'); try {"
+                                        "var s=f.contentWindow.rs && f.contentWindow.rs.state && f.contentWindow.rs.state();"
+                                        "return !!(s && f.contentDocument.querySelector('canvas'));} catch(e) {return false;}})()"),
+                         "the trace's page in its frame", timeout=60)
+        check(drawn, "a Run's trace opens in the page's own views (the export's page, in a frame)")
+        check("N = 4097, 256 threads" in (b.eval("document.getElementById('trace-note').textContent") or ""),
+              "the trace says which block, N and block size")
+        b.call("Emulation.setDeviceMetricsOverride", width=1280, height=720, deviceScaleFactor=1, mobile=False)
+        b.eval("document.getElementById('trace').scrollIntoView()")
+        b.screenshot(os.path.join(out, "serve-run-trace.png"))
+        b.call("Emulation.clearDeviceMetricsOverride")
+        owner = b.eval("window.rsServe.state().me.id")  # this page is bob's here
+        stranger = "alice" if owner == "bob" else "bob"
+        st, other = request(srv.base, "/api/submissions/%d/trace.html" % b.eval("window.rsServe.state().current.id"),
+                            links[stranger][1])
+        check(st == 404, "another student cannot open that trace (404; %s %s)" % (st, str(other)[:100]))
         # Chinese: the checks' words from their ids (check --json recorded on the H100, with "said").
         goto(links["alice"][0])
         wait_for(lambda: b.eval("!!document.querySelector('.CodeMirror') && !!window.rsServe.state().current"),

@@ -20,6 +20,7 @@ int run_serve(const Options& o, std::ostream& out, std::ostream& err) {
   s.data = o.out;
   s.roster = o.roster;
   s.runner.checker = o.checker.empty() ? self_executable() : o.checker;
+  s.runner.exporter = self_executable();
   s.runner.kernel_timeout_s = o.kernel_timeout_s;
   s.runner.wall_limit_s = o.run_limit_s;
   s.runner.runs_dir = s.data / "runs";

@@ -251,7 +251,48 @@ void Runner::run_one(const Submission& s, int gpu) {
   r["stderr"] = err.size() > 8192 ? err.substr(err.size() - 8192) : err;
   if (stopping_ && wr.end == WorkerEnd::Cancelled) return;  // the server stops: queued again on its next start
   const auto [passed, checks] = judge(r, s.kind, gpu, wr, out, err, o_);
+  if (s.kind == RunKind::Run && gpu >= 0 && wr.end == WorkerEnd::Exited && wr.exit_code == 0) {
+    store_.set_stage(s.id, "tracing on GPU " + std::to_string(gpu));
+    on_change_(s.id);
+    trace_run(r, s, gpu, dir);
+  }
   finish(passed, checks);
+}
+
+void Runner::trace_run(json& r, const Submission& s, int gpu, const fs::path& dir) {
+  const fs::path trace = dir / "trace.rstrace", page = dir / "trace.html";
+  std::string err;
+  WorkerOptions w;
+  w.timeout_s = o_.kernel_timeout_s;
+  w.env = compiling_worker_env();
+  w.env.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(gpu));
+  w.err = [&](const std::string& chunk) {
+    if (err.size() < kMaxOutput) err += chunk;
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  w.cancel = [&] {
+    return stopping_.load() ||
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > o_.wall_limit_s;
+  };
+  const std::string file = (dir / "kernel.cu").string();
+  WorkerResult wr = run_worker(o_.checker, {"trace", "--kernel-file", file, "--n", std::to_string(o_.trace_n),
+                                            "--block-size", std::to_string(o_.trace_block_size), "--out",
+                                            trace.string(), "--quiet"},
+                               w);
+  std::error_code ec;
+  if (wr.end == WorkerEnd::Exited && wr.exit_code == 0 && fs::is_regular_file(trace, ec)) {
+    w.env = {};
+    wr = run_worker(o_.exporter, {"export", trace.string(), "--html", page.string()}, w);
+    if (wr.end == WorkerEnd::Exited && wr.exit_code == 0 && fs::is_regular_file(page, ec)) {
+      r["trace"] = true;
+      r["trace_n"] = o_.trace_n;
+      r["trace_block_size"] = o_.trace_block_size;
+      return;
+    }
+  }
+  const std::string why = wr.end == WorkerEnd::Exited ? last_line(replaced(err, file, "kernel.cu"))
+                                                      : worker_end_message(wr, "kernel.cu", o_.kernel_timeout_s);
+  r["trace_error"] = why.empty() ? "the trace could not be taken" : why;
 }
 
 }  // namespace rs::serve

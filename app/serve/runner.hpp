@@ -23,13 +23,19 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "store.hpp"
 
 namespace rs::serve {
 
 struct RunnerOptions {
-  std::string checker;              // the program that checks a file: this reducescope (self_executable()), or the
-                                    // one --checker names
+  std::string checker;              // the program that checks and traces a file: this reducescope
+                                    // (self_executable()), or the one --checker names
+  std::string exporter;             // the program that makes a trace's page (`export T.rstrace --html`, no GPU):
+                                    // this reducescope
+  uint64_t trace_n = 4097;          // a Run's trace: block 0 at this N and block size (the exercises' own)
+  unsigned trace_block_size = 256;
   std::vector<int> gpus;            // one worker per GPU (CUDA_VISIBLE_DEVICES); empty: compile-only workers
   int compile_workers = 2;          // without a GPU: workers that compile only (NVRTC's verdict)
   double kernel_timeout_s = 5;      // the kernel's limit (check --kernel-timeout)
@@ -67,6 +73,10 @@ class Runner {
  private:
   void work(int gpu);
   void run_one(const Submission& s, int gpu);
+  // After a Run whose sums are right: block 0 traced by the checker (`trace --kernel-file`, the binary tracer for a
+  // plain file) into DIR/trace.rstrace, and its page made (`export --html`) into DIR/trace.html, which the server
+  // serves to the student. Sets r["trace"] (true) or r["trace_error"] (the line why not).
+  void trace_run(nlohmann::json& r, const Submission& s, int gpu, const std::filesystem::path& dir);
   Store& store_;
   RunnerOptions o_;
   std::function<void(int64_t)> on_change_;

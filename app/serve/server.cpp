@@ -362,6 +362,26 @@ struct Server {
     reply_json(res, j);
   }
 
+  // A Run's trace as the page `export --html` made of it (runner.hpp, trace_run): its own page, with its inline
+  // script (a Content-Security-Policy of its own); the token in the query, as the page's iframe gives it.
+  void trace_page(const httplib::Request& req, httplib::Response& res) {
+    const auto p = who(req, res);
+    if (!p) return;
+    int64_t id = 0;
+    try {
+      id = std::stoll(req.matches[1].str());
+    } catch (const std::exception&) {
+      return reply_error(res, 404, "no such submission");
+    }
+    if (!visible(*p, id, res)) return;
+    std::string html = read_file(o.runner.runs_dir / std::to_string(id) / "trace.html");
+    if (html.empty()) return reply_error(res, 404, "this submission has no trace");
+    res.headers.erase("Content-Security-Policy");  // the server's default forbids the page's inline script
+    res.set_header("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                                              "img-src data: blob:; font-src data:");
+    res.set_content(std::move(html), "text/html; charset=utf-8");
+  }
+
   void list(const httplib::Request& req, httplib::Response& res) {
     const auto p = who(req, res);
     if (!p) return;
@@ -496,6 +516,7 @@ void add_routes(httplib::Server& http, Server& s, const ServeOptions& o) {
   http.Post("/api/submit", api(&Server::submit));
   http.Get("/api/submissions", api(&Server::list));
   http.Get(R"(/api/submissions/(\d{1,18}))", api(&Server::submission));
+  http.Get(R"(/api/submissions/(\d{1,18})/trace\.html)", api(&Server::trace_page));
   http.Get("/api/events", api(&Server::events));
   http.Get("/api/stats", api(&Server::stats));
   http.Get("/api/room", api(&Server::room_state));

@@ -53,6 +53,7 @@
     fixed["h-mine"] = t("Your submissions");
     fixed["h-class"] = t("The class's latest verdicts");
     fixed["l-lesson"] = t("Lesson");
+    fixed["h-trace"] = t("The trace of your kernel");
     fixed["room-open"] = t("Open the next question");
     fixed["room-vote2"] = t("Second vote");
     fixed["room-reveal"] = t("Reveal");
@@ -76,6 +77,8 @@
     var m = /^on GPU (\d+)$/.exec(stage);
     if (m) return fmt(t("on GPU {0}"), [m[1]]);
     if (stage === "compiling") return t("compiling");
+    m = /^tracing on GPU (\d+)$/.exec(stage);
+    if (m) return fmt(t("tracing on GPU {0}"), [m[1]]);
     if (stage === "compiling (no GPU on this server)") return t("compiling (no GPU on this server)");
     return stage;
   }
@@ -131,6 +134,19 @@
       });
     }
     if (ids.output && r.output && !c) { $(ids.output).hidden = false; $(ids.output).textContent = r.output; }
+    if (ids.output) drawTrace(s);
+  }
+
+  // A Run's trace: the page `export --html` made of it, in a frame (the same views as the bundled kernels').
+  function drawTrace(s) {
+    var r = s.result || {}, frame = $("trace-frame"), want = r.trace ? "/api/submissions/" + s.id + "/trace.html?token=" +
+      encodeURIComponent(token) : "";
+    $("trace").hidden = !(r.trace || r.trace_error);
+    $("trace-note").textContent = r.trace ? fmt(t("Block 0 at N = {0}, {1} threads per block, traced on the server's GPU."),
+                                                [r.trace_n, r.trace_block_size]) :
+                                  r.trace_error ? fmt(t("No trace: {0}"), [r.trace_error]) : "";
+    frame.hidden = !r.trace;
+    if (frame.dataset.src !== want) { frame.dataset.src = want; frame.src = want || "about:blank"; }
   }
 
   function markLines(ed, diags) {
