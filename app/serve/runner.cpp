@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check_record.hpp"
+#include "server_state.hpp"  // now_s
 #include "worker.hpp"
 
 namespace rs::serve {
@@ -15,10 +16,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 // `text` with every `from` replaced by `to` (the run's path by the file's own name).
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
