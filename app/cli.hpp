@@ -156,6 +156,7 @@ struct Options {
   std::string listen = "127.0.0.1", roster, checker;
   int port = 8471;
   double run_limit_s = 180;
+  std::string serve_url;                // the window's --serve URL: class mode connected to `reducescope serve`
   std::string from_server;              // lesson-report --from-server DIR: the room's answers in serve's store             // serve --run-limit S: a run's whole time (compile, run, sanitizers)
   std::string html;                     // export --html FILE: the web page to write (block_sizes: the
                                         // traces it holds; empty: as many as fit 3.5 MB)

@@ -79,6 +79,9 @@ const std::vector<CommandSpec>& command_table() {
             .note = "Predict mode with a bundled lesson; default: a question per step"},
            {.opt = "--class-mode", .section = Section::Window,
             .note = "Predict mode for the projector: the room answers, Right or Enter reveals, no score"},
+           {.opt = "--serve", .arg = "URL", .section = Section::Window,
+            .note = "with --class-mode: the instructor's link of `reducescope serve`; the question opens on every "
+                    "student's page and their answers' distribution is drawn (docs/room.md)"},
            {.opt = "--large-charts", .section = Section::Window},
            {.opt = "--play", .section = Section::Window},
            {.opt = "--help-overlay", .section = Section::Window},

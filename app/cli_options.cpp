@@ -244,6 +244,7 @@ const std::vector<OptionSpec>& option_table() {
       {"--exercise", true, [](Parsing& p, const std::string& v) { p.o.exercise = v; }},  // checked by the command
       {"--json", false, set_switch<&Options::json>},
       {"--compile-only", false, set_switch<&Options::compile_only>},
+      {"--serve", true, [](Parsing& p, const std::string& v) { p.o.serve_url = v; }},
       {"--from-server", true, [](Parsing& p, const std::string& v) { p.o.from_server = v; }},
       {"--listen", true, [](Parsing& p, const std::string& v) { p.o.listen = v; }},
       {"--roster", true, [](Parsing& p, const std::string& v) { p.o.roster = v; }},

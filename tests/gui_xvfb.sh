@@ -1012,5 +1012,7 @@ d=$(differ "$dir/glreset-headless.png" "$dir/headless.png")
 [ -n "$d" ] && [ "$d" -gt 0 ] && ok "headless GL reset: the frame differs from the one without a reset by the reset's line ($d pixels)" \
   || bad "headless GL reset: the frame is the same as without the reset"
 
+source "$(dirname "$0")/gui_room_section.sh"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -4,6 +4,12 @@
 
 namespace rs::explain {
 
+namespace check_msg {
+#define RS_CHECK_MSG(name, text) const char* const name = text;
+#include "check_messages.def"
+#undef RS_CHECK_MSG
+}  // namespace check_msg
+
 const std::vector<const char*>& check_message_ids() {
   static const std::vector<const char*> ids = {
 #define RS_CHECK_MSG(name, text) check_msg::name,

@@ -17,8 +17,10 @@
 
 namespace rs::explain {
 
+// Defined once, in check_words.cpp: one address for each id in every translation unit (a string literal's address
+// may differ between them, and does under ASan), so that ids compare as pointers, as explain's Sentence ids do.
 namespace check_msg {
-#define RS_CHECK_MSG(name, text) inline constexpr const char* name = text;
+#define RS_CHECK_MSG(name, text) extern const char* const name;
 #include "check_messages.def"
 #undef RS_CHECK_MSG
 }  // namespace check_msg

@@ -1,4 +1,5 @@
 #include "app_setup.hpp"
+#include "room_client.hpp"
 
 #include <glad/gl.h>
 // glad first: GLFW must not pull in the system GL header.
@@ -179,6 +180,13 @@ void apply_options(const Options& o, AppState& s) {
     const auto& all = bundled_lessons();
     for (size_t i = 0; i < all.size(); ++i) {
       if (all[i].name == o.lesson) s.predict.lesson = static_cast<int>(i);
+    }
+  }
+  if (!o.serve_url.empty()) {  // --serve URL: the room answers on their pages (issue 56)
+    try {
+      s.room = std::make_shared<RoomClient>(o.serve_url);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "reducescope: " << e.what() << "; the room answers aloud\n";
     }
   }
   if (o.large_charts) s.large_charts = true;

@@ -25,6 +25,7 @@
 
 namespace rs::gui {
 
+class RoomClient;  // room_client.hpp: class mode connected to `reducescope serve`
 struct AppState;
 // Whether Predict mode's lesson asks "which line races with which?" (explain::QuestionKind::RaceLine) of the kernel
 // and block size on screen, and the question has not been answered or shown yet (app/gui/predict.cpp).
@@ -179,6 +180,7 @@ struct AppState {
   // The replays on screen and the shared step (B shows min(step, its last step)).
   std::shared_ptr<const LoadedTrace> shown, shown_b;
   size_t step = 0;
+  std::shared_ptr<RoomClient> room;  // --class-mode --serve URL (issue 56); nullptr: the room answers aloud
   PredictState predict;            // Predict mode (issue 39): the question waiting before the next step, the score
   bool playing = false;
   float speed = 2.0f;              // steps per second while playing

@@ -84,6 +84,7 @@ SavedAnswer record_of(const AppState& s, const explain::Question& q, const std::
 void reveal(AppState& s, bool right, const std::string& given = "") {
   PredictState& p = s.predict;
   if (!p.pending) return;
+  if (p.classroom) room_reveal(s);  // the students' pages step to the answer too
   p.answered.insert(answer_key(*s.shown, p.pending->step, p.pending->q.kind));
   if (!p.classroom) {  // class mode scores no one: the room answered outside the app
     ++p.asked;
@@ -154,7 +155,8 @@ void box(AppState& s) {
   if (p.classroom && p.pending) {  // the question large, for the back of the room; no answer row, a Reveal button
     h = 2 * st.WindowPadding.y + 4 + (p.pending->say.empty() ? 0 : text_h(p.pending->say)) +
         ImGui::CalcTextSize(ask.c_str(), nullptr, false, wrap / kClassScale).y * kClassScale + st.ItemSpacing.y +
-        text_h(_("The room answers. Right or Enter reveals the step.")) + ImGui::GetFrameHeight() + st.ItemSpacing.y;
+        text_h(_("The room answers. Right or Enter reveals the step.")) + ImGui::GetFrameHeight() + st.ItemSpacing.y +
+        room_box_height(s, wrap);
   }
   ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(42, 36, 22, 255));
   ImGui::PushStyleColor(ImGuiCol_Border, IM_COL32(230, 159, 0, 255));
@@ -185,6 +187,7 @@ void box(AppState& s) {
     ImGui::TextDisabled("%s", _("The room answers. Right or Enter reveals the step."));
     if (ImGui::Button(_("Reveal"))) reveal(s, false);
     note_widget("predict/reveal");
+    draw_room_box(s);
     done = true;
   }
   if (p.pending && !done) {

@@ -63,6 +63,14 @@ struct PredictState {
   std::vector<SavedAnswer> records;
 };
 
+// Class mode connected to `reducescope serve` (--serve, room_box.cpp): the height of the room's part of the Predict
+// box (0 without a server), the part itself under the question (the room's count, the answers' distribution as
+// bars, Open to the room, the second vote), and the reveal sent to the students' pages where the room's open
+// question is the one on screen.
+float room_box_height(const AppState& s, float wrap);
+void draw_room_box(AppState& s);
+void room_reveal(AppState& s);
+
 // step_to's gate: going forward to `target` in Predict mode, the first step on the way with a question waits for its
 // answer (the step shown stays the one before it, play stops). True where one waits. In class mode, going forward
 // while a question waits reveals its step (the instructor's one key).

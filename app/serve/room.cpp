@@ -88,14 +88,31 @@ std::string binned(const Question& q, const explain::Answer& a) {
 
 Room::Room(Store& store, std::shared_ptr<const Session> session) : store_(store), session_(std::move(session)) {}
 
+// The trace of the session with that kernel, block size and element type, or nullptr.
+const Trace* find_trace_of(const Session& s, const std::string& kernel, uint32_t block_size, const std::string& dtype) {
+  for (const Trace& t : s.traces) {
+    if (t.meta.kernel == kernel && t.meta.block_size == block_size && to_string(t.meta.dtype) == dtype) return &t;
+  }
+  return nullptr;
+}
+
 const Question* Room::key_of(const Poll& p) {
   auto it = keys_.find(p.id);
-  if (it == keys_.end()) {
+  if (it == keys_.end()) {  // rebuilt from the trace, the step and the kind the poll names
     std::optional<Question> q;
-    const Lesson* l = find_lesson(p.lesson);
-    if (l && session_) {
-      const std::vector<Slot> slots = plan(*l, *session_);
-      if (p.ordinal < static_cast<int>(slots.size())) q = question_of(slots[static_cast<size_t>(p.ordinal)], *session_);
+    const json j = json::parse(p.question, nullptr, false);
+    const Trace* t = j.is_object() && session_ ? find_trace_of(*session_, j.value("kernel", std::string()),
+                                                                j.value("block_size", 0u), j.value("dtype", std::string()))
+                                               : nullptr;
+    if (t) {
+      const Replay r(*t);
+      const explain::TraceFacts facts = explain::trace_facts(r, t->source, explain::context_in(session_.get(), t->meta));
+      const size_t step = j.value("step", size_t{0});
+      if (step < r.num_steps()) {
+        for (const Question& x : explain::step_questions(r, facts, step)) {
+          if (explain::to_string(x.kind) == j.value("kind", std::string())) q = x;
+        }
+      }
     }
     it = keys_.emplace(p.id, std::move(q)).first;
   }
@@ -121,32 +138,52 @@ json Room::open_next(const std::string& lesson, double now) {
   const Lesson* l = find_lesson(lesson);
   if (!l) throw RoomError(400, "'" + lesson.substr(0, 64) + "' is not a bundled lesson");
   const std::vector<Slot> slots = plan(*l, *session_);
+  if (slots.empty()) throw RoomError(409, "the session's traces answer none of " + lesson + "'s questions");
   int next = 0;
   for (const auto& [p, answers] : store_.all_polls()) {
-    if (p.lesson == lesson) next = p.ordinal + 1;
+    if (p.lesson == lesson && p.ordinal >= 0) next = p.ordinal + 1;
   }
   if (next >= static_cast<int>(slots.size())) next = 0;  // the lesson again from its first question
-  if (slots.empty()) throw RoomError(409, "the session's traces answer none of " + lesson + "'s questions");
   const Slot& sl = slots[static_cast<size_t>(next)];
-  const Question q = question_of(sl, *session_);
-  const Replay r(*sl.trace);
-  const json question = {{"kernel", sl.trace->meta.kernel},
-                         {"block_size", sl.trace->meta.block_size},
-                         {"dtype", to_string(sl.trace->meta.dtype)},
-                         {"step", sl.step},
+  return open_question(lesson, next, static_cast<int>(slots.size()), *sl.trace, sl.step, question_of(sl, *session_),
+                       sl.item, now);
+}
+
+json Room::open_at(const std::string& lesson, const std::string& kernel, uint32_t block_size,
+                   const std::string& dtype, size_t step, double now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!session_) throw RoomError(503, "the server holds no session to ask from (serve --session FILE)");
+  const Trace* t = find_trace_of(*session_, kernel, block_size, dtype);
+  if (!t) throw RoomError(404, "the server's session has no trace of " + kernel.substr(0, 64) + " at that block size");
+  const Lesson* l = lesson.empty() ? nullptr : find_lesson(lesson);
+  const Replay r(*t);
+  if (step >= r.num_steps()) throw RoomError(400, "that trace has " + std::to_string(r.num_steps()) + " steps");
+  const explain::TraceFacts facts = explain::trace_facts(r, t->source, explain::context_in(session_.get(), t->meta));
+  const auto asked = predict_question(l, t->meta, explain::step_questions(r, facts, step), step);
+  if (!asked) throw RoomError(409, "the trace answers no question at that step");
+  return open_question(lesson, -1, 0, *t, step, asked->q, asked->item, now);
+}
+
+json Room::open_question(const std::string& lesson, int ordinal, int of, const Trace& t, size_t step,
+                         const Question& q, const LessonItem* item, double now) {
+  const Replay r(t);
+  const json question = {{"kernel", t.meta.kernel},
+                         {"block_size", t.meta.block_size},
+                         {"dtype", to_string(t.meta.dtype)},
+                         {"step", step},
                          {"steps", r.num_steps()},
                          {"kind", explain::to_string(q.kind)},
                          {"ask", sentence_json(explain::ask_for_room(q))},
                          {"warps", r.num_warps()},
                          {"warp", q.warp},
-                         {"say", {{"en", sl.item->say.en}, {"zh", sl.item->say.zh}}},
-                         {"of", slots.size()},
+                         {"say", {{"en", item ? item->say.en : ""}, {"zh", item ? item->say.zh : ""}}},
+                         {"of", of},
                          {"ask_en", explain::render(explain::ask_for_room(q))},  // lesson-report's words
                          {"key", q.kind == QuestionKind::ShuffleSource ? std::to_string(q.key.at(0)) : q.key_text}};
   if (const auto open = store_.latest_poll(); open && open->state == "open") {
     store_.set_poll(open->id, open->vote, "closed", now);
   }
-  const int64_t id = store_.add_poll(lesson, next, question.dump(), now);
+  const int64_t id = store_.add_poll(lesson, ordinal, question.dump(), now);
   keys_[id] = q;
   return state_locked("");
 }

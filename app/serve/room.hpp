@@ -24,6 +24,8 @@
 
 namespace rs {
 struct Session;
+struct Trace;
+struct LessonItem;
 }
 
 namespace rs::serve {
@@ -41,6 +43,11 @@ class Room {
   // The instructor: opens the next question of `lesson` (a bundled lesson's name: harris, lecture, ...) after the
   // last one opened of it; a second vote of the open one; the reveal. Each returns the room's state (state_json).
   nlohmann::json open_next(const std::string& lesson, double now);
+  // The question Predict mode asks before `step` of the session's trace of `kernel` at `block_size` and `dtype`
+  // ("int32", "float32"), by `lesson`'s rule ("" for each step's default): what the window in class mode opens for
+  // the step on its screen.
+  nlohmann::json open_at(const std::string& lesson, const std::string& kernel, uint32_t block_size,
+                         const std::string& dtype, size_t step, double now);
   nlohmann::json second_vote(double now);
   nlohmann::json reveal(double now);
   // A student's answer to the open vote: {"numbers": [...], "text": "..."}. 409 when they answered this vote.
@@ -57,6 +64,8 @@ class Room {
 
  private:
   nlohmann::json state_locked(const std::string& student);
+  nlohmann::json open_question(const std::string& lesson, int ordinal, int of, const Trace& t, size_t step,
+                               const explain::Question& q, const LessonItem* item, double now);
   // The poll's question with its key, rebuilt from the session once per poll (nullopt: the lesson no longer has it).
   const explain::Question* key_of(const Poll& p);
   Store& store_;

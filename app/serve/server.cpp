@@ -124,7 +124,13 @@ struct Server {
     }
     try {
       json j;
-      if (act == "open") j = room->open_next(body.is_object() ? body.value("lesson", std::string()) : "", now_s());
+      if (act == "open" && body.is_object() && body.contains("kernel")) {  // the window's step (class mode)
+        j = room->open_at(body.value("lesson", std::string()), body.value("kernel", std::string()),
+                          body.value("block_size", 0u), body.value("dtype", std::string("int32")),
+                          body.value("step", size_t{0}), now_s());
+      } else if (act == "open") {
+        j = room->open_next(body.is_object() ? body.value("lesson", std::string()) : "", now_s());
+      }
       if (act == "vote2") j = room->second_vote(now_s());
       if (act == "reveal") j = room->reveal(now_s());
       if (act == "answer") j = room->answer(p->id, body, now_s());

@@ -377,7 +377,9 @@
   function drawDistribution() {
     var box = clear($("room-dist"));
     if (!room.votes) return;
-    box.appendChild(el("p", fmt(t("{0} of {1} present answered"), [room.votes[room.votes.length - 1].answers, room.present || 0])));
+    var answered = room.votes[room.votes.length - 1].answers, present = room.present || 0;
+    box.appendChild(el("p", present >= answered ? fmt(t("{0} of {1} present answered"), [answered, present]) :
+                                                  fmt(t("{0} answered"), [answered])));
     var row = el("div", null, "votes");
     room.votes.forEach(function (v) {
       var col = el("div", null, "vote");
@@ -420,8 +422,9 @@
       return;
     }
     var q = room.question;
-    $("room-head").textContent = fmt(t("Question {0} of {1}: {2} at {3} threads, before step {4}"),
-                                     [room.ordinal + 1, q.of, q.kernel, q.block_size, q.step]) +
+    $("room-head").textContent = (q.of ? fmt(t("Question {0} of {1}: {2} at {3} threads, before step {4}"),
+                                             [room.ordinal + 1, q.of, q.kernel, q.block_size, q.step]) :
+                                  fmt(t("{0} at {1} threads, before step {2}"), [q.kernel, q.block_size, q.step])) +
       (room.vote === 2 ? " \u2013 " + t("Second vote") : "");
     $("room-say").textContent = lang === "zh" && q.say.zh ? q.say.zh : q.say.en;
     $("room-ask").textContent = said(q.ask);
