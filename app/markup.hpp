@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace rs {
 
@@ -36,6 +37,36 @@ inline std::string csv_field(const std::string& v) {
   std::string o = "\"";
   for (char c : v) o += c == '"' ? std::string("\"\"") : std::string(1, c);
   return o + "\"";
+}
+
+// The fields of one CSV line, the reverse of csv_field: a quoted field may hold commas, and its "" is a quote; a \r is
+// dropped. ncu --csv's rows (profiling/ncu_metrics.cpp) and serve's roster (serve/store.cpp).
+inline std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> f;
+  std::string cur;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cur += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      f.push_back(cur);
+      cur.clear();
+    } else if (c != '\r') {
+      cur += c;
+    }
+  }
+  f.push_back(cur);
+  return f;
 }
 
 }  // namespace rs

@@ -101,6 +101,16 @@ class ServerProcess:
         return self.proc.returncode
 
 
+def class_server(exe, out, name, roster_text, extra=()):
+    """A fresh store OUT/NAME for the roster `roster_text` (OUT/NAME.csv), and the server on it: (server, data dir)."""
+    data = os.path.join(out, name)
+    shutil.rmtree(data, ignore_errors=True)
+    roster = os.path.join(out, name + ".csv")
+    with open(roster, "w") as f:
+        f.write(roster_text)
+    return ServerProcess(exe, data, roster, extra), data
+
+
 def request(base, path, token=None, body=None, raw=None, method=None, timeout=30):
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     req = urllib.request.Request(base + path, data=data, method=method or ("POST" if data is not None else "GET"))
@@ -132,12 +142,7 @@ def wait_done(base, token, sid, timeout=60):
 
 
 def test_api(exe, out):
-    data = os.path.join(out, "class")
-    shutil.rmtree(data, ignore_errors=True)
-    roster = os.path.join(out, "roster.csv")
-    with open(roster, "w") as f:
-        f.write("id,name\nalice,Alice A\nbob,\"Bob, B\"\ncarol,Carol\n")
-    srv = ServerProcess(exe, data, roster)
+    srv, data = class_server(exe, out, "class", "id,name\nalice,Alice A\nbob,\"Bob, B\"\ncarol,Carol\n")
     try:
         links = srv.links()
         check(set(links) == {"alice", "bob", "carol", "instructor"}, "a private link printed for each student and the instructor")
@@ -312,13 +317,8 @@ def test_api(exe, out):
 
 
 def test_load(exe, out, students, seconds):
-    data = os.path.join(out, "load")
-    shutil.rmtree(data, ignore_errors=True)
-    roster = os.path.join(out, "load.csv")
-    with open(roster, "w") as f:
-        for k in range(students):
-            f.write("s%03d,Student %d\n" % (k, k))
-    srv = ServerProcess(exe, data, roster, extra=["--gpus", "0,1,2,3"])
+    srv, data = class_server(exe, out, "load", "".join("s%03d,Student %d\n" % (k, k) for k in range(students)),
+                             extra=["--gpus", "0,1,2,3"])
     try:
         links = srv.links()
         lat, errors = [], []
@@ -363,12 +363,7 @@ def test_load(exe, out, students, seconds):
 
 
 def test_pages(exe, out, chromium):
-    data = os.path.join(out, "pages")
-    shutil.rmtree(data, ignore_errors=True)
-    roster = os.path.join(out, "pages.csv")
-    with open(roster, "w") as f:
-        f.write("alice,Alice A\nbob,Bob B\n")
-    srv = ServerProcess(exe, data, roster)
+    srv, data = class_server(exe, out, "pages", "alice,Alice A\nbob,Bob B\n")
     browsers = []
     try:
         links = srv.links()
@@ -480,12 +475,7 @@ def test_pages(exe, out, chromium):
 def test_room(exe, out, chromium):
     """Peer instruction (issue 56): the instructor's page and three students' pages in Chromium."""
     import sqlite3
-    data = os.path.join(out, "room")
-    shutil.rmtree(data, ignore_errors=True)
-    roster = os.path.join(out, "room.csv")
-    with open(roster, "w") as f:
-        f.write("ann,Ann\nben,Ben\ncy,Cy\ndee,Dee\n")
-    srv = ServerProcess(exe, data, roster)
+    srv, data = class_server(exe, out, "room", "ann,Ann\nben,Ben\ncy,Cy\ndee,Dee\n")
     pages = {}
     try:
         links = srv.links()
@@ -588,13 +578,7 @@ def test_room_load(exe, out, students, seconds):
     distribution counted it (p50/p95), and after the last answer until it was complete; no answer lost or counted
     twice."""
     import http.client
-    data = os.path.join(out, "room-load")
-    shutil.rmtree(data, ignore_errors=True)
-    roster = os.path.join(out, "room-load.csv")
-    with open(roster, "w") as f:
-        for k in range(students):
-            f.write("r%03d,Student %d\n" % (k, k))
-    srv = ServerProcess(exe, data, roster)
+    srv, data = class_server(exe, out, "room-load", "".join("r%03d,Student %d\n" % (k, k) for k in range(students)))
     stop = threading.Event()
     try:
         links = srv.links()

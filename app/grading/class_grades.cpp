@@ -1,4 +1,5 @@
 #include "class_grades.hpp"
+#include "worker.hpp"  // last_line
 
 #include <algorithm>
 #include <cmath>
@@ -47,14 +48,13 @@ Submission from_folder(const fs::path& dir) {
 }
 
 // The first line of `text` that says what went wrong, for the one-line verdict.
-// The last line of `text` that says something: why a check stopped (its first lines are compile's "OK").
-std::string last_line(const std::string& text) {
-  std::istringstream in(text);
-  std::string line, last;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+// The commonest key of `counts` and its count ("" and 0 for none; the first in order among equals).
+std::pair<std::string, int> most_common(const std::map<std::string, int>& counts) {
+  std::pair<std::string, int> best{"", 0};
+  for (const auto& [k, v] : counts) {
+    if (v > best.second) best = {k, v};
   }
-  return last;
+  return best;
 }
 
 std::string first_error_line(const std::string& text) {
@@ -414,14 +414,7 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
     for (const GradeResult& r : rs) {
       if (r.outcome != Outcome::Graded && r.outcome != Outcome::Compiled) ++why[r.line.substr(0, 160)];
     }
-    std::string common;
-    int most = 0;
-    for (const auto& [k, v] : why) {
-      if (v > most) {
-        most = v;
-        common = k;
-      }
-    }
+    const auto [common, most] = most_common(why);
     const bool ran = std::any_of(rs.begin(), rs.end(), [](const GradeResult& r) { return r.outcome == Outcome::Graded; });
     o << "<tr><td>" << (ran ? "compiles and runs" : "compiles") << "</td><td class='n'>" << compiled << " of " << n << "</td><td class='n'>"
       << (n ? number_text("%.0f%%", 100.0 * compiled / n) : "-") << "</td><td>"
@@ -438,14 +431,7 @@ std::string class_html(const std::vector<GradeResult>& rs, const std::string& ex
         if (!c.pass) ++why[said(c.figure)];
       }
     }
-    std::string common;
-    int most = 0;
-    for (const auto& [k, v] : why) {
-      if (v > most) {
-        most = v;
-        common = k;
-      }
-    }
+    const auto [common, most] = most_common(why);
     o << "<tr><td>" << html_escape(name) << "</td><td class='n'>" << pass << " of " << ran << "</td><td class='n'>"
       << (ran ? number_text("%.0f%%", 100.0 * pass / ran) : "-") << "</td><td>"
       << (most ? html_escape(common) + " <span class='small'>(" + std::to_string(most) + ")</span>" : "") << "</td></tr>";

@@ -354,4 +354,12 @@ std::string worker_end_message(const WorkerResult& r, const std::string& file, d
   return "";
 }
 
+std::string last_line(const std::string& text) {
+  const size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  size_t start = text.rfind('\n', end);
+  start = start == std::string::npos ? 0 : start + 1;
+  return text.substr(start, end + 1 - start);
+}
+
 }  // namespace rs

@@ -26,6 +26,7 @@
 //   compiling_worker_env()    that as a WorkerOptions::env entry
 //   worker_end_message()      one paragraph for people: what happened and the likely causes
 //   stop_process_tree()       SIGSTOP, then SIGKILL, a process and everything below it
+//   last_line()               a worker's output's last line that says something (why it stopped)
 //   die_with_parent()         main(), first: a child of ours dies when its parent does
 #pragma once
 
@@ -104,5 +105,8 @@ std::vector<std::string> compiling_worker_env();
 // and the likely causes of a hang (an endless loop, a barrier not every thread reaches) with the option that
 // raises it, or the signal.
 std::string worker_end_message(const WorkerResult& r, const std::string& file, double timeout_s);
+// The last line of `text` that holds more than blanks, without its line end ("" for none): what a worker that ended
+// said last (its first lines are often compile's "OK"): grade's, the window's and serve's one-line verdicts.
+std::string last_line(const std::string& text);
 
 }  // namespace rs

@@ -58,15 +58,6 @@ std::string compile_banner(const std::string& path, const std::vector<YoursDiagn
   return strf(_("%s does not compile: %s"), base_name(path).c_str(), what.c_str());
 }
 
-// The last non-empty line of `text`, without a trailing newline.
-std::string last_line(const std::string& text) {
-  size_t end = text.find_last_not_of("\r\n ");
-  if (end == std::string::npos) return "";
-  size_t start = text.rfind('\n', end);
-  start = start == std::string::npos ? 0 : start + 1;
-  return text.substr(start, end + 1 - start);
-}
-
 // The worker's messages begin "reducescope record: " or "reducescope check: ": the window says the file instead.
 std::string without_prefix(std::string line) {
   for (const char* p : {"reducescope record: ", "reducescope check: ", "reducescope: "}) {

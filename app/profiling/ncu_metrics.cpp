@@ -1,4 +1,5 @@
 #include "ncu_metrics.hpp"
+#include "markup.hpp"  // split_csv_line
 
 #include <cstdlib>
 #include <sstream>
@@ -23,34 +24,6 @@ const std::vector<ProfilerMetric>& book_metrics() {
 
 namespace {
 
-// One CSV line with double-quoted fields ("a","b,c"), as ncu --csv writes them.
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> f;
-  std::string cur;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cur += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cur += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      f.push_back(cur);
-      cur.clear();
-    } else if (c != '\r') {
-      cur += c;
-    }
-  }
-  f.push_back(cur);
-  return f;
-}
 
 }  // namespace
 
@@ -63,7 +36,7 @@ std::map<std::string, std::pair<std::string, double>> parse_ncu_csv(const std::s
   std::string first_id;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] != '"') continue;  // "==PROF==" lines, the program's own output
-    const auto f = split_csv(line);
+    const auto f = split_csv_line(line);
     if (header.empty()) {
       header = f;
       for (int i = 0; i < static_cast<int>(f.size()); ++i) {

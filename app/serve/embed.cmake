@@ -1,25 +1,8 @@
-# Embeds the served pages' files (web/serve/) into serve_assets.cpp as raw strings (cut into pieces of at most
-# 16 KiB). The files must be plain ASCII and must not hold the raw-string delimiter. A change re-runs configure.
-function(rs_embed_serve_file file var)
-  set(path ${PROJECT_SOURCE_DIR}/web/serve/${file})
-  file(READ ${path} content)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${path})
-  string(FIND "${content}" ")RSSERVE\"" bad)
-  if(NOT bad EQUAL -1)
-    message(FATAL_ERROR "web/serve/${file} holds the raw-string delimiter )RSSERVE\"")
-  endif()
-  string(LENGTH "${content}" n)
-  set(out "std::string()")
-  set(at 0)
-  while(at LESS n)
-    string(SUBSTRING "${content}" ${at} 16384 piece)
-    string(APPEND out " + std::string(R\"RSSERVE(${piece})RSSERVE\")")
-    math(EXPR at "${at} + 16384")
-  endwhile()
-  set(${var} "${out}" PARENT_SCOPE)
-endfunction()
-rs_embed_serve_file(page.html RS_SERVE_PAGE)
-rs_embed_serve_file(landing.html RS_SERVE_LANDING)
-rs_embed_serve_file(serve.js RS_SERVE_JS)
-rs_embed_serve_file(serve.css RS_SERVE_CSS)
+# Embeds the served pages' files (web/serve/) into serve_assets.cpp as raw-string pieces, with the web export's
+# rs_embed_web_file (export/embed_web.cmake: plain ASCII, no delimiter, no early </script> in the script and the
+# style sheet; a change re-runs configure).
+rs_embed_web_file(serve/page.html RS_SERVE_PAGE)
+rs_embed_web_file(serve/landing.html RS_SERVE_LANDING)
+rs_embed_web_file(serve/serve.js RS_SERVE_JS)
+rs_embed_web_file(serve/serve.css RS_SERVE_CSS)
 configure_file(${CMAKE_CURRENT_SOURCE_DIR}/serve/serve_assets.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/serve_assets.cpp @ONLY)

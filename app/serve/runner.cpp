@@ -24,13 +24,6 @@ std::string replaced(std::string text, const std::string& from, const std::strin
   return text;
 }
 
-std::string last_line(const std::string& text) {
-  const size_t end = text.find_last_not_of("\n");
-  if (end == std::string::npos) return "";
-  const size_t start = text.rfind('\n', end);
-  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
-}
-
 const char* end_name(WorkerEnd e) {
   switch (e) {
     case WorkerEnd::Exited: return "exited";

@@ -256,11 +256,16 @@ struct Server {
     reply_json(res, {{"id", id}, {"place", store.place(id)}}, 202);
   }
 
-  // A submission the person may see, or nullopt with a 404 said (another student's is "not found", as a missing one).
-  std::optional<Submission> visible(const Person& p, int64_t id, httplib::Response& res) {
-    std::optional<Submission> s = store.submission(id);
+  // The submission the request's path names (its first match), if the person may see it; else nullopt with a 404
+  // said (another student's is "not found", as a missing one).
+  std::optional<Submission> visible(const Person& p, const httplib::Request& req, httplib::Response& res) {
+    std::optional<Submission> s;
+    try {
+      s = store.submission(std::stoll(req.matches[1].str()));
+    } catch (const std::exception&) {  // a number past int64: no such submission
+    }
     if (!s || (p.role != Role::Instructor && s->student != p.id)) {
-      reply_error(res, 404, "no submission " + std::to_string(id) + " of yours");
+      reply_error(res, 404, "no submission " + req.matches[1].str() + " of yours");
       return std::nullopt;
     }
     return s;
@@ -269,13 +274,7 @@ struct Server {
   void submission(const httplib::Request& req, httplib::Response& res) {
     const auto p = who(req, res);
     if (!p) return;
-    int64_t id = 0;
-    try {
-      id = std::stoll(req.matches[1].str());
-    } catch (const std::exception&) {
-      return reply_error(res, 404, "no such submission");
-    }
-    const auto s = visible(*p, id, res);
+    const auto s = visible(*p, req, res);
     if (!s) return;
     json j = brief_json(*s, store.place(s->id));
     j["source"] = s->source;
@@ -288,14 +287,9 @@ struct Server {
   void trace_page(const httplib::Request& req, httplib::Response& res) {
     const auto p = who(req, res);
     if (!p) return;
-    int64_t id = 0;
-    try {
-      id = std::stoll(req.matches[1].str());
-    } catch (const std::exception&) {
-      return reply_error(res, 404, "no such submission");
-    }
-    if (!visible(*p, id, res)) return;
-    std::string html = read_file(o.runner.runs_dir / std::to_string(id) / "trace.html");
+    const auto s = visible(*p, req, res);
+    if (!s) return;
+    std::string html = read_file(o.runner.runs_dir / std::to_string(s->id) / "trace.html");
     if (html.empty()) return reply_error(res, 404, "this submission has no trace");
     res.headers.erase("Content-Security-Policy");  // the server's default forbids the page's inline script
     res.set_header("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "

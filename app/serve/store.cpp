@@ -6,6 +6,8 @@
 #include <fstream>
 #include <random>
 
+#include "markup.hpp"  // split_csv_line
+
 namespace rs::serve {
 
 namespace fs = std::filesystem;
@@ -101,27 +103,9 @@ Submission row_of(const Stmt& s, bool brief) {
   return r;
 }
 
-// One CSV field from `line` at `at` (a quoted field's "" is a quote); moves `at` past its comma.
-std::string csv_field(const std::string& line, size_t& at) {
-  std::string f;
-  if (at < line.size() && line[at] == '"') {
-    for (++at; at < line.size(); ++at) {
-      if (line[at] == '"' && at + 1 < line.size() && line[at + 1] == '"') {
-        f += '"';
-        ++at;
-      } else if (line[at] == '"') {
-        ++at;
-        break;
-      } else {
-        f += line[at];
-      }
-    }
-    while (at < line.size() && line[at] != ',') ++at;
-  } else {
-    while (at < line.size() && line[at] != ',') f += line[at++];
-  }
-  if (at < line.size()) ++at;  // the comma
-  const size_t a = f.find_first_not_of(" \t\r"), b = f.find_last_not_of(" \t\r");
+// `f` without the blanks around it.
+std::string trimmed(const std::string& f) {
+  const size_t a = f.find_first_not_of(" \t"), b = f.find_last_not_of(" \t");
   return a == std::string::npos ? "" : f.substr(a, b - a + 1);
 }
 
@@ -144,10 +128,10 @@ std::vector<Person> read_roster(const fs::path& csv) {
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
-    size_t at = 0;
+    const std::vector<std::string> fields = split_csv_line(line);
     Person p;
-    p.id = csv_field(line, at);
-    p.name = csv_field(line, at);
+    p.id = trimmed(fields[0]);
+    p.name = fields.size() > 1 ? trimmed(fields[1]) : "";
     if (n == 1 && p.id == "id") continue;  // the header
     const std::string where = csv.string() + ":" + std::to_string(n) + ": ";
     if (!valid_person_id(p.id)) {

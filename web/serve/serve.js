@@ -44,19 +44,11 @@
   }
 
   function applyWords() {
-    var fixed = {};
-    fixed["l-exercise"] = t("Exercise");
-    fixed["start"] = t("Start from the exercise's file");
-    fixed["run"] = t("Run");
-    fixed["check"] = t("Check");
-    fixed["h-verdict"] = t("Verdict");
-    fixed["h-mine"] = t("Your submissions");
-    fixed["h-class"] = t("The class's latest verdicts");
-    fixed["l-lesson"] = t("Lesson");
-    fixed["h-trace"] = t("The trace of your kernel");
-    fixed["room-open"] = t("Open the next question");
-    fixed["room-vote2"] = t("Second vote");
-    fixed["room-reveal"] = t("Reveal");
+    var fixed = {"l-exercise": t("Exercise"), "start": t("Start from the exercise's file"), "run": t("Run"),
+                 "check": t("Check"), "h-verdict": t("Verdict"), "h-mine": t("Your submissions"),
+                 "h-class": t("The class's latest verdicts"), "l-lesson": t("Lesson"),
+                 "h-trace": t("The trace of your kernel"), "room-open": t("Open the next question"),
+                 "room-vote2": t("Second vote"), "room-reveal": t("Reveal")};
     Object.keys(fixed).forEach(function (id) { if ($(id)) $(id).textContent = fixed[id]; });
     $("lang").textContent = lang === "zh" ? "English" : "\u4e2d\u6587";
     document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
