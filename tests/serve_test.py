@@ -369,6 +369,8 @@ def test_pages(exe, out, chromium):
         links = srv.links()
         b = Browser(chromium, out)
         browsers.append(b)
+        # A 1280x720 screen: the screenshots are that size, as a student's laptop or a projector shows the page.
+        b.call("Emulation.setDeviceMetricsOverride", width=1280, height=720, deviceScaleFactor=1, mobile=False)
 
         def goto(url):
             b.events.clear()
@@ -414,6 +416,7 @@ def test_pages(exe, out, chromium):
         # The instructor's page, live: bob's run arrives while it is open.
         i = Browser(chromium, out)
         browsers.append(i)
+        i.call("Emulation.setDeviceMetricsOverride", width=1280, height=720, deviceScaleFactor=1, mobile=False)
         i.call("Page.navigate", url=links["instructor"][0])
         check(wait_for(lambda: i.eval("document.querySelectorAll('#class tr').length") == 3, "the class table"),
               "the instructor's page lists the class (2 students)")
@@ -435,10 +438,9 @@ def test_pages(exe, out, chromium):
         check(drawn, "a Run's trace opens in the page's own views (the export's page, in a frame)")
         check("N = 4097, 256 threads" in (b.eval("document.getElementById('trace-note').textContent") or ""),
               "the trace says which block, N and block size")
-        b.call("Emulation.setDeviceMetricsOverride", width=1280, height=720, deviceScaleFactor=1, mobile=False)
         b.eval("document.getElementById('trace').scrollIntoView()")
         b.screenshot(os.path.join(out, "serve-run-trace.png"))
-        b.call("Emulation.clearDeviceMetricsOverride")
+        b.eval("window.scrollTo(0, 0)")
         owner = b.eval("window.rsServe.state().me.id")  # this page is bob's here
         stranger = "alice" if owner == "bob" else "bob"
         st, other = request(srv.base, "/api/submissions/%d/trace.html" % b.eval("window.rsServe.state().current.id"),

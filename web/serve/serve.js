@@ -305,7 +305,9 @@
     shown = id;
     return api("/api/submissions/" + id).then(function (s) {
       $("h-one").textContent = fmt(t("{0}: submission {1}"), [s.student, "#" + s.id]);
+      $("their").hidden = false;  // shown once a submission is opened
       theirs.setValue(s.source);
+      if (theirs.refresh) theirs.refresh();  // CodeMirror measures itself again once visible
       drawVerdict(s, {line: "their-line", diagnostics: "their-diagnostics", checks: "their-checks"}, theirs);
     }).catch(function (e) { fail(e.message); });
   }
